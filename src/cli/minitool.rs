@@ -1,0 +1,616 @@
+//! `finch add | update | remove | list | enable | disable | where | doctor`: arguments, the calls
+//! into `minitool`, and the output. The human lines printed here are the ones the app parses
+//! (SPEC §3); change none of them without changing the app.
+
+use std::path::PathBuf;
+
+use chrono::SecondsFormat;
+use clap::Args;
+use serde_json::{Value, json};
+
+use crate::Context;
+use crate::error::{CommandError, Result, io_error};
+use crate::homes::{Homes, Tier};
+use crate::minitool::add::{self, AddReport};
+use crate::minitool::enabled::EnabledState;
+use crate::minitool::install::Installer;
+use crate::minitool::net::{LazyNetwork, Network};
+use crate::minitool::records::LockRecords;
+use crate::minitool::source::{self, Source};
+use crate::minitool::tier::{self, TierEntry};
+use crate::minitool::update::{self, UpdateOutcome};
+use crate::minitool::{Error, Installed};
+use crate::store::DirLock;
+
+#[derive(Debug, Args)]
+pub struct AddArgs {
+    /// npm package (name[@version|@range|@tag]), directory, .tgz/.zip file, or http(s) URL of one
+    pub source: String,
+    /// Install into the global tier (<runtime>/extensions)
+    #[arg(short, long)]
+    pub global: bool,
+    /// Link a source directory instead of copying it (development install)
+    #[arg(short, long)]
+    pub dev: bool,
+    /// npm registry to use instead of the configured one
+    #[arg(long, value_name = "URL")]
+    pub registry: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct UpdateArgs {
+    /// The mini tool to update
+    #[arg(required_unless_present = "all", conflicts_with = "all")]
+    pub id: Option<String>,
+    /// Update every mini tool in the tier
+    #[arg(long)]
+    pub all: bool,
+    /// Use the global tier
+    #[arg(short, long)]
+    pub global: bool,
+    /// npm registry to use instead of the configured one
+    #[arg(long, value_name = "URL")]
+    pub registry: Option<String>,
+    /// Show what would change without changing anything
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct RemoveArgs {
+    /// The mini tool to remove
+    pub id: String,
+    /// Use the global tier
+    #[arg(short, long)]
+    pub global: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// List the global tier
+    #[arg(short, long, conflicts_with = "all_tiers")]
+    pub global: bool,
+    /// List both tiers
+    #[arg(long)]
+    pub all_tiers: bool,
+    /// Print an aligned table even when stdout is not a terminal
+    #[arg(long)]
+    pub long: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct IdArgs {
+    /// Mini tool ids
+    #[arg(required = true)]
+    pub ids: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct DoctorArgs {
+    /// A mini tool package directory to check (default: check the environment)
+    pub path: Option<PathBuf>,
+    /// Check finch's state files and offer to move corrupt ones aside
+    #[arg(long, conflicts_with = "path")]
+    pub state: bool,
+}
+
+fn now_iso() -> String {
+    chrono::Utc::now().to_rfc3339_opts(SecondsFormat::Millis, true)
+}
+
+fn installer<'a>(ctx: &'a Context, homes: &'a Homes, global: bool) -> Result<Installer<'a>> {
+    Ok(Installer {
+        homes,
+        tier: Tier::from_global_flag(global),
+        lock_timeout: ctx.settings()?.lock_timeout,
+        now: now_iso(),
+    })
+}
+
+pub fn cmd_add(ctx: &Context, args: &AddArgs) -> Result<()> {
+    let homes = ctx.homes()?;
+    let source = source::classify(&args.source, &ctx.cwd, ctx.env.home_dir().as_deref())
+        .map_err(Error::from)?;
+    if args.dev && !matches!(source, Source::Directory(_)) {
+        return Err(
+            CommandError::usage("-d/--dev links a directory; the source is not one")
+                .with_hint("use `finch add <dir> -d`, or drop -d to install a copy"),
+        );
+    }
+    let installer = installer(ctx, homes, args.global)?;
+    let settings = ctx.settings()?;
+    let network =
+        LazyNetwork::new(|| Network::connect(ctx, settings, homes, args.registry.as_deref()));
+    let report = add::add(&installer, &source, args.dev, &network)?;
+    print_add(ctx, &report, args.dev)
+}
+
+fn print_add(ctx: &Context, report: &AddReport, dev: bool) -> Result<()> {
+    for (place, err) in &report.skipped {
+        ctx.ui.warn(format!("skipped {place}: {err}"));
+    }
+    if ctx.ui.json {
+        let installed: Vec<Value> = report.installed.iter().map(installed_json).collect();
+        let skipped: Vec<Value> = report
+            .skipped
+            .iter()
+            .map(|(place, e)| json!({"place": place, "error": e.to_string()}))
+            .collect();
+        return ctx
+            .ui
+            .json(&json!({"installed": installed, "skipped": skipped}));
+    }
+    for i in &report.installed {
+        if dev {
+            let target = std::fs::read_link(&i.path).unwrap_or_else(|_| i.path.clone());
+            ctx.ui.line(format!(
+                "{} Linked \"{}\" ({}) → {}",
+                ctx.ui.green("✓"),
+                i.display_name,
+                i.id,
+                target.display()
+            ))?;
+            ctx.ui.line("  Development install: source changes are used directly; update will not overwrite this link.")?;
+        } else {
+            ctx.ui.line(format!(
+                "{} Added \"{}\" ({}) → {}",
+                ctx.ui.green("✓"),
+                i.display_name,
+                i.id,
+                i.path.display()
+            ))?;
+            ctx.ui.line("  Installed only. Open Finch → Toolcase → Mini Tools to review permissions and enable.")?;
+        }
+    }
+    Ok(())
+}
+
+fn installed_json(i: &Installed) -> Value {
+    json!({
+        "id": i.id,
+        "name": i.display_name,
+        "package": i.package,
+        "version": i.version,
+        "path": i.path,
+        "linked": i.linked,
+    })
+}
+
+pub fn cmd_update(ctx: &Context, args: &UpdateArgs) -> Result<()> {
+    let homes = ctx.homes()?;
+    let installer = installer(ctx, homes, args.global)?;
+    let settings = ctx.settings()?;
+    let network =
+        LazyNetwork::new(|| Network::connect(ctx, settings, homes, args.registry.as_deref()));
+    let note = |text: String| ctx.ui.detail(text);
+    let run = |id: &str| {
+        update::update_one(&installer, id, args.dry_run, &network, &note)
+            .map_err(CommandError::from)
+    };
+    let Some(id) = &args.id else {
+        return update_all(ctx, &installer, &run);
+    };
+    let outcome = run(id)?;
+    if ctx.ui.json {
+        return ctx.ui.json(&outcome.to_json(args.dry_run));
+    }
+    print_outcome(ctx, &outcome, args.dry_run)
+}
+
+fn print_outcome(ctx: &Context, o: &UpdateOutcome, dry_run: bool) -> Result<()> {
+    let v = |v: &Option<String>| {
+        v.as_deref()
+            .map(|v| format!("v{v}"))
+            .unwrap_or_else(|| "unknown".into())
+    };
+    let line = match (o.changed, dry_run) {
+        (true, false) => format!(
+            "{} Updated \"{}\" ({}) {} → {}",
+            ctx.ui.green("✓"),
+            o.display_name,
+            o.id,
+            v(&o.previous_version),
+            v(&o.version)
+        ),
+        (true, true) => format!(
+            "• Would update \"{}\" ({}) {} → {}",
+            o.display_name,
+            o.id,
+            v(&o.previous_version),
+            v(&o.version)
+        ),
+        (false, _) => format!(
+            "• \"{}\" ({}) is already up to date ({})",
+            o.display_name,
+            o.id,
+            v(&o.version)
+        ),
+    };
+    ctx.ui.line(line)?;
+    let machine = serde_json::to_string(&o.to_json(dry_run)).unwrap_or_default();
+    ctx.ui.line(format!("FINCH_CLI_RESULT_JSON:{machine}"))
+}
+
+fn update_all(
+    ctx: &Context,
+    installer: &Installer,
+    run: &dyn Fn(&str) -> Result<UpdateOutcome>,
+) -> Result<()> {
+    let tier_dir = installer.tier_dir();
+    let entries = tier::scan(&tier_dir).map_err(|e| io_error("read", &tier_dir, &e))?;
+    let (mut updated, mut current, mut failed) = (0, 0, 0);
+    let mut outcomes = Vec::new();
+    for entry in entries {
+        if entry.link.is_some() {
+            ctx.ui.status(format!(
+                "• \"{}\" is a development link; skipped",
+                entry.dir_name
+            ));
+            continue;
+        }
+        match run(&entry.dir_name) {
+            Ok(o) => {
+                if o.changed {
+                    updated += 1
+                } else {
+                    current += 1
+                }
+                if !ctx.ui.json {
+                    print_outcome(ctx, &o, false)?;
+                }
+                outcomes.push(o.to_json(false));
+            }
+            Err(e) => {
+                failed += 1;
+                ctx.ui.warn(format!(
+                    "\"{}\" failed to update: {}",
+                    entry.dir_name, e.message
+                ));
+                outcomes.push(json!({"id": entry.dir_name, "error": e.to_json()["error"]}));
+            }
+        }
+    }
+    let summary = format!("{updated} updated, {current} already up to date, {failed} failed");
+    if ctx.ui.json {
+        ctx.ui.json(&Value::Array(outcomes))?;
+    } else {
+        ctx.ui.status(summary.clone());
+    }
+    if failed > 0 {
+        let err = CommandError::failed(format!("some mini tools failed to update ({summary})"));
+        return Err(if ctx.ui.json {
+            err.json_reported()
+        } else {
+            err
+        });
+    }
+    Ok(())
+}
+
+pub fn cmd_remove(ctx: &Context, args: &RemoveArgs) -> Result<()> {
+    let homes = ctx.homes()?;
+    let installer = installer(ctx, homes, args.global)?;
+    let tier_dir = installer.tier_dir();
+    let path = tier_dir.join(&args.id);
+    {
+        let _lock = installer.lock_tier().map_err(CommandError::from)?;
+        if std::fs::symlink_metadata(&path).is_err()
+            || args.id.starts_with('.')
+            || args.id.contains(['/', '\\'])
+        {
+            return Err(Error::NotInstalled {
+                id: args.id.clone(),
+                tier: installer.tier.name(),
+            }
+            .into());
+        }
+        tier::remove_entry(&path).map_err(|e| io_error("remove", &path, &e))?;
+        let mut records = LockRecords::load(&tier_dir).map_err(Error::from)?;
+        if records.remove(&args.id) {
+            records.save().map_err(Error::from)?;
+        }
+    }
+    change_enabled(ctx, homes, std::slice::from_ref(&args.id), false)?;
+    if ctx.ui.json {
+        return ctx
+            .ui
+            .json(&json!({"id": args.id, "removed": true, "path": path}));
+    }
+    ctx.ui
+        .line(format!("{} Removed {}", ctx.ui.green("✓"), args.id))
+}
+
+/// Sets the enabled state of `ids` in extensions.json under the runtime home's lock.
+fn change_enabled(ctx: &Context, homes: &Homes, ids: &[String], enabled: bool) -> Result<()> {
+    let what = format!("{}", homes.extensions_json().display());
+    let _lock = DirLock::acquire(&homes.runtime, &what, ctx.settings()?.lock_timeout)
+        .map_err(Error::from)?;
+    let mut state = EnabledState::load(&homes.extensions_json()).map_err(Error::from)?;
+    for id in ids {
+        state.set_enabled(id, enabled);
+    }
+    state.save().map_err(Error::from)?;
+    Ok(())
+}
+
+pub fn cmd_enable(ctx: &Context, args: &IdArgs, enable: bool) -> Result<()> {
+    let homes = ctx.homes()?;
+    let installed: Vec<bool> = args.ids.iter().map(|id| is_installed(homes, id)).collect();
+    change_enabled(ctx, homes, &args.ids, enable)?;
+    if ctx.ui.json {
+        let items: Vec<Value> = args
+            .ids
+            .iter()
+            .zip(&installed)
+            .map(|(id, inst)| json!({"id": id, "enabled": enable, "installed": inst}))
+            .collect();
+        return ctx.ui.json(&Value::Array(items));
+    }
+    for (id, inst) in args.ids.iter().zip(installed) {
+        if enable {
+            if !inst {
+                ctx.ui.warn(format!(
+                    "\"{id}\" is not installed in either tier; enabled it anyway"
+                ));
+            }
+            ctx.ui.line(format!("{} Enabled {id}", ctx.ui.green("✓")))?;
+            ctx.ui.line("  Note: CLI enable does not grant fine-grained permissions yet. Review extension permissions in Finch when available.")?;
+        } else {
+            ctx.ui
+                .line(format!("{} Disabled {id}", ctx.ui.green("✓")))?;
+        }
+    }
+    Ok(())
+}
+
+fn is_installed(homes: &Homes, id: &str) -> bool {
+    !id.is_empty()
+        && !id.starts_with('.')
+        && !id.contains(['/', '\\'])
+        && [Tier::Personal, Tier::Global]
+            .iter()
+            .any(|t| std::fs::symlink_metadata(homes.tier_dir(*t).join(id)).is_ok())
+}
+
+pub fn cmd_list(ctx: &Context, args: &ListArgs) -> Result<()> {
+    let homes = ctx.homes()?;
+    let tiers: Vec<Tier> = if args.all_tiers {
+        vec![Tier::Personal, Tier::Global]
+    } else {
+        vec![Tier::from_global_flag(args.global)]
+    };
+    let state = EnabledState::load(&homes.extensions_json()).map_err(Error::from)?;
+    let mut rows = Vec::new();
+    for tier in &tiers {
+        let dir = homes.tier_dir(*tier);
+        let entries = tier::scan(&dir).map_err(|e| io_error("read", &dir, &e))?;
+        let records = LockRecords::load(&dir).ok();
+        rows.push((*tier, dir, entries, records));
+    }
+    if ctx.ui.json {
+        let mut items = Vec::new();
+        for (tier, _, entries, records) in &rows {
+            for e in entries {
+                items.push(entry_json(e, *tier, &state, records.as_ref()));
+            }
+        }
+        return ctx.ui.json(&Value::Array(items));
+    }
+    let table = args.long || ctx.ui.stdout_tty;
+    let mut out = crate::ui::Table::new(&["ID", "VERSION", "STATUS", "NAME", "PATH"]);
+    let mut any = false;
+    for (tier, dir, entries, _) in &rows {
+        if entries.is_empty() {
+            if !table {
+                ctx.ui
+                    .line(format!("No extensions installed in {}", dir.display()))?;
+            } else {
+                ctx.ui
+                    .status(format!("No extensions installed in {}", dir.display()));
+            }
+            continue;
+        }
+        for e in entries {
+            let cells = list_cells(e, &state);
+            if let Err(problem) = &e.manifest {
+                let g = if *tier == Tier::Global { " -g" } else { "" };
+                ctx.ui.warn(format!(
+                    "{}: {problem} (reinstall it with `finch add`, or remove it with `finch remove {}{g}`)",
+                    e.path.display(),
+                    e.dir_name
+                ));
+            }
+            any = true;
+            if table {
+                out.row(cells.to_vec());
+            } else {
+                ctx.ui.line(cells.join("\t"))?;
+            }
+        }
+    }
+    if table && any {
+        for line in out.render(ctx.ui.width()) {
+            ctx.ui.line(line)?;
+        }
+    }
+    Ok(())
+}
+
+/// The five columns of a listing line: dir, version, status, display name, path.
+fn list_cells(e: &TierEntry, state: &EnabledState) -> [String; 5] {
+    let path = e.path.display().to_string();
+    if e.is_broken_link() {
+        return [
+            e.dir_name.clone(),
+            "unknown".into(),
+            "linked-broken".into(),
+            e.dir_name.clone(),
+            path,
+        ];
+    }
+    let mut status = if state.is_enabled(&e.dir_name) {
+        "enabled"
+    } else {
+        "disabled"
+    }
+    .to_string();
+    if e.link.is_some() {
+        status.push_str(",linked");
+    }
+    match &e.manifest {
+        Ok(m) => [
+            e.dir_name.clone(),
+            m.version.clone().unwrap_or_else(|| "unknown".into()),
+            status,
+            m.display_name(),
+            path,
+        ],
+        Err(_) => [
+            e.dir_name.clone(),
+            "unknown".into(),
+            status,
+            e.dir_name.clone(),
+            path,
+        ],
+    }
+}
+
+fn entry_json(
+    e: &TierEntry,
+    tier: Tier,
+    state: &EnabledState,
+    records: Option<&LockRecords>,
+) -> Value {
+    let record = records
+        .and_then(|r| r.get(&e.dir_name))
+        .cloned()
+        .map(Value::Object);
+    let (package, version, name, tools, permissions, mut problems) = match &e.manifest {
+        Ok(m) => (
+            m.package_name.clone(),
+            m.version.clone(),
+            m.display_name(),
+            m.declares_tools(),
+            m.permissions()
+                .cloned()
+                .map(Value::Object)
+                .unwrap_or(json!({})),
+            m.check()
+                .into_iter()
+                .filter(|i| i.severity == crate::minitool::manifest::Severity::Fatal)
+                .map(|i| i.message)
+                .collect::<Vec<_>>(),
+        ),
+        Err(p) => (
+            None,
+            None,
+            e.dir_name.clone(),
+            false,
+            json!({}),
+            vec![p.clone()],
+        ),
+    };
+    if e.is_broken_link() && problems.is_empty() {
+        problems.push("the link's target does not exist".into());
+    }
+    json!({
+        "id": e.dir_name,
+        "name": name,
+        "package": package,
+        "version": version,
+        "tier": tier.name(),
+        "enabled": state.is_enabled(&e.dir_name),
+        "linked": e.link.is_some(),
+        "linkTarget": e.link,
+        "source": record,
+        "toolsDeclared": tools,
+        "permissions": permissions,
+        "path": e.path,
+        "problems": problems,
+    })
+}
+
+pub fn cmd_where(ctx: &Context) -> Result<()> {
+    let homes = ctx.homes()?;
+    let items: Vec<(&str, PathBuf)> = vec![
+        ("runtime home", homes.runtime.clone()),
+        ("agent home", homes.agent.clone()),
+        ("personal tier", homes.tier_dir(Tier::Personal)),
+        ("global tier", homes.tier_dir(Tier::Global)),
+        ("enabled state", homes.extensions_json()),
+        (
+            "install records",
+            homes
+                .tier_dir(Tier::Personal)
+                .join(crate::minitool::records::LOCK_RECORDS_FILE),
+        ),
+        (
+            "global install records",
+            homes
+                .tier_dir(Tier::Global)
+                .join(crate::minitool::records::LOCK_RECORDS_FILE),
+        ),
+        ("download cache", homes.minitool_cache()),
+        ("tool catalog", homes.catalog_cache()),
+        ("mini tool data", homes.runtime.join("extension-data")),
+        ("mcp servers", homes.mcp_servers_json()),
+        ("app settings", homes.settings_json()),
+        ("finch settings", homes.finch_toml()),
+        ("tasks", homes.tasks_json()),
+        ("run history", homes.runs_dir()),
+        ("sessions", homes.sessions_dir()),
+        ("spaces", homes.spaces_json()),
+        ("logs", homes.logs_dir()),
+        ("memory", homes.memory_md()),
+        ("daily logs", homes.memory_dir()),
+    ];
+    if ctx.ui.json {
+        let mut map = serde_json::Map::new();
+        for (label, path) in &items {
+            map.insert(camel(label), json!(path));
+        }
+        map.insert(
+            "agentHomeSource".into(),
+            homes.agent_source.describe().into(),
+        );
+        return ctx.ui.json(&Value::Object(map));
+    }
+    let width = items.iter().map(|(l, _)| l.len()).max().unwrap_or(0);
+    for (label, path) in &items {
+        let suffix = if *label == "agent home" {
+            format!("  ({})", homes.agent_source.describe())
+        } else {
+            String::new()
+        };
+        ctx.ui
+            .line(format!("{label:<width$}  {}{suffix}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// `global install records` → `globalInstallRecords`.
+fn camel(label: &str) -> String {
+    let mut out = String::new();
+    for (i, word) in label.split(' ').enumerate() {
+        let mut chars = word.chars();
+        if i > 0
+            && let Some(first) = chars.next()
+        {
+            out.extend(first.to_uppercase());
+            out.push_str(chars.as_str());
+        } else {
+            out.push_str(word);
+        }
+    }
+    out
+}
+
+pub fn cmd_doctor(ctx: &Context, args: &DoctorArgs) -> Result<()> {
+    if args.state {
+        return crate::cli::doctor::state(ctx);
+    }
+    match &args.path {
+        Some(path) => crate::cli::doctor::package(ctx, path),
+        None => crate::cli::doctor::environment(ctx),
+    }
+}

@@ -1,0 +1,404 @@
+//! The command line of SPEC §2 as clap definitions: the single source of `--help`, the man pages
+//! and the shell completions. One file per command group holds its arguments' handling; this file
+//! holds only the tree and the global flags.
+
+pub mod doctor;
+pub mod generate;
+pub mod minitool;
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::ui::ColorChoice;
+
+/// Mini tool manager, state toolkit and tool host for the Finch desktop agent
+#[derive(Debug, Parser)]
+#[command(
+    name = "finch",
+    version,
+    propagate_version = true,
+    max_term_width = 100
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct GlobalArgs {
+    /// Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)
+    #[arg(long, global = true, value_name = "DIR")]
+    pub runtime_home: Option<PathBuf>,
+    /// Agent home (default: $FINCH_AGENT_HOME, else the app's setting, else ~/finchnest)
+    #[arg(long, global = true, value_name = "DIR")]
+    pub agent_home: Option<PathBuf>,
+    /// Print only data and errors
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// Print more detail on stderr
+    #[arg(short, long, global = true)]
+    pub verbose: bool,
+    /// When to use colour (NO_COLOR is honoured with `auto`)
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    pub color: ColorChoice,
+    /// Answer yes to confirmations (never to permission cards)
+    #[arg(long, global = true)]
+    pub yes: bool,
+}
+
+// Parsed once per process; boxing the larger variants would buy nothing.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Install a mini tool from npm, a directory, a .tgz/.zip file or URL
+    Add(minitool::AddArgs),
+    /// Update installed mini tools from where they came from
+    #[command(visible_alias = "up")]
+    Update(minitool::UpdateArgs),
+    /// Uninstall a mini tool (its data directory is kept)
+    #[command(visible_alias = "rm")]
+    Remove(minitool::RemoveArgs),
+    /// List installed mini tools
+    #[command(visible_alias = "ls")]
+    List(minitool::ListArgs),
+    /// Enable a mini tool
+    Enable(minitool::IdArgs),
+    /// Disable a mini tool
+    Disable(minitool::IdArgs),
+    /// Rescan mini tools, start them and refresh the tool catalog
+    Reload(ReloadArgs),
+    /// Print the homes and every state file finch uses
+    Where,
+    /// Check a mini tool package, or the whole environment
+    Doctor(minitool::DoctorArgs),
+    /// Read and write the agent's memory files
+    #[command(subcommand)]
+    Memory(MemoryCommand),
+    /// Manage scheduled automation tasks
+    #[command(subcommand)]
+    Schedule(ScheduleCommand),
+    /// Read and change session transcripts
+    #[command(subcommand)]
+    Session(SessionCommand),
+    /// List and create spaces
+    #[command(subcommand)]
+    Space(SpaceCommand),
+    /// List and show skills
+    #[command(subcommand)]
+    Skill(SkillCommand),
+    /// Configure MCP servers
+    #[command(subcommand)]
+    Mcp(McpCommand),
+    /// List, search, describe and call tools
+    #[command(subcommand)]
+    Tool(ToolCommand),
+    /// Ask the permission gateway for a verdict
+    #[command(subcommand)]
+    Policy(PolicyCommand),
+    /// Run the tool host
+    Run(RunArgs),
+    /// Print shell completions
+    Completions(generate::CompletionsArgs),
+    /// Print or write the man pages
+    Man(generate::ManArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ReloadArgs {
+    /// Reload only this mini tool
+    pub id: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum MemoryCommand {
+    /// Add an entry to a memory file
+    Remember {
+        /// The entry text
+        text: String,
+        /// Which file: long-term, daily, space:<name>, lessons or profile
+        #[arg(long, default_value = "long-term")]
+        to: String,
+        /// Put the entry under this heading
+        #[arg(long)]
+        section: Option<String>,
+    },
+    /// Replace exactly one entry
+    Replace {
+        /// Text that matches the entry to replace (omit with --id)
+        old: Option<String>,
+        /// The new entry text
+        new: Option<String>,
+        /// Id of the entry to replace
+        #[arg(long)]
+        id: Option<String>,
+    },
+    /// Remove an entry
+    Forget {
+        /// Text that matches the entry to remove (omit with --id)
+        text: Option<String>,
+        /// Id of the entry to remove
+        #[arg(long)]
+        id: Option<String>,
+        /// Remove every matching entry
+        #[arg(long)]
+        all_matching: bool,
+    },
+    /// Search memory, ranked
+    Search {
+        query: String,
+        /// all, long-term, daily, spaces or lessons
+        #[arg(long, default_value = "all")]
+        scope: String,
+        #[arg(long)]
+        space: Option<String>,
+        #[arg(long, value_name = "DATE")]
+        since: Option<String>,
+        #[arg(long, value_name = "DATE")]
+        until: Option<String>,
+        #[arg(long, default_value_t = 20)]
+        limit: usize,
+    },
+    /// List entries
+    List {
+        #[arg(long, default_value = "all")]
+        scope: String,
+    },
+    /// Show a memory file, a day's log or a space's memory
+    Show {
+        /// A file, a date (YYYY-MM-DD) or a space name
+        what: String,
+    },
+    /// Delete daily logs older than a duration
+    Prune {
+        #[arg(long, value_name = "DURATION")]
+        older_than: String,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct ScheduleSpec {
+    /// Run every hour, optionally at minute :MM
+    #[arg(long, value_name = ":MM", num_args = 0..=1, default_missing_value = ":00")]
+    pub hourly: Option<String>,
+    /// Run every day at HH:MM
+    #[arg(long, value_name = "HH:MM")]
+    pub daily: Option<String>,
+    /// Run Monday to Friday at HH:MM
+    #[arg(long, value_name = "HH:MM")]
+    pub weekdays: Option<String>,
+    /// Run every week on DAY at HH:MM
+    #[arg(long, num_args = 2, value_names = ["DAY", "HH:MM"])]
+    pub weekly: Option<Vec<String>>,
+    /// Run on a five-field cron expression
+    #[arg(long, value_name = "EXPR")]
+    pub cron: Option<String>,
+    /// Run once at an ISO date-time
+    #[arg(long, value_name = "DATETIME")]
+    pub once: Option<String>,
+    /// Time zone (IANA name; default: local)
+    #[arg(long, value_name = "TZ")]
+    pub tz: Option<String>,
+    /// Run in this space
+    #[arg(long, conflicts_with = "cwd")]
+    pub space: Option<String>,
+    /// Run in this directory
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+    #[arg(long)]
+    pub model: Option<String>,
+    /// Reasoning effort
+    #[arg(long)]
+    pub effort: Option<String>,
+    /// Permission mode: ask or acceptCalls
+    #[arg(long)]
+    pub mode: Option<String>,
+    /// Stop a run after this long (e.g. 30m)
+    #[arg(long, value_name = "DURATION")]
+    pub timeout: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ScheduleCommand {
+    /// List tasks with their next run and last result
+    List,
+    /// Create a task
+    Create {
+        #[arg(long)]
+        name: String,
+        #[arg(long)]
+        prompt: String,
+        #[command(flatten)]
+        spec: ScheduleSpec,
+    },
+    /// Change a task
+    Update {
+        id: String,
+        #[arg(long)]
+        name: Option<String>,
+        #[arg(long)]
+        prompt: Option<String>,
+        #[command(flatten)]
+        spec: ScheduleSpec,
+    },
+    /// Enable a task
+    Enable { id: String },
+    /// Disable a task
+    Disable { id: String },
+    /// Delete a task (its history is kept)
+    Delete { id: String },
+    /// Run a task now
+    Run { id: String },
+    /// Show run history
+    History {
+        id: Option<String>,
+        #[arg(long, default_value_t = 20)]
+        limit: usize,
+    },
+    /// Run due tasks in the foreground until stopped
+    Daemon,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SessionCommand {
+    /// List sessions, newest first
+    List {
+        #[arg(long)]
+        workspace: Option<String>,
+        #[arg(long, default_value_t = 20)]
+        limit: usize,
+    },
+    /// Show a transcript
+    Show { id: String },
+    /// Search transcripts
+    Search {
+        query: String,
+        #[arg(long, default_value_t = 20)]
+        limit: usize,
+        #[arg(long, value_name = "DATE")]
+        since: Option<String>,
+    },
+    /// Set a session's title
+    Rename { id: String, title: String },
+    /// Trust another directory for a session's file tools
+    ExtendDir { id: String, dir: PathBuf },
+    /// Attach a file to a session's composer draft
+    Attach { id: String, file: PathBuf },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SpaceCommand {
+    /// List spaces
+    List,
+    /// Create a space
+    Create {
+        name: String,
+        /// Bind the space to a directory
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SkillCommand {
+    /// List skills of every tier
+    List,
+    /// Show a skill's SKILL.md
+    Show { name: String },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum McpCommand {
+    /// List MCP servers and their status
+    List,
+    /// Add an MCP server (stdio command, or --url for Streamable HTTP)
+    Add {
+        name: String,
+        /// Command and arguments of a stdio server
+        #[arg(last = true)]
+        command: Vec<String>,
+        #[arg(long, conflicts_with = "command")]
+        url: Option<String>,
+        /// Environment for a stdio server (KEY=VALUE)
+        #[arg(long = "env", value_name = "KEY=VALUE")]
+        env: Vec<String>,
+        /// Header for an HTTP server (Name: value)
+        #[arg(long = "header", value_name = "HEADER")]
+        headers: Vec<String>,
+    },
+    /// Remove an MCP server
+    Remove { name: String },
+    /// List a server's tools
+    Tools { name: String },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ToolCommand {
+    /// List the tools in the catalog
+    List,
+    /// Search the catalog
+    Search {
+        query: String,
+        /// builtin, suite, minitool, minitool:<id>, mcp or mcp:<server>
+        #[arg(long)]
+        source: Option<String>,
+        #[arg(long, default_value_t = 8)]
+        limit: usize,
+    },
+    /// Call one tool through the permission gateway
+    Call {
+        name: String,
+        /// JSON object or key=value pairs
+        args: Vec<String>,
+        /// Answer the permission card for this tool with "allow"
+        #[arg(long, value_name = "TOOL")]
+        approve: Vec<String>,
+        /// Load a mini tool from a directory for this call
+        #[arg(long, value_name = "DIR")]
+        minitool: Vec<PathBuf>,
+    },
+    /// Describe one tool
+    Info { name: String },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PolicyCommand {
+    /// Print the gateway's decision for a call
+    Check {
+        tool: String,
+        /// The call's arguments as JSON
+        args: Option<String>,
+        /// ask or acceptCalls
+        #[arg(long, default_value = "ask")]
+        mode: String,
+        #[arg(long, value_name = "DIR")]
+        cwd: Option<PathBuf>,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Serve the host over a protocol instead of the console (mcp)
+    #[arg(long, value_name = "PROTOCOL")]
+    pub serve: Option<String>,
+    /// Read one JSON request per stdin line, answer one per stdout line
+    #[arg(long)]
+    pub jsonl: bool,
+    /// Permission mode: ask or acceptCalls
+    #[arg(long)]
+    pub mode: Option<String>,
+    /// Answer the permission card for this tool with "allow"
+    #[arg(long, value_name = "TOOL")]
+    pub approve: Vec<String>,
+    /// Load a mini tool from a directory for this run
+    #[arg(long, value_name = "DIR")]
+    pub minitool: Vec<PathBuf>,
+    /// Leave out the runtime built-in tools
+    #[arg(long)]
+    pub no_builtins: bool,
+}

@@ -1,0 +1,135 @@
+//! finch: parse the command line, build the context every command receives, dispatch, and turn
+//! the outcome into an exit code. Commands live in `cli/`, their domain logic in the modules below.
+
+pub mod cli;
+pub mod config;
+pub mod env;
+pub mod error;
+pub mod homes;
+pub mod minitool;
+pub mod node;
+pub mod store;
+pub mod ui;
+
+use std::cell::OnceCell;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::cli::{Cli, Command, GlobalArgs};
+use crate::config::{Config, Settings};
+use crate::env::Env;
+use crate::error::{CommandError, ErrorKind, Result};
+use crate::homes::Homes;
+use crate::ui::Ui;
+
+/// What every command gets: the printer, the environment snapshot, the working directory, and
+/// the homes and settings, each resolved once on first use.
+pub struct Context {
+    pub ui: Ui,
+    pub env: Env,
+    pub cwd: PathBuf,
+    pub global: GlobalArgs,
+    homes: OnceCell<Homes>,
+    settings: OnceCell<Settings>,
+}
+
+impl Context {
+    pub fn homes(&self) -> Result<&Homes> {
+        if let Some(h) = self.homes.get() {
+            return Ok(h);
+        }
+        let homes = Homes::resolve(
+            self.global.runtime_home.as_deref(),
+            self.global.agent_home.as_deref(),
+            &self.env,
+            &self.cwd,
+        )
+        .map_err(|e| match e {
+            homes::HomesError::Settings(j) => CommandError::failed(j.to_string())
+                .with_code("corrupt_state")
+                .with_hint("fix the file, or run `finch doctor --state` to move it aside"),
+            other => CommandError::failed(other.to_string()),
+        })?;
+        Ok(self.homes.get_or_init(|| homes))
+    }
+
+    pub fn settings(&self) -> Result<&Settings> {
+        if let Some(s) = self.settings.get() {
+            return Ok(s);
+        }
+        let path = self.homes()?.finch_toml();
+        let settings = Config::load(&path)
+            .and_then(|c| c.settings(&path))
+            .map_err(|e| CommandError::failed(e.to_string()))?;
+        Ok(self.settings.get_or_init(|| settings))
+    }
+}
+
+/// The whole program; `main.rs` only calls this.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            let code = if err.use_stderr() { 2 } else { 0 };
+            // Printing help to a closed pipe is not worth a panic.
+            let _ = err.print();
+            return ExitCode::from(code);
+        }
+    };
+    let env = Env::from_process();
+    let g = &cli.global;
+    let ui = Ui::new(g.json, g.quiet, g.verbose, g.yes, g.color, &env);
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let ctx = Context {
+        ui,
+        env,
+        cwd,
+        global: cli.global.clone(),
+        homes: OnceCell::new(),
+        settings: OnceCell::new(),
+    };
+    match dispatch(&ctx, cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) if err.kind == ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(err) => {
+            ctx.ui.error(&err);
+            ExitCode::from(err.exit_code())
+        }
+    }
+}
+
+fn dispatch(ctx: &Context, command: Command) -> Result<()> {
+    use cli::{generate, minitool as mt};
+    match command {
+        Command::Add(args) => mt::cmd_add(ctx, &args),
+        Command::Update(args) => mt::cmd_update(ctx, &args),
+        Command::Remove(args) => mt::cmd_remove(ctx, &args),
+        Command::List(args) => mt::cmd_list(ctx, &args),
+        Command::Enable(args) => mt::cmd_enable(ctx, &args, true),
+        Command::Disable(args) => mt::cmd_enable(ctx, &args, false),
+        Command::Where => mt::cmd_where(ctx),
+        Command::Doctor(args) => mt::cmd_doctor(ctx, &args),
+        Command::Completions(args) => generate::cmd_completions(ctx, &args),
+        Command::Man(args) => generate::cmd_man(ctx, &args),
+        Command::Reload(_) => not_yet("reload"),
+        Command::Memory(_) => not_yet("memory"),
+        Command::Schedule(_) => not_yet("schedule"),
+        Command::Session(_) => not_yet("session"),
+        Command::Space(_) => not_yet("space"),
+        Command::Skill(_) => not_yet("skill"),
+        Command::Mcp(_) => not_yet("mcp"),
+        Command::Tool(_) => not_yet("tool"),
+        Command::Policy(_) => not_yet("policy"),
+        Command::Run(_) => not_yet("run"),
+    }
+}
+
+/// Commands whose implementation has not landed yet say so plainly instead of faking output.
+fn not_yet(command: &str) -> Result<()> {
+    Err(CommandError::failed(format!(
+        "`finch {command}` is not yet available in this build"
+    ))
+    .with_code("not_available"))
+}

@@ -1,0 +1,344 @@
+//! `finch doctor`: the report on one package (manifest problems plus a lint of its sources), the
+//! environment check (homes, state files, node, registry, installed tools), and the list of state
+//! files that `doctor --state` can move aside. It only reads; moving files is the command's job.
+
+use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
+
+use regex::Regex;
+use serde_json::Value;
+
+use super::Error;
+use super::manifest::{self, Issue, Manifest, Severity};
+use crate::homes::{Homes, Tier};
+use crate::store::read_json_object;
+
+/// The package names whose runtime import is a mistake: they are types only.
+const API_PACKAGES: [&str; 2] = ["finch", "@finchtoys/minitool-api"];
+/// Source files larger than this are not linted.
+const MAX_LINT_BYTES: u64 = 2 * 1024 * 1024;
+/// At most this many source files are linted.
+const MAX_LINT_FILES: usize = 2000;
+
+/// The report of `finch doctor <path>`.
+#[derive(Debug)]
+pub struct PackageReport {
+    pub manifest: Manifest,
+    pub id: Option<String>,
+    pub issues: Vec<Issue>,
+}
+
+impl PackageReport {
+    pub fn fatal(&self) -> impl Iterator<Item = &Issue> {
+        self.issues.iter().filter(|i| i.severity == Severity::Fatal)
+    }
+
+    pub fn warnings(&self) -> impl Iterator<Item = &Issue> {
+        self.issues
+            .iter()
+            .filter(|i| i.severity == Severity::Warning)
+    }
+}
+
+/// Checks the package at `dir`: its manifest, then its sources.
+pub fn check_package(dir: &Path) -> Result<PackageReport, Error> {
+    let manifest = manifest::load(dir)?.ok_or_else(|| Error::NoMiniTool {
+        place: dir.display().to_string(),
+    })?;
+    let mut issues = manifest.check();
+    issues.extend(lint_sources(&manifest));
+    issues.sort_by_key(|i| i.severity);
+    Ok(PackageReport {
+        id: manifest.runtime_id().ok(),
+        manifest,
+        issues,
+    })
+}
+
+static RUNTIME_IMPORT: LazyLock<Regex> = LazyLock::new(|| {
+    // `import x from 'm'`, `import {a} from "m"`, `export * from 'm'`, `import 'm'`,
+    // `require('m')`, `import('m')` — captured: the statement head and the module name.
+    Regex::new(r#"(?m)(^\s*(?:import|export)\b[^;'"]*?(?:\bfrom\s*)?|\brequire\s*\(\s*|\bimport\s*\(\s*)['"]([^'"]+)['"]"#)
+        .unwrap_or_else(|e| unreachable!("static regex: {e}"))
+});
+static ACTIVATE_EXPORT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?m)\bexport\s+(?:async\s+)?(?:function\s*\*?\s*|const\s+|let\s+|var\s+)activate\b|\bexport\s*\{[^}]*\bactivate\b[^}]*\}")
+        .unwrap_or_else(|e| unreachable!("static regex: {e}"))
+});
+
+/// Lints the entry module (problems there are fatal: it runs) and the other sources (warnings).
+fn lint_sources(m: &Manifest) -> Vec<Issue> {
+    let mut issues = Vec::new();
+    let entry = m.dir.join(m.main());
+    if let Ok(text) = std::fs::read_to_string(&entry) {
+        let text = strip_comments(&text);
+        issues.extend(import_problems(&text, &m.main(), Severity::Fatal));
+        if !ACTIVATE_EXPORT.is_match(&text) {
+            issues.push(Issue {
+                severity: Severity::Fatal,
+                message: format!(
+                    "{} does not export a named `activate` function (write `export function activate(ctx) {{ … }}`)",
+                    m.main()
+                ),
+            });
+        }
+    }
+    for file in source_files(&m.dir) {
+        if file == entry {
+            continue;
+        }
+        let Ok(text) = std::fs::read_to_string(&file) else {
+            continue;
+        };
+        let rel = file
+            .strip_prefix(&m.dir)
+            .unwrap_or(&file)
+            .display()
+            .to_string();
+        issues.extend(import_problems(
+            &strip_comments(&text),
+            &rel,
+            Severity::Warning,
+        ));
+    }
+    issues
+}
+
+fn import_problems(text: &str, file: &str, severity: Severity) -> Vec<Issue> {
+    let mut out = Vec::new();
+    for cap in RUNTIME_IMPORT.captures_iter(text) {
+        let head = cap.get(1).map_or("", |m| m.as_str());
+        let module = cap.get(2).map_or("", |m| m.as_str());
+        let type_only = head.trim_start().starts_with("import type")
+            || head.trim_start().starts_with("export type");
+        let root = module_root(module);
+        if API_PACKAGES.contains(&root) && !type_only {
+            out.push(Issue {
+                severity,
+                message: format!(
+                    "{file} imports \"{module}\" at runtime; it provides types only — use `import type`"
+                ),
+            });
+        } else if root == "electron" {
+            out.push(Issue {
+                severity,
+                message: format!(
+                    "{file} imports \"electron\", which is not available to mini tools"
+                ),
+            });
+        }
+    }
+    out
+}
+
+/// `@scope/name/sub` → `@scope/name`; `name/sub` → `name`.
+fn module_root(module: &str) -> &str {
+    let mut parts = module.splitn(3, '/');
+    match (parts.next(), parts.next()) {
+        (Some(scope), Some(name)) if scope.starts_with('@') => {
+            &module[..scope.len() + 1 + name.len()]
+        }
+        (Some(first), _) => first,
+        _ => module,
+    }
+}
+
+/// Removes `//` and `/* */` comments outside string literals, keeping line breaks.
+fn strip_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    let mut quote: Option<char> = None;
+    while let Some(c) = chars.next() {
+        if let Some(q) = quote {
+            out.push(c);
+            if c == '\\' {
+                if let Some(n) = chars.next() {
+                    out.push(n);
+                }
+            } else if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        match (c, chars.peek()) {
+            ('/', Some('/')) => {
+                for n in chars.by_ref() {
+                    if n == '\n' {
+                        out.push('\n');
+                        break;
+                    }
+                }
+            }
+            ('/', Some('*')) => {
+                chars.next();
+                let mut prev = ' ';
+                for n in chars.by_ref() {
+                    if n == '\n' {
+                        out.push('\n');
+                    }
+                    if prev == '*' && n == '/' {
+                        break;
+                    }
+                    prev = n;
+                }
+            }
+            ('"' | '\'' | '`', _) => {
+                quote = Some(c);
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// JS and TS sources of a package, outside `node_modules` and hidden directories.
+fn source_files(root: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(read) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for item in read.flatten() {
+            let name = item.file_name();
+            let name = name.to_string_lossy();
+            let Ok(kind) = item.file_type() else { continue };
+            if kind.is_dir() {
+                if !name.starts_with('.') && name != "node_modules" {
+                    stack.push(item.path());
+                }
+            } else if kind.is_file()
+                && [".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx"]
+                    .iter()
+                    .any(|e| name.ends_with(e))
+                && !name.ends_with(".d.ts")
+                && item.metadata().is_ok_and(|m| m.len() <= MAX_LINT_BYTES)
+            {
+                files.push(item.path());
+                if files.len() >= MAX_LINT_FILES {
+                    return files;
+                }
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// A one-line summary of declared permissions: `filesystem=read, network, secrets=[a.*]`.
+pub fn permissions_summary(m: &Manifest) -> String {
+    let Some(p) = m.permissions() else {
+        return "none".into();
+    };
+    if p.is_empty() {
+        return "none".into();
+    }
+    p.iter()
+        .map(|(k, v)| match v {
+            Value::Bool(true) => k.clone(),
+            Value::Bool(false) => format!("{k}=false"),
+            Value::String(s) => format!("{k}={s}"),
+            other => format!("{k}={other}"),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Every JSON state file finch reads or writes, for `doctor` and `doctor --state`.
+pub fn json_state_files(homes: &Homes) -> Vec<PathBuf> {
+    let mut files = vec![
+        homes.extensions_json(),
+        homes
+            .tier_dir(Tier::Personal)
+            .join(super::records::LOCK_RECORDS_FILE),
+        homes
+            .tier_dir(Tier::Global)
+            .join(super::records::LOCK_RECORDS_FILE),
+        homes.settings_json(),
+        homes.workspace_json(),
+        homes.spaces_json(),
+        homes.tasks_json(),
+        homes.mcp_servers_json(),
+    ];
+    files.retain(|f| f.exists());
+    files
+}
+
+/// The problem with one state file, if it has one.
+pub fn state_file_problem(path: &Path) -> Option<String> {
+    read_json_object(path).err().map(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn problems(src: &str) -> Vec<String> {
+        import_problems(&strip_comments(src), "x.js", Severity::Fatal)
+            .into_iter()
+            .map(|i| i.message)
+            .collect()
+    }
+
+    #[test]
+    fn import_lint_table() {
+        let flagged = [
+            "import { defineTool } from '@finchtoys/minitool-api';",
+            "import api from \"finch\";",
+            "const api = require('@finchtoys/minitool-api/helpers');",
+            "const m = await import('finch');",
+            "export * from '@finchtoys/minitool-api';",
+            "import { BrowserWindow } from 'electron';",
+            "import 'electron';",
+        ];
+        for src in flagged {
+            assert_eq!(problems(src).len(), 1, "{src}");
+        }
+        let fine = [
+            "import type { Ctx } from '@finchtoys/minitool-api';",
+            "export type { Ctx } from '@finchtoys/minitool-api';",
+            "// import x from 'finch';",
+            "/* require('electron') */",
+            "const s = \"import x from 'finch'\";",
+            "import fs from 'node:fs';",
+            "import finchy from 'finchy';",
+        ];
+        for src in fine {
+            assert_eq!(problems(src), Vec::<String>::new(), "{src}");
+        }
+    }
+
+    #[test]
+    fn activate_export_forms() {
+        let found = [
+            "export function activate(ctx) {}",
+            "export async function activate(ctx) {}",
+            "export const activate = async (ctx) => {};",
+            "function activate() {}\nexport { activate, deactivate };",
+            "const a = 1; export { a as activate };",
+        ];
+        for src in found {
+            assert!(ACTIVATE_EXPORT.is_match(&strip_comments(src)), "{src}");
+        }
+        let missing = [
+            "export default function activate() {}",
+            "export function activated() {}",
+            "// export function activate() {}",
+            "module.exports = { activate }",
+        ];
+        for src in missing {
+            assert!(!ACTIVATE_EXPORT.is_match(&strip_comments(src)), "{src}");
+        }
+    }
+
+    #[test]
+    fn module_roots() {
+        assert_eq!(
+            module_root("@finchtoys/minitool-api/x/y"),
+            "@finchtoys/minitool-api"
+        );
+        assert_eq!(module_root("finch/sub"), "finch");
+        assert_eq!(module_root("electron"), "electron");
+    }
+}

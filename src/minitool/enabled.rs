@@ -1,0 +1,194 @@
+//! Enabled state of every mini tool in every tier, `<runtime>/extensions.json` (SPEC §3.6):
+//! `{"enabled": [sorted ids], "extensions": {"<id>": {"enabled": bool, …}}, "autoUpdate": bool}`.
+//! The app writes the same file, so every key finch does not manage (`grantedPermissions`, …) is
+//! kept, and the legacy top-level `plugins` map is folded into `extensions` and dropped.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value};
+
+use crate::store::{JsonError, read_json_object, write_json};
+
+#[derive(Debug)]
+pub struct EnabledState {
+    path: PathBuf,
+    doc: Map<String, Value>,
+}
+
+impl EnabledState {
+    pub fn load(path: &Path) -> Result<EnabledState, JsonError> {
+        let mut doc = read_json_object(path)?.unwrap_or_default();
+        fold_legacy_plugins(&mut doc);
+        Ok(EnabledState {
+            path: path.to_path_buf(),
+            doc,
+        })
+    }
+
+    /// An id is enabled when its record says so; a record without `enabled` defers to the
+    /// top-level `enabled` list, as older app versions wrote only that.
+    pub fn is_enabled(&self, id: &str) -> bool {
+        match self
+            .doc
+            .get("extensions")
+            .and_then(|e| e.get(id))
+            .and_then(|r| r.get("enabled"))
+            .and_then(Value::as_bool)
+        {
+            Some(b) => b,
+            None => self.listed(id),
+        }
+    }
+
+    fn listed(&self, id: &str) -> bool {
+        self.doc
+            .get("enabled")
+            .and_then(Value::as_array)
+            .is_some_and(|a| a.iter().any(|v| v.as_str() == Some(id)))
+    }
+
+    pub fn set_enabled(&mut self, id: &str, enabled: bool) {
+        let extensions = self
+            .doc
+            .entry("extensions")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if !extensions.is_object() {
+            *extensions = Value::Object(Map::new());
+        }
+        if let Value::Object(ext) = extensions {
+            let record = ext
+                .entry(id.to_string())
+                .or_insert_with(|| Value::Object(Map::new()));
+            if !record.is_object() {
+                *record = Value::Object(Map::new());
+            }
+            if let Value::Object(r) = record {
+                r.insert("enabled".into(), enabled.into());
+            }
+        }
+        if !enabled {
+            // Drop the id from the legacy list too, so the derived list below is exact.
+            if let Some(Value::Array(list)) = self.doc.get_mut("enabled") {
+                list.retain(|v| v.as_str() != Some(id));
+            }
+        }
+    }
+
+    /// Every id that is enabled, sorted.
+    pub fn enabled_ids(&self) -> Vec<String> {
+        let mut ids: Vec<String> = self
+            .doc
+            .get("extensions")
+            .and_then(Value::as_object)
+            .map(|e| e.keys().filter(|id| self.is_enabled(id)).cloned().collect())
+            .unwrap_or_default();
+        if let Some(list) = self.doc.get("enabled").and_then(Value::as_array) {
+            ids.extend(
+                list.iter()
+                    .filter_map(Value::as_str)
+                    .filter(|id| self.is_enabled(id))
+                    .map(str::to_string),
+            );
+        }
+        ids.sort();
+        ids.dedup();
+        ids
+    }
+
+    /// Writes the file with `enabled` re-derived. The caller holds the runtime home's lock.
+    pub fn save(&mut self) -> Result<(), JsonError> {
+        let enabled: Vec<Value> = self.enabled_ids().into_iter().map(Value::from).collect();
+        self.doc.insert("enabled".into(), Value::Array(enabled));
+        self.doc
+            .entry("extensions")
+            .or_insert_with(|| Value::Object(Map::new()));
+        self.doc.entry("autoUpdate").or_insert(Value::Bool(false));
+        write_json(&self.path, &Value::Object(self.doc.clone()))
+    }
+}
+
+/// Moves entries of a legacy `plugins` map into `extensions` (existing entries win, missing keys
+/// are filled) and removes `plugins`.
+fn fold_legacy_plugins(doc: &mut Map<String, Value>) {
+    let Some(Value::Object(plugins)) = doc.shift_remove("plugins") else {
+        return;
+    };
+    let extensions = doc
+        .entry("extensions")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if !extensions.is_object() {
+        *extensions = Value::Object(Map::new());
+    }
+    let Value::Object(ext) = extensions else {
+        return;
+    };
+    for (id, legacy) in plugins {
+        match (ext.get_mut(&id), legacy) {
+            (Some(Value::Object(current)), Value::Object(old)) => {
+                for (k, v) in old {
+                    current.entry(k).or_insert(v);
+                }
+            }
+            (Some(_), _) => {}
+            (None, legacy) => {
+                ext.insert(id, legacy);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn state(text: &str) -> (tempfile::TempDir, EnabledState) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("extensions.json");
+        std::fs::write(&path, text).unwrap();
+        let s = EnabledState::load(&path).unwrap();
+        (dir, s)
+    }
+
+    fn saved(dir: &tempfile::TempDir) -> Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("extensions.json")).unwrap())
+            .unwrap()
+    }
+
+    #[test]
+    fn enabling_keeps_other_keys_and_sorts() {
+        let (dir, mut s) = state(
+            r#"{"enabled":["zeta"],"extensions":{"zeta":{"enabled":true,"grantedPermissions":["network"]}},"autoUpdate":true,"theme":"x"}"#,
+        );
+        s.set_enabled("alpha", true);
+        s.save().unwrap();
+        assert_eq!(
+            saved(&dir),
+            json!({"enabled":["alpha","zeta"],"extensions":{"zeta":{"enabled":true,"grantedPermissions":["network"]},"alpha":{"enabled":true}},"autoUpdate":true,"theme":"x"})
+        );
+    }
+
+    #[test]
+    fn legacy_plugins_are_folded_in_and_dropped() {
+        let (dir, mut s) = state(
+            r#"{"plugins":{"old":{"enabled":true,"note":1},"both":{"enabled":true,"extra":2}},"extensions":{"both":{"enabled":false}}}"#,
+        );
+        assert!(s.is_enabled("old"));
+        assert!(!s.is_enabled("both"));
+        s.save().unwrap();
+        assert_eq!(
+            saved(&dir),
+            json!({"extensions":{"both":{"enabled":false,"extra":2},"old":{"enabled":true,"note":1}},"enabled":["old"],"autoUpdate":false})
+        );
+    }
+
+    #[test]
+    fn disabling_an_id_only_in_the_list() {
+        let (dir, mut s) = state(r#"{"enabled":["a","b"]}"#);
+        assert!(s.is_enabled("a"));
+        s.set_enabled("a", false);
+        s.save().unwrap();
+        assert_eq!(saved(&dir)["enabled"], json!(["b"]));
+        assert_eq!(saved(&dir)["extensions"]["a"], json!({"enabled": false}));
+    }
+}

@@ -1,0 +1,366 @@
+//! `finch update`: refresh installed mini tools from where they came from (SPEC §3.4). The plan
+//! follows the install record: npm → the newest version matching the recorded request; a local
+//! directory or an archive → npm when it has a strictly newer version, else the recorded path or
+//! URL again; no record → npm by the installed package name. A refresh whose files are identical
+//! to the installed ones changes nothing and reports "already up to date".
+
+use std::path::{Path, PathBuf};
+
+use super::add::{new_staging, request_text, stage_archive};
+use super::archive::ArchiveFormat;
+use super::install::{self, Installer};
+use super::manifest::{self, Manifest};
+use super::net::{LazyNetwork, Network};
+use super::records::{Location, LockRecords, Origin};
+use super::registry::{PackageSpec, VersionRequest};
+use super::source::SourceError;
+use super::tier::{self, ENABLED_FILE, FINCH_ID_FILE, Staging};
+use super::{Error, Installed};
+
+/// The result of updating one mini tool, as printed and as `FINCH_CLI_RESULT_JSON`.
+#[derive(Debug, Clone)]
+pub struct UpdateOutcome {
+    pub id: String,
+    pub previous_id: Option<String>,
+    pub display_name: String,
+    pub previous_version: Option<String>,
+    pub version: Option<String>,
+    pub changed: bool,
+    pub source: &'static str,
+}
+
+impl UpdateOutcome {
+    pub fn to_json(&self, dry_run: bool) -> serde_json::Value {
+        let mut m = serde_json::Map::new();
+        m.insert("id".into(), self.id.clone().into());
+        m.insert("changed".into(), self.changed.into());
+        m.insert(
+            "previousVersion".into(),
+            self.previous_version.clone().into(),
+        );
+        m.insert("version".into(), self.version.clone().into());
+        m.insert("source".into(), self.source.into());
+        if let Some(p) = &self.previous_id {
+            m.insert("previousId".into(), p.clone().into());
+        }
+        if dry_run {
+            m.insert("dryRun".into(), true.into());
+        }
+        serde_json::Value::Object(m)
+    }
+}
+
+/// A new version, staged and checked, not yet swapped in.
+struct Candidate {
+    _staging: Staging,
+    root: PathBuf,
+    origin: Origin,
+}
+
+/// Updates `id` in the installer's tier. `network` is asked for only when npm is consulted.
+pub fn update_one(
+    installer: &Installer,
+    id: &str,
+    dry_run: bool,
+    network: &LazyNetwork,
+    note: &dyn Fn(String),
+) -> Result<UpdateOutcome, Error> {
+    let tier_dir = installer.tier_dir();
+    let path = tier_dir.join(id);
+    let meta = std::fs::symlink_metadata(&path).map_err(|_| Error::NotInstalled {
+        id: id.to_string(),
+        tier: installer.tier.name(),
+    })?;
+    let origin = LockRecords::load(&tier_dir)?.origin(id);
+    if meta.file_type().is_symlink() || matches!(origin, Some(Origin::Dev { .. })) {
+        return Err(Error::DevLink { id: id.to_string() });
+    }
+    let current = manifest::load(&path)?.ok_or_else(|| Error::NoMiniTool {
+        place: path.display().to_string(),
+    })?;
+    let plan = match &origin {
+        Some(Origin::Dev { .. }) => return Err(Error::DevLink { id: id.to_string() }),
+        Some(Origin::Npm { package, spec, .. }) => {
+            let request = match spec {
+                Some(s) => PackageSpec::parse(&format!("{package}@{s}"))?.request,
+                None => VersionRequest::Latest,
+            };
+            let spec = PackageSpec {
+                name: package.clone(),
+                request,
+            };
+            npm_plan(installer, network.get()?, spec, &current, id, dry_run)?
+        }
+        Some(local @ Origin::Local { path: src }) => match newer_on_npm(&current, network, note) {
+            Some((net, spec)) => npm_plan(installer, net, spec, &current, id, dry_run)?,
+            None => {
+                if !src.is_dir() {
+                    return Err(Error::Source(SourceError::MissingPath(src.clone())));
+                }
+                let staging = new_staging(installer)?;
+                let root = staging.path().join("package");
+                install::copy_package(src, &root, &tier_dir)?;
+                Plan::Stage(Candidate {
+                    _staging: staging,
+                    root,
+                    origin: local.clone(),
+                })
+            }
+        },
+        Some(archive @ (Origin::Zip { location } | Origin::Tgz { location })) => {
+            match newer_on_npm(&current, network, note) {
+                Some((net, spec)) => npm_plan(installer, net, spec, &current, id, dry_run)?,
+                None => {
+                    let format = match archive {
+                        Origin::Zip { .. } => ArchiveFormat::Zip,
+                        _ => ArchiveFormat::Tgz,
+                    };
+                    Plan::Stage(from_location(
+                        installer,
+                        format,
+                        location,
+                        network,
+                        id,
+                        archive.clone(),
+                    )?)
+                }
+            }
+        }
+        None => {
+            let Some(package) = current.package_name.clone() else {
+                return Err(Error::NoOrigin { id: id.to_string() });
+            };
+            let spec = PackageSpec {
+                name: package,
+                request: VersionRequest::Latest,
+            };
+            npm_plan(installer, network.get()?, spec, &current, id, dry_run)?
+        }
+    };
+    match plan {
+        Plan::Done(outcome) => Ok(outcome),
+        Plan::Stage(candidate) => finish(installer, &current, id, candidate, dry_run),
+    }
+}
+
+enum Plan {
+    /// Nothing to download: up to date, or a dry run that knows the new version already.
+    Done(UpdateOutcome),
+    Stage(Candidate),
+}
+
+/// Resolves the npm version; downloads and stages it only when it differs and this is no dry run.
+fn npm_plan(
+    installer: &Installer,
+    net: &Network,
+    spec: PackageSpec,
+    current: &Manifest,
+    id: &str,
+    dry_run: bool,
+) -> Result<Plan, Error> {
+    let newest = net.select_version(&spec.name, &spec.request)?;
+    let outcome = UpdateOutcome {
+        id: id.to_string(),
+        previous_id: None,
+        display_name: current.display_name(),
+        previous_version: current.version.clone(),
+        changed: current.version.as_deref() != Some(newest.as_str()),
+        version: Some(newest),
+        source: "npm",
+    };
+    if !outcome.changed || dry_run {
+        return Ok(Plan::Done(outcome));
+    }
+    Ok(Plan::Stage(from_npm(installer, net, &spec, id)?))
+}
+
+/// Asks npm whether it has a strictly newer version of the installed package. Any failure
+/// (no registry configured, unreachable, unknown package) means "no" and is only noted.
+fn newer_on_npm<'n>(
+    current: &Manifest,
+    network: &'n LazyNetwork,
+    note: &dyn Fn(String),
+) -> Option<(&'n Network, PackageSpec)> {
+    let package = current.package_name.clone()?;
+    let installed = nodejs_semver::Version::parse(current.version.as_deref()?).ok()?;
+    let net = match network.get() {
+        Ok(n) => n,
+        Err(e) => {
+            note(format!("not checking npm for {package}: {e}"));
+            return None;
+        }
+    };
+    match net.select_version(&package, &VersionRequest::Latest) {
+        Ok(v) => {
+            let newer = nodejs_semver::Version::parse(&v).is_ok_and(|v| v > installed);
+            newer.then(|| {
+                (
+                    net,
+                    PackageSpec {
+                        name: package,
+                        request: VersionRequest::Latest,
+                    },
+                )
+            })
+        }
+        Err(e) => {
+            note(format!("not checking npm for {package}: {e}"));
+            None
+        }
+    }
+}
+
+fn from_npm(
+    installer: &Installer,
+    net: &Network,
+    spec: &PackageSpec,
+    id: &str,
+) -> Result<Candidate, Error> {
+    let fetched = net.fetch_npm(spec)?;
+    let (staging, roots) = stage_archive(installer, ArchiveFormat::Tgz, &fetched.tarball)?;
+    let root = pick_root(roots, id, &fetched.name)?;
+    Ok(Candidate {
+        _staging: staging,
+        root,
+        origin: Origin::Npm {
+            package: fetched.name.clone(),
+            version: fetched.version.clone(),
+            integrity: fetched.integrity.clone(),
+            spec: request_text(&spec.request),
+        },
+    })
+}
+
+fn from_location(
+    installer: &Installer,
+    format: ArchiveFormat,
+    location: &Location,
+    network: &LazyNetwork,
+    id: &str,
+    origin: Origin,
+) -> Result<Candidate, Error> {
+    let (download, file) = match location {
+        Location::File(p) => {
+            if !p.is_file() {
+                return Err(Error::Source(SourceError::MissingPath(p.clone())));
+            }
+            (None, p.clone())
+        }
+        Location::Url(url) => {
+            let staging = new_staging(installer)?;
+            let file = staging.path().join("download");
+            network.get()?.download_url(url, &file)?;
+            (Some(staging), file)
+        }
+    };
+    let (staging, roots) = stage_archive(installer, format, &file)?;
+    drop(download);
+    let root = pick_root(roots, id, "")?;
+    Ok(Candidate {
+        _staging: staging,
+        root,
+        origin,
+    })
+}
+
+/// The staged package that is the installed one: the only one, or the one with the same id.
+fn pick_root(roots: Vec<PathBuf>, id: &str, label: &str) -> Result<PathBuf, Error> {
+    if roots.len() == 1 {
+        return Ok(roots.into_iter().next().unwrap_or_default());
+    }
+    let matching = roots.iter().find(|r| {
+        manifest::load(r)
+            .ok()
+            .flatten()
+            .and_then(|m| m.runtime_id().ok())
+            .is_some_and(|rid| rid == id)
+    });
+    matching.cloned().ok_or_else(|| Error::NoMiniTool {
+        place: if label.is_empty() {
+            format!("the source of {id}")
+        } else {
+            label.to_string()
+        },
+    })
+}
+
+/// Compares, then swaps the candidate in (unless identical, or a dry run).
+fn finish(
+    installer: &Installer,
+    current: &Manifest,
+    id: &str,
+    c: Candidate,
+    dry_run: bool,
+) -> Result<UpdateOutcome, Error> {
+    let next = install::load_valid(&c.root)?;
+    let new_id = next.runtime_id()?;
+    let identical = new_id == id && same_tree(&current.dir, &c.root);
+    let mut outcome = UpdateOutcome {
+        id: new_id.clone(),
+        previous_id: (new_id != id).then(|| id.to_string()),
+        display_name: next.display_name(),
+        previous_version: current.version.clone(),
+        version: next.version.clone(),
+        changed: !identical,
+        source: c.origin.kind(),
+    };
+    if identical || dry_run {
+        if identical {
+            outcome.display_name = current.display_name();
+        }
+        return Ok(outcome);
+    }
+    let installed: Installed = installer.install_staged(&c.root, &c.origin)?;
+    if installed.id != id {
+        retire_old_id(installer, id)?;
+    }
+    Ok(outcome)
+}
+
+/// After an id migration: the old directory and record go; the enabled state moves along.
+fn retire_old_id(installer: &Installer, old_id: &str) -> Result<(), Error> {
+    let tier_dir = installer.tier_dir();
+    let _lock = installer.lock_tier()?;
+    let old = tier_dir.join(old_id);
+    tier::remove_entry(&old).map_err(|e| Error::io("remove", &old, e))?;
+    let mut records = LockRecords::load(&tier_dir)?;
+    if records.remove(old_id) {
+        records.save()?;
+    }
+    Ok(())
+}
+
+/// Whether two package trees hold the same files, links and bytes (finch's and the app's
+/// markers aside).
+fn same_tree(a: &Path, b: &Path) -> bool {
+    fn listing(root: &Path) -> Option<Vec<(PathBuf, Vec<u8>)>> {
+        let mut out = Vec::new();
+        let mut stack = vec![root.to_path_buf()];
+        while let Some(dir) = stack.pop() {
+            for item in std::fs::read_dir(&dir).ok()? {
+                let item = item.ok()?;
+                let path = item.path();
+                let rel = path.strip_prefix(root).ok()?.to_path_buf();
+                if rel == Path::new(ENABLED_FILE) || rel == Path::new(FINCH_ID_FILE) {
+                    continue;
+                }
+                let meta = std::fs::symlink_metadata(&path).ok()?;
+                if meta.is_dir() {
+                    out.push((rel, b"/".to_vec()));
+                    stack.push(path);
+                } else if meta.file_type().is_symlink() {
+                    let target = std::fs::read_link(&path).ok()?;
+                    out.push((rel, format!("->{}", target.display()).into_bytes()));
+                } else {
+                    out.push((rel, std::fs::read(&path).ok()?));
+                }
+            }
+        }
+        out.sort();
+        Some(out)
+    }
+    match (listing(a), listing(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => false,
+    }
+}

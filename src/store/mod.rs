@@ -1,0 +1,12 @@
+//! How finch changes files it shares with the app and with other finch processes: one exclusive
+//! lock per state directory, writes to a temp file in the same directory that is fsynced and then
+//! renamed over the old file, and JSON that keeps every key it does not understand. Nothing here
+//! knows what the files mean.
+
+mod atomic;
+mod json;
+mod lock;
+
+pub use atomic::{fsync_dir, write_atomic};
+pub use json::{JsonError, read_json_object, to_pretty_json, write_json};
+pub use lock::{DirLock, LockError};

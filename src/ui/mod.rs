@@ -1,0 +1,209 @@
+//! All terminal output goes through `Ui`: data on stdout (text or one JSON document), status,
+//! warnings and errors on stderr, colour only where the stream is a terminal and the user has
+//! not asked for none, progress bars only on a terminal. Questions are never asked without a
+//! terminal: they are answered by `--yes` or fail with exit code 4.
+
+mod table;
+
+use std::io::{IsTerminal, Write};
+
+use owo_colors::OwoColorize;
+
+use crate::env::Env;
+use crate::error::{CommandError, Result};
+
+pub use table::Table;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ColorChoice {
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Clone)]
+pub struct Ui {
+    pub json: bool,
+    pub quiet: bool,
+    pub verbose: bool,
+    pub assume_yes: bool,
+    pub stdout_tty: bool,
+    pub stderr_tty: bool,
+    pub stdin_tty: bool,
+    color_out: bool,
+    color_err: bool,
+    width: usize,
+}
+
+impl Ui {
+    pub fn new(
+        json: bool,
+        quiet: bool,
+        verbose: bool,
+        yes: bool,
+        color: ColorChoice,
+        env: &Env,
+    ) -> Ui {
+        let stdout_tty = std::io::stdout().is_terminal();
+        let stderr_tty = std::io::stderr().is_terminal();
+        let stdin_tty = std::io::stdin().is_terminal();
+        let no_color = env.get("NO_COLOR").is_some() || env.get("TERM").as_deref() == Some("dumb");
+        let colored = |tty: bool| match color {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => tty && !no_color,
+        };
+        let width = env
+            .get("COLUMNS")
+            .and_then(|c| c.parse().ok())
+            .or_else(terminal_width)
+            .unwrap_or(100);
+        Ui {
+            json,
+            quiet,
+            verbose,
+            assume_yes: yes,
+            stdout_tty,
+            stderr_tty,
+            stdin_tty,
+            color_out: colored(stdout_tty),
+            color_err: colored(stderr_tty),
+            width,
+        }
+    }
+
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// One line of data on stdout.
+    pub fn line(&self, text: impl AsRef<str>) -> Result<()> {
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "{}", text.as_ref()).map_err(stdout_error)
+    }
+
+    /// The one JSON document of a `--json` command.
+    pub fn json(&self, value: &serde_json::Value) -> Result<()> {
+        self.line(crate::store::to_pretty_json(value).trim_end())
+    }
+
+    /// Status on stderr; silenced by `--quiet` and `--json`.
+    pub fn status(&self, text: impl AsRef<str>) {
+        if !self.quiet && !self.json {
+            eprintln!("{}", text.as_ref());
+        }
+    }
+
+    /// Detail shown only with `--verbose`.
+    pub fn detail(&self, text: impl AsRef<str>) {
+        if self.verbose {
+            eprintln!("{}", text.as_ref());
+        }
+    }
+
+    /// A warning on stderr; shown even with `--json` (stdout stays one document).
+    pub fn warn(&self, text: impl AsRef<str>) {
+        if !self.quiet {
+            let label = if self.color_err {
+                "warning:".yellow().bold().to_string()
+            } else {
+                "warning:".to_string()
+            };
+            eprintln!("{label} {}", text.as_ref());
+        }
+    }
+
+    /// Reports a failed command: JSON on stdout with `--json`, `Error:`/`hint:` on stderr always.
+    pub fn error(&self, err: &CommandError) {
+        if self.json && !err.json_reported {
+            // A closed stdout leaves stderr as the only channel, which follows anyway.
+            let _ = self.json(&err.to_json());
+        }
+        let label = if self.color_err {
+            "Error:".red().bold().to_string()
+        } else {
+            "Error:".to_string()
+        };
+        eprintln!("{label} {}", err.message);
+        for hint in &err.hints {
+            let label = if self.color_err {
+                "hint:".cyan().to_string()
+            } else {
+                "hint:".to_string()
+            };
+            eprintln!("{label} {hint}");
+        }
+    }
+
+    pub fn green(&self, text: &str) -> String {
+        paint(self.color_out, text, |t| t.green().to_string())
+    }
+
+    pub fn yellow(&self, text: &str) -> String {
+        paint(self.color_out, text, |t| t.yellow().to_string())
+    }
+
+    pub fn red(&self, text: &str) -> String {
+        paint(self.color_out, text, |t| t.red().to_string())
+    }
+
+    pub fn dim(&self, text: &str) -> String {
+        paint(self.color_out, text, |t| t.dimmed().to_string())
+    }
+
+    pub fn bold(&self, text: &str) -> String {
+        paint(self.color_out, text, |t| t.bold().to_string())
+    }
+
+    /// A byte-count progress bar on stderr, hidden unless stderr is a terminal.
+    pub fn progress_enabled(&self) -> bool {
+        self.stderr_tty && !self.quiet && !self.json
+    }
+
+    /// Asks a yes/no question on the terminal. `--yes` answers yes; without a terminal the
+    /// command fails with exit code 4 and names the flag.
+    pub fn confirm(&self, question: &str) -> Result<bool> {
+        if self.assume_yes {
+            return Ok(true);
+        }
+        if !(self.stdin_tty && self.stderr_tty) {
+            return Err(CommandError::needs_person(format!(
+                "{question} needs an answer, and there is no terminal to ask on"
+            ))
+            .with_hint("pass --yes to answer yes"));
+        }
+        eprint!("{question} [y/N] ");
+        let _ = std::io::stderr().flush();
+        let mut answer = String::new();
+        std::io::stdin()
+            .read_line(&mut answer)
+            .map_err(|e| CommandError::failed(format!("cannot read the answer: {e}")))?;
+        Ok(matches!(answer.trim(), "y" | "Y" | "yes" | "Yes" | "YES"))
+    }
+}
+
+fn paint(enabled: bool, text: &str, f: impl Fn(&str) -> String) -> String {
+    if enabled { f(text) } else { text.to_string() }
+}
+
+fn stdout_error(err: std::io::Error) -> CommandError {
+    if err.kind() == std::io::ErrorKind::BrokenPipe {
+        CommandError::broken_pipe()
+    } else {
+        CommandError::failed(format!("cannot write to stdout: {err}"))
+    }
+}
+
+#[cfg(unix)]
+fn terminal_width() -> Option<usize> {
+    // SAFETY: TIOCGWINSZ fills a plain struct we own; a failing call leaves it zeroed.
+    let mut size: libc::winsize = unsafe { std::mem::zeroed() };
+    let ok = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) } == 0;
+    (ok && size.ws_col > 0).then_some(size.ws_col as usize)
+}
+
+#[cfg(not(unix))]
+fn terminal_width() -> Option<usize> {
+    None
+}
