@@ -274,6 +274,73 @@ struct EntryPath {
 }
 
 /// True for names starting with a Windows drive prefix such as `C:`.
+/// Reads every name of a zip's central directory and fails on the first name seen twice.
+fn reject_duplicate_zip_names(file: &mut File, archive: &Path) -> Result<(), ArchiveError> {
+    use std::io::{Seek, SeekFrom};
+    const EOCD: [u8; 4] = [0x50, 0x4b, 0x05, 0x06];
+    const ZIP64_LOCATOR: [u8; 4] = [0x50, 0x4b, 0x06, 0x07];
+    const ZIP64_EOCD: [u8; 4] = [0x50, 0x4b, 0x06, 0x06];
+    const CENTRAL: [u8; 4] = [0x50, 0x4b, 0x01, 0x02];
+    let len = file.metadata().map_err(io_error(archive))?.len();
+    let tail_len = len.min(22 + 65_535 + 20);
+    let mut tail = vec![0u8; tail_len as usize];
+    file.seek(SeekFrom::Start(len - tail_len))
+        .and_then(|_| file.read_exact(&mut tail))
+        .map_err(io_error(archive))?;
+    let bad = || corrupt("the zip's end of central directory is unreadable");
+    let at = (0..tail.len().saturating_sub(21))
+        .rev()
+        .find(|&i| tail[i..i + 4] == EOCD)
+        .ok_or_else(bad)?;
+    let u16_at = |b: &[u8], i: usize| u16::from_le_bytes([b[i], b[i + 1]]) as u64;
+    let u32_at =
+        |b: &[u8], i: usize| u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]) as u64;
+    let u64_at = |b: &[u8], i: usize| {
+        let mut x = [0u8; 8];
+        x.copy_from_slice(&b[i..i + 8]);
+        u64::from_le_bytes(x)
+    };
+    let (mut cd_size, mut cd_offset) = (u32_at(&tail, at + 12), u32_at(&tail, at + 16));
+    if (cd_size == 0xFFFF_FFFF || cd_offset == 0xFFFF_FFFF)
+        && at >= 20
+        && tail[at - 20..at - 16] == ZIP64_LOCATOR
+    {
+        let record_at = u64_at(&tail, at - 12);
+        let mut record = [0u8; 56];
+        file.seek(SeekFrom::Start(record_at))
+            .and_then(|_| file.read_exact(&mut record))
+            .map_err(io_error(archive))?;
+        if record[..4] != ZIP64_EOCD {
+            return Err(bad());
+        }
+        cd_size = u64_at(&record, 40);
+        cd_offset = u64_at(&record, 48);
+    }
+    if cd_offset.checked_add(cd_size).is_none_or(|end| end > len) || cd_size > 256 * 1024 * 1024 {
+        return Err(bad());
+    }
+    let mut cd = vec![0u8; cd_size as usize];
+    file.seek(SeekFrom::Start(cd_offset))
+        .and_then(|_| file.read_exact(&mut cd))
+        .map_err(io_error(archive))?;
+    file.seek(SeekFrom::Start(0)).map_err(io_error(archive))?;
+    let mut seen = std::collections::HashSet::new();
+    let mut i = 0usize;
+    while i + 46 <= cd.len() && cd[i..i + 4] == CENTRAL {
+        let name_len = u16_at(&cd, i + 28) as usize;
+        let extra_len = u16_at(&cd, i + 30) as usize;
+        let comment_len = u16_at(&cd, i + 32) as usize;
+        let name = cd.get(i + 46..i + 46 + name_len).ok_or_else(bad)?;
+        if !seen.insert(name.to_vec()) {
+            return Err(ArchiveError::Duplicate {
+                entry: String::from_utf8_lossy(name).into_owned(),
+            });
+        }
+        i += 46 + name_len + extra_len + comment_len;
+    }
+    Ok(())
+}
+
 fn has_drive_prefix(s: &str) -> bool {
     let b = s.as_bytes();
     b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':'
@@ -489,7 +556,10 @@ impl Extractor<'_> {
     }
 
     fn extract_zip(&mut self, archive: &Path) -> Result<(), ArchiveError> {
-        let file = File::open(archive).map_err(io_error(archive))?;
+        let mut file = File::open(archive).map_err(io_error(archive))?;
+        // The zip crate indexes entries by name and silently keeps one of two equal names, so
+        // duplicates are found in the central directory itself before anything is read.
+        reject_duplicate_zip_names(&mut file, archive)?;
         let mut zip =
             zip::ZipArchive::new(BufReader::new(file)).map_err(|e| corrupt(e.to_string()))?;
         for index in 0..zip.len() {
@@ -1390,6 +1460,22 @@ mod tests {
         assert!(matches!(err, ArchiveError::Duplicate { .. }));
         let err = reject_tgz(&[T::Sym("package/a", "b"), T::File("package/a", b"1", 0o644)]);
         assert!(matches!(err, ArchiveError::Duplicate { .. }));
+    }
+
+    #[test]
+    fn zip_exact_duplicate_names() {
+        let mut bytes = zip_bytes(&[Z::File("pkg/x", b"1", 0o644), Z::File("pkg/y", b"2", 0o644)]);
+        // Rename "pkg/y" to "pkg/x" in both headers: the zip crate would keep only one.
+        for i in 0..bytes.len() - 5 {
+            if &bytes[i..i + 5] == b"pkg/y" {
+                bytes[i + 4] = b'x';
+            }
+        }
+        let err = reject(&bytes, "dup.zip", &Limits::default());
+        assert!(
+            matches!(&err, ArchiveError::Duplicate { entry } if entry == "pkg/x"),
+            "{err:?}"
+        );
     }
 
     #[test]

@@ -132,6 +132,8 @@ struct Shared {
 #[derive(Default)]
 struct State {
     packages: Vec<Package>,
+    /// Plain files served at `/files/<name>` (archive URLs for `finch add <url>`).
+    files: HashMap<String, Vec<u8>>,
     faults: Vec<ActiveFault>,
     log: Vec<Request>,
     token: Option<String>,
@@ -211,6 +213,12 @@ impl TestRegistry {
     pub fn publish(&self, name: &str, version: &str, tarball: Vec<u8>) {
         let mut state = self.shared.lock();
         publish_locked(&mut state, name, version, tarball);
+    }
+
+    /// Serves `bytes` at `<url>files/<name>` and returns that URL.
+    pub fn serve_file(&self, name: &str, bytes: Vec<u8>) -> String {
+        self.shared.lock().files.insert(name.to_string(), bytes);
+        format!("{}files/{name}", self.url())
     }
 
     /// Publishes `tool.npm_tarball()` under its `package.json` name and
@@ -745,6 +753,18 @@ fn route(state: &mut State, base_url: &str, request: &Request, raw_path: &str) -
     }
     if name_part.is_empty() || name_part == "-/ping" {
         return Reply::json(200, &json!({}));
+    }
+    if let Some(file) = name_part.strip_prefix("files/") {
+        return match state.files.get(file) {
+            Some(bytes) => Reply {
+                status: 200,
+                content_type: "application/octet-stream",
+                extra_headers: Vec::new(),
+                body: bytes.clone(),
+                delivery: Delivery::Full,
+            },
+            None => Reply::not_found(),
+        };
     }
     if let Some((name, file)) = name_part.split_once("/-/") {
         let Some(package) = state.find_package(name) else {

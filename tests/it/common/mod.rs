@@ -1,0 +1,156 @@
+//! The sealed test context: every test gets its own HOME, runtime home, agent home and working
+//! directory under one temp dir, no colour, a fixed terminal width, and an environment with
+//! nothing inherited but `PATH`.
+#![allow(dead_code)]
+
+pub mod fixtures;
+pub mod registry;
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+pub struct TestContext {
+    pub root: tempfile::TempDir,
+    pub home: PathBuf,
+    pub runtime: PathBuf,
+    pub agent: PathBuf,
+    pub work: PathBuf,
+}
+
+impl TestContext {
+    pub fn new() -> TestContext {
+        let root = tempfile::Builder::new().prefix("finch-test-").tempdir().expect("temp dir");
+        let base = root.path().canonicalize().expect("canonical temp dir");
+        let ctx = TestContext {
+            home: base.join("home"),
+            runtime: base.join("home/.finch"),
+            agent: base.join("home/finchnest"),
+            work: base.join("work"),
+            root,
+        };
+        for dir in [&ctx.home, &ctx.work] {
+            std::fs::create_dir_all(dir).expect("create test dirs");
+        }
+        ctx
+    }
+
+    pub fn base(&self) -> PathBuf {
+        self.home.parent().expect("home has a parent").to_path_buf()
+    }
+
+    /// `finch` with the sealed environment, run in the work directory.
+    pub fn cmd(&self) -> Command {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_finch"));
+        cmd.env_clear()
+            .env("HOME", &self.home)
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("FINCH_RUNTIME_HOME", &self.runtime)
+            .env("FINCH_AGENT_HOME", &self.agent)
+            .env("NO_COLOR", "1")
+            .env("COLUMNS", "100")
+            .current_dir(&self.work);
+        cmd
+    }
+
+    /// Runs `finch args…` and returns the output.
+    pub fn run(&self, args: &[&str]) -> Run {
+        Run(self.cmd().args(args).output().expect("finch runs"))
+    }
+
+    pub fn personal_tier(&self) -> PathBuf {
+        self.agent.join(".finch/extensions")
+    }
+
+    pub fn global_tier(&self) -> PathBuf {
+        self.runtime.join("extensions")
+    }
+
+    /// Writes `<runtime>/config/finch.toml`.
+    pub fn write_config(&self, toml: &str) {
+        let dir = self.runtime.join("config");
+        std::fs::create_dir_all(&dir).expect("config dir");
+        std::fs::write(dir.join("finch.toml"), toml).expect("write finch.toml");
+    }
+
+    /// Replaces the test's temp paths with `[BASE]` for snapshots.
+    pub fn filter(&self, text: &str) -> String {
+        text.replace(&self.base().display().to_string(), "[BASE]")
+    }
+
+    pub fn read_json(&self, path: &Path) -> Value {
+        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("parse {}: {e}", path.display()))
+    }
+
+    /// Every path under `dir`, relative, sorted: to check that nothing changed.
+    pub fn tree(&self, dir: &Path) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut stack = vec![dir.to_path_buf()];
+        while let Some(d) = stack.pop() {
+            let Ok(read) = std::fs::read_dir(&d) else { continue };
+            for item in read.flatten() {
+                let p = item.path();
+                out.push(p.strip_prefix(dir).unwrap_or(&p).display().to_string());
+                if item.file_type().is_ok_and(|t| t.is_dir()) {
+                    stack.push(p);
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+}
+
+/// The output of one run, with helpers that print everything when an assertion fails.
+pub struct Run(pub Output);
+
+impl Run {
+    pub fn code(&self) -> i32 {
+        self.0.status.code().unwrap_or(-1)
+    }
+
+    pub fn stdout(&self) -> String {
+        String::from_utf8_lossy(&self.0.stdout).into_owned()
+    }
+
+    pub fn stderr(&self) -> String {
+        String::from_utf8_lossy(&self.0.stderr).into_owned()
+    }
+
+    pub fn json(&self) -> Value {
+        serde_json::from_slice(&self.0.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{self}"))
+    }
+
+    #[track_caller]
+    pub fn success(&self) -> &Self {
+        assert_eq!(self.code(), 0, "expected success:\n{self}");
+        self
+    }
+
+    #[track_caller]
+    pub fn failure(&self, code: i32) -> &Self {
+        assert_eq!(self.code(), code, "expected exit {code}:\n{self}");
+        self
+    }
+
+    #[track_caller]
+    pub fn stderr_has(&self, needle: &str) -> &Self {
+        assert!(self.stderr().contains(needle), "stderr lacks {needle:?}:\n{self}");
+        self
+    }
+
+    #[track_caller]
+    pub fn stdout_has(&self, needle: &str) -> &Self {
+        assert!(self.stdout().contains(needle), "stdout lacks {needle:?}:\n{self}");
+        self
+    }
+}
+
+impl std::fmt::Display for Run {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "exit {}\n--- stdout\n{}--- stderr\n{}", self.code(), self.stdout(), self.stderr())
+    }
+}

@@ -1,0 +1,1 @@
+//! Tests of `finch`: list_enable_remove.

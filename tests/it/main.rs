@@ -1,0 +1,13 @@
+//! Integration tests of the real `finch` binary, one test binary so linking happens once.
+
+mod common;
+
+mod add;
+mod archives;
+mod cli;
+mod doctor;
+mod kill;
+mod list_enable_remove;
+mod registry;
+mod update;
+mod verdaccio;
