@@ -94,6 +94,8 @@ impl Origin {
                     r.insert("spec".into(), s.clone().into());
                 }
             }
+            // A dev record is exactly what SPEC §3.3 lists; the linked source is read live.
+            Origin::Dev { .. } => {}
             _ => {
                 if let Some(p) = package {
                     r.insert("package".into(), p.into());
