@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use super::add::{new_staging, request_text, stage_archive};
 use super::archive::ArchiveFormat;
+use super::enabled::EnabledState;
 use super::install::{self, Installer};
 use super::manifest::{self, Manifest};
 use super::net::{LazyNetwork, Network};
@@ -16,6 +17,7 @@ use super::registry::{PackageSpec, VersionRequest};
 use super::source::SourceError;
 use super::tier::{self, ENABLED_FILE, FINCH_ID_FILE, Staging};
 use super::{Error, Installed};
+use crate::store::DirLock;
 
 /// The result of updating one mini tool, as printed and as `FINCH_CLI_RESULT_JSON`.
 #[derive(Debug, Clone)]
@@ -312,20 +314,31 @@ fn finish(
     }
     let installed: Installed = installer.install_staged(&c.root, &c.origin)?;
     if installed.id != id {
-        retire_old_id(installer, id)?;
+        retire_old_id(installer, id, &installed.id)?;
     }
     Ok(outcome)
 }
 
 /// After an id migration: the old directory and record go; the enabled state moves along.
-fn retire_old_id(installer: &Installer, old_id: &str) -> Result<(), Error> {
+fn retire_old_id(installer: &Installer, old_id: &str, new_id: &str) -> Result<(), Error> {
     let tier_dir = installer.tier_dir();
-    let _lock = installer.lock_tier()?;
-    let old = tier_dir.join(old_id);
-    tier::remove_entry(&old).map_err(|e| Error::io("remove", &old, e))?;
-    let mut records = LockRecords::load(&tier_dir)?;
-    if records.remove(old_id) {
-        records.save()?;
+    {
+        let _lock = installer.lock_tier()?;
+        let old = tier_dir.join(old_id);
+        tier::remove_entry(&old).map_err(|e| Error::io("remove", &old, e))?;
+        let mut records = LockRecords::load(&tier_dir)?;
+        if records.remove(old_id) {
+            records.save()?;
+        }
+    }
+    let homes = installer.homes;
+    let what = homes.extensions_json().display().to_string();
+    let _lock = DirLock::acquire(&homes.runtime, &what, installer.lock_timeout)?;
+    let mut state = EnabledState::load(&homes.extensions_json())?;
+    if state.is_enabled(old_id) {
+        state.set_enabled(new_id, true);
+        state.set_enabled(old_id, false);
+        state.save()?;
     }
     Ok(())
 }
