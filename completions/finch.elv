@@ -1,0 +1,1381 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[finch] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'finch'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'finch'= {
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand add 'Install a mini tool from npm, a directory, a .tgz/.zip file or URL'
+            cand update 'Update installed mini tools from where they came from'
+            cand up 'Update installed mini tools from where they came from'
+            cand remove 'Uninstall a mini tool (its data directory is kept)'
+            cand rm 'Uninstall a mini tool (its data directory is kept)'
+            cand list 'List installed mini tools'
+            cand ls 'List installed mini tools'
+            cand enable 'Enable a mini tool'
+            cand disable 'Disable a mini tool'
+            cand reload 'Rescan mini tools, start them and refresh the tool catalog'
+            cand where 'Print the homes and every state file finch uses'
+            cand doctor 'Check a mini tool package, or the whole environment'
+            cand memory 'Read and write the agent''s memory files'
+            cand schedule 'Manage scheduled automation tasks'
+            cand session 'Read and change session transcripts'
+            cand space 'List and create spaces'
+            cand skill 'List and show skills'
+            cand mcp 'Configure MCP servers'
+            cand tool 'List, search, describe and call tools'
+            cand policy 'Ask the permission gateway for a verdict'
+            cand run 'Run the tool host'
+            cand completions 'Print shell completions'
+            cand man 'Print or write the man pages'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'finch;add'= {
+            cand --registry 'npm registry to use instead of the configured one'
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand -g 'Install into the global tier (<runtime>/extensions)'
+            cand --global 'Install into the global tier (<runtime>/extensions)'
+            cand -d 'Link a source directory instead of copying it (development install)'
+            cand --dev 'Link a source directory instead of copying it (development install)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;update'= {
+            cand --registry 'npm registry to use instead of the configured one'
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --all 'Update every mini tool in the tier'
+            cand -g 'Use the global tier'
+            cand --global 'Use the global tier'
+            cand --dry-run 'Show what would change without changing anything'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;up'= {
+            cand --registry 'npm registry to use instead of the configured one'
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --all 'Update every mini tool in the tier'
+            cand -g 'Use the global tier'
+            cand --global 'Use the global tier'
+            cand --dry-run 'Show what would change without changing anything'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;remove'= {
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand -g 'Use the global tier'
+            cand --global 'Use the global tier'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;rm'= {
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand -g 'Use the global tier'
+            cand --global 'Use the global tier'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;list'= {
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand -g 'List the global tier'
+            cand --global 'List the global tier'
+            cand --all-tiers 'List both tiers'
+            cand --long 'Print an aligned table even when stdout is not a terminal'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;ls'= {
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand -g 'List the global tier'
+            cand --global 'List the global tier'
+            cand --all-tiers 'List both tiers'
+            cand --long 'Print an aligned table even when stdout is not a terminal'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;enable'= {
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;disable'= {
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;reload'= {
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;where'= {
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;doctor'= {
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --state 'Check finch''s state files and offer to move corrupt ones aside'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;memory'= {
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand remember 'Add an entry to a memory file'
+            cand replace 'Replace exactly one entry'
+            cand forget 'Remove an entry'
+            cand search 'Search memory, ranked'
+            cand list 'List entries'
+            cand show 'Show a memory file, a day''s log or a space''s memory'
+            cand prune 'Delete daily logs older than a duration'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'finch;memory;remember'= {
+            cand --to 'Which file: long-term, daily, space:<name>, lessons or profile'
+            cand --section 'Put the entry under this heading'
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;memory;replace'= {
+            cand --id 'Id of the entry to replace'
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;memory;forget'= {
+            cand --id 'Id of the entry to remove'
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --all-matching 'Remove every matching entry'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;memory;search'= {
+            cand --scope 'all, long-term, daily, spaces or lessons'
+            cand --space 'space'
+            cand --since 'since'
+            cand --until 'until'
+            cand --limit 'limit'
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;memory;list'= {
+            cand --scope 'scope'
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;memory;show'= {
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;memory;prune'= {
+            cand --older-than 'older-than'
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;memory;help'= {
+            cand remember 'Add an entry to a memory file'
+            cand replace 'Replace exactly one entry'
+            cand forget 'Remove an entry'
+            cand search 'Search memory, ranked'
+            cand list 'List entries'
+            cand show 'Show a memory file, a day''s log or a space''s memory'
+            cand prune 'Delete daily logs older than a duration'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'finch;memory;help;remember'= {
+        }
+        &'finch;memory;help;replace'= {
+        }
+        &'finch;memory;help;forget'= {
+        }
+        &'finch;memory;help;search'= {
+        }
+        &'finch;memory;help;list'= {
+        }
+        &'finch;memory;help;show'= {
+        }
+        &'finch;memory;help;prune'= {
+        }
+        &'finch;memory;help;help'= {
+        }
+        &'finch;schedule'= {
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand list 'List tasks with their next run and last result'
+            cand create 'Create a task'
+            cand update 'Change a task'
+            cand enable 'Enable a task'
+            cand disable 'Disable a task'
+            cand delete 'Delete a task (its history is kept)'
+            cand run 'Run a task now'
+            cand history 'Show run history'
+            cand daemon 'Run due tasks in the foreground until stopped'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'finch;schedule;list'= {
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;schedule;create'= {
+            cand --name 'name'
+            cand --prompt 'prompt'
+            cand --hourly 'Run every hour, optionally at minute :MM'
+            cand --daily 'Run every day at HH:MM'
+            cand --weekdays 'Run Monday to Friday at HH:MM'
+            cand --weekly 'Run every week on DAY at HH:MM'
+            cand --cron 'Run on a five-field cron expression'
+            cand --once 'Run once at an ISO date-time'
+            cand --tz 'Time zone (IANA name; default: local)'
+            cand --space 'Run in this space'
+            cand --cwd 'Run in this directory'
+            cand --model 'model'
+            cand --effort 'Reasoning effort'
+            cand --mode 'Permission mode: ask or acceptCalls'
+            cand --timeout 'Stop a run after this long (e.g. 30m)'
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;schedule;update'= {
+            cand --name 'name'
+            cand --prompt 'prompt'
+            cand --hourly 'Run every hour, optionally at minute :MM'
+            cand --daily 'Run every day at HH:MM'
+            cand --weekdays 'Run Monday to Friday at HH:MM'
+            cand --weekly 'Run every week on DAY at HH:MM'
+            cand --cron 'Run on a five-field cron expression'
+            cand --once 'Run once at an ISO date-time'
+            cand --tz 'Time zone (IANA name; default: local)'
+            cand --space 'Run in this space'
+            cand --cwd 'Run in this directory'
+            cand --model 'model'
+            cand --effort 'Reasoning effort'
+            cand --mode 'Permission mode: ask or acceptCalls'
+            cand --timeout 'Stop a run after this long (e.g. 30m)'
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;schedule;enable'= {
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;schedule;disable'= {
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;schedule;delete'= {
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;schedule;run'= {
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;schedule;history'= {
+            cand --limit 'limit'
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;schedule;daemon'= {
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;schedule;help'= {
+            cand list 'List tasks with their next run and last result'
+            cand create 'Create a task'
+            cand update 'Change a task'
+            cand enable 'Enable a task'
+            cand disable 'Disable a task'
+            cand delete 'Delete a task (its history is kept)'
+            cand run 'Run a task now'
+            cand history 'Show run history'
+            cand daemon 'Run due tasks in the foreground until stopped'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'finch;schedule;help;list'= {
+        }
+        &'finch;schedule;help;create'= {
+        }
+        &'finch;schedule;help;update'= {
+        }
+        &'finch;schedule;help;enable'= {
+        }
+        &'finch;schedule;help;disable'= {
+        }
+        &'finch;schedule;help;delete'= {
+        }
+        &'finch;schedule;help;run'= {
+        }
+        &'finch;schedule;help;history'= {
+        }
+        &'finch;schedule;help;daemon'= {
+        }
+        &'finch;schedule;help;help'= {
+        }
+        &'finch;session'= {
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand list 'List sessions, newest first'
+            cand show 'Show a transcript'
+            cand search 'Search transcripts'
+            cand rename 'Set a session''s title'
+            cand extend-dir 'Trust another directory for a session''s file tools'
+            cand attach 'Attach a file to a session''s composer draft'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'finch;session;list'= {
+            cand --workspace 'workspace'
+            cand --limit 'limit'
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;session;show'= {
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;session;search'= {
+            cand --limit 'limit'
+            cand --since 'since'
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;session;rename'= {
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;session;extend-dir'= {
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;session;attach'= {
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;session;help'= {
+            cand list 'List sessions, newest first'
+            cand show 'Show a transcript'
+            cand search 'Search transcripts'
+            cand rename 'Set a session''s title'
+            cand extend-dir 'Trust another directory for a session''s file tools'
+            cand attach 'Attach a file to a session''s composer draft'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'finch;session;help;list'= {
+        }
+        &'finch;session;help;show'= {
+        }
+        &'finch;session;help;search'= {
+        }
+        &'finch;session;help;rename'= {
+        }
+        &'finch;session;help;extend-dir'= {
+        }
+        &'finch;session;help;attach'= {
+        }
+        &'finch;session;help;help'= {
+        }
+        &'finch;space'= {
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand list 'List spaces'
+            cand create 'Create a space'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'finch;space;list'= {
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;space;create'= {
+            cand --dir 'Bind the space to a directory'
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;space;help'= {
+            cand list 'List spaces'
+            cand create 'Create a space'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'finch;space;help;list'= {
+        }
+        &'finch;space;help;create'= {
+        }
+        &'finch;space;help;help'= {
+        }
+        &'finch;skill'= {
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand list 'List skills of every tier'
+            cand show 'Show a skill''s SKILL.md'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'finch;skill;list'= {
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;skill;show'= {
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;skill;help'= {
+            cand list 'List skills of every tier'
+            cand show 'Show a skill''s SKILL.md'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'finch;skill;help;list'= {
+        }
+        &'finch;skill;help;show'= {
+        }
+        &'finch;skill;help;help'= {
+        }
+        &'finch;mcp'= {
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand list 'List MCP servers and their status'
+            cand add 'Add an MCP server (stdio command, or --url for Streamable HTTP)'
+            cand remove 'Remove an MCP server'
+            cand tools 'List a server''s tools'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'finch;mcp;list'= {
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;mcp;add'= {
+            cand --url 'url'
+            cand --env 'Environment for a stdio server (KEY=VALUE)'
+            cand --header 'Header for an HTTP server (Name: value)'
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;mcp;remove'= {
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;mcp;tools'= {
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;mcp;help'= {
+            cand list 'List MCP servers and their status'
+            cand add 'Add an MCP server (stdio command, or --url for Streamable HTTP)'
+            cand remove 'Remove an MCP server'
+            cand tools 'List a server''s tools'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'finch;mcp;help;list'= {
+        }
+        &'finch;mcp;help;add'= {
+        }
+        &'finch;mcp;help;remove'= {
+        }
+        &'finch;mcp;help;tools'= {
+        }
+        &'finch;mcp;help;help'= {
+        }
+        &'finch;tool'= {
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand list 'List the tools in the catalog'
+            cand search 'Search the catalog'
+            cand call 'Call one tool through the permission gateway'
+            cand info 'Describe one tool'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'finch;tool;list'= {
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;tool;search'= {
+            cand --source 'builtin, suite, minitool, minitool:<id>, mcp or mcp:<server>'
+            cand --limit 'limit'
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;tool;call'= {
+            cand --approve 'Answer the permission card for this tool with "allow"'
+            cand --minitool 'Load a mini tool from a directory for this call'
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;tool;info'= {
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;tool;help'= {
+            cand list 'List the tools in the catalog'
+            cand search 'Search the catalog'
+            cand call 'Call one tool through the permission gateway'
+            cand info 'Describe one tool'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'finch;tool;help;list'= {
+        }
+        &'finch;tool;help;search'= {
+        }
+        &'finch;tool;help;call'= {
+        }
+        &'finch;tool;help;info'= {
+        }
+        &'finch;tool;help;help'= {
+        }
+        &'finch;policy'= {
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand check 'Print the gateway''s decision for a call'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'finch;policy;check'= {
+            cand --mode 'ask or acceptCalls'
+            cand --cwd 'cwd'
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;policy;help'= {
+            cand check 'Print the gateway''s decision for a call'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'finch;policy;help;check'= {
+        }
+        &'finch;policy;help;help'= {
+        }
+        &'finch;run'= {
+            cand --serve 'Serve the host over a protocol instead of the console (mcp)'
+            cand --mode 'Permission mode: ask or acceptCalls'
+            cand --approve 'Answer the permission card for this tool with "allow"'
+            cand --minitool 'Load a mini tool from a directory for this run'
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --jsonl 'Read one JSON request per stdin line, answer one per stdout line'
+            cand --no-builtins 'Leave out the runtime built-in tools'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;completions'= {
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;man'= {
+            cand --out-dir 'Write one page per command into this directory instead of printing the top page'
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;help'= {
+            cand add 'Install a mini tool from npm, a directory, a .tgz/.zip file or URL'
+            cand update 'Update installed mini tools from where they came from'
+            cand remove 'Uninstall a mini tool (its data directory is kept)'
+            cand list 'List installed mini tools'
+            cand enable 'Enable a mini tool'
+            cand disable 'Disable a mini tool'
+            cand reload 'Rescan mini tools, start them and refresh the tool catalog'
+            cand where 'Print the homes and every state file finch uses'
+            cand doctor 'Check a mini tool package, or the whole environment'
+            cand memory 'Read and write the agent''s memory files'
+            cand schedule 'Manage scheduled automation tasks'
+            cand session 'Read and change session transcripts'
+            cand space 'List and create spaces'
+            cand skill 'List and show skills'
+            cand mcp 'Configure MCP servers'
+            cand tool 'List, search, describe and call tools'
+            cand policy 'Ask the permission gateway for a verdict'
+            cand run 'Run the tool host'
+            cand completions 'Print shell completions'
+            cand man 'Print or write the man pages'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'finch;help;add'= {
+        }
+        &'finch;help;update'= {
+        }
+        &'finch;help;remove'= {
+        }
+        &'finch;help;list'= {
+        }
+        &'finch;help;enable'= {
+        }
+        &'finch;help;disable'= {
+        }
+        &'finch;help;reload'= {
+        }
+        &'finch;help;where'= {
+        }
+        &'finch;help;doctor'= {
+        }
+        &'finch;help;memory'= {
+            cand remember 'Add an entry to a memory file'
+            cand replace 'Replace exactly one entry'
+            cand forget 'Remove an entry'
+            cand search 'Search memory, ranked'
+            cand list 'List entries'
+            cand show 'Show a memory file, a day''s log or a space''s memory'
+            cand prune 'Delete daily logs older than a duration'
+        }
+        &'finch;help;memory;remember'= {
+        }
+        &'finch;help;memory;replace'= {
+        }
+        &'finch;help;memory;forget'= {
+        }
+        &'finch;help;memory;search'= {
+        }
+        &'finch;help;memory;list'= {
+        }
+        &'finch;help;memory;show'= {
+        }
+        &'finch;help;memory;prune'= {
+        }
+        &'finch;help;schedule'= {
+            cand list 'List tasks with their next run and last result'
+            cand create 'Create a task'
+            cand update 'Change a task'
+            cand enable 'Enable a task'
+            cand disable 'Disable a task'
+            cand delete 'Delete a task (its history is kept)'
+            cand run 'Run a task now'
+            cand history 'Show run history'
+            cand daemon 'Run due tasks in the foreground until stopped'
+        }
+        &'finch;help;schedule;list'= {
+        }
+        &'finch;help;schedule;create'= {
+        }
+        &'finch;help;schedule;update'= {
+        }
+        &'finch;help;schedule;enable'= {
+        }
+        &'finch;help;schedule;disable'= {
+        }
+        &'finch;help;schedule;delete'= {
+        }
+        &'finch;help;schedule;run'= {
+        }
+        &'finch;help;schedule;history'= {
+        }
+        &'finch;help;schedule;daemon'= {
+        }
+        &'finch;help;session'= {
+            cand list 'List sessions, newest first'
+            cand show 'Show a transcript'
+            cand search 'Search transcripts'
+            cand rename 'Set a session''s title'
+            cand extend-dir 'Trust another directory for a session''s file tools'
+            cand attach 'Attach a file to a session''s composer draft'
+        }
+        &'finch;help;session;list'= {
+        }
+        &'finch;help;session;show'= {
+        }
+        &'finch;help;session;search'= {
+        }
+        &'finch;help;session;rename'= {
+        }
+        &'finch;help;session;extend-dir'= {
+        }
+        &'finch;help;session;attach'= {
+        }
+        &'finch;help;space'= {
+            cand list 'List spaces'
+            cand create 'Create a space'
+        }
+        &'finch;help;space;list'= {
+        }
+        &'finch;help;space;create'= {
+        }
+        &'finch;help;skill'= {
+            cand list 'List skills of every tier'
+            cand show 'Show a skill''s SKILL.md'
+        }
+        &'finch;help;skill;list'= {
+        }
+        &'finch;help;skill;show'= {
+        }
+        &'finch;help;mcp'= {
+            cand list 'List MCP servers and their status'
+            cand add 'Add an MCP server (stdio command, or --url for Streamable HTTP)'
+            cand remove 'Remove an MCP server'
+            cand tools 'List a server''s tools'
+        }
+        &'finch;help;mcp;list'= {
+        }
+        &'finch;help;mcp;add'= {
+        }
+        &'finch;help;mcp;remove'= {
+        }
+        &'finch;help;mcp;tools'= {
+        }
+        &'finch;help;tool'= {
+            cand list 'List the tools in the catalog'
+            cand search 'Search the catalog'
+            cand call 'Call one tool through the permission gateway'
+            cand info 'Describe one tool'
+        }
+        &'finch;help;tool;list'= {
+        }
+        &'finch;help;tool;search'= {
+        }
+        &'finch;help;tool;call'= {
+        }
+        &'finch;help;tool;info'= {
+        }
+        &'finch;help;policy'= {
+            cand check 'Print the gateway''s decision for a call'
+        }
+        &'finch;help;policy;check'= {
+        }
+        &'finch;help;run'= {
+        }
+        &'finch;help;completions'= {
+        }
+        &'finch;help;man'= {
+        }
+        &'finch;help;help'= {
+        }
+    ]
+    $completions[$command]
+}
