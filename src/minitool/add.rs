@@ -38,6 +38,8 @@ pub fn add(
             each_root(dir, DIRECTORY_SEARCH_DEPTH, |root| installer.link_dev(root))
         }
         Source::Directory(dir) => each_root(dir, DIRECTORY_SEARCH_DEPTH, |root| {
+            // Refuse an invalid package before copying anything into the tier.
+            install::load_valid(root)?;
             let staging = new_staging(installer)?;
             let staged = staging.path().join("package");
             install::copy_package(root, &staged, &installer.tier_dir())?;
