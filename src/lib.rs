@@ -73,6 +73,19 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(err) => {
             let code = if err.use_stderr() { 2 } else { 0 };
+            // Clap stops before `--json` is known, so look for it by hand: with it, a usage error
+            // is a JSON document on stdout like every other error.
+            if code == 2 && std::env::args_os().any(|a| a == "--json") {
+                let message = err
+                    .kind()
+                    .as_str()
+                    .unwrap_or("invalid command line")
+                    .to_string();
+                let json = CommandError::usage(message)
+                    .with_hint("run `finch --help` (or `finch <command> --help`)")
+                    .to_json();
+                println!("{}", store::to_pretty_json(&json).trim_end());
+            }
             // Printing help to a closed pipe is not worth a panic.
             let _ = err.print();
             return ExitCode::from(code);

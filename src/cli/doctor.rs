@@ -17,6 +17,12 @@ use crate::store::DirLock;
 
 pub fn package(ctx: &Context, path: &Path) -> Result<()> {
     let dir = absolutize(path, &ctx.cwd);
+    if dir.is_file() {
+        return Err(CommandError::failed(format!(
+            "{} is a file; give the mini tool's directory",
+            dir.display()
+        )));
+    }
     if !dir.is_dir() {
         return Err(CommandError::not_found(format!(
             "no such directory: {}",
@@ -358,7 +364,14 @@ fn move_aside(file: &Path, lock_timeout: Duration) -> Result<std::path::PathBuf>
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let aside = dir.join(format!("{name}.corrupt-{stamp}"));
+    // Never overwrite an earlier copy moved aside in the same second.
+    let aside = (0u32..)
+        .map(|n| match n {
+            0 => dir.join(format!("{name}.corrupt-{stamp}")),
+            n => dir.join(format!("{name}.corrupt-{stamp}-{n}")),
+        })
+        .find(|p| std::fs::symlink_metadata(p).is_err())
+        .unwrap_or_else(|| dir.join(format!("{name}.corrupt-{stamp}")));
     std::fs::rename(file, &aside).map_err(|e| crate::error::io_error("move", file, &e))?;
     Ok(aside)
 }

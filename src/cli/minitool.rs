@@ -292,25 +292,27 @@ pub fn cmd_remove(ctx: &Context, args: &RemoveArgs) -> Result<()> {
     let installer = installer(ctx, homes, args.global)?;
     let tier_dir = installer.tier_dir();
     let path = tier_dir.join(&args.id);
-    {
-        let _lock = installer.lock_tier().map_err(CommandError::from)?;
-        if std::fs::symlink_metadata(&path).is_err()
-            || args.id.starts_with('.')
-            || args.id.contains(['/', '\\'])
-        {
-            return Err(Error::NotInstalled {
-                id: args.id.clone(),
-                tier: installer.tier.name(),
-            }
-            .into());
-        }
-        tier::remove_entry(&path).map_err(|e| io_error("remove", &path, &e))?;
-        let mut records = LockRecords::load(&tier_dir).map_err(Error::from)?;
-        if records.remove(&args.id) {
-            records.save().map_err(Error::from)?;
-        }
+    let not_installed = || Error::NotInstalled {
+        id: args.id.clone(),
+        tier: installer.tier.name(),
+    };
+    if args.id.starts_with('.') || args.id.contains(['/', '\\']) {
+        return Err(not_installed().into());
     }
-    change_enabled(ctx, homes, std::slice::from_ref(&args.id), false)?;
+    // Both state files are read (and so checked) before anything is deleted: a corrupt one stops
+    // the command with the install still in place. Lock order: tier, then runtime home.
+    let _tier_lock = installer.lock_tier().map_err(CommandError::from)?;
+    if std::fs::symlink_metadata(&path).is_err() {
+        return Err(not_installed().into());
+    }
+    let mut records = LockRecords::load(&tier_dir).map_err(Error::from)?;
+    let (_state_lock, mut state) = lock_enabled_state(ctx, homes)?;
+    tier::remove_entry(&path).map_err(|e| io_error("remove", &path, &e))?;
+    if records.remove(&args.id) {
+        records.save().map_err(Error::from)?;
+    }
+    state.set_enabled(&args.id, false);
+    state.save().map_err(Error::from)?;
     if ctx.ui.json {
         return ctx
             .ui
@@ -320,12 +322,18 @@ pub fn cmd_remove(ctx: &Context, args: &RemoveArgs) -> Result<()> {
         .line(format!("{} Removed {}", ctx.ui.green("✓"), args.id))
 }
 
+/// Takes the runtime home's lock and reads extensions.json under it.
+fn lock_enabled_state(ctx: &Context, homes: &Homes) -> Result<(DirLock, EnabledState)> {
+    let what = homes.extensions_json().display().to_string();
+    let lock = DirLock::acquire(&homes.runtime, &what, ctx.settings()?.lock_timeout)
+        .map_err(Error::from)?;
+    let state = EnabledState::load(&homes.extensions_json()).map_err(Error::from)?;
+    Ok((lock, state))
+}
+
 /// Sets the enabled state of `ids` in extensions.json under the runtime home's lock.
 fn change_enabled(ctx: &Context, homes: &Homes, ids: &[String], enabled: bool) -> Result<()> {
-    let what = format!("{}", homes.extensions_json().display());
-    let _lock = DirLock::acquire(&homes.runtime, &what, ctx.settings()?.lock_timeout)
-        .map_err(Error::from)?;
-    let mut state = EnabledState::load(&homes.extensions_json()).map_err(Error::from)?;
+    let (_lock, mut state) = lock_enabled_state(ctx, homes)?;
     for id in ids {
         state.set_enabled(id, enabled);
     }
@@ -399,14 +407,16 @@ pub fn cmd_list(ctx: &Context, args: &ListArgs) -> Result<()> {
     let table = args.long || ctx.ui.stdout_tty;
     let mut out = crate::ui::Table::new(&["ID", "VERSION", "STATUS", "NAME", "PATH"]);
     let mut any = false;
+    // The app reads the "none" line on stdout, but only when nothing at all is listed: with
+    // `--all-tiers` an empty tier must not sit between the data lines of the other.
+    let all_empty = rows.iter().all(|(_, _, entries, _)| entries.is_empty());
     for (tier, dir, entries, _) in &rows {
         if entries.is_empty() {
-            if !table {
-                ctx.ui
-                    .line(format!("No extensions installed in {}", dir.display()))?;
+            let none = format!("No extensions installed in {}", dir.display());
+            if all_empty && !table {
+                ctx.ui.line(none)?;
             } else {
-                ctx.ui
-                    .status(format!("No extensions installed in {}", dir.display()));
+                ctx.ui.status(none);
             }
             continue;
         }

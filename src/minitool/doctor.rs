@@ -143,53 +143,143 @@ fn module_root(module: &str) -> &str {
     }
 }
 
-/// Removes `//` and `/* */` comments outside string literals, keeping line breaks.
+/// Words after which a `/` starts a regular expression rather than a division.
+const REGEX_PRECEDING_WORDS: [&str; 14] = [
+    "return",
+    "typeof",
+    "instanceof",
+    "in",
+    "of",
+    "new",
+    "delete",
+    "void",
+    "throw",
+    "case",
+    "do",
+    "else",
+    "yield",
+    "await",
+];
+
+/// Removes `//` and `/* */` comments outside string, template and regular-expression literals,
+/// keeping line breaks. A `/` starts a regular expression where an expression may begin (after
+/// an operator, an opening bracket, a comma, or a keyword such as `return`), as JS parsers
+/// decide; elsewhere it is a division.
 fn strip_comments(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    let mut quote: Option<char> = None;
-    while let Some(c) = chars.next() {
-        if let Some(q) = quote {
-            out.push(c);
-            if c == '\\' {
-                if let Some(n) = chars.next() {
-                    out.push(n);
+    // The last significant character outside comments, and the word it ended, if any.
+    let mut prev: Option<char> = None;
+    let mut word = String::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let next = chars.get(i + 1).copied();
+        match c {
+            '/' if next == Some('/') => {
+                while i < chars.len() && chars[i] != '\n' {
+                    i += 1;
                 }
-            } else if c == q {
-                quote = None;
+                continue;
             }
-            continue;
-        }
-        match (c, chars.peek()) {
-            ('/', Some('/')) => {
-                for n in chars.by_ref() {
-                    if n == '\n' {
-                        out.push('\n');
-                        break;
-                    }
-                }
-            }
-            ('/', Some('*')) => {
-                chars.next();
-                let mut prev = ' ';
-                for n in chars.by_ref() {
-                    if n == '\n' {
+            '/' if next == Some('*') => {
+                i += 2;
+                while i < chars.len() && !(chars[i] == '*' && chars.get(i + 1) == Some(&'/')) {
+                    if chars[i] == '\n' {
                         out.push('\n');
                     }
-                    if prev == '*' && n == '/' {
-                        break;
-                    }
-                    prev = n;
+                    i += 1;
                 }
+                i += 2;
+                continue;
             }
-            ('"' | '\'' | '`', _) => {
-                quote = Some(c);
-                out.push(c);
+            '"' | '\'' | '`' => {
+                i = copy_literal(&chars, i, c, &mut out);
+                prev = Some(c);
+                word.clear();
+                continue;
             }
-            _ => out.push(c),
+            '/' if regex_may_start(prev, &word) => {
+                i = copy_regex(&chars, i, &mut out);
+                prev = Some('/');
+                word.clear();
+                continue;
+            }
+            _ => {}
         }
+        out.push(c);
+        if c.is_alphanumeric() || c == '_' || c == '$' {
+            if !prev.is_some_and(|p| p.is_alphanumeric() || p == '_' || p == '$') {
+                word.clear();
+            }
+            word.push(c);
+            prev = Some(c);
+        } else if !c.is_whitespace() {
+            word.clear();
+            prev = Some(c);
+        }
+        i += 1;
     }
     out
+}
+
+fn regex_may_start(prev: Option<char>, word: &str) -> bool {
+    match prev {
+        None => true,
+        Some(p) if p.is_alphanumeric() || p == '_' || p == '$' => {
+            REGEX_PRECEDING_WORDS.contains(&word)
+        }
+        Some(')' | ']' | '}' | '"' | '\'' | '`') => false,
+        Some(_) => true,
+    }
+}
+
+/// Copies a quoted literal starting at `start`; a plain string also ends at a line break.
+fn copy_literal(chars: &[char], start: usize, quote: char, out: &mut String) -> usize {
+    out.push(quote);
+    let mut i = start + 1;
+    while i < chars.len() {
+        let c = chars[i];
+        out.push(c);
+        i += 1;
+        if c == '\\' {
+            if let Some(&n) = chars.get(i) {
+                out.push(n);
+                i += 1;
+            }
+        } else if c == quote || (c == '\n' && quote != '`') {
+            break;
+        }
+    }
+    i
+}
+
+/// Copies a regular-expression literal (`/…/flags`, `[…]` classes may hold a `/`).
+fn copy_regex(chars: &[char], start: usize, out: &mut String) -> usize {
+    out.push('/');
+    let mut i = start + 1;
+    let mut in_class = false;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '\n' {
+            break;
+        }
+        out.push(c);
+        i += 1;
+        match c {
+            '\\' => {
+                if let Some(&n) = chars.get(i).filter(|n| **n != '\n') {
+                    out.push(n);
+                    i += 1;
+                }
+            }
+            '[' => in_class = true,
+            ']' => in_class = false,
+            '/' if !in_class => break,
+            _ => {}
+        }
+    }
+    i
 }
 
 /// JS and TS sources of a package, outside `node_modules` and hidden directories.
@@ -307,6 +397,31 @@ mod tests {
         for src in fine {
             assert_eq!(problems(src), Vec::<String>::new(), "{src}");
         }
+    }
+
+    #[test]
+    fn regex_literals_are_not_comments_or_strings() {
+        let cases = [
+            (
+                "var r=/^https?:\\/\\//;export{a as activate};",
+                "export{a as activate}",
+            ),
+            (
+                "const q = /'/g;\n// require('finch')\nexport function activate() {}",
+                "export function activate",
+            ),
+            ("x = a / b; // c\ny = 2", "x = a / b; \ny = 2"),
+            (
+                "if (x) return /[/]/.test(s) // end",
+                "return /[/]/.test(s) ",
+            ),
+            ("const s = `a // b`; /* c */ d", "const s = `a // b`;  d"),
+        ];
+        for (src, needle) in cases {
+            let out = strip_comments(src);
+            assert!(out.contains(needle), "{src:?} → {out:?}");
+        }
+        assert!(!strip_comments("const q = /'/g;\n// require('finch')\n").contains("require"));
     }
 
     #[test]

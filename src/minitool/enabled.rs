@@ -17,7 +17,14 @@ pub struct EnabledState {
 
 impl EnabledState {
     pub fn load(path: &Path) -> Result<EnabledState, JsonError> {
-        let mut doc = read_json_object(path)?.unwrap_or_default();
+        let mut doc = read_json_object(path)?.unwrap_or_else(|| {
+            // A new file gets the keys in the documented order.
+            let mut fresh = Map::new();
+            fresh.insert("enabled".into(), Value::Array(Vec::new()));
+            fresh.insert("extensions".into(), Value::Object(Map::new()));
+            fresh.insert("autoUpdate".into(), Value::Bool(false));
+            fresh
+        });
         fold_legacy_plugins(&mut doc);
         Ok(EnabledState {
             path: path.to_path_buf(),

@@ -20,9 +20,25 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         .suffix(".tmp")
         .tempfile_in(dir)?;
     tmp.write_all(bytes)?;
+    // Temp files are created 0600; keep the mode the file had, or give a new one the usual 0644.
+    match std::fs::metadata(path) {
+        Ok(m) => tmp.as_file().set_permissions(m.permissions())?,
+        Err(_) => set_new_file_mode(tmp.as_file())?,
+    }
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
     fsync_dir(dir)
+}
+
+#[cfg(unix)]
+fn set_new_file_mode(file: &std::fs::File) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    file.set_permissions(std::fs::Permissions::from_mode(0o644))
+}
+
+#[cfg(not(unix))]
+fn set_new_file_mode(_file: &std::fs::File) -> std::io::Result<()> {
+    Ok(())
 }
 
 /// Makes a rename or creation inside `dir` durable. A no-op where directories cannot be opened.
@@ -54,5 +70,19 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names, vec![std::ffi::OsString::from("state.json")]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn keeps_the_files_mode_and_gives_new_files_0644() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("state.json");
+        write_atomic(&target, b"one").unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&target), 0o644);
+        std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o640)).unwrap();
+        write_atomic(&target, b"two").unwrap();
+        assert_eq!(mode(&target), 0o640);
     }
 }

@@ -28,8 +28,16 @@ fn add_directory_prints_the_app_lines_and_installs_a_copy() {
         )
     );
     assert!(dest.join("dist/index.js").is_file());
-    assert!(!std::fs::symlink_metadata(&dest).unwrap().file_type().is_symlink());
-    assert_eq!(std::fs::read_to_string(dest.join(".finch-id")).unwrap(), "weather");
+    assert!(
+        !std::fs::symlink_metadata(&dest)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(
+        std::fs::read_to_string(dest.join(".finch-id")).unwrap(),
+        "weather"
+    );
     let records = ctx.read_json(&ctx.personal_tier().join(".plugins-lock.json"));
     let record = &records["weather"];
     assert_eq!(record["type"], "local");
@@ -45,12 +53,26 @@ fn add_dot_and_dotdot_resolve_against_the_working_directory() {
     let ctx = TestContext::new();
     let src = ctx.work.join("pkg");
     tool("dotted", "1.0.0").write_to(&src);
-    ctx.cmd().current_dir(&src).arg("add").arg(".").assert().success();
+    ctx.cmd()
+        .current_dir(&src)
+        .arg("add")
+        .arg(".")
+        .assert()
+        .success();
     assert!(ctx.personal_tier().join("dotted/package.json").is_file());
     let inner = src.join("sub");
     std::fs::create_dir_all(&inner).unwrap();
-    let out = ctx.cmd().current_dir(&inner).args(["add", ".."]).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = ctx
+        .cmd()
+        .current_dir(&inner)
+        .args(["add", ".."])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]
@@ -70,10 +92,14 @@ fn a_directory_of_several_mini_tools_installs_each_valid_one() {
     let src = ctx.work.join("collection");
     tool("alpha", "1.0.0").write_to(&src.join("alpha"));
     tool("beta", "1.0.0").write_to(&src.join("nested/beta"));
-    tool("broken", "1.0.0").no_entry().write_to(&src.join("broken"));
+    tool("broken", "1.0.0")
+        .no_entry()
+        .write_to(&src.join("broken"));
     tool("too-deep", "1.0.0").write_to(&src.join("a/b/c/d"));
     let out = ctx.run(&["add", src.to_str().unwrap()]);
-    out.success().stderr_has("skipped").stderr_has("entry file not found: dist/index.js");
+    out.success()
+        .stderr_has("skipped")
+        .stderr_has("entry file not found: dist/index.js");
     assert_eq!(out.stdout().matches("✓ Added").count(), 2, "{out}");
     assert!(ctx.personal_tier().join("alpha").is_dir());
     assert!(ctx.personal_tier().join("beta").is_dir());
@@ -89,7 +115,10 @@ fn a_directory_without_mini_tools_is_an_error() {
     std::fs::write(src.join("package.json"), r#"{"name":"plain"}"#).unwrap();
     ctx.run(&["add", src.to_str().unwrap()])
         .failure(1)
-        .stderr_has(&format!("Error: No Finch extension found in {}", src.display()));
+        .stderr_has(&format!(
+            "Error: No Finch extension found in {}",
+            src.display()
+        ));
     assert!(!ctx.personal_tier().join("plain").exists());
 }
 
@@ -97,24 +126,39 @@ fn a_directory_without_mini_tools_is_an_error() {
 fn an_invalid_mini_tool_is_refused_with_its_problems_and_nothing_changes() {
     let ctx = TestContext::new();
     let src = ctx.work.join("bad");
-    tool("bad", "1.0.0").finch_field("manifestVersion", json!(3)).no_entry().write_to(&src);
+    tool("bad", "1.0.0")
+        .finch_field("manifestVersion", json!(3))
+        .no_entry()
+        .write_to(&src);
     let out = ctx.run(&["add", src.to_str().unwrap()]);
     out.failure(1)
         .stderr_has("manifestVersion must be 1")
         .stderr_has("entry file not found: dist/index.js (build the mini tool first)")
         .stderr_has("hint: run `finch doctor <path>`");
-    let left: Vec<String> = ctx.tree(&ctx.personal_tier()).into_iter().filter(|p| !p.starts_with(".lock")).collect();
+    let left: Vec<String> = ctx
+        .tree(&ctx.personal_tier())
+        .into_iter()
+        .filter(|p| !p.starts_with(".lock"))
+        .collect();
     assert!(left.is_empty(), "the tier holds {left:?}");
 }
 
 #[test]
 fn missing_paths_and_unsupported_files_are_clear_errors() {
     let ctx = TestContext::new();
-    ctx.run(&["add", "./nope"]).failure(3).stderr_has("no such file or directory");
+    ctx.run(&["add", "./nope"])
+        .failure(3)
+        .stderr_has("no such file or directory");
     std::fs::write(ctx.work.join("notes.txt"), "x").unwrap();
-    ctx.run(&["add", "notes.txt"]).failure(1).stderr_has("neither a directory, a .zip nor a .tgz");
-    ctx.run(&["add", "https://example.invalid/tool.txt"]).failure(1).stderr_has("does not name a .zip, .tgz or .tar.gz");
-    ctx.run(&["add", "Not A Package!"]).failure(1).stderr_has("invalid package spec");
+    ctx.run(&["add", "notes.txt"])
+        .failure(1)
+        .stderr_has("neither a directory, a .zip nor a .tgz");
+    ctx.run(&["add", "https://example.invalid/tool.txt"])
+        .failure(1)
+        .stderr_has("does not name a .zip, .tgz or .tar.gz");
+    ctx.run(&["add", "Not A Package!"])
+        .failure(1)
+        .stderr_has("invalid package spec");
 }
 
 #[test]
@@ -159,7 +203,9 @@ fn dev_link_refuses_overlapping_source_and_non_directories() {
     assert!(!src.join("agent/.finch/extensions/overlap").exists());
     let tgz = ctx.work.join("t.tgz");
     std::fs::write(&tgz, tool("t", "1.0.0").npm_tarball()).unwrap();
-    ctx.run(&["add", "-d", tgz.to_str().unwrap()]).failure(2).stderr_has("-d/--dev links a directory");
+    ctx.run(&["add", "-d", tgz.to_str().unwrap()])
+        .failure(2)
+        .stderr_has("-d/--dev links a directory");
 }
 
 #[test]
@@ -167,7 +213,9 @@ fn tgz_and_zip_files_install_and_record_their_path() {
     let ctx = TestContext::new();
     let tgz = ctx.work.join("from-tgz-1.0.0.tgz");
     std::fs::write(&tgz, tool("from-tgz", "1.0.0").npm_tarball()).unwrap();
-    ctx.run(&["add", tgz.to_str().unwrap()]).success().stdout_has("✓ Added \"from-tgz tool\" (from-tgz)");
+    ctx.run(&["add", tgz.to_str().unwrap()])
+        .success()
+        .stdout_has("✓ Added \"from-tgz tool\" (from-tgz)");
     let zip = ctx.work.join("bundle.zip");
     std::fs::write(&zip, tool("from-zip", "2.0.0").zip("from-zip/")).unwrap();
     ctx.run(&["add", zip.to_str().unwrap()]).success();
@@ -181,10 +229,17 @@ fn tgz_and_zip_files_install_and_record_their_path() {
     assert_eq!(records["from-zip"]["version"], "2.0.0");
     assert_eq!(records["from-targz"]["type"], "tgz");
     for id in ["from-tgz", "from-zip", "from-targz"] {
-        assert!(ctx.personal_tier().join(id).join("dist/index.js").is_file(), "{id}");
+        assert!(
+            ctx.personal_tier().join(id).join("dist/index.js").is_file(),
+            "{id}"
+        );
     }
     // No staging directories are left behind.
-    let leftovers: Vec<_> = ctx.tree(&ctx.personal_tier()).into_iter().filter(|p| p.contains("staging")).collect();
+    let leftovers: Vec<_> = ctx
+        .tree(&ctx.personal_tier())
+        .into_iter()
+        .filter(|p| p.contains("staging"))
+        .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
 
@@ -204,10 +259,15 @@ fn scoped_packages_without_finch_id_install_as_scope_at_name() {
     let ctx = TestContext::new();
     let src = ctx.work.join("scoped");
     MiniTool::new("@acme/weather", "1.0.0").write_to(&src);
-    ctx.run(&["add", src.to_str().unwrap()]).success().stdout_has("(acme@weather)");
+    ctx.run(&["add", src.to_str().unwrap()])
+        .success()
+        .stdout_has("(acme@weather)");
     let dest = ctx.personal_tier().join("acme@weather");
     assert!(dest.is_dir());
-    assert_eq!(std::fs::read_to_string(dest.join(".finch-id")).unwrap(), "acme@weather");
+    assert_eq!(
+        std::fs::read_to_string(dest.join(".finch-id")).unwrap(),
+        "acme@weather"
+    );
 }
 
 #[test]
@@ -215,9 +275,15 @@ fn finch_json_manifest_with_finch_id_and_no_package_name() {
     let ctx = TestContext::new();
     let src = ctx.work.join("manifest-only");
     std::fs::create_dir_all(src.join("dist")).unwrap();
-    std::fs::write(src.join("finch.json"), r#"{"manifestVersion":1,"id":"manifest-only","name":"Only Manifest"}"#).unwrap();
+    std::fs::write(
+        src.join("finch.json"),
+        r#"{"manifestVersion":1,"id":"manifest-only","name":"Only Manifest"}"#,
+    )
+    .unwrap();
     std::fs::write(src.join("dist/index.js"), "export function activate() {}\n").unwrap();
-    ctx.run(&["add", src.to_str().unwrap()]).success().stdout_has("✓ Added \"Only Manifest\" (manifest-only)");
+    ctx.run(&["add", src.to_str().unwrap()])
+        .success()
+        .stdout_has("✓ Added \"Only Manifest\" (manifest-only)");
     // No package name: the id is not derived from one, so no .finch-id marker.
     assert!(!ctx.personal_tier().join("manifest-only/.finch-id").exists());
 }
@@ -235,7 +301,10 @@ fn another_package_cannot_take_an_installed_id() {
     ctx.run(&["add", second.to_str().unwrap()])
         .failure(1)
         .stderr_has("is already installed from package \"shared-name\"");
-    assert_eq!(std::fs::read(ctx.personal_tier().join("shared-name/package.json")).unwrap(), before);
+    assert_eq!(
+        std::fs::read(ctx.personal_tier().join("shared-name/package.json")).unwrap(),
+        before
+    );
     // The same package under different case is the same owner.
     let third = ctx.work.join("third");
     MiniTool::new("Shared-Name", "2.0.0").write_to(&third);
@@ -253,11 +322,20 @@ fn reinstall_keeps_the_apps_enabled_marker_and_replaces_files() {
     std::fs::remove_dir_all(&src).unwrap();
     tool("keep", "1.1.0").file("new.txt", "new").write_to(&src);
     ctx.run(&["add", src.to_str().unwrap()]).success();
-    assert_eq!(std::fs::read_to_string(dest.join(".enabled")).unwrap(), "app state");
-    assert_eq!(std::fs::read_to_string(dest.join(".finch-id")).unwrap(), "keep");
+    assert_eq!(
+        std::fs::read_to_string(dest.join(".enabled")).unwrap(),
+        "app state"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dest.join(".finch-id")).unwrap(),
+        "keep"
+    );
     assert!(dest.join("new.txt").is_file());
     assert!(!dest.join("old.txt").exists(), "old files do not linger");
-    assert_eq!(ctx.read_json(&dest.join("package.json"))["version"], "1.1.0");
+    assert_eq!(
+        ctx.read_json(&dest.join("package.json"))["version"],
+        "1.1.0"
+    );
 }
 
 #[test]

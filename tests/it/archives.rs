@@ -12,7 +12,11 @@ fn refuse(name: &str, bytes: Vec<u8>, needle: &str) {
     let out = ctx.run(&["add", file.to_str().unwrap()]);
     out.failure(1).stderr_has(needle);
     let tier = ctx.personal_tier();
-    let left: Vec<String> = ctx.tree(&tier).into_iter().filter(|p| !p.starts_with(".lock")).collect();
+    let left: Vec<String> = ctx
+        .tree(&tier)
+        .into_iter()
+        .filter(|p| !p.starts_with(".lock"))
+        .collect();
     assert!(left.is_empty(), "{name}: the tier holds {left:?}\n{out}");
     // Nothing appeared anywhere else under the test's root except the tier's lock file.
     let after_base: Vec<String> = ctx
@@ -22,8 +26,14 @@ fn refuse(name: &str, bytes: Vec<u8>, needle: &str) {
         .filter(|p| !p.ends_with("finchnest") && !p.ends_with("finchnest/.finch"))
         .collect();
     assert!(after_base.is_empty(), "{name}: new paths {after_base:?}");
-    for outside in ["/tmp/finch-evil-absolute.txt", "/tmp/finch-evil-through-symlink.txt"] {
-        assert!(!std::path::Path::new(outside).exists(), "{outside} was written");
+    for outside in [
+        "/tmp/finch-evil-absolute.txt",
+        "/tmp/finch-evil-through-symlink.txt",
+    ] {
+        assert!(
+            !std::path::Path::new(outside).exists(),
+            "{outside} was written"
+        );
     }
 }
 
@@ -39,12 +49,20 @@ fn tgz_parent_dir() {
 
 #[test]
 fn tgz_escaping_symlink() {
-    refuse("link.tgz", evil::tgz_escaping_symlink(), evil::ESCAPING_SYMLINK_ENTRY);
+    refuse(
+        "link.tgz",
+        evil::tgz_escaping_symlink(),
+        evil::ESCAPING_SYMLINK_ENTRY,
+    );
 }
 
 #[test]
 fn tgz_file_through_a_symlink() {
-    refuse("through.tgz", evil::tgz_symlink_then_file_through_it(), evil::THROUGH_SYMLINK_LINK);
+    refuse(
+        "through.tgz",
+        evil::tgz_symlink_then_file_through_it(),
+        evil::THROUGH_SYMLINK_LINK,
+    );
 }
 
 #[test]
@@ -64,7 +82,11 @@ fn tgz_fifo() {
 
 #[test]
 fn tgz_duplicate_entry() {
-    refuse("dup.tgz", evil::tgz_duplicate_entry(), evil::DUPLICATE_ENTRY);
+    refuse(
+        "dup.tgz",
+        evil::tgz_duplicate_entry(),
+        evil::DUPLICATE_ENTRY,
+    );
 }
 
 #[test]
@@ -84,12 +106,20 @@ fn zip_absolute_path() {
 
 #[test]
 fn zip_escaping_symlink() {
-    refuse("link.zip", evil::zip_escaping_symlink(), evil::ESCAPING_SYMLINK_ENTRY);
+    refuse(
+        "link.zip",
+        evil::zip_escaping_symlink(),
+        evil::ESCAPING_SYMLINK_ENTRY,
+    );
 }
 
 #[test]
 fn zip_duplicate_entry() {
-    refuse("dup.zip", evil::zip_duplicate_entry(), evil::DUPLICATE_ENTRY);
+    refuse(
+        "dup.zip",
+        evil::zip_duplicate_entry(),
+        evil::DUPLICATE_ENTRY,
+    );
 }
 
 #[test]

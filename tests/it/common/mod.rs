@@ -22,7 +22,10 @@ pub struct TestContext {
 
 impl TestContext {
     pub fn new() -> TestContext {
-        let root = tempfile::Builder::new().prefix("finch-test-").tempdir().expect("temp dir");
+        let root = tempfile::Builder::new()
+            .prefix("finch-test-")
+            .tempdir()
+            .expect("temp dir");
         let base = root.path().canonicalize().expect("canonical temp dir");
         let ctx = TestContext {
             home: base.join("home"),
@@ -81,7 +84,8 @@ impl TestContext {
     }
 
     pub fn read_json(&self, path: &Path) -> Value {
-        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+        let text = std::fs::read_to_string(path)
+            .unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
         serde_json::from_str(&text).unwrap_or_else(|e| panic!("parse {}: {e}", path.display()))
     }
 
@@ -90,7 +94,9 @@ impl TestContext {
         let mut out = Vec::new();
         let mut stack = vec![dir.to_path_buf()];
         while let Some(d) = stack.pop() {
-            let Ok(read) = std::fs::read_dir(&d) else { continue };
+            let Ok(read) = std::fs::read_dir(&d) else {
+                continue;
+            };
             for item in read.flatten() {
                 let p = item.path();
                 out.push(p.strip_prefix(dir).unwrap_or(&p).display().to_string());
@@ -121,7 +127,8 @@ impl Run {
     }
 
     pub fn json(&self) -> Value {
-        serde_json::from_slice(&self.0.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{self}"))
+        serde_json::from_slice(&self.0.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{self}"))
     }
 
     #[track_caller]
@@ -138,19 +145,31 @@ impl Run {
 
     #[track_caller]
     pub fn stderr_has(&self, needle: &str) -> &Self {
-        assert!(self.stderr().contains(needle), "stderr lacks {needle:?}:\n{self}");
+        assert!(
+            self.stderr().contains(needle),
+            "stderr lacks {needle:?}:\n{self}"
+        );
         self
     }
 
     #[track_caller]
     pub fn stdout_has(&self, needle: &str) -> &Self {
-        assert!(self.stdout().contains(needle), "stdout lacks {needle:?}:\n{self}");
+        assert!(
+            self.stdout().contains(needle),
+            "stdout lacks {needle:?}:\n{self}"
+        );
         self
     }
 }
 
 impl std::fmt::Display for Run {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "exit {}\n--- stdout\n{}--- stderr\n{}", self.code(), self.stdout(), self.stderr())
+        write!(
+            f,
+            "exit {}\n--- stdout\n{}--- stderr\n{}",
+            self.code(),
+            self.stdout(),
+            self.stderr()
+        )
     }
 }
