@@ -43,10 +43,12 @@ impl Installer<'_> {
         let target = self.tier_dir().join(&id);
         let lock = self.lock_tier()?;
         guard_identity(&target, &id, &manifest)?;
+        // Read the records before the swap: a corrupt file stops the install with nothing changed.
+        let records = LockRecords::load(&self.tier_dir())?;
         carry_over(&target, staged)?;
         let old =
             tier::swap_in(staged, &target).map_err(|e| Error::io("install into", &target, e))?;
-        self.record(&id, origin, &manifest)?;
+        self.record(records, &id, origin, &manifest)?;
         drop(lock);
         if let Some(old) = old {
             // The new install is complete; a failure here only leaves a directory `recover` removes.
@@ -69,8 +71,10 @@ impl Installer<'_> {
         make_dir_link(source, &link).map_err(|e| Error::io("create a link at", &link, e))?;
         let lock = self.lock_tier()?;
         guard_identity(&target, &id, &manifest)?;
+        let records = LockRecords::load(&tier_dir)?;
         let old = tier::swap_in(&link, &target).map_err(|e| Error::io("link", &target, e))?;
         self.record(
+            records,
             &id,
             &Origin::Dev {
                 path: source.to_path_buf(),
@@ -84,8 +88,13 @@ impl Installer<'_> {
         Ok(installed(&manifest, id, target, true))
     }
 
-    fn record(&self, id: &str, origin: &Origin, manifest: &Manifest) -> Result<(), Error> {
-        let mut records = LockRecords::load(&self.tier_dir())?;
+    fn record(
+        &self,
+        mut records: LockRecords,
+        id: &str,
+        origin: &Origin,
+        manifest: &Manifest,
+    ) -> Result<(), Error> {
         records.set(
             id,
             origin.to_record(

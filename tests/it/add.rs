@@ -369,3 +369,43 @@ fn json_output_lists_what_was_installed() {
     assert_eq!(doc["installed"][0]["linked"], false);
     assert_eq!(doc["skipped"], json!([]));
 }
+
+#[test]
+fn a_corrupt_lock_file_is_reported_and_nothing_changes() {
+    let ctx = TestContext::new();
+    let src = ctx.work.join("v1");
+    tool("corrupt", "1.0.0").write_to(&src);
+    ctx.run(&["add", src.to_str().unwrap()]).success();
+    let records = ctx.personal_tier().join(".plugins-lock.json");
+    std::fs::write(
+        &records,
+        "{\n  \"corrupt\": {\"type\": \"local\",\n  oops\n}\n",
+    )
+    .unwrap();
+    let bytes = std::fs::read(&records).unwrap();
+    let installed = ctx.personal_tier().join("corrupt");
+    let before = ctx.tree(&installed);
+    let next = ctx.work.join("v2");
+    tool("corrupt", "2.0.0")
+        .file("new.txt", "new")
+        .write_to(&next);
+    for args in [
+        vec!["add", next.to_str().unwrap()],
+        vec!["remove", "corrupt"],
+        vec!["add", "-d", next.to_str().unwrap()],
+    ] {
+        let out = ctx.run(&args);
+        out.failure(1)
+            .stderr_has(&format!(
+                "{} is not valid JSON (line 3, column 3)",
+                records.display()
+            ))
+            .stderr_has("finch doctor --state");
+        assert_eq!(std::fs::read(&records).unwrap(), bytes, "{args:?}");
+        assert_eq!(ctx.tree(&installed), before, "{args:?}");
+        assert_eq!(
+            ctx.read_json(&installed.join("package.json"))["version"],
+            "1.0.0"
+        );
+    }
+}
