@@ -127,11 +127,11 @@ fn dispatch(ctx: &Context, command: Command) -> Result<()> {
         Command::Completions(args) => generate::cmd_completions(ctx, &args),
         Command::Man(args) => generate::cmd_man(ctx, &args),
         Command::Reload(_) => not_yet("reload"),
-        Command::Memory(_) => not_yet("memory"),
-        Command::Schedule(_) => not_yet("schedule"),
-        Command::Session(_) => not_yet("session"),
-        Command::Space(_) => not_yet("space"),
-        Command::Skill(_) => not_yet("skill"),
+        Command::Memory(c) => cli::memory::run(ctx, &c),
+        Command::Schedule(c) => cli::schedule::run(ctx, &c),
+        Command::Session(c) => cli::session::run(ctx, &c),
+        Command::Space(c) => cli::space::run(ctx, &c),
+        Command::Skill(c) => cli::skill::run(ctx, &c),
         Command::Mcp(_) => not_yet("mcp"),
         Command::Tool(_) => not_yet("tool"),
         Command::Policy(_) => not_yet("policy"),
@@ -140,7 +140,7 @@ fn dispatch(ctx: &Context, command: Command) -> Result<()> {
 }
 
 /// Commands whose implementation has not landed yet say so plainly instead of faking output.
-fn not_yet(command: &str) -> Result<()> {
+pub(crate) fn not_yet(command: &str) -> Result<()> {
     Err(CommandError::failed(format!(
         "`finch {command}` is not yet available in this build"
     ))

@@ -4,7 +4,12 @@
 
 pub mod doctor;
 pub mod generate;
+pub mod memory;
 pub mod minitool;
+pub mod schedule;
+pub mod session;
+pub mod skill;
+pub mod space;
 
 use std::path::PathBuf;
 
@@ -79,19 +84,19 @@ pub enum Command {
     Doctor(minitool::DoctorArgs),
     /// Read and write the agent's memory files
     #[command(subcommand)]
-    Memory(MemoryCommand),
+    Memory(memory::MemoryCommand),
     /// Manage scheduled automation tasks
     #[command(subcommand)]
-    Schedule(ScheduleCommand),
+    Schedule(schedule::ScheduleCommand),
     /// Read and change session transcripts
     #[command(subcommand)]
-    Session(SessionCommand),
+    Session(session::SessionCommand),
     /// List and create spaces
     #[command(subcommand)]
-    Space(SpaceCommand),
+    Space(space::SpaceCommand),
     /// List and show skills
     #[command(subcommand)]
-    Skill(SkillCommand),
+    Skill(skill::SkillCommand),
     /// Configure MCP servers
     #[command(subcommand)]
     Mcp(McpCommand),
@@ -113,203 +118,6 @@ pub enum Command {
 pub struct ReloadArgs {
     /// Reload only this mini tool
     pub id: Option<String>,
-}
-
-#[derive(Debug, Subcommand)]
-pub enum MemoryCommand {
-    /// Add an entry to a memory file
-    Remember {
-        /// The entry text
-        text: String,
-        /// Which file: long-term, daily, space:<name>, lessons or profile
-        #[arg(long, default_value = "long-term")]
-        to: String,
-        /// Put the entry under this heading
-        #[arg(long)]
-        section: Option<String>,
-    },
-    /// Replace exactly one entry
-    Replace {
-        /// Text that matches the entry to replace (omit with --id)
-        old: Option<String>,
-        /// The new entry text
-        new: Option<String>,
-        /// Id of the entry to replace
-        #[arg(long)]
-        id: Option<String>,
-    },
-    /// Remove an entry
-    Forget {
-        /// Text that matches the entry to remove (omit with --id)
-        text: Option<String>,
-        /// Id of the entry to remove
-        #[arg(long)]
-        id: Option<String>,
-        /// Remove every matching entry
-        #[arg(long)]
-        all_matching: bool,
-    },
-    /// Search memory, ranked
-    Search {
-        query: String,
-        /// all, long-term, daily, spaces or lessons
-        #[arg(long, default_value = "all")]
-        scope: String,
-        #[arg(long)]
-        space: Option<String>,
-        #[arg(long, value_name = "DATE")]
-        since: Option<String>,
-        #[arg(long, value_name = "DATE")]
-        until: Option<String>,
-        #[arg(long, default_value_t = 20)]
-        limit: usize,
-    },
-    /// List entries
-    List {
-        #[arg(long, default_value = "all")]
-        scope: String,
-    },
-    /// Show a memory file, a day's log or a space's memory
-    Show {
-        /// A file, a date (YYYY-MM-DD) or a space name
-        what: String,
-    },
-    /// Delete daily logs older than a duration
-    Prune {
-        #[arg(long, value_name = "DURATION")]
-        older_than: String,
-    },
-}
-
-#[derive(Debug, Args)]
-pub struct ScheduleSpec {
-    /// Run every hour, optionally at minute :MM
-    #[arg(long, value_name = ":MM", num_args = 0..=1, default_missing_value = ":00")]
-    pub hourly: Option<String>,
-    /// Run every day at HH:MM
-    #[arg(long, value_name = "HH:MM")]
-    pub daily: Option<String>,
-    /// Run Monday to Friday at HH:MM
-    #[arg(long, value_name = "HH:MM")]
-    pub weekdays: Option<String>,
-    /// Run every week on DAY at HH:MM
-    #[arg(long, num_args = 2, value_names = ["DAY", "HH:MM"])]
-    pub weekly: Option<Vec<String>>,
-    /// Run on a five-field cron expression
-    #[arg(long, value_name = "EXPR")]
-    pub cron: Option<String>,
-    /// Run once at an ISO date-time
-    #[arg(long, value_name = "DATETIME")]
-    pub once: Option<String>,
-    /// Time zone (IANA name; default: local)
-    #[arg(long, value_name = "TZ")]
-    pub tz: Option<String>,
-    /// Run in this space
-    #[arg(long, conflicts_with = "cwd")]
-    pub space: Option<String>,
-    /// Run in this directory
-    #[arg(long, value_name = "DIR")]
-    pub cwd: Option<PathBuf>,
-    #[arg(long)]
-    pub model: Option<String>,
-    /// Reasoning effort
-    #[arg(long)]
-    pub effort: Option<String>,
-    /// Permission mode: ask or acceptCalls
-    #[arg(long)]
-    pub mode: Option<String>,
-    /// Stop a run after this long (e.g. 30m)
-    #[arg(long, value_name = "DURATION")]
-    pub timeout: Option<String>,
-}
-
-#[derive(Debug, Subcommand)]
-pub enum ScheduleCommand {
-    /// List tasks with their next run and last result
-    List,
-    /// Create a task
-    Create {
-        #[arg(long)]
-        name: String,
-        #[arg(long)]
-        prompt: String,
-        #[command(flatten)]
-        spec: ScheduleSpec,
-    },
-    /// Change a task
-    Update {
-        id: String,
-        #[arg(long)]
-        name: Option<String>,
-        #[arg(long)]
-        prompt: Option<String>,
-        #[command(flatten)]
-        spec: ScheduleSpec,
-    },
-    /// Enable a task
-    Enable { id: String },
-    /// Disable a task
-    Disable { id: String },
-    /// Delete a task (its history is kept)
-    Delete { id: String },
-    /// Run a task now
-    Run { id: String },
-    /// Show run history
-    History {
-        id: Option<String>,
-        #[arg(long, default_value_t = 20)]
-        limit: usize,
-    },
-    /// Run due tasks in the foreground until stopped
-    Daemon,
-}
-
-#[derive(Debug, Subcommand)]
-pub enum SessionCommand {
-    /// List sessions, newest first
-    List {
-        #[arg(long)]
-        workspace: Option<String>,
-        #[arg(long, default_value_t = 20)]
-        limit: usize,
-    },
-    /// Show a transcript
-    Show { id: String },
-    /// Search transcripts
-    Search {
-        query: String,
-        #[arg(long, default_value_t = 20)]
-        limit: usize,
-        #[arg(long, value_name = "DATE")]
-        since: Option<String>,
-    },
-    /// Set a session's title
-    Rename { id: String, title: String },
-    /// Trust another directory for a session's file tools
-    ExtendDir { id: String, dir: PathBuf },
-    /// Attach a file to a session's composer draft
-    Attach { id: String, file: PathBuf },
-}
-
-#[derive(Debug, Subcommand)]
-pub enum SpaceCommand {
-    /// List spaces
-    List,
-    /// Create a space
-    Create {
-        name: String,
-        /// Bind the space to a directory
-        #[arg(long, value_name = "DIR")]
-        dir: Option<PathBuf>,
-    },
-}
-
-#[derive(Debug, Subcommand)]
-pub enum SkillCommand {
-    /// List skills of every tier
-    List,
-    /// Show a skill's SKILL.md
-    Show { name: String },
 }
 
 #[derive(Debug, Subcommand)]
