@@ -10,6 +10,8 @@
 //! connect_timeout = "10s"
 //! [state]
 //! lock_timeout = "10s"                     # how long to wait for another finch's lock
+//! [agent]
+//! command = ["pi", "-p", "{prompt}"]       # runs scheduled tasks; {prompt} {model} {cwd} {session}
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -24,6 +26,14 @@ pub struct Config {
     pub node: Option<PathBuf>,
     pub network: NetworkConfig,
     pub state: StateConfig,
+    pub agent: AgentConfig,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct AgentConfig {
+    /// The agent command line; placeholders are substituted as whole arguments.
+    pub command: Option<Vec<String>>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -58,6 +68,8 @@ pub struct Settings {
     pub read_timeout: Duration,
     pub connect_timeout: Duration,
     pub lock_timeout: Duration,
+    /// `[agent] command`, when set and not empty.
+    pub agent_command: Option<Vec<String>>,
 }
 
 impl Config {
@@ -107,6 +119,7 @@ impl Config {
                 &self.state.lock_timeout,
                 Duration::from_secs(10),
             )?,
+            agent_command: self.agent.command.clone().filter(|c| !c.is_empty()),
         })
     }
 }

@@ -8,6 +8,7 @@ pub mod error;
 pub mod homes;
 pub mod minitool;
 pub mod node;
+pub mod search;
 pub mod store;
 pub mod ui;
 

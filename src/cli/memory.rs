@@ -1,6 +1,5 @@
 //! `finch memory`: arguments and output; the logic is in `crate::memory`.
 
-
 use clap::Subcommand;
 
 use crate::Context;

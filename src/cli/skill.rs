@@ -1,6 +1,5 @@
 //! `finch skill`: arguments and output; the logic is in `crate::skill`.
 
-
 use clap::Subcommand;
 
 use crate::Context;
