@@ -9,6 +9,7 @@ pub mod homes;
 pub mod minitool;
 pub mod node;
 pub mod search;
+pub mod space;
 pub mod store;
 pub mod ui;
 

@@ -4,8 +4,14 @@ use std::path::PathBuf;
 
 use clap::Subcommand;
 
+use serde_json::Value;
+
 use crate::Context;
-use crate::error::Result;
+use crate::error::{CommandError, ErrorKind, Result};
+use crate::homes::absolutize;
+use crate::space::{self, Space, SpaceError};
+use crate::store::LockError;
+use crate::ui::Table;
 
 #[derive(Debug, Subcommand)]
 pub enum SpaceCommand {
@@ -21,6 +27,88 @@ pub enum SpaceCommand {
 }
 
 pub fn run(ctx: &Context, command: &SpaceCommand) -> Result<()> {
-    let _ = (ctx, command);
-    crate::not_yet("space")
+    let homes = ctx.homes()?;
+    match command {
+        SpaceCommand::List => {
+            let spaces = space::list(homes).map_err(space_error)?;
+            if ctx.ui.json {
+                return ctx
+                    .ui
+                    .json(&Value::Array(spaces.iter().map(Space::to_json).collect()));
+            }
+            if spaces.is_empty() {
+                ctx.ui
+                    .status(format!("No spaces in {}", homes.spaces_json().display()));
+                return Ok(());
+            }
+            let dir = |s: &Space| {
+                s.directory
+                    .as_ref()
+                    .map(|d| d.display().to_string())
+                    .unwrap_or_default()
+            };
+            if !ctx.ui.stdout_tty {
+                for s in &spaces {
+                    ctx.ui.line(format!(
+                        "{}\t{}\t{}\t{}",
+                        s.id,
+                        s.name,
+                        dir(s),
+                        s.created_at
+                    ))?;
+                }
+                return Ok(());
+            }
+            let mut table = Table::new(&["ID", "NAME", "DIRECTORY", "CREATED"]);
+            for s in &spaces {
+                table.row(vec![
+                    s.id.clone(),
+                    s.name.clone(),
+                    dir(s),
+                    s.created_at.clone(),
+                ]);
+            }
+            for line in table.render(ctx.ui.width()) {
+                ctx.ui.line(line)?;
+            }
+            Ok(())
+        }
+        SpaceCommand::Create { name, dir } => {
+            let dir = dir.as_ref().map(|d| absolutize(d, &ctx.cwd));
+            let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+            let space = space::create(
+                homes,
+                name,
+                dir.as_deref(),
+                ctx.settings()?.lock_timeout,
+                &now,
+            )
+            .map_err(space_error)?;
+            if ctx.ui.json {
+                return ctx.ui.json(&space.to_json());
+            }
+            ctx.ui.line(format!(
+                "{} Created space \"{}\" ({})",
+                ctx.ui.green("✓"),
+                space.name,
+                space.id
+            ))
+        }
+    }
+}
+
+/// Maps space errors to exit codes: a name taken or invalid is the user's to fix (1), a missing
+/// directory is not found (3), a held lock is 5.
+pub fn space_error(err: SpaceError) -> CommandError {
+    let message = err.to_string();
+    match err {
+        SpaceError::MissingDir(_) => CommandError::not_found(message),
+        SpaceError::Lock(LockError::Held { .. }) => CommandError::new(ErrorKind::Locked, message),
+        SpaceError::Json(j) if j.is_corrupt() => CommandError::failed(message)
+            .with_code("corrupt_state")
+            .with_hint("fix the file by hand, or run `finch doctor --state` to move it aside"),
+        SpaceError::Exists(_) => CommandError::failed(message)
+            .with_hint("run `finch space list` to see the names in use"),
+        _ => CommandError::failed(message),
+    }
 }
