@@ -5,8 +5,8 @@ use std::path::Path;
 
 use serde_json::json;
 
-use crate::common::TestContext;
 use crate::common::fixtures::MiniTool;
+use crate::common::{TestContext, added_lines};
 
 fn tool(name: &str, version: &str) -> MiniTool {
     MiniTool::new(name, version).display_name(&format!("{name} tool"))
@@ -20,13 +20,7 @@ fn add_directory_prints_the_app_lines_and_installs_a_copy() {
     let out = ctx.run(&["add", src.to_str().unwrap()]);
     out.success();
     let dest = ctx.personal_tier().join("weather");
-    assert_eq!(
-        out.stdout(),
-        format!(
-            "✓ Added \"weather tool\" (weather) → {}\n  Installed only. Open Finch → Toolcase → Mini Tools to review permissions and enable.\n",
-            dest.display()
-        )
-    );
+    assert_eq!(out.stdout(), added_lines("weather tool", "weather", &dest));
     assert!(dest.join("dist/index.js").is_file());
     assert!(
         !std::fs::symlink_metadata(&dest)

@@ -130,7 +130,7 @@ fn kills_at_any_moment_of_a_directory_install_leave_old_or_new() {
         let child = spawn(&ctx, &["add", new_src.to_str().unwrap()]);
         std::thread::sleep(Duration::from_millis(step * 4));
         kill(child);
-        // The next finch repairs what a kill may leave (an install moved aside, staging dirs).
+        // Whatever the kill interrupted, the listing still works and the install is whole.
         ctx.run(&["list"]).success();
         let now = ctx.tree(&installed);
         if now == old_tree {

@@ -4,9 +4,9 @@
 
 use std::time::Duration;
 
-use crate::common::TestContext;
 use crate::common::fixtures::{MiniTool, sri_sha512};
 use crate::common::registry::{Fault, Quirks, TestRegistry};
+use crate::common::{TestContext, added_lines};
 
 fn publish(reg: &TestRegistry, name: &str, versions: &[&str]) {
     for v in versions {
@@ -70,9 +70,10 @@ fn scoped_packages_install_as_scope_at_name_and_are_cached() {
     out.success();
     assert_eq!(
         out.stdout(),
-        format!(
-            "✓ Added \"Weather\" (acme@weather) → {}\n  Installed only. Open Finch → Toolcase → Mini Tools to review permissions and enable.\n",
-            ctx.personal_tier().join("acme@weather").display()
+        added_lines(
+            "Weather",
+            "acme@weather",
+            &ctx.personal_tier().join("acme@weather")
         )
     );
     assert_eq!(out.stderr(), "", "no progress or chatter on a pipe");

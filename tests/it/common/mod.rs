@@ -110,6 +110,14 @@ impl TestContext {
     }
 }
 
+/// The two lines `finch add` prints for one installed mini tool (the app parses them).
+pub fn added_lines(display_name: &str, id: &str, path: &Path) -> String {
+    format!(
+        "✓ Added \"{display_name}\" ({id}) → {}\n  Installed only. Open Finch → Toolcase → Mini Tools to review permissions and enable.\n",
+        path.display()
+    )
+}
+
 /// The output of one run, with helpers that print everything when an assertion fails.
 pub struct Run(pub Output);
 
