@@ -298,7 +298,7 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             [CompletionResult]::new('replace', 'replace', [CompletionResultType]::ParameterValue, 'Replace exactly one entry')
             [CompletionResult]::new('forget', 'forget', [CompletionResultType]::ParameterValue, 'Remove an entry')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search memory, ranked')
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List entries')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List entries with their ids')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a memory file, a day''s log or a space''s memory')
             [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Delete daily logs older than a duration')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -306,7 +306,7 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
         }
         'finch;memory;remember' {
             [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'Which file: long-term, daily, space:<name>, lessons or profile')
-            [CompletionResult]::new('--section', '--section', [CompletionResultType]::ParameterName, 'Put the entry under this heading')
+            [CompletionResult]::new('--section', '--section', [CompletionResultType]::ParameterName, 'Put the entry under this heading (created at the end of the file when missing)')
             [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
             [CompletionResult]::new('--agent-home', '--agent-home', [CompletionResultType]::ParameterName, 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR is honoured with `auto`)')
@@ -323,7 +323,8 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             break
         }
         'finch;memory;replace' {
-            [CompletionResult]::new('--id', '--id', [CompletionResultType]::ParameterName, 'Id of the entry to replace')
+            [CompletionResult]::new('--id', '--id', [CompletionResultType]::ParameterName, 'Id of the entry to replace (or a prefix of at least 4 digits)')
+            [CompletionResult]::new('--in', '--in', [CompletionResultType]::ParameterName, 'Only look in this file (long-term, profile, lessons, a date, a space)')
             [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
             [CompletionResult]::new('--agent-home', '--agent-home', [CompletionResultType]::ParameterName, 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR is honoured with `auto`)')
@@ -340,7 +341,8 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             break
         }
         'finch;memory;forget' {
-            [CompletionResult]::new('--id', '--id', [CompletionResultType]::ParameterName, 'Id of the entry to remove')
+            [CompletionResult]::new('--id', '--id', [CompletionResultType]::ParameterName, 'Id of the entry to remove (or a prefix of at least 4 digits)')
+            [CompletionResult]::new('--in', '--in', [CompletionResultType]::ParameterName, 'Only look in this file (long-term, profile, lessons, a date, a space)')
             [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
             [CompletionResult]::new('--agent-home', '--agent-home', [CompletionResultType]::ParameterName, 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR is honoured with `auto`)')
@@ -358,11 +360,11 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             break
         }
         'finch;memory;search' {
-            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'all, long-term, daily, spaces or lessons')
-            [CompletionResult]::new('--space', '--space', [CompletionResultType]::ParameterName, 'space')
-            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'since')
-            [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'until')
-            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'limit')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Which files to search')
+            [CompletionResult]::new('--space', '--space', [CompletionResultType]::ParameterName, 'Only this space''s memory')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only entries dated on or after this day (YYYY-MM-DD)')
+            [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'Only entries dated on or before this day (YYYY-MM-DD)')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'At most this many hits (0 for all)')
             [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
             [CompletionResult]::new('--agent-home', '--agent-home', [CompletionResultType]::ParameterName, 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR is honoured with `auto`)')
@@ -379,7 +381,8 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             break
         }
         'finch;memory;list' {
-            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'scope')
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Which files to list')
+            [CompletionResult]::new('--space', '--space', [CompletionResultType]::ParameterName, 'Only this space''s memory')
             [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
             [CompletionResult]::new('--agent-home', '--agent-home', [CompletionResultType]::ParameterName, 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR is honoured with `auto`)')
@@ -412,10 +415,11 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             break
         }
         'finch;memory;prune' {
-            [CompletionResult]::new('--older-than', '--older-than', [CompletionResultType]::ParameterName, 'older-than')
+            [CompletionResult]::new('--older-than', '--older-than', [CompletionResultType]::ParameterName, 'Age with a unit, e.g. 30d')
             [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
             [CompletionResult]::new('--agent-home', '--agent-home', [CompletionResultType]::ParameterName, 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR is honoured with `auto`)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print what would be deleted, delete nothing')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors')
@@ -433,7 +437,7 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             [CompletionResult]::new('replace', 'replace', [CompletionResultType]::ParameterValue, 'Replace exactly one entry')
             [CompletionResult]::new('forget', 'forget', [CompletionResultType]::ParameterValue, 'Remove an entry')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search memory, ranked')
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List entries')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List entries with their ids')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a memory file, a day''s log or a space''s memory')
             [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Delete daily logs older than a duration')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -479,13 +483,13 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List tasks with their next run and last result')
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a task')
-            [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Change a task')
+            [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Change a task; only the given settings change')
             [CompletionResult]::new('enable', 'enable', [CompletionResultType]::ParameterValue, 'Enable a task')
-            [CompletionResult]::new('disable', 'disable', [CompletionResultType]::ParameterValue, 'Disable a task')
+            [CompletionResult]::new('disable', 'disable', [CompletionResultType]::ParameterValue, 'Disable a task (it stays in the list and keeps its history)')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a task (its history is kept)')
-            [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run a task now')
-            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'Show run history')
-            [CompletionResult]::new('daemon', 'daemon', [CompletionResultType]::ParameterValue, 'Run due tasks in the foreground until stopped')
+            [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run a task now, in the foreground')
+            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'Show run history, newest first')
+            [CompletionResult]::new('daemon', 'daemon', [CompletionResultType]::ParameterValue, 'Run due tasks in the foreground until SIGINT or SIGTERM')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -506,21 +510,21 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             break
         }
         'finch;schedule;create' {
-            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'name')
-            [CompletionResult]::new('--prompt', '--prompt', [CompletionResultType]::ParameterName, 'prompt')
-            [CompletionResult]::new('--hourly', '--hourly', [CompletionResultType]::ParameterName, 'Run every hour, optionally at minute :MM')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'A name to recognise the task by')
+            [CompletionResult]::new('--prompt', '--prompt', [CompletionResultType]::ParameterName, 'What the agent is asked to do')
+            [CompletionResult]::new('--hourly', '--hourly', [CompletionResultType]::ParameterName, 'Run every hour, at minute :MM (default :00)')
             [CompletionResult]::new('--daily', '--daily', [CompletionResultType]::ParameterName, 'Run every day at HH:MM')
             [CompletionResult]::new('--weekdays', '--weekdays', [CompletionResultType]::ParameterName, 'Run Monday to Friday at HH:MM')
-            [CompletionResult]::new('--weekly', '--weekly', [CompletionResultType]::ParameterName, 'Run every week on DAY at HH:MM')
-            [CompletionResult]::new('--cron', '--cron', [CompletionResultType]::ParameterName, 'Run on a five-field cron expression')
-            [CompletionResult]::new('--once', '--once', [CompletionResultType]::ParameterName, 'Run once at an ISO date-time')
-            [CompletionResult]::new('--tz', '--tz', [CompletionResultType]::ParameterName, 'Time zone (IANA name; default: local)')
-            [CompletionResult]::new('--space', '--space', [CompletionResultType]::ParameterName, 'Run in this space')
-            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Run in this directory')
-            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'model')
-            [CompletionResult]::new('--effort', '--effort', [CompletionResultType]::ParameterName, 'Reasoning effort')
-            [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'Permission mode: ask or acceptCalls')
-            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Stop a run after this long (e.g. 30m)')
+            [CompletionResult]::new('--weekly', '--weekly', [CompletionResultType]::ParameterName, 'Run every week on DAY (mon…sun) at HH:MM')
+            [CompletionResult]::new('--cron', '--cron', [CompletionResultType]::ParameterName, 'Run on a five-field cron expression (minute hour day-of-month month day-of-week)')
+            [CompletionResult]::new('--once', '--once', [CompletionResultType]::ParameterName, 'Run once at an ISO date-time (without an offset: in the task''s time zone)')
+            [CompletionResult]::new('--tz', '--tz', [CompletionResultType]::ParameterName, 'Time zone, an IANA name such as Europe/Berlin (default: the local zone)')
+            [CompletionResult]::new('--space', '--space', [CompletionResultType]::ParameterName, 'Run in this space''s directory (space id or name)')
+            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Run in this directory (default: the agent home)')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'Model for the agent ({model} in the agent command)')
+            [CompletionResult]::new('--effort', '--effort', [CompletionResultType]::ParameterName, 'Reasoning effort: off, minimal, low, medium, high or xhigh ({effort})')
+            [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'Permission mode: ask or acceptCalls (default acceptCalls)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Stop a run after this long, e.g. 45m (default 30m)')
             [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
             [CompletionResult]::new('--agent-home', '--agent-home', [CompletionResultType]::ParameterName, 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR is honoured with `auto`)')
@@ -537,21 +541,21 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             break
         }
         'finch;schedule;update' {
-            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'name')
-            [CompletionResult]::new('--prompt', '--prompt', [CompletionResultType]::ParameterName, 'prompt')
-            [CompletionResult]::new('--hourly', '--hourly', [CompletionResultType]::ParameterName, 'Run every hour, optionally at minute :MM')
+            [CompletionResult]::new('--name', '--name', [CompletionResultType]::ParameterName, 'A new name')
+            [CompletionResult]::new('--prompt', '--prompt', [CompletionResultType]::ParameterName, 'A new prompt')
+            [CompletionResult]::new('--hourly', '--hourly', [CompletionResultType]::ParameterName, 'Run every hour, at minute :MM (default :00)')
             [CompletionResult]::new('--daily', '--daily', [CompletionResultType]::ParameterName, 'Run every day at HH:MM')
             [CompletionResult]::new('--weekdays', '--weekdays', [CompletionResultType]::ParameterName, 'Run Monday to Friday at HH:MM')
-            [CompletionResult]::new('--weekly', '--weekly', [CompletionResultType]::ParameterName, 'Run every week on DAY at HH:MM')
-            [CompletionResult]::new('--cron', '--cron', [CompletionResultType]::ParameterName, 'Run on a five-field cron expression')
-            [CompletionResult]::new('--once', '--once', [CompletionResultType]::ParameterName, 'Run once at an ISO date-time')
-            [CompletionResult]::new('--tz', '--tz', [CompletionResultType]::ParameterName, 'Time zone (IANA name; default: local)')
-            [CompletionResult]::new('--space', '--space', [CompletionResultType]::ParameterName, 'Run in this space')
-            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Run in this directory')
-            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'model')
-            [CompletionResult]::new('--effort', '--effort', [CompletionResultType]::ParameterName, 'Reasoning effort')
-            [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'Permission mode: ask or acceptCalls')
-            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Stop a run after this long (e.g. 30m)')
+            [CompletionResult]::new('--weekly', '--weekly', [CompletionResultType]::ParameterName, 'Run every week on DAY (mon…sun) at HH:MM')
+            [CompletionResult]::new('--cron', '--cron', [CompletionResultType]::ParameterName, 'Run on a five-field cron expression (minute hour day-of-month month day-of-week)')
+            [CompletionResult]::new('--once', '--once', [CompletionResultType]::ParameterName, 'Run once at an ISO date-time (without an offset: in the task''s time zone)')
+            [CompletionResult]::new('--tz', '--tz', [CompletionResultType]::ParameterName, 'Time zone, an IANA name such as Europe/Berlin (default: the local zone)')
+            [CompletionResult]::new('--space', '--space', [CompletionResultType]::ParameterName, 'Run in this space''s directory (space id or name)')
+            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Run in this directory (default: the agent home)')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'Model for the agent ({model} in the agent command)')
+            [CompletionResult]::new('--effort', '--effort', [CompletionResultType]::ParameterName, 'Reasoning effort: off, minimal, low, medium, high or xhigh ({effort})')
+            [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'Permission mode: ask or acceptCalls (default acceptCalls)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Stop a run after this long, e.g. 45m (default 30m)')
             [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
             [CompletionResult]::new('--agent-home', '--agent-home', [CompletionResultType]::ParameterName, 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR is honoured with `auto`)')
@@ -561,8 +565,8 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail on stderr')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail on stderr')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (never to permission cards)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
@@ -632,7 +636,7 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             break
         }
         'finch;schedule;history' {
-            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'limit')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'How many runs to show')
             [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
             [CompletionResult]::new('--agent-home', '--agent-home', [CompletionResultType]::ParameterName, 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR is honoured with `auto`)')
@@ -667,13 +671,13 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
         'finch;schedule;help' {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List tasks with their next run and last result')
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a task')
-            [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Change a task')
+            [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Change a task; only the given settings change')
             [CompletionResult]::new('enable', 'enable', [CompletionResultType]::ParameterValue, 'Enable a task')
-            [CompletionResult]::new('disable', 'disable', [CompletionResultType]::ParameterValue, 'Disable a task')
+            [CompletionResult]::new('disable', 'disable', [CompletionResultType]::ParameterValue, 'Disable a task (it stays in the list and keeps its history)')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a task (its history is kept)')
-            [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run a task now')
-            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'Show run history')
-            [CompletionResult]::new('daemon', 'daemon', [CompletionResultType]::ParameterValue, 'Run due tasks in the foreground until stopped')
+            [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run a task now, in the foreground')
+            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'Show run history, newest first')
+            [CompletionResult]::new('daemon', 'daemon', [CompletionResultType]::ParameterValue, 'Run due tasks in the foreground until SIGINT or SIGTERM')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -721,18 +725,18 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List sessions, newest first')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List sessions, most recently active first')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a transcript')
-            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search transcripts')
+            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search message text and tool names of every transcript, ranked')
             [CompletionResult]::new('rename', 'rename', [CompletionResultType]::ParameterValue, 'Set a session''s title')
             [CompletionResult]::new('extend-dir', 'extend-dir', [CompletionResultType]::ParameterValue, 'Trust another directory for a session''s file tools')
-            [CompletionResult]::new('attach', 'attach', [CompletionResultType]::ParameterValue, 'Attach a file to a session''s composer draft')
+            [CompletionResult]::new('attach', 'attach', [CompletionResultType]::ParameterValue, 'Attach a file (at most 20 MiB) to a session''s composer draft')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'finch;session;list' {
-            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'workspace')
-            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'limit')
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'Only sessions whose working directory is DIR or inside it')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N sessions (0 for all)')
             [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
             [CompletionResult]::new('--agent-home', '--agent-home', [CompletionResultType]::ParameterName, 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR is honoured with `auto`)')
@@ -765,8 +769,8 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             break
         }
         'finch;session;search' {
-            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'limit')
-            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'since')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N hits (0 for all)')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only entries since DATE: 2026-03-01, 2026-03-01T09:30, an RFC 3339 time, or an age such as 12h, 7d, 2w')
             [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
             [CompletionResult]::new('--agent-home', '--agent-home', [CompletionResultType]::ParameterName, 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR is honoured with `auto`)')
@@ -831,12 +835,12 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             break
         }
         'finch;session;help' {
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List sessions, newest first')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List sessions, most recently active first')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a transcript')
-            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search transcripts')
+            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search message text and tool names of every transcript, ranked')
             [CompletionResult]::new('rename', 'rename', [CompletionResultType]::ParameterValue, 'Set a session''s title')
             [CompletionResult]::new('extend-dir', 'extend-dir', [CompletionResultType]::ParameterValue, 'Trust another directory for a session''s file tools')
-            [CompletionResult]::new('attach', 'attach', [CompletionResultType]::ParameterValue, 'Attach a file to a session''s composer draft')
+            [CompletionResult]::new('attach', 'attach', [CompletionResultType]::ParameterValue, 'Attach a file (at most 20 MiB) to a session''s composer draft')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -942,8 +946,8 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List skills of every tier')
-            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a skill''s SKILL.md')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List skills of every source (project, personal, global, enabled mini tools)')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the SKILL.md of the skill that wins for a name')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -980,8 +984,8 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             break
         }
         'finch;skill;help' {
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List skills of every tier')
-            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a skill''s SKILL.md')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List skills of every source (project, personal, global, enabled mini tools)')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the SKILL.md of the skill that wins for a name')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -1231,13 +1235,14 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Print the gateway''s decision for a call')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Print the gateway''s decision for a call: allow, ask (a permission card) or deny')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'finch;policy;check' {
-            [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'ask or acceptCalls')
-            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'cwd')
+            [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'Permission mode of the run')
+            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Working directory of the call (default: the current directory)')
+            [CompletionResult]::new('--trusted-dir', '--trusted-dir', [CompletionResultType]::ParameterName, 'A directory the file tools may use besides the working directory (repeatable)')
             [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
             [CompletionResult]::new('--agent-home', '--agent-home', [CompletionResultType]::ParameterName, 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR is honoured with `auto`)')
@@ -1247,14 +1252,14 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail on stderr')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail on stderr')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (never to permission cards)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
         'finch;policy;help' {
-            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Print the gateway''s decision for a call')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Print the gateway''s decision for a call: allow, ask (a permission card) or deny')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -1375,7 +1380,7 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             [CompletionResult]::new('replace', 'replace', [CompletionResultType]::ParameterValue, 'Replace exactly one entry')
             [CompletionResult]::new('forget', 'forget', [CompletionResultType]::ParameterValue, 'Remove an entry')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search memory, ranked')
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List entries')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List entries with their ids')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a memory file, a day''s log or a space''s memory')
             [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Delete daily logs older than a duration')
             break
@@ -1404,13 +1409,13 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
         'finch;help;schedule' {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List tasks with their next run and last result')
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a task')
-            [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Change a task')
+            [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Change a task; only the given settings change')
             [CompletionResult]::new('enable', 'enable', [CompletionResultType]::ParameterValue, 'Enable a task')
-            [CompletionResult]::new('disable', 'disable', [CompletionResultType]::ParameterValue, 'Disable a task')
+            [CompletionResult]::new('disable', 'disable', [CompletionResultType]::ParameterValue, 'Disable a task (it stays in the list and keeps its history)')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a task (its history is kept)')
-            [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run a task now')
-            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'Show run history')
-            [CompletionResult]::new('daemon', 'daemon', [CompletionResultType]::ParameterValue, 'Run due tasks in the foreground until stopped')
+            [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run a task now, in the foreground')
+            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'Show run history, newest first')
+            [CompletionResult]::new('daemon', 'daemon', [CompletionResultType]::ParameterValue, 'Run due tasks in the foreground until SIGINT or SIGTERM')
             break
         }
         'finch;help;schedule;list' {
@@ -1441,12 +1446,12 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             break
         }
         'finch;help;session' {
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List sessions, newest first')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List sessions, most recently active first')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a transcript')
-            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search transcripts')
+            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search message text and tool names of every transcript, ranked')
             [CompletionResult]::new('rename', 'rename', [CompletionResultType]::ParameterValue, 'Set a session''s title')
             [CompletionResult]::new('extend-dir', 'extend-dir', [CompletionResultType]::ParameterValue, 'Trust another directory for a session''s file tools')
-            [CompletionResult]::new('attach', 'attach', [CompletionResultType]::ParameterValue, 'Attach a file to a session''s composer draft')
+            [CompletionResult]::new('attach', 'attach', [CompletionResultType]::ParameterValue, 'Attach a file (at most 20 MiB) to a session''s composer draft')
             break
         }
         'finch;help;session;list' {
@@ -1479,8 +1484,8 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             break
         }
         'finch;help;skill' {
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List skills of every tier')
-            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a skill''s SKILL.md')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List skills of every source (project, personal, global, enabled mini tools)')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the SKILL.md of the skill that wins for a name')
             break
         }
         'finch;help;skill;list' {
@@ -1528,7 +1533,7 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             break
         }
         'finch;help;policy' {
-            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Print the gateway''s decision for a call')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Print the gateway''s decision for a call: allow, ask (a permission card) or deny')
             break
         }
         'finch;help;policy;check' {

@@ -1787,13 +1787,17 @@ _finch() {
             return 0
             ;;
         finch__subcmd__memory__subcmd__forget)
-            opts="-q -v -h -V --id --all-matching --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version"
+            opts="-q -v -h -V --id --all-matching --in --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --in)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1943,13 +1947,17 @@ _finch() {
             return 0
             ;;
         finch__subcmd__memory__subcmd__list)
-            opts="-q -v -h -V --scope --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version"
+            opts="-q -v -h -V --scope --space --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --scope)
+                    COMPREPLY=($(compgen -W "all long-term daily spaces lessons profile" -- "${cur}"))
+                    return 0
+                    ;;
+                --space)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1973,7 +1981,7 @@ _finch() {
             return 0
             ;;
         finch__subcmd__memory__subcmd__prune)
-            opts="-q -v -h -V --older-than --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version"
+            opts="-q -v -h -V --older-than --dry-run --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2037,13 +2045,17 @@ _finch() {
             return 0
             ;;
         finch__subcmd__memory__subcmd__replace)
-            opts="-q -v -h -V --id --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version"
+            opts="-q -v -h -V --id --in --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --in)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2074,7 +2086,7 @@ _finch() {
             fi
             case "${prev}" in
                 --scope)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "all long-term daily spaces lessons profile" -- "${cur}"))
                     return 0
                     ;;
                 --space)
@@ -2165,17 +2177,21 @@ _finch() {
             return 0
             ;;
         finch__subcmd__policy__subcmd__check)
-            opts="-q -v -h -V --mode --cwd --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version"
+            opts="-q -v -h -V --mode --cwd --trusted-dir --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --mode)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "ask acceptCalls" -- "${cur}"))
                     return 0
                     ;;
                 --cwd)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --trusted-dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -282,14 +282,14 @@ set edit:completion:arg-completer[finch] = {|@words|
             cand replace 'Replace exactly one entry'
             cand forget 'Remove an entry'
             cand search 'Search memory, ranked'
-            cand list 'List entries'
+            cand list 'List entries with their ids'
             cand show 'Show a memory file, a day''s log or a space''s memory'
             cand prune 'Delete daily logs older than a duration'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'finch;memory;remember'= {
             cand --to 'Which file: long-term, daily, space:<name>, lessons or profile'
-            cand --section 'Put the entry under this heading'
+            cand --section 'Put the entry under this heading (created at the end of the file when missing)'
             cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
             cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
             cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
@@ -305,7 +305,8 @@ set edit:completion:arg-completer[finch] = {|@words|
             cand --version 'Print version'
         }
         &'finch;memory;replace'= {
-            cand --id 'Id of the entry to replace'
+            cand --id 'Id of the entry to replace (or a prefix of at least 4 digits)'
+            cand --in 'Only look in this file (long-term, profile, lessons, a date, a space)'
             cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
             cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
             cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
@@ -321,7 +322,8 @@ set edit:completion:arg-completer[finch] = {|@words|
             cand --version 'Print version'
         }
         &'finch;memory;forget'= {
-            cand --id 'Id of the entry to remove'
+            cand --id 'Id of the entry to remove (or a prefix of at least 4 digits)'
+            cand --in 'Only look in this file (long-term, profile, lessons, a date, a space)'
             cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
             cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
             cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
@@ -338,11 +340,11 @@ set edit:completion:arg-completer[finch] = {|@words|
             cand --version 'Print version'
         }
         &'finch;memory;search'= {
-            cand --scope 'all, long-term, daily, spaces or lessons'
-            cand --space 'space'
-            cand --since 'since'
-            cand --until 'until'
-            cand --limit 'limit'
+            cand --scope 'Which files to search'
+            cand --space 'Only this space''s memory'
+            cand --since 'Only entries dated on or after this day (YYYY-MM-DD)'
+            cand --until 'Only entries dated on or before this day (YYYY-MM-DD)'
+            cand --limit 'At most this many hits (0 for all)'
             cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
             cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
             cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
@@ -358,7 +360,8 @@ set edit:completion:arg-completer[finch] = {|@words|
             cand --version 'Print version'
         }
         &'finch;memory;list'= {
-            cand --scope 'scope'
+            cand --scope 'Which files to list'
+            cand --space 'Only this space''s memory'
             cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
             cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
             cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
@@ -389,10 +392,11 @@ set edit:completion:arg-completer[finch] = {|@words|
             cand --version 'Print version'
         }
         &'finch;memory;prune'= {
-            cand --older-than 'older-than'
+            cand --older-than 'Age with a unit, e.g. 30d'
             cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
             cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
             cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --dry-run 'Print what would be deleted, delete nothing'
             cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
             cand -q 'Print only data and errors'
             cand --quiet 'Print only data and errors'
@@ -409,7 +413,7 @@ set edit:completion:arg-completer[finch] = {|@words|
             cand replace 'Replace exactly one entry'
             cand forget 'Remove an entry'
             cand search 'Search memory, ranked'
-            cand list 'List entries'
+            cand list 'List entries with their ids'
             cand show 'Show a memory file, a day''s log or a space''s memory'
             cand prune 'Delete daily logs older than a duration'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -446,13 +450,13 @@ set edit:completion:arg-completer[finch] = {|@words|
             cand --version 'Print version'
             cand list 'List tasks with their next run and last result'
             cand create 'Create a task'
-            cand update 'Change a task'
+            cand update 'Change a task; only the given settings change'
             cand enable 'Enable a task'
-            cand disable 'Disable a task'
+            cand disable 'Disable a task (it stays in the list and keeps its history)'
             cand delete 'Delete a task (its history is kept)'
-            cand run 'Run a task now'
-            cand history 'Show run history'
-            cand daemon 'Run due tasks in the foreground until stopped'
+            cand run 'Run a task now, in the foreground'
+            cand history 'Show run history, newest first'
+            cand daemon 'Run due tasks in the foreground until SIGINT or SIGTERM'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'finch;schedule;list'= {
@@ -471,21 +475,21 @@ set edit:completion:arg-completer[finch] = {|@words|
             cand --version 'Print version'
         }
         &'finch;schedule;create'= {
-            cand --name 'name'
-            cand --prompt 'prompt'
-            cand --hourly 'Run every hour, optionally at minute :MM'
+            cand --name 'A name to recognise the task by'
+            cand --prompt 'What the agent is asked to do'
+            cand --hourly 'Run every hour, at minute :MM (default :00)'
             cand --daily 'Run every day at HH:MM'
             cand --weekdays 'Run Monday to Friday at HH:MM'
-            cand --weekly 'Run every week on DAY at HH:MM'
-            cand --cron 'Run on a five-field cron expression'
-            cand --once 'Run once at an ISO date-time'
-            cand --tz 'Time zone (IANA name; default: local)'
-            cand --space 'Run in this space'
-            cand --cwd 'Run in this directory'
-            cand --model 'model'
-            cand --effort 'Reasoning effort'
-            cand --mode 'Permission mode: ask or acceptCalls'
-            cand --timeout 'Stop a run after this long (e.g. 30m)'
+            cand --weekly 'Run every week on DAY (mon…sun) at HH:MM'
+            cand --cron 'Run on a five-field cron expression (minute hour day-of-month month day-of-week)'
+            cand --once 'Run once at an ISO date-time (without an offset: in the task''s time zone)'
+            cand --tz 'Time zone, an IANA name such as Europe/Berlin (default: the local zone)'
+            cand --space 'Run in this space''s directory (space id or name)'
+            cand --cwd 'Run in this directory (default: the agent home)'
+            cand --model 'Model for the agent ({model} in the agent command)'
+            cand --effort 'Reasoning effort: off, minimal, low, medium, high or xhigh ({effort})'
+            cand --mode 'Permission mode: ask or acceptCalls (default acceptCalls)'
+            cand --timeout 'Stop a run after this long, e.g. 45m (default 30m)'
             cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
             cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
             cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
@@ -501,21 +505,21 @@ set edit:completion:arg-completer[finch] = {|@words|
             cand --version 'Print version'
         }
         &'finch;schedule;update'= {
-            cand --name 'name'
-            cand --prompt 'prompt'
-            cand --hourly 'Run every hour, optionally at minute :MM'
+            cand --name 'A new name'
+            cand --prompt 'A new prompt'
+            cand --hourly 'Run every hour, at minute :MM (default :00)'
             cand --daily 'Run every day at HH:MM'
             cand --weekdays 'Run Monday to Friday at HH:MM'
-            cand --weekly 'Run every week on DAY at HH:MM'
-            cand --cron 'Run on a five-field cron expression'
-            cand --once 'Run once at an ISO date-time'
-            cand --tz 'Time zone (IANA name; default: local)'
-            cand --space 'Run in this space'
-            cand --cwd 'Run in this directory'
-            cand --model 'model'
-            cand --effort 'Reasoning effort'
-            cand --mode 'Permission mode: ask or acceptCalls'
-            cand --timeout 'Stop a run after this long (e.g. 30m)'
+            cand --weekly 'Run every week on DAY (mon…sun) at HH:MM'
+            cand --cron 'Run on a five-field cron expression (minute hour day-of-month month day-of-week)'
+            cand --once 'Run once at an ISO date-time (without an offset: in the task''s time zone)'
+            cand --tz 'Time zone, an IANA name such as Europe/Berlin (default: the local zone)'
+            cand --space 'Run in this space''s directory (space id or name)'
+            cand --cwd 'Run in this directory (default: the agent home)'
+            cand --model 'Model for the agent ({model} in the agent command)'
+            cand --effort 'Reasoning effort: off, minimal, low, medium, high or xhigh ({effort})'
+            cand --mode 'Permission mode: ask or acceptCalls (default acceptCalls)'
+            cand --timeout 'Stop a run after this long, e.g. 45m (default 30m)'
             cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
             cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
             cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
@@ -525,8 +529,8 @@ set edit:completion:arg-completer[finch] = {|@words|
             cand -v 'Print more detail on stderr'
             cand --verbose 'Print more detail on stderr'
             cand --yes 'Answer yes to confirmations (never to permission cards)'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
         }
@@ -591,7 +595,7 @@ set edit:completion:arg-completer[finch] = {|@words|
             cand --version 'Print version'
         }
         &'finch;schedule;history'= {
-            cand --limit 'limit'
+            cand --limit 'How many runs to show'
             cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
             cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
             cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
@@ -624,13 +628,13 @@ set edit:completion:arg-completer[finch] = {|@words|
         &'finch;schedule;help'= {
             cand list 'List tasks with their next run and last result'
             cand create 'Create a task'
-            cand update 'Change a task'
+            cand update 'Change a task; only the given settings change'
             cand enable 'Enable a task'
-            cand disable 'Disable a task'
+            cand disable 'Disable a task (it stays in the list and keeps its history)'
             cand delete 'Delete a task (its history is kept)'
-            cand run 'Run a task now'
-            cand history 'Show run history'
-            cand daemon 'Run due tasks in the foreground until stopped'
+            cand run 'Run a task now, in the foreground'
+            cand history 'Show run history, newest first'
+            cand daemon 'Run due tasks in the foreground until SIGINT or SIGTERM'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'finch;schedule;help;list'= {
@@ -667,17 +671,17 @@ set edit:completion:arg-completer[finch] = {|@words|
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand list 'List sessions, newest first'
+            cand list 'List sessions, most recently active first'
             cand show 'Show a transcript'
-            cand search 'Search transcripts'
+            cand search 'Search message text and tool names of every transcript, ranked'
             cand rename 'Set a session''s title'
             cand extend-dir 'Trust another directory for a session''s file tools'
-            cand attach 'Attach a file to a session''s composer draft'
+            cand attach 'Attach a file (at most 20 MiB) to a session''s composer draft'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'finch;session;list'= {
-            cand --workspace 'workspace'
-            cand --limit 'limit'
+            cand --workspace 'Only sessions whose working directory is DIR or inside it'
+            cand --limit 'Show at most N sessions (0 for all)'
             cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
             cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
             cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
@@ -708,8 +712,8 @@ set edit:completion:arg-completer[finch] = {|@words|
             cand --version 'Print version'
         }
         &'finch;session;search'= {
-            cand --limit 'limit'
-            cand --since 'since'
+            cand --limit 'Show at most N hits (0 for all)'
+            cand --since 'Only entries since DATE: 2026-03-01, 2026-03-01T09:30, an RFC 3339 time, or an age such as 12h, 7d, 2w'
             cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
             cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
             cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
@@ -770,12 +774,12 @@ set edit:completion:arg-completer[finch] = {|@words|
             cand --version 'Print version'
         }
         &'finch;session;help'= {
-            cand list 'List sessions, newest first'
+            cand list 'List sessions, most recently active first'
             cand show 'Show a transcript'
-            cand search 'Search transcripts'
+            cand search 'Search message text and tool names of every transcript, ranked'
             cand rename 'Set a session''s title'
             cand extend-dir 'Trust another directory for a session''s file tools'
-            cand attach 'Attach a file to a session''s composer draft'
+            cand attach 'Attach a file (at most 20 MiB) to a session''s composer draft'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'finch;session;help;list'= {
@@ -866,8 +870,8 @@ set edit:completion:arg-completer[finch] = {|@words|
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand list 'List skills of every tier'
-            cand show 'Show a skill''s SKILL.md'
+            cand list 'List skills of every source (project, personal, global, enabled mini tools)'
+            cand show 'Print the SKILL.md of the skill that wins for a name'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'finch;skill;list'= {
@@ -901,8 +905,8 @@ set edit:completion:arg-completer[finch] = {|@words|
             cand --version 'Print version'
         }
         &'finch;skill;help'= {
-            cand list 'List skills of every tier'
-            cand show 'Show a skill''s SKILL.md'
+            cand list 'List skills of every source (project, personal, global, enabled mini tools)'
+            cand show 'Print the SKILL.md of the skill that wins for a name'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'finch;skill;help;list'= {
@@ -1126,12 +1130,13 @@ set edit:completion:arg-completer[finch] = {|@words|
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand check 'Print the gateway''s decision for a call'
+            cand check 'Print the gateway''s decision for a call: allow, ask (a permission card) or deny'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'finch;policy;check'= {
-            cand --mode 'ask or acceptCalls'
-            cand --cwd 'cwd'
+            cand --mode 'Permission mode of the run'
+            cand --cwd 'Working directory of the call (default: the current directory)'
+            cand --trusted-dir 'A directory the file tools may use besides the working directory (repeatable)'
             cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
             cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
             cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
@@ -1141,13 +1146,13 @@ set edit:completion:arg-completer[finch] = {|@words|
             cand -v 'Print more detail on stderr'
             cand --verbose 'Print more detail on stderr'
             cand --yes 'Answer yes to confirmations (never to permission cards)'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
         }
         &'finch;policy;help'= {
-            cand check 'Print the gateway''s decision for a call'
+            cand check 'Print the gateway''s decision for a call: allow, ask (a permission card) or deny'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'finch;policy;help;check'= {
@@ -1252,7 +1257,7 @@ set edit:completion:arg-completer[finch] = {|@words|
             cand replace 'Replace exactly one entry'
             cand forget 'Remove an entry'
             cand search 'Search memory, ranked'
-            cand list 'List entries'
+            cand list 'List entries with their ids'
             cand show 'Show a memory file, a day''s log or a space''s memory'
             cand prune 'Delete daily logs older than a duration'
         }
@@ -1273,13 +1278,13 @@ set edit:completion:arg-completer[finch] = {|@words|
         &'finch;help;schedule'= {
             cand list 'List tasks with their next run and last result'
             cand create 'Create a task'
-            cand update 'Change a task'
+            cand update 'Change a task; only the given settings change'
             cand enable 'Enable a task'
-            cand disable 'Disable a task'
+            cand disable 'Disable a task (it stays in the list and keeps its history)'
             cand delete 'Delete a task (its history is kept)'
-            cand run 'Run a task now'
-            cand history 'Show run history'
-            cand daemon 'Run due tasks in the foreground until stopped'
+            cand run 'Run a task now, in the foreground'
+            cand history 'Show run history, newest first'
+            cand daemon 'Run due tasks in the foreground until SIGINT or SIGTERM'
         }
         &'finch;help;schedule;list'= {
         }
@@ -1300,12 +1305,12 @@ set edit:completion:arg-completer[finch] = {|@words|
         &'finch;help;schedule;daemon'= {
         }
         &'finch;help;session'= {
-            cand list 'List sessions, newest first'
+            cand list 'List sessions, most recently active first'
             cand show 'Show a transcript'
-            cand search 'Search transcripts'
+            cand search 'Search message text and tool names of every transcript, ranked'
             cand rename 'Set a session''s title'
             cand extend-dir 'Trust another directory for a session''s file tools'
-            cand attach 'Attach a file to a session''s composer draft'
+            cand attach 'Attach a file (at most 20 MiB) to a session''s composer draft'
         }
         &'finch;help;session;list'= {
         }
@@ -1328,8 +1333,8 @@ set edit:completion:arg-completer[finch] = {|@words|
         &'finch;help;space;create'= {
         }
         &'finch;help;skill'= {
-            cand list 'List skills of every tier'
-            cand show 'Show a skill''s SKILL.md'
+            cand list 'List skills of every source (project, personal, global, enabled mini tools)'
+            cand show 'Print the SKILL.md of the skill that wins for a name'
         }
         &'finch;help;skill;list'= {
         }
@@ -1364,7 +1369,7 @@ set edit:completion:arg-completer[finch] = {|@words|
         &'finch;help;tool;info'= {
         }
         &'finch;help;policy'= {
-            cand check 'Print the gateway''s decision for a call'
+            cand check 'Print the gateway''s decision for a call: allow, ask (a permission card) or deny'
         }
         &'finch;help;policy;check'= {
         }

@@ -226,12 +226,12 @@ complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_
 complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list show prune help" -f -a "replace" -d 'Replace exactly one entry'
 complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list show prune help" -f -a "forget" -d 'Remove an entry'
 complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list show prune help" -f -a "search" -d 'Search memory, ranked'
-complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list show prune help" -f -a "list" -d 'List entries'
+complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list show prune help" -f -a "list" -d 'List entries with their ids'
 complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list show prune help" -f -a "show" -d 'Show a memory file, a day\'s log or a space\'s memory'
 complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list show prune help" -f -a "prune" -d 'Delete daily logs older than a duration'
 complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list show prune help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from remember" -l to -d 'Which file: long-term, daily, space:<name>, lessons or profile' -r
-complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from remember" -l section -d 'Put the entry under this heading' -r
+complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from remember" -l section -d 'Put the entry under this heading (created at the end of the file when missing)' -r
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from remember" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from remember" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from remember" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
@@ -243,7 +243,8 @@ complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subc
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from remember" -l yes -d 'Answer yes to confirmations (never to permission cards)'
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from remember" -s h -l help -d 'Print help'
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from remember" -s V -l version -d 'Print version'
-complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from replace" -l id -d 'Id of the entry to replace' -r
+complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from replace" -l id -d 'Id of the entry to replace (or a prefix of at least 4 digits)' -r
+complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from replace" -l in -d 'Only look in this file (long-term, profile, lessons, a date, a space)' -r
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from replace" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from replace" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from replace" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
@@ -255,7 +256,8 @@ complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subc
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from replace" -l yes -d 'Answer yes to confirmations (never to permission cards)'
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from replace" -s h -l help -d 'Print help'
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from replace" -s V -l version -d 'Print version'
-complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from forget" -l id -d 'Id of the entry to remove' -r
+complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from forget" -l id -d 'Id of the entry to remove (or a prefix of at least 4 digits)' -r
+complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from forget" -l in -d 'Only look in this file (long-term, profile, lessons, a date, a space)' -r
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from forget" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from forget" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from forget" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
@@ -268,11 +270,16 @@ complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subc
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from forget" -l yes -d 'Answer yes to confirmations (never to permission cards)'
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from forget" -s h -l help -d 'Print help'
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from forget" -s V -l version -d 'Print version'
-complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from search" -l scope -d 'all, long-term, daily, spaces or lessons' -r
-complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from search" -l space -r
-complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from search" -l since -r
-complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from search" -l until -r
-complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from search" -l limit -r
+complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from search" -l scope -d 'Which files to search' -r -f -a "all\t''
+long-term\t''
+daily\t''
+spaces\t''
+lessons\t''
+profile\t''"
+complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from search" -l space -d 'Only this space\'s memory' -r
+complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from search" -l since -d 'Only entries dated on or after this day (YYYY-MM-DD)' -r
+complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from search" -l until -d 'Only entries dated on or before this day (YYYY-MM-DD)' -r
+complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from search" -l limit -d 'At most this many hits (0 for all)' -r
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from search" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from search" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from search" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
@@ -284,7 +291,13 @@ complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subc
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from search" -l yes -d 'Answer yes to confirmations (never to permission cards)'
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from search" -s h -l help -d 'Print help'
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from search" -s V -l version -d 'Print version'
-complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from list" -l scope -r
+complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from list" -l scope -d 'Which files to list' -r -f -a "all\t''
+long-term\t''
+daily\t''
+spaces\t''
+lessons\t''
+profile\t''"
+complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from list" -l space -d 'Only this space\'s memory' -r
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from list" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from list" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from list" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
@@ -307,12 +320,13 @@ complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subc
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from show" -l yes -d 'Answer yes to confirmations (never to permission cards)'
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
-complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from prune" -l older-than -r
+complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from prune" -l older-than -d 'Age with a unit, e.g. 30d' -r
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from prune" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from prune" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from prune" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from prune" -l dry-run -d 'Print what would be deleted, delete nothing'
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from prune" -l json -d 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from prune" -s q -l quiet -d 'Print only data and errors'
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from prune" -s v -l verbose -d 'Print more detail on stderr'
@@ -323,7 +337,7 @@ complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subc
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "replace" -d 'Replace exactly one entry'
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "forget" -d 'Remove an entry'
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "search" -d 'Search memory, ranked'
-complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "list" -d 'List entries'
+complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "list" -d 'List entries with their ids'
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show a memory file, a day\'s log or a space\'s memory'
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "prune" -d 'Delete daily logs older than a duration'
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -340,13 +354,13 @@ complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_see
 complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list create update enable disable delete run history daemon help" -s V -l version -d 'Print version'
 complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list create update enable disable delete run history daemon help" -f -a "list" -d 'List tasks with their next run and last result'
 complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list create update enable disable delete run history daemon help" -f -a "create" -d 'Create a task'
-complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list create update enable disable delete run history daemon help" -f -a "update" -d 'Change a task'
+complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list create update enable disable delete run history daemon help" -f -a "update" -d 'Change a task; only the given settings change'
 complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list create update enable disable delete run history daemon help" -f -a "enable" -d 'Enable a task'
-complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list create update enable disable delete run history daemon help" -f -a "disable" -d 'Disable a task'
+complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list create update enable disable delete run history daemon help" -f -a "disable" -d 'Disable a task (it stays in the list and keeps its history)'
 complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list create update enable disable delete run history daemon help" -f -a "delete" -d 'Delete a task (its history is kept)'
-complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list create update enable disable delete run history daemon help" -f -a "run" -d 'Run a task now'
-complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list create update enable disable delete run history daemon help" -f -a "history" -d 'Show run history'
-complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list create update enable disable delete run history daemon help" -f -a "daemon" -d 'Run due tasks in the foreground until stopped'
+complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list create update enable disable delete run history daemon help" -f -a "run" -d 'Run a task now, in the foreground'
+complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list create update enable disable delete run history daemon help" -f -a "history" -d 'Show run history, newest first'
+complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list create update enable disable delete run history daemon help" -f -a "daemon" -d 'Run due tasks in the foreground until SIGINT or SIGTERM'
 complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list create update enable disable delete run history daemon help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from list" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from list" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
@@ -359,21 +373,21 @@ complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_su
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from list" -l yes -d 'Answer yes to confirmations (never to permission cards)'
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l name -r
-complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l prompt -r
-complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l hourly -d 'Run every hour, optionally at minute :MM' -r
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l name -d 'A name to recognise the task by' -r
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l prompt -d 'What the agent is asked to do' -r
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l hourly -d 'Run every hour, at minute :MM (default :00)' -r
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l daily -d 'Run every day at HH:MM' -r
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l weekdays -d 'Run Monday to Friday at HH:MM' -r
-complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l weekly -d 'Run every week on DAY at HH:MM' -r
-complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l cron -d 'Run on a five-field cron expression' -r
-complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l once -d 'Run once at an ISO date-time' -r
-complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l tz -d 'Time zone (IANA name; default: local)' -r
-complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l space -d 'Run in this space' -r
-complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l cwd -d 'Run in this directory' -r -F
-complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l model -r
-complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l effort -d 'Reasoning effort' -r
-complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l mode -d 'Permission mode: ask or acceptCalls' -r
-complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l timeout -d 'Stop a run after this long (e.g. 30m)' -r
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l weekly -d 'Run every week on DAY (mon…sun) at HH:MM' -r
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l cron -d 'Run on a five-field cron expression (minute hour day-of-month month day-of-week)' -r
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l once -d 'Run once at an ISO date-time (without an offset: in the task\'s time zone)' -r
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l tz -d 'Time zone, an IANA name such as Europe/Berlin (default: the local zone)' -r
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l space -d 'Run in this space\'s directory (space id or name)' -r
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l cwd -d 'Run in this directory (default: the agent home)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l model -d 'Model for the agent ({model} in the agent command)' -r
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l effort -d 'Reasoning effort: off, minimal, low, medium, high or xhigh ({effort})' -r
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l mode -d 'Permission mode: ask or acceptCalls (default acceptCalls)' -r
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l timeout -d 'Stop a run after this long, e.g. 45m (default 30m)' -r
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
@@ -385,21 +399,21 @@ complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_su
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l yes -d 'Answer yes to confirmations (never to permission cards)'
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help'
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
-complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l name -r
-complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l prompt -r
-complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l hourly -d 'Run every hour, optionally at minute :MM' -r
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l name -d 'A new name' -r
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l prompt -d 'A new prompt' -r
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l hourly -d 'Run every hour, at minute :MM (default :00)' -r
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l daily -d 'Run every day at HH:MM' -r
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l weekdays -d 'Run Monday to Friday at HH:MM' -r
-complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l weekly -d 'Run every week on DAY at HH:MM' -r
-complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l cron -d 'Run on a five-field cron expression' -r
-complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l once -d 'Run once at an ISO date-time' -r
-complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l tz -d 'Time zone (IANA name; default: local)' -r
-complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l space -d 'Run in this space' -r
-complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l cwd -d 'Run in this directory' -r -F
-complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l model -r
-complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l effort -d 'Reasoning effort' -r
-complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l mode -d 'Permission mode: ask or acceptCalls' -r
-complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l timeout -d 'Stop a run after this long (e.g. 30m)' -r
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l weekly -d 'Run every week on DAY (mon…sun) at HH:MM' -r
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l cron -d 'Run on a five-field cron expression (minute hour day-of-month month day-of-week)' -r
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l once -d 'Run once at an ISO date-time (without an offset: in the task\'s time zone)' -r
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l tz -d 'Time zone, an IANA name such as Europe/Berlin (default: the local zone)' -r
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l space -d 'Run in this space\'s directory (space id or name)' -r
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l cwd -d 'Run in this directory (default: the agent home)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l model -d 'Model for the agent ({model} in the agent command)' -r
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l effort -d 'Reasoning effort: off, minimal, low, medium, high or xhigh ({effort})' -r
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l mode -d 'Permission mode: ask or acceptCalls (default acceptCalls)' -r
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l timeout -d 'Stop a run after this long, e.g. 45m (default 30m)' -r
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
@@ -409,7 +423,7 @@ complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_su
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -s q -l quiet -d 'Print only data and errors'
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -s v -l verbose -d 'Print more detail on stderr'
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l yes -d 'Answer yes to confirmations (never to permission cards)'
-complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -s h -l help -d 'Print help'
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -s V -l version -d 'Print version'
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from enable" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from enable" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
@@ -455,7 +469,7 @@ complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_su
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from run" -l yes -d 'Answer yes to confirmations (never to permission cards)'
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from run" -s h -l help -d 'Print help'
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from run" -s V -l version -d 'Print version'
-complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from history" -l limit -r
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from history" -l limit -d 'How many runs to show' -r
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from history" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from history" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from history" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
@@ -480,13 +494,13 @@ complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_su
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from daemon" -s V -l version -d 'Print version'
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from help" -f -a "list" -d 'List tasks with their next run and last result'
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create a task'
-complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from help" -f -a "update" -d 'Change a task'
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from help" -f -a "update" -d 'Change a task; only the given settings change'
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from help" -f -a "enable" -d 'Enable a task'
-complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from help" -f -a "disable" -d 'Disable a task'
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from help" -f -a "disable" -d 'Disable a task (it stays in the list and keeps its history)'
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from help" -f -a "delete" -d 'Delete a task (its history is kept)'
-complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from help" -f -a "run" -d 'Run a task now'
-complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from help" -f -a "history" -d 'Show run history'
-complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from help" -f -a "daemon" -d 'Run due tasks in the foreground until stopped'
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from help" -f -a "run" -d 'Run a task now, in the foreground'
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from help" -f -a "history" -d 'Show run history, newest first'
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from help" -f -a "daemon" -d 'Run due tasks in the foreground until SIGINT or SIGTERM'
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list show search rename extend-dir attach help" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list show search rename extend-dir attach help" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
@@ -499,15 +513,15 @@ complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen
 complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list show search rename extend-dir attach help" -l yes -d 'Answer yes to confirmations (never to permission cards)'
 complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list show search rename extend-dir attach help" -s h -l help -d 'Print help'
 complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list show search rename extend-dir attach help" -s V -l version -d 'Print version'
-complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list show search rename extend-dir attach help" -f -a "list" -d 'List sessions, newest first'
+complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list show search rename extend-dir attach help" -f -a "list" -d 'List sessions, most recently active first'
 complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list show search rename extend-dir attach help" -f -a "show" -d 'Show a transcript'
-complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list show search rename extend-dir attach help" -f -a "search" -d 'Search transcripts'
+complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list show search rename extend-dir attach help" -f -a "search" -d 'Search message text and tool names of every transcript, ranked'
 complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list show search rename extend-dir attach help" -f -a "rename" -d 'Set a session\'s title'
 complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list show search rename extend-dir attach help" -f -a "extend-dir" -d 'Trust another directory for a session\'s file tools'
-complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list show search rename extend-dir attach help" -f -a "attach" -d 'Attach a file to a session\'s composer draft'
+complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list show search rename extend-dir attach help" -f -a "attach" -d 'Attach a file (at most 20 MiB) to a session\'s composer draft'
 complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list show search rename extend-dir attach help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from list" -l workspace -r
-complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from list" -l limit -r
+complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from list" -l workspace -d 'Only sessions whose working directory is DIR or inside it' -r -F
+complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from list" -l limit -d 'Show at most N sessions (0 for all)' -r
 complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from list" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from list" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from list" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
@@ -530,8 +544,8 @@ complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_sub
 complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from show" -l yes -d 'Answer yes to confirmations (never to permission cards)'
 complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
-complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from search" -l limit -r
-complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from search" -l since -r
+complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from search" -l limit -d 'Show at most N hits (0 for all)' -r
+complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from search" -l since -d 'Only entries since DATE: 2026-03-01, 2026-03-01T09:30, an RFC 3339 time, or an age such as 12h, 7d, 2w' -r
 complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from search" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from search" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from search" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
@@ -576,12 +590,12 @@ complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_sub
 complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from attach" -l yes -d 'Answer yes to confirmations (never to permission cards)'
 complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from attach" -s h -l help -d 'Print help'
 complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from attach" -s V -l version -d 'Print version'
-complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "list" -d 'List sessions, newest first'
+complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "list" -d 'List sessions, most recently active first'
 complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show a transcript'
-complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "search" -d 'Search transcripts'
+complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "search" -d 'Search message text and tool names of every transcript, ranked'
 complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "rename" -d 'Set a session\'s title'
 complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "extend-dir" -d 'Trust another directory for a session\'s file tools'
-complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "attach" -d 'Attach a file to a session\'s composer draft'
+complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "attach" -d 'Attach a file (at most 20 MiB) to a session\'s composer draft'
 complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c finch -n "__fish_finch_using_subcommand space; and not __fish_seen_subcommand_from list create help" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand space; and not __fish_seen_subcommand_from list create help" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
@@ -634,8 +648,8 @@ complete -c finch -n "__fish_finch_using_subcommand skill; and not __fish_seen_s
 complete -c finch -n "__fish_finch_using_subcommand skill; and not __fish_seen_subcommand_from list show help" -l yes -d 'Answer yes to confirmations (never to permission cards)'
 complete -c finch -n "__fish_finch_using_subcommand skill; and not __fish_seen_subcommand_from list show help" -s h -l help -d 'Print help'
 complete -c finch -n "__fish_finch_using_subcommand skill; and not __fish_seen_subcommand_from list show help" -s V -l version -d 'Print version'
-complete -c finch -n "__fish_finch_using_subcommand skill; and not __fish_seen_subcommand_from list show help" -f -a "list" -d 'List skills of every tier'
-complete -c finch -n "__fish_finch_using_subcommand skill; and not __fish_seen_subcommand_from list show help" -f -a "show" -d 'Show a skill\'s SKILL.md'
+complete -c finch -n "__fish_finch_using_subcommand skill; and not __fish_seen_subcommand_from list show help" -f -a "list" -d 'List skills of every source (project, personal, global, enabled mini tools)'
+complete -c finch -n "__fish_finch_using_subcommand skill; and not __fish_seen_subcommand_from list show help" -f -a "show" -d 'Print the SKILL.md of the skill that wins for a name'
 complete -c finch -n "__fish_finch_using_subcommand skill; and not __fish_seen_subcommand_from list show help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c finch -n "__fish_finch_using_subcommand skill; and __fish_seen_subcommand_from list" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand skill; and __fish_seen_subcommand_from list" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
@@ -659,8 +673,8 @@ complete -c finch -n "__fish_finch_using_subcommand skill; and __fish_seen_subco
 complete -c finch -n "__fish_finch_using_subcommand skill; and __fish_seen_subcommand_from show" -l yes -d 'Answer yes to confirmations (never to permission cards)'
 complete -c finch -n "__fish_finch_using_subcommand skill; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c finch -n "__fish_finch_using_subcommand skill; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
-complete -c finch -n "__fish_finch_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "list" -d 'List skills of every tier'
-complete -c finch -n "__fish_finch_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show a skill\'s SKILL.md'
+complete -c finch -n "__fish_finch_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "list" -d 'List skills of every source (project, personal, global, enabled mini tools)'
+complete -c finch -n "__fish_finch_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "show" -d 'Print the SKILL.md of the skill that wins for a name'
 complete -c finch -n "__fish_finch_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c finch -n "__fish_finch_using_subcommand mcp; and not __fish_seen_subcommand_from list add remove tools help" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand mcp; and not __fish_seen_subcommand_from list add remove tools help" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
@@ -810,10 +824,12 @@ complete -c finch -n "__fish_finch_using_subcommand policy; and not __fish_seen_
 complete -c finch -n "__fish_finch_using_subcommand policy; and not __fish_seen_subcommand_from check help" -l yes -d 'Answer yes to confirmations (never to permission cards)'
 complete -c finch -n "__fish_finch_using_subcommand policy; and not __fish_seen_subcommand_from check help" -s h -l help -d 'Print help'
 complete -c finch -n "__fish_finch_using_subcommand policy; and not __fish_seen_subcommand_from check help" -s V -l version -d 'Print version'
-complete -c finch -n "__fish_finch_using_subcommand policy; and not __fish_seen_subcommand_from check help" -f -a "check" -d 'Print the gateway\'s decision for a call'
+complete -c finch -n "__fish_finch_using_subcommand policy; and not __fish_seen_subcommand_from check help" -f -a "check" -d 'Print the gateway\'s decision for a call: allow, ask (a permission card) or deny'
 complete -c finch -n "__fish_finch_using_subcommand policy; and not __fish_seen_subcommand_from check help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c finch -n "__fish_finch_using_subcommand policy; and __fish_seen_subcommand_from check" -l mode -d 'ask or acceptCalls' -r
-complete -c finch -n "__fish_finch_using_subcommand policy; and __fish_seen_subcommand_from check" -l cwd -r -F
+complete -c finch -n "__fish_finch_using_subcommand policy; and __fish_seen_subcommand_from check" -l mode -d 'Permission mode of the run' -r -f -a "ask\t'Cards for everything outside autoAllow'
+acceptCalls\t'The fast lane runs without cards'"
+complete -c finch -n "__fish_finch_using_subcommand policy; and __fish_seen_subcommand_from check" -l cwd -d 'Working directory of the call (default: the current directory)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand policy; and __fish_seen_subcommand_from check" -l trusted-dir -d 'A directory the file tools may use besides the working directory (repeatable)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand policy; and __fish_seen_subcommand_from check" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand policy; and __fish_seen_subcommand_from check" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand policy; and __fish_seen_subcommand_from check" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
@@ -823,9 +839,9 @@ complete -c finch -n "__fish_finch_using_subcommand policy; and __fish_seen_subc
 complete -c finch -n "__fish_finch_using_subcommand policy; and __fish_seen_subcommand_from check" -s q -l quiet -d 'Print only data and errors'
 complete -c finch -n "__fish_finch_using_subcommand policy; and __fish_seen_subcommand_from check" -s v -l verbose -d 'Print more detail on stderr'
 complete -c finch -n "__fish_finch_using_subcommand policy; and __fish_seen_subcommand_from check" -l yes -d 'Answer yes to confirmations (never to permission cards)'
-complete -c finch -n "__fish_finch_using_subcommand policy; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help'
+complete -c finch -n "__fish_finch_using_subcommand policy; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c finch -n "__fish_finch_using_subcommand policy; and __fish_seen_subcommand_from check" -s V -l version -d 'Print version'
-complete -c finch -n "__fish_finch_using_subcommand policy; and __fish_seen_subcommand_from help" -f -a "check" -d 'Print the gateway\'s decision for a call'
+complete -c finch -n "__fish_finch_using_subcommand policy; and __fish_seen_subcommand_from help" -f -a "check" -d 'Print the gateway\'s decision for a call: allow, ask (a permission card) or deny'
 complete -c finch -n "__fish_finch_using_subcommand policy; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c finch -n "__fish_finch_using_subcommand run" -l serve -d 'Serve the host over a protocol instead of the console (mcp)' -r
 complete -c finch -n "__fish_finch_using_subcommand run" -l mode -d 'Permission mode: ask or acceptCalls' -r
@@ -892,28 +908,28 @@ complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcom
 complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "replace" -d 'Replace exactly one entry'
 complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "forget" -d 'Remove an entry'
 complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "search" -d 'Search memory, ranked'
-complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "list" -d 'List entries'
+complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "list" -d 'List entries with their ids'
 complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "show" -d 'Show a memory file, a day\'s log or a space\'s memory'
 complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from memory" -f -a "prune" -d 'Delete daily logs older than a duration'
 complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from schedule" -f -a "list" -d 'List tasks with their next run and last result'
 complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from schedule" -f -a "create" -d 'Create a task'
-complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from schedule" -f -a "update" -d 'Change a task'
+complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from schedule" -f -a "update" -d 'Change a task; only the given settings change'
 complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from schedule" -f -a "enable" -d 'Enable a task'
-complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from schedule" -f -a "disable" -d 'Disable a task'
+complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from schedule" -f -a "disable" -d 'Disable a task (it stays in the list and keeps its history)'
 complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from schedule" -f -a "delete" -d 'Delete a task (its history is kept)'
-complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from schedule" -f -a "run" -d 'Run a task now'
-complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from schedule" -f -a "history" -d 'Show run history'
-complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from schedule" -f -a "daemon" -d 'Run due tasks in the foreground until stopped'
-complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from session" -f -a "list" -d 'List sessions, newest first'
+complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from schedule" -f -a "run" -d 'Run a task now, in the foreground'
+complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from schedule" -f -a "history" -d 'Show run history, newest first'
+complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from schedule" -f -a "daemon" -d 'Run due tasks in the foreground until SIGINT or SIGTERM'
+complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from session" -f -a "list" -d 'List sessions, most recently active first'
 complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from session" -f -a "show" -d 'Show a transcript'
-complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from session" -f -a "search" -d 'Search transcripts'
+complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from session" -f -a "search" -d 'Search message text and tool names of every transcript, ranked'
 complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from session" -f -a "rename" -d 'Set a session\'s title'
 complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from session" -f -a "extend-dir" -d 'Trust another directory for a session\'s file tools'
-complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from session" -f -a "attach" -d 'Attach a file to a session\'s composer draft'
+complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from session" -f -a "attach" -d 'Attach a file (at most 20 MiB) to a session\'s composer draft'
 complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from space" -f -a "list" -d 'List spaces'
 complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from space" -f -a "create" -d 'Create a space'
-complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from skill" -f -a "list" -d 'List skills of every tier'
-complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from skill" -f -a "show" -d 'Show a skill\'s SKILL.md'
+complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from skill" -f -a "list" -d 'List skills of every source (project, personal, global, enabled mini tools)'
+complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from skill" -f -a "show" -d 'Print the SKILL.md of the skill that wins for a name'
 complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "list" -d 'List MCP servers and their status'
 complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "add" -d 'Add an MCP server (stdio command, or --url for Streamable HTTP)'
 complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "remove" -d 'Remove an MCP server'
@@ -922,4 +938,4 @@ complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcom
 complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from tool" -f -a "search" -d 'Search the catalog'
 complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from tool" -f -a "call" -d 'Call one tool through the permission gateway'
 complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from tool" -f -a "info" -d 'Describe one tool'
-complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from policy" -f -a "check" -d 'Print the gateway\'s decision for a call'
+complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from policy" -f -a "check" -d 'Print the gateway\'s decision for a call: allow, ask (a permission card) or deny'

@@ -6,9 +6,14 @@ pub mod config;
 pub mod env;
 pub mod error;
 pub mod homes;
+pub mod host;
+pub mod memory;
 pub mod minitool;
 pub mod node;
+pub mod schedule;
 pub mod search;
+pub mod session;
+pub mod skill;
 pub mod space;
 pub mod store;
 pub mod ui;
@@ -55,6 +60,18 @@ impl Context {
             other => CommandError::failed(other.to_string()),
         })?;
         Ok(self.homes.get_or_init(|| homes))
+    }
+
+    /// This command's clock, read once: `FINCH_NOW` (an RFC 3339 time, a testing and scripting
+    /// aid) when set, else the system clock with the local offset.
+    pub fn now(&self) -> Result<chrono::DateTime<chrono::FixedOffset>> {
+        match self.env.get("FINCH_NOW") {
+            Some(text) => chrono::DateTime::parse_from_rfc3339(&text).map_err(|_| {
+                CommandError::failed(format!("FINCH_NOW=\"{text}\" is not an RFC 3339 time"))
+                    .with_hint("write e.g. FINCH_NOW=2026-11-29T09:15:00+01:00, or unset it")
+            }),
+            None => Ok(chrono::Local::now().fixed_offset()),
+        }
     }
 
     pub fn settings(&self) -> Result<&Settings> {
@@ -136,7 +153,7 @@ fn dispatch(ctx: &Context, command: Command) -> Result<()> {
         Command::Skill(c) => cli::skill::run(ctx, &c),
         Command::Mcp(_) => not_yet("mcp"),
         Command::Tool(_) => not_yet("tool"),
-        Command::Policy(_) => not_yet("policy"),
+        Command::Policy(c) => cli::policy::run(ctx, &c),
         Command::Run(_) => not_yet("run"),
     }
 }

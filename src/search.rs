@@ -29,6 +29,11 @@ fn fold_char(c: char, out: &mut String) {
         out.push(c.to_ascii_lowercase());
         return;
     }
+    // CJK unified ideographs have neither decompositions nor case: they fold to themselves.
+    if matches!(c as u32, 0x3400..=0x4DBF | 0x4E00..=0x9FFF) {
+        out.push(c);
+        return;
+    }
     for d in std::iter::once(c).nfkd() {
         if !is_combining_mark(d) {
             out.extend(d.to_lowercase());
@@ -86,47 +91,107 @@ pub fn is_cjk(c: char) -> bool {
 /// `天气预报` → `天`, `气`, `预`, `报`, `天气`, `气预`, `预报`.
 pub fn tokenize(text: &str) -> Vec<String> {
     let mut terms = Vec::new();
+    for_each_term(text, |t| terms.push(t.to_string()));
+    terms
+}
+
+/// Calls `each` with every term `tokenize` returns, in the same order, reusing one buffer instead
+/// of allocating a string per term (for counting terms over many documents).
+pub fn for_each_term(text: &str, mut each: impl FnMut(&str)) {
+    if text.is_ascii() {
+        return for_each_ascii_term(text.as_bytes(), each);
+    }
     let mut word = String::new();
+    let mut cjk = String::new();
     let mut cjk_prev: Option<char> = None;
-    let chars: Vec<char> = text.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
+    let mut prev: Option<char> = None;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let before = prev.replace(c);
         if is_cjk(c) {
-            flush(&mut word, &mut terms);
-            let mut single = String::new();
-            fold_char(c, &mut single);
-            if let Some(p) = cjk_prev {
-                let mut pair = String::new();
-                fold_char(p, &mut pair);
-                pair.push_str(&single);
-                terms.push(pair);
+            flush(&mut word, &mut each);
+            cjk.clear();
+            match cjk_prev {
+                Some(p) => {
+                    fold_char(p, &mut cjk);
+                    let single = cjk.len();
+                    fold_char(c, &mut cjk);
+                    each(&cjk);
+                    each(&cjk[single..]);
+                }
+                None => {
+                    fold_char(c, &mut cjk);
+                    each(&cjk);
+                }
             }
-            terms.push(single);
             cjk_prev = Some(c);
             continue;
         }
         cjk_prev = None;
         if !c.is_alphanumeric() {
-            flush(&mut word, &mut terms);
+            flush(&mut word, &mut each);
             continue;
         }
         // camelCase: a capital after a lowercase letter, or the last capital of an acronym
         // followed by a lowercase letter (`HTTPServer` → `http` `server`), starts a new word.
-        if c.is_uppercase() && !word.is_empty() {
-            let prev = chars[i - 1];
-            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
-            if prev.is_lowercase() || (prev.is_uppercase() && next_lower) {
-                flush(&mut word, &mut terms);
+        if c.is_uppercase()
+            && !word.is_empty()
+            && let Some(p) = before
+        {
+            let next_lower = chars.peek().is_some_and(|n| n.is_lowercase());
+            if p.is_lowercase() || (p.is_uppercase() && next_lower) {
+                flush(&mut word, &mut each);
             }
         }
         fold_char(c, &mut word);
     }
-    flush(&mut word, &mut terms);
-    terms
+    flush(&mut word, &mut each);
 }
 
-fn flush(word: &mut String, terms: &mut Vec<String>) {
+/// `for_each_term` for ASCII text: the same rules on bytes, without decoding characters.
+fn for_each_ascii_term(text: &[u8], mut each: impl FnMut(&str)) {
+    let mut word = String::new();
+    ascii_words(text, |w| {
+        word.clear();
+        word.extend(w.iter().map(|b| b.to_ascii_lowercase() as char));
+        each(&word);
+    });
+}
+
+/// The words of ASCII text as slices (not yet lowercased): runs of letters and digits, split
+/// before a capital that follows a lowercase letter and before the last capital of an acronym
+/// followed by a lowercase letter (`HTTPServer` → `HTTP`, `Server`).
+fn ascii_words<'a>(text: &'a [u8], mut each: impl FnMut(&'a [u8])) {
+    let mut start: Option<usize> = None;
+    for (i, &b) in text.iter().enumerate() {
+        if !b.is_ascii_alphanumeric() {
+            if let Some(s) = start.take() {
+                each(&text[s..i]);
+            }
+            continue;
+        }
+        match start {
+            None => start = Some(i),
+            Some(s) if b.is_ascii_uppercase() => {
+                let prev = text[i - 1];
+                let next_lower = text.get(i + 1).is_some_and(u8::is_ascii_lowercase);
+                if prev.is_ascii_lowercase() || (prev.is_ascii_uppercase() && next_lower) {
+                    each(&text[s..i]);
+                    start = Some(i);
+                }
+            }
+            Some(_) => {}
+        }
+    }
+    if let Some(s) = start {
+        each(&text[s..]);
+    }
+}
+
+fn flush(word: &mut String, each: &mut impl FnMut(&str)) {
     if !word.is_empty() {
-        terms.push(std::mem::take(word));
+        each(word);
+        word.clear();
     }
 }
 
@@ -167,6 +232,47 @@ impl Query {
             tf,
             len: doc_terms.len() as u32,
         }
+    }
+
+    /// The same as `frequencies(&tokenize(text))`, without building the list of terms.
+    pub fn count_in(&self, text: &str) -> TermCounts {
+        let mut counts = TermCounts {
+            tf: vec![0; self.terms.len()],
+            len: 0,
+        };
+        // Runs between ASCII characters that are neither letters nor digits (which end every
+        // word and pair) are tokenized on their own: all-ASCII runs on bytes, compared in place.
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let start = i;
+            let mut ascii = true;
+            while i < bytes.len() && (bytes[i] >= 0x80 || bytes[i].is_ascii_alphanumeric()) {
+                ascii &= bytes[i] < 0x80;
+                i += 1;
+            }
+            if start < i && ascii {
+                ascii_words(&bytes[start..i], |w| {
+                    counts.len += 1;
+                    let hit = self
+                        .terms
+                        .iter()
+                        .position(|q| q.as_bytes().eq_ignore_ascii_case(w));
+                    if let Some(t) = hit {
+                        counts.tf[t] += 1;
+                    }
+                });
+            } else if start < i {
+                for_each_term(&text[start..i], |w| {
+                    counts.len += 1;
+                    if let Some(t) = self.terms.iter().position(|q| q == w) {
+                        counts.tf[t] += 1;
+                    }
+                });
+            }
+            i += 1;
+        }
+        counts
     }
 
     /// Whether the folded document holds the whole query as written (after folding).
@@ -354,6 +460,16 @@ mod tests {
         ];
         for (text, want) in cases {
             assert_eq!(tokenize(text), want, "{text}");
+            let q = Query::new("http 天气 case finch v2 words response");
+            assert_eq!(q.count_in(text), q.frequencies(&tokenize(text)), "{text}");
+        }
+        let q = Query::new("chloe s cafe bar 天气 气 http server a e ＡＢ ab");
+        for text in [
+            "Chloé's caféBar 天气, HTTPServer éA",
+            "天气天气 x天气y ÉtudeAB ＡＢc (café)",
+            "naïveHTTP天 — “quoted” ｅ",
+        ] {
+            assert_eq!(q.count_in(text), q.frequencies(&tokenize(text)), "{text}");
         }
     }
 

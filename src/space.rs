@@ -37,6 +37,8 @@ pub enum SpaceError {
     InvalidName(String, &'static str),
     #[error("no such directory: {}", .0.display())]
     MissingDir(PathBuf),
+    #[error("{} is not a directory", .0.display())]
+    NotADir(PathBuf),
     #[error("{} has an entry that is not a space object: {entry}", path.display())]
     BadEntry { path: PathBuf, entry: String },
     #[error(transparent)]
@@ -95,7 +97,12 @@ pub fn create(
     validate_name(name)?;
     let directory = match directory {
         Some(d) => {
-            Some(std::fs::canonicalize(d).map_err(|_| SpaceError::MissingDir(d.to_path_buf()))?)
+            let canonical =
+                std::fs::canonicalize(d).map_err(|_| SpaceError::MissingDir(d.to_path_buf()))?;
+            if !canonical.is_dir() {
+                return Err(SpaceError::NotADir(d.to_path_buf()));
+            }
+            Some(canonical)
         }
         None => None,
     };

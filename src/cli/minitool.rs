@@ -573,6 +573,11 @@ pub fn cmd_where(ctx: &Context) -> Result<()> {
         ("logs", homes.logs_dir()),
         ("memory", homes.memory_md()),
         ("daily logs", homes.memory_dir()),
+        ("lessons", homes.memory_dir().join("lessons.md")),
+        ("space memory", homes.memory_dir().join("spaces")),
+        ("profile", homes.agent.join("USER.md")),
+        ("personal skills", homes.agent.join("skills")),
+        ("global skills", homes.runtime.join("skills")),
     ];
     if ctx.ui.json {
         let mut map = serde_json::Map::new();

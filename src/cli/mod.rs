@@ -6,6 +6,7 @@ pub mod doctor;
 pub mod generate;
 pub mod memory;
 pub mod minitool;
+pub mod policy;
 pub mod schedule;
 pub mod session;
 pub mod skill;
@@ -105,7 +106,7 @@ pub enum Command {
     Tool(ToolCommand),
     /// Ask the permission gateway for a verdict
     #[command(subcommand)]
-    Policy(PolicyCommand),
+    Policy(policy::PolicyCommand),
     /// Run the tool host
     Run(RunArgs),
     /// Print shell completions
@@ -172,21 +173,6 @@ pub enum ToolCommand {
     },
     /// Describe one tool
     Info { name: String },
-}
-
-#[derive(Debug, Subcommand)]
-pub enum PolicyCommand {
-    /// Print the gateway's decision for a call
-    Check {
-        tool: String,
-        /// The call's arguments as JSON
-        args: Option<String>,
-        /// ask or acceptCalls
-        #[arg(long, default_value = "ask")]
-        mode: String,
-        #[arg(long, value_name = "DIR")]
-        cwd: Option<PathBuf>,
-    },
 }
 
 #[derive(Debug, Args)]

@@ -9,6 +9,7 @@ mod doctor;
 mod kill;
 mod list_enable_remove;
 mod memory;
+mod policy;
 mod registry;
 mod schedule;
 mod session;

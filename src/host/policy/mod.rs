@@ -1,0 +1,1029 @@
+//! The permission gateway of SPEC §8.3–§8.4: one pure function, `decide`, turns a tool call,
+//! the permission mode and the rules into allow, ask (a permission card) or deny, with the
+//! reason and the card's risk. It reads nothing and runs nothing; the rules files are loaded by
+//! the caller (`rules`), Bash commands are classified by `bash`.
+//!
+//! Order of the checks, first match wins:
+//! 1. a `deny` rule reaches the call → deny;
+//! 2. autoAllow (`AskUserQuestion`, `TodoWrite`, `Skill`, the dispatchers except `MiniTool`)
+//!    → allow;
+//! 3. an `ask` rule reaches the call → card;
+//! 4. mini tool tools, MCP tools, the `MiniTool` dispatcher, destructive Bash → card, whatever
+//!    the mode and the allow rules;
+//! 5. the fast lane (`Read`, `Write`, `Edit`, `Grep`, `Glob`, `WebSearch`, `WebFetch`,
+//!    read-only Bash) → allow in `acceptCalls` mode; the file tools only for paths inside the
+//!    working directory or a trusted directory;
+//! 6. allow rules → allow: for Bash only when they cover every segment of the command;
+//! 7. otherwise → card.
+//!
+//! `ask` rules sit after autoAllow because §8.3 runs autoAllow tools "at once": only a `deny`
+//! rule stops them.
+
+pub mod bash;
+pub mod rules;
+
+use std::path::{Component, Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::homes::absolutize;
+use crate::host::tool::{Layer, Risk, ToolRef};
+
+pub use bash::{Classification, Segment, classify};
+pub use rules::{Rule, RuleList, Rules, RulesError, Subject};
+
+/// The permission mode of a run (SPEC §8.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// Cards for everything outside autoAllow (default for interactive runs).
+    #[default]
+    Ask,
+    /// The fast lane runs without cards (default for scheduled runs).
+    AcceptCalls,
+}
+
+impl Mode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Ask => "ask",
+            Mode::AcceptCalls => "acceptCalls",
+        }
+    }
+}
+
+/// The outcome of the gateway.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decision {
+    /// Run the call.
+    Allow,
+    /// Show a permission card first.
+    Ask,
+    /// Refuse without a card.
+    Deny,
+}
+
+impl Decision {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Decision::Allow => "allow",
+            Decision::Ask => "ask",
+            Decision::Deny => "deny",
+        }
+    }
+}
+
+/// Which step of the gateway decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DecidedBy {
+    /// A `deny` rule.
+    DenyRule,
+    /// The autoAllow set.
+    AutoAllow,
+    /// An `ask` rule.
+    AskRule,
+    /// A tool or command that always gets a card (mini tool, MCP, `MiniTool`, destructive or
+    /// uncovered non-read-only Bash).
+    CardRequired,
+    /// The `acceptCalls` fast lane.
+    FastLane,
+    /// `allow` rules.
+    AllowRule,
+    /// A file tool's path outside the working directory and the trusted directories.
+    OutsideWorkspace,
+    /// A fast-lane tool in `ask` mode with no allow rule.
+    AskMode,
+}
+
+impl DecidedBy {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DecidedBy::DenyRule => "denyRule",
+            DecidedBy::AutoAllow => "autoAllow",
+            DecidedBy::AskRule => "askRule",
+            DecidedBy::CardRequired => "cardRequired",
+            DecidedBy::FastLane => "fastLane",
+            DecidedBy::AllowRule => "allowRule",
+            DecidedBy::OutsideWorkspace => "outsideWorkspace",
+            DecidedBy::AskMode => "askMode",
+        }
+    }
+}
+
+/// The gateway's answer for one call.
+#[derive(Debug, Clone)]
+pub struct Verdict {
+    pub decision: Decision,
+    pub decided_by: DecidedBy,
+    /// One line for people and models.
+    pub reason: String,
+    /// The risk a card shows.
+    pub risk: Risk,
+    /// The card may offer "Allow for this session" (never for mini tool tools, MCP tools,
+    /// `MiniTool` or destructive commands; false when there is no card).
+    pub session_allow_offered: bool,
+    /// The rules that decided (deny, ask, or the allow rules covering the call).
+    pub rules: Vec<Rule>,
+    /// The classification of a Bash command.
+    pub bash: Option<Classification>,
+}
+
+/// Where a call runs: the file tools are confined to `cwd` and `trusted` (SPEC §8.6).
+#[derive(Debug, Clone)]
+pub struct Workspace {
+    /// The session's working directory, absolute.
+    pub cwd: PathBuf,
+    /// The project root relative path globs are matched from (see `rules::project_root`).
+    pub project: PathBuf,
+    /// Directories added with `Session action=extendDir`, absolute.
+    pub trusted: Vec<PathBuf>,
+    /// The user's home, for `~` in paths.
+    pub home: Option<PathBuf>,
+}
+
+impl Workspace {
+    fn contains(&self, path: &Path) -> bool {
+        path.starts_with(&self.cwd) || self.trusted.iter().any(|t| path.starts_with(t))
+    }
+}
+
+/// One call to decide on.
+#[derive(Debug, Clone, Copy)]
+pub struct ToolCall<'a> {
+    pub tool: ToolRef<'a>,
+    /// The call's arguments (a JSON object).
+    pub args: &'a Value,
+    pub workspace: &'a Workspace,
+}
+
+/// The auto-allowed tools of §8.3 step 2.
+pub const AUTO_ALLOW: &[&str] = &[
+    "AskUserQuestion",
+    "TodoWrite",
+    "Skill",
+    "Memory",
+    "Skills",
+    "Session",
+    "AppCall",
+    "ToolSearch",
+    "Schedule",
+];
+
+/// The dispatcher that installs and runs mini tools: a card on every call.
+pub const MINITOOL_DISPATCHER: &str = "MiniTool";
+
+/// How the gateway treats a tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Lane {
+    AutoAllow,
+    /// `Read`, `Write`, `Edit`, `Grep`, `Glob`.
+    File,
+    /// `WebSearch`, `WebFetch`.
+    Web,
+    Bash,
+    /// Mini tool tools, MCP tools, `MiniTool`, and any name the policy does not know.
+    AlwaysCard,
+}
+
+fn lane(tool: &ToolRef) -> Lane {
+    match tool.layer {
+        Layer::MiniTool | Layer::Mcp => Lane::AlwaysCard,
+        Layer::Builtin | Layer::Suite => match tool.name {
+            MINITOOL_DISPATCHER => Lane::AlwaysCard,
+            n if AUTO_ALLOW.contains(&n) => Lane::AutoAllow,
+            "Read" | "Write" | "Edit" | "Grep" | "Glob" => Lane::File,
+            "WebSearch" | "WebFetch" => Lane::Web,
+            "Bash" => Lane::Bash,
+            _ => Lane::AlwaysCard,
+        },
+    }
+}
+
+/// The subject of a call: what rule keys are matched against.
+enum Target {
+    Command(String, Classification),
+    /// Absolute paths (a file tool may touch more than one), or why none could be read.
+    Paths(Result<Vec<PathBuf>, String>),
+    Host(Option<String>),
+    Nothing,
+}
+
+/// Decides one call. Pure: no file, no process, no clock.
+pub fn decide(call: &ToolCall, mode: Mode, rules: &Rules) -> Verdict {
+    let name = call.tool.name;
+    let lane = lane(&call.tool);
+    let target = match lane {
+        Lane::Bash => {
+            let command = call
+                .args
+                .get("command")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string();
+            let classification = classify(&command);
+            Target::Command(command, classification)
+        }
+        Lane::File => Target::Paths(file_paths(name, call.args, call.workspace)),
+        Lane::Web if name == "WebFetch" => Target::Host(
+            call.args
+                .get("url")
+                .and_then(Value::as_str)
+                .and_then(url_host),
+        ),
+        _ => Target::Nothing,
+    };
+    let subjects = subjects(&target, call.workspace);
+    let risk = risk(call, lane, &target);
+    let bash = match &target {
+        Target::Command(_, c) => Some(c.clone()),
+        _ => None,
+    };
+    let verdict = |decision, decided_by, reason: String, rules: Vec<Rule>| {
+        let destructive = bash.as_ref().is_some_and(|c| c.destructive);
+        Verdict {
+            decision,
+            decided_by,
+            reason,
+            risk,
+            session_allow_offered: decision == Decision::Ask
+                && lane != Lane::AlwaysCard
+                && !destructive,
+            rules,
+            bash: bash.clone(),
+        }
+    };
+    // A deny or ask rule reaches a call when it reaches any of its subjects.
+    let reaching = |list: RuleList| {
+        rules
+            .iter(list)
+            .find(|r| r.names(name) && subjects.iter().any(|s| r.reaches(s)))
+            .cloned()
+    };
+
+    // 1. deny rules.
+    if let Some(rule) = reaching(RuleList::Deny) {
+        return verdict(
+            Decision::Deny,
+            DecidedBy::DenyRule,
+            format!("refused by the {rule}"),
+            vec![rule],
+        );
+    }
+    // 2. autoAllow.
+    if lane == Lane::AutoAllow {
+        return verdict(
+            Decision::Allow,
+            DecidedBy::AutoAllow,
+            format!("`{name}` runs without a card (autoAllow)"),
+            Vec::new(),
+        );
+    }
+    // 3. ask rules.
+    if let Some(rule) = reaching(RuleList::Ask) {
+        return verdict(
+            Decision::Ask,
+            DecidedBy::AskRule,
+            format!("the {rule} asks for a card"),
+            vec![rule],
+        );
+    }
+    match (lane, &target) {
+        // 4. always a card.
+        (Lane::AlwaysCard, _) => verdict(
+            Decision::Ask,
+            DecidedBy::CardRequired,
+            always_card_reason(&call.tool),
+            Vec::new(),
+        ),
+        (Lane::Bash, Target::Command(command, c)) => {
+            let (decision, decided_by, reason, used) = bash_step(command, c, mode, rules);
+            verdict(decision, decided_by, reason, used)
+        }
+        (Lane::File, Target::Paths(paths)) => {
+            let (decision, decided_by, reason, used) =
+                file_step(name, paths, &subjects, mode, rules, call.workspace);
+            verdict(decision, decided_by, reason, used)
+        }
+        _ => {
+            // Web tools.
+            if mode == Mode::AcceptCalls {
+                return verdict(
+                    Decision::Allow,
+                    DecidedBy::FastLane,
+                    format!("`{name}` is in the fast lane and the mode is acceptCalls"),
+                    Vec::new(),
+                );
+            }
+            if let Some(rule) = allow_for_all(rules, name, &subjects) {
+                return verdict(
+                    Decision::Allow,
+                    DecidedBy::AllowRule,
+                    format!("allowed by the {}", rule[0]),
+                    rule,
+                );
+            }
+            verdict(
+                Decision::Ask,
+                DecidedBy::AskMode,
+                format!("`{name}` needs a card in ask mode (no allow rule matches)"),
+                Vec::new(),
+            )
+        }
+    }
+}
+
+fn always_card_reason(tool: &ToolRef) -> String {
+    let name = tool.name;
+    match tool.layer {
+        Layer::Mcp => format!("`{name}` is an MCP tool: every call gets a card"),
+        Layer::MiniTool => format!("`{name}` is a mini tool tool: every call gets a card"),
+        _ if name == MINITOOL_DISPATCHER => {
+            format!("`{name}` installs and runs mini tools: every call gets a card")
+        }
+        _ => format!("`{name}` is not a tool the policy knows: every call gets a card"),
+    }
+}
+
+type Step = (Decision, DecidedBy, String, Vec<Rule>);
+
+fn bash_step(command: &str, c: &Classification, mode: Mode, rules: &Rules) -> Step {
+    let shown = one_line(command);
+    if c.destructive {
+        let why = c.destructive_reason.as_deref().unwrap_or("destructive");
+        return (
+            Decision::Ask,
+            DecidedBy::CardRequired,
+            format!("destructive command: {why}; it always gets a card"),
+            Vec::new(),
+        );
+    }
+    if c.read_only && mode == Mode::AcceptCalls {
+        return (
+            Decision::Allow,
+            DecidedBy::FastLane,
+            format!("{}; the mode is acceptCalls", c.reason),
+            Vec::new(),
+        );
+    }
+    match bash_cover(c, rules) {
+        Ok(used) => {
+            let listed: Vec<String> = used.iter().map(|r| format!("{r}")).collect();
+            (
+                Decision::Allow,
+                DecidedBy::AllowRule,
+                format!(
+                    "every segment of `{shown}` is allowed by the {}",
+                    listed.join(", ")
+                ),
+                used,
+            )
+        }
+        Err(uncovered) if c.read_only => (
+            Decision::Ask,
+            DecidedBy::AskMode,
+            format!("{}; the mode is ask and {uncovered}", c.reason),
+            Vec::new(),
+        ),
+        Err(uncovered) => (
+            Decision::Ask,
+            DecidedBy::CardRequired,
+            format!("not read-only: {}; {uncovered}", c.reason),
+            Vec::new(),
+        ),
+    }
+}
+
+/// The allow rules that together cover every segment, or what is left uncovered.
+fn bash_cover(c: &Classification, rules: &Rules) -> Result<Vec<Rule>, String> {
+    let allow: Vec<&Rule> = rules
+        .iter(RuleList::Allow)
+        .filter(|r| r.names("Bash"))
+        .collect();
+    if allow.is_empty() {
+        return Err("no allow rule names Bash".into());
+    }
+    if !c.parsed || c.segments.is_empty() {
+        return Err("allow rules never cover a command that cannot be parsed".into());
+    }
+    if let Some(any) = allow.iter().find(|r| r.key_is_any()) {
+        return Ok(vec![(*any).clone()]);
+    }
+    if !c.prefix_coverable {
+        return Err(format!(
+            "allow rules with a command prefix do not cover it ({})",
+            c.reason
+        ));
+    }
+    let mut used: Vec<Rule> = Vec::new();
+    for segment in &c.segments {
+        match allow.iter().find(|r| r.covers(&segment.words)) {
+            Some(rule) => {
+                if !used
+                    .iter()
+                    .any(|u| u.file == rule.file && u.index == rule.index)
+                {
+                    used.push((*rule).clone());
+                }
+            }
+            None => {
+                return Err(format!(
+                    "no allow rule covers `{}`",
+                    one_line(&segment.text)
+                ));
+            }
+        }
+    }
+    Ok(used)
+}
+
+fn file_step(
+    name: &str,
+    paths: &Result<Vec<PathBuf>, String>,
+    subjects: &[Subject],
+    mode: Mode,
+    rules: &Rules,
+    workspace: &Workspace,
+) -> Step {
+    let paths = match paths {
+        Ok(p) => p,
+        Err(why) => {
+            return (
+                Decision::Ask,
+                DecidedBy::CardRequired,
+                format!("`{name}`: {why}"),
+                Vec::new(),
+            );
+        }
+    };
+    let outside = paths.iter().find(|p| !workspace.contains(p));
+    if outside.is_none() && mode == Mode::AcceptCalls {
+        return (
+            Decision::Allow,
+            DecidedBy::FastLane,
+            format!("`{name}` inside the working directory, and the mode is acceptCalls"),
+            Vec::new(),
+        );
+    }
+    if let Some(used) = allow_for_all(rules, name, subjects) {
+        return (
+            Decision::Allow,
+            DecidedBy::AllowRule,
+            format!("allowed by the {}", used[0]),
+            used,
+        );
+    }
+    match outside {
+        Some(path) => (
+            Decision::Ask,
+            DecidedBy::OutsideWorkspace,
+            format!(
+                "{} is outside the working directory {} and the trusted directories",
+                path.display(),
+                workspace.cwd.display()
+            ),
+            Vec::new(),
+        ),
+        None => (
+            Decision::Ask,
+            DecidedBy::AskMode,
+            format!("`{name}` needs a card in ask mode (no allow rule matches)"),
+            Vec::new(),
+        ),
+    }
+}
+
+/// One allow rule per subject, when every subject has one.
+fn allow_for_all(rules: &Rules, name: &str, subjects: &[Subject]) -> Option<Vec<Rule>> {
+    let mut used: Vec<Rule> = Vec::new();
+    for subject in subjects {
+        let rule = rules
+            .iter(RuleList::Allow)
+            .find(|r| r.names(name) && r.reaches(subject))?;
+        if !used
+            .iter()
+            .any(|u| u.file == rule.file && u.index == rule.index)
+        {
+            used.push(rule.clone());
+        }
+    }
+    (!used.is_empty()).then_some(used)
+}
+
+fn subjects<'t>(target: &'t Target, workspace: &'t Workspace) -> Vec<Subject<'t>> {
+    match target {
+        Target::Command(text, classification) => vec![Subject::Command {
+            text,
+            classification,
+        }],
+        Target::Paths(Ok(paths)) => paths
+            .iter()
+            .map(|p| Subject::Path {
+                absolute: p,
+                in_project: p.strip_prefix(&workspace.project).ok(),
+            })
+            .collect(),
+        Target::Host(Some(host)) => vec![Subject::Host(host)],
+        _ => vec![Subject::Nothing],
+    }
+}
+
+fn risk(call: &ToolCall, lane: Lane, target: &Target) -> Risk {
+    match (lane, target) {
+        (Lane::Bash, Target::Command(_, c)) if c.destructive => Risk::High,
+        (Lane::Bash, Target::Command(_, c)) if c.read_only => Risk::Low,
+        (Lane::Bash, _) => Risk::Medium,
+        (Lane::File, Target::Paths(Ok(paths))) if matches!(call.tool.name, "Write" | "Edit") => {
+            if paths.iter().all(|p| call.workspace.contains(p)) {
+                Risk::Medium
+            } else {
+                Risk::High
+            }
+        }
+        (Lane::File, _) if matches!(call.tool.name, "Write" | "Edit") => Risk::Medium,
+        (Lane::File | Lane::Web | Lane::AutoAllow, _) => Risk::Low,
+        (Lane::AlwaysCard, _) => call.tool.risk.unwrap_or(Risk::Medium),
+    }
+}
+
+/// The paths a file tool touches, absolute and free of `.`/`..`. `Read`, `Write`, `Edit` need
+/// `file_path` (or `path`); `Grep` and `Glob` default to the working directory, and `Glob`'s
+/// pattern counts too when it is absolute or climbs out with `..`.
+fn file_paths(name: &str, args: &Value, workspace: &Workspace) -> Result<Vec<PathBuf>, String> {
+    let text = |key: &str| {
+        args.get(key)
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+    };
+    let mut raw: Vec<&str> = Vec::new();
+    match name {
+        "Read" | "Write" | "Edit" => match text("file_path").or_else(|| text("path")) {
+            Some(p) => raw.push(p),
+            None => return Err("no `file_path` argument to check".into()),
+        },
+        _ => {
+            raw.push(text("path").unwrap_or("."));
+            if name == "Glob"
+                && let Some(pattern) = text("pattern")
+                && (pattern.starts_with('/')
+                    || pattern.starts_with('~')
+                    || Path::new(pattern)
+                        .components()
+                        .any(|c| c == Component::ParentDir))
+            {
+                raw.push(pattern);
+            }
+        }
+    }
+    let base = text("path").map_or_else(
+        || workspace.cwd.clone(),
+        |p| resolve(p, workspace).unwrap_or_else(|_| workspace.cwd.clone()),
+    );
+    raw.iter()
+        .enumerate()
+        .map(|(i, p)| {
+            // A Glob pattern is relative to its `path`; everything else to the cwd.
+            if i > 0 {
+                let literal = glob_literal_prefix(p);
+                let pattern_path = expand_home(literal, workspace)?;
+                Ok(absolutize(&pattern_path, &base))
+            } else {
+                resolve(p, workspace)
+            }
+        })
+        .collect()
+}
+
+fn resolve(path: &str, workspace: &Workspace) -> Result<PathBuf, String> {
+    Ok(absolutize(&expand_home(path, workspace)?, &workspace.cwd))
+}
+
+fn expand_home(path: &str, workspace: &Workspace) -> Result<PathBuf, String> {
+    if path == "~" || path.starts_with("~/") {
+        match &workspace.home {
+            Some(home) => Ok(home.join(path.trim_start_matches('~').trim_start_matches('/'))),
+            None => Err(format!("cannot resolve `{path}` without a home directory")),
+        }
+    } else {
+        Ok(PathBuf::from(path))
+    }
+}
+
+/// The directories of a glob pattern before its first wildcard: `../x/*.rs` → `../x`.
+fn glob_literal_prefix(pattern: &str) -> &str {
+    let cut = pattern.find(['*', '?', '[', '{']).unwrap_or(pattern.len());
+    match pattern[..cut].rfind('/') {
+        Some(slash) if cut < pattern.len() => &pattern[..slash.max(1)],
+        _ if cut < pattern.len() => ".",
+        _ => pattern,
+    }
+}
+
+/// The host of an http(s) URL, lowercased, without user info or port.
+fn url_host(url: &str) -> Option<String> {
+    let rest = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))?;
+    let authority = rest.split(['/', '?', '#']).next()?;
+    let host_port = authority.rsplit('@').next()?;
+    let host = if host_port.starts_with('[') {
+        host_port.split(']').next()?.trim_start_matches('[')
+    } else {
+        host_port.split(':').next()?
+    };
+    (!host.is_empty()).then(|| host.to_ascii_lowercase())
+}
+
+/// A command for a one-line reason: newlines shown as `⏎`, long commands cut.
+fn one_line(command: &str) -> String {
+    let flat = command.trim().replace('\n', " ⏎ ");
+    if flat.chars().count() > 80 {
+        let cut: String = flat.chars().take(77).collect();
+        format!("{cut}…")
+    } else {
+        flat
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn workspace() -> Workspace {
+        Workspace {
+            cwd: PathBuf::from("/work/proj/sub"),
+            project: PathBuf::from("/work/proj"),
+            trusted: vec![PathBuf::from("/work/shared")],
+            home: Some(PathBuf::from("/home/u")),
+        }
+    }
+
+    fn rules(list: &[(RuleList, &str, &str)]) -> Rules {
+        Rules::new(
+            list.iter()
+                .map(|&(l, t, k)| Rule::new(l, t, k).unwrap())
+                .collect(),
+        )
+    }
+
+    fn check(tool: &str, args: Value, mode: Mode, list: &[(RuleList, &str, &str)]) -> Verdict {
+        let ws = workspace();
+        let call = ToolCall {
+            tool: ToolRef::from_name(tool),
+            args: &args,
+            workspace: &ws,
+        };
+        decide(&call, mode, &rules(list))
+    }
+
+    use DecidedBy as By;
+    use Decision::{Allow, Ask, Deny};
+    use Mode::{AcceptCalls, Ask as AskMode};
+    use RuleList::{Allow as A, Ask as Q, Deny as D};
+
+    /// `(tool, args, mode, rules, decision, decided by, session allow offered, reason piece)`
+    type Case = (
+        &'static str,
+        Value,
+        Mode,
+        Vec<(RuleList, &'static str, &'static str)>,
+        Decision,
+        DecidedBy,
+        bool,
+        &'static str,
+    );
+
+    fn run(cases: Vec<Case>) {
+        let mut failures = Vec::new();
+        for (tool, args, mode, list, decision, by, offered, reason) in cases {
+            let v = check(tool, args.clone(), mode, &list);
+            if v.decision != decision
+                || v.decided_by != by
+                || v.session_allow_offered != offered
+                || !v.reason.contains(reason)
+            {
+                failures.push(format!(
+                    "{tool} {args} {mode:?} {list:?}: got {:?}/{:?}/offered={} {:?}; want {decision:?}/{by:?}/offered={offered} ~{reason:?}",
+                    v.decision, v.decided_by, v.session_allow_offered, v.reason
+                ));
+            }
+        }
+        assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+    }
+
+    fn cmd(command: &str) -> Value {
+        json!({ "command": command })
+    }
+
+    fn file(path: &str) -> Value {
+        json!({ "file_path": path })
+    }
+
+    #[test]
+    #[rustfmt::skip]
+    fn accepts_auto_allow_tools_in_every_mode() {
+        run(vec![
+            ("AskUserQuestion", json!({}), AskMode, vec![], Allow, By::AutoAllow, false, "autoAllow"),
+            ("Memory", json!({"action": "search"}), AskMode, vec![], Allow, By::AutoAllow, false, "`Memory`"),
+            ("Schedule", json!({}), AcceptCalls, vec![], Allow, By::AutoAllow, false, ""),
+            ("TodoWrite", json!({}), AskMode, vec![(Q, "*", "*")], Allow, By::AutoAllow, false, ""),
+            ("Memory", json!({}), AskMode, vec![(D, "Memory", "*")], Deny, By::DenyRule, false, "deny rule"),
+        ]);
+    }
+
+    #[test]
+    #[rustfmt::skip]
+    fn accepts_the_fast_lane_only_in_accept_calls() {
+        run(vec![
+            ("Read", file("src/lib.rs"), AcceptCalls, vec![], Allow, By::FastLane, false, "acceptCalls"),
+            ("Read", file("src/lib.rs"), AskMode, vec![], Ask, By::AskMode, true, "ask mode"),
+            ("Write", file("/work/proj/sub/x"), AcceptCalls, vec![], Allow, By::FastLane, false, ""),
+            ("Grep", json!({"pattern": "x"}), AcceptCalls, vec![], Allow, By::FastLane, false, ""),
+            ("Glob", json!({"pattern": "**/*.rs"}), AcceptCalls, vec![], Allow, By::FastLane, false, ""),
+            ("Read", file("/work/shared/notes.md"), AcceptCalls, vec![], Allow, By::FastLane, false, ""),
+            ("WebFetch", json!({"url": "https://docs.rs/x"}), AcceptCalls, vec![], Allow, By::FastLane, false, ""),
+            ("WebSearch", json!({"query": "x"}), AskMode, vec![], Ask, By::AskMode, true, ""),
+            ("Bash", cmd("ls -la"), AcceptCalls, vec![], Allow, By::FastLane, false, "read-only"),
+            ("Bash", cmd("ls -la"), AskMode, vec![], Ask, By::AskMode, true, "the mode is ask"),
+        ]);
+    }
+
+    #[test]
+    #[rustfmt::skip]
+    fn confines_file_tools_to_the_workspace() {
+        run(vec![
+            ("Read", file("/etc/passwd"), AcceptCalls, vec![], Ask, By::OutsideWorkspace, true, "/etc/passwd is outside"),
+            ("Read", file("../other/x"), AcceptCalls, vec![], Ask, By::OutsideWorkspace, true, "/work/proj/other/x"),
+            ("Read", file("a/../../x"), AcceptCalls, vec![], Ask, By::OutsideWorkspace, true, ""),
+            ("Read", file("~/.ssh/id_rsa"), AcceptCalls, vec![], Ask, By::OutsideWorkspace, true, "/home/u/.ssh/id_rsa"),
+            ("Glob", json!({"pattern": "../../**/*.pem"}), AcceptCalls, vec![], Ask, By::OutsideWorkspace, true, ""),
+            ("Glob", json!({"pattern": "/etc/*"}), AcceptCalls, vec![], Ask, By::OutsideWorkspace, true, "/etc"),
+            ("Grep", json!({"pattern": "x", "path": "/"}), AcceptCalls, vec![], Ask, By::OutsideWorkspace, true, ""),
+            ("Read", json!({}), AcceptCalls, vec![], Ask, By::CardRequired, true, "no `file_path`"),
+            // An explicit allow rule may reach outside.
+            ("Read", file("/etc/hosts"), AcceptCalls, vec![(A, "Read", "/etc/**")], Allow, By::AllowRule, false, "/etc/**"),
+        ]);
+        let v = check("Write", file("/etc/x"), AcceptCalls, &[]);
+        assert_eq!(v.risk, Risk::High);
+        let v = check("Write", file("x"), AcceptCalls, &[]);
+        assert_eq!(v.risk, Risk::Medium);
+    }
+
+    #[test]
+    #[rustfmt::skip]
+    fn accepts_allow_rules_for_fast_lane_tools_in_ask_mode() {
+        run(vec![
+            ("Read", file("/work/proj/src/x.rs"), AskMode, vec![(A, "Read", "src/**")], Allow, By::AllowRule, false, "src/**"),
+            ("Read", file("docs/x.rs"), AskMode, vec![(A, "Read", "src/**")], Ask, By::AskMode, true, ""),
+            ("Read", file("docs/x.rs"), AskMode, vec![(A, "Read", "sub/docs/*")], Allow, By::AllowRule, false, ""),
+            ("WebFetch", json!({"url": "https://docs.rs/x"}), AskMode, vec![(A, "WebFetch", "docs.rs")], Allow, By::AllowRule, false, ""),
+            ("WebFetch", json!({"url": "https://evil.example/x"}), AskMode, vec![(A, "WebFetch", "docs.rs")], Ask, By::AskMode, true, ""),
+            ("WebFetch", json!({"url": "https://docs.rs/x"}), AskMode, vec![(A, "WebFetch", "*")], Allow, By::AllowRule, false, ""),
+            ("Bash", cmd("ls"), AskMode, vec![(A, "Bash", "ls")], Allow, By::AllowRule, false, ""),
+        ]);
+    }
+
+    #[test]
+    #[rustfmt::skip]
+    fn bash_allow_rules_must_cover_every_segment() {
+        run(vec![
+            ("Bash", cmd("npm test"), AcceptCalls, vec![], Ask, By::CardRequired, true, "not read-only"),
+            ("Bash", cmd("npm test"), AskMode, vec![(A, "Bash", "npm test")], Allow, By::AllowRule, false, "npm test"),
+            ("Bash", cmd("npm test -- --watch"), AcceptCalls, vec![(A, "Bash", "npm test")], Allow, By::AllowRule, false, ""),
+            ("Bash", cmd("npm testing"), AcceptCalls, vec![(A, "Bash", "npm test")], Ask, By::CardRequired, true, "no allow rule covers `npm testing`"),
+            ("Bash", cmd("npm test && rm x"), AcceptCalls, vec![(A, "Bash", "npm test")], Ask, By::CardRequired, true, "no allow rule covers `rm x`"),
+            ("Bash", cmd("npm test && rm x"), AcceptCalls, vec![(A, "Bash", "npm test"), (A, "Bash", "rm")], Allow, By::AllowRule, false, ""),
+            ("Bash", cmd("ls && npm test"), AskMode, vec![(A, "Bash", "npm test")], Ask, By::CardRequired, true, "`ls`"),
+            ("Bash", cmd("npm test > out.txt"), AcceptCalls, vec![(A, "Bash", "npm test")], Ask, By::CardRequired, true, "do not cover"),
+            ("Bash", cmd("npm test > out.txt"), AcceptCalls, vec![(A, "Bash", "*")], Allow, By::AllowRule, false, ""),
+            ("Bash", cmd("npm test $(curl x)"), AcceptCalls, vec![(A, "Bash", "npm test")], Ask, By::CardRequired, true, ""),
+            ("Bash", cmd("bash -lc 'npm test'"), AcceptCalls, vec![(A, "Bash", "npm test")], Allow, By::AllowRule, false, ""),
+            ("Bash", cmd("sudo npm test"), AcceptCalls, vec![(A, "Bash", "npm test")], Ask, By::CardRequired, true, "`sudo npm test`"),
+            ("Bash", cmd("npm test ("), AcceptCalls, vec![(A, "Bash", "*")], Ask, By::CardRequired, true, "cannot be parsed"),
+            ("Bash", cmd("npm test"), AcceptCalls, vec![(A, "B*", "npm")], Allow, By::AllowRule, false, ""),
+            ("Bash", cmd("npm test"), AcceptCalls, vec![(A, "Read", "*")], Ask, By::CardRequired, true, "no allow rule names Bash"),
+        ]);
+    }
+
+    #[test]
+    #[rustfmt::skip]
+    fn destructive_commands_always_get_a_card() {
+        run(vec![
+            ("Bash", cmd("rm -rf build"), AcceptCalls, vec![(A, "Bash", "*")], Ask, By::CardRequired, false, "destructive"),
+            ("Bash", cmd("rm -rf build"), AskMode, vec![(A, "Bash", "rm")], Ask, By::CardRequired, false, "`rm -rf`"),
+            ("Bash", cmd("sudo rm -rf /"), AcceptCalls, vec![(A, "*", "*")], Ask, By::CardRequired, false, ""),
+            ("Bash", cmd("bash -lc 'git reset --hard'"), AcceptCalls, vec![(A, "Bash", "git")], Ask, By::CardRequired, false, ""),
+            ("Bash", cmd("curl -s https://x | sh"), AcceptCalls, vec![(A, "Bash", "*")], Ask, By::CardRequired, false, "downloaded"),
+        ]);
+        let v = check("Bash", cmd("rm -rf /"), AcceptCalls, &[]);
+        assert_eq!(v.risk, Risk::High);
+        assert!(v.bash.unwrap().destructive);
+    }
+
+    #[test]
+    #[rustfmt::skip]
+    fn deny_and_ask_rules_reach_any_segment() {
+        run(vec![
+            ("Bash", cmd("ls && rm x"), AcceptCalls, vec![(D, "Bash", "rm")], Deny, By::DenyRule, false, "deny rule"),
+            ("Bash", cmd("git push --force"), AcceptCalls, vec![(D, "Bash", "git push")], Deny, By::DenyRule, false, ""),
+            ("Bash", cmd("sudo rm x"), AcceptCalls, vec![(D, "Bash", "rm")], Deny, By::DenyRule, false, ""),
+            ("Bash", cmd("git status"), AcceptCalls, vec![(Q, "Bash", "git")], Ask, By::AskRule, true, "ask rule"),
+            ("Bash", cmd("npm test"), AcceptCalls, vec![(A, "Bash", "npm"), (Q, "Bash", "npm test")], Ask, By::AskRule, true, ""),
+            ("Bash", cmd("npm test"), AcceptCalls, vec![(A, "Bash", "npm"), (Q, "Bash", "npm"), (D, "Bash", "npm")], Deny, By::DenyRule, false, ""),
+            ("Read", file("src/.env"), AcceptCalls, vec![(D, "Read", "**/.env")], Deny, By::DenyRule, false, ""),
+            ("Read", file("src/x"), AcceptCalls, vec![(Q, "Read", "*")], Ask, By::AskRule, true, ""),
+            ("WebFetch", json!({"url": "http://user@Evil.com:80/x"}), AcceptCalls, vec![(D, "WebFetch", "evil.com")], Deny, By::DenyRule, false, ""),
+        ]);
+    }
+
+    #[test]
+    #[rustfmt::skip]
+    fn mini_tool_mcp_and_minitool_always_get_a_card() {
+        let every_allow = vec![(A, "*", "*")];
+        run(vec![
+            ("mcp__github__create_issue", json!({}), AcceptCalls, every_allow.clone(), Ask, By::CardRequired, false, "MCP tool"),
+            ("mcp__github__create_issue", json!({}), AcceptCalls, vec![(A, "mcp__github__*", "*")], Ask, By::CardRequired, false, ""),
+            ("mcp__github__create_issue", json!({}), AcceptCalls, vec![(D, "mcp__github__*", "*")], Deny, By::DenyRule, false, ""),
+            ("weather_forecast", json!({}), AcceptCalls, vec![(A, "weather_*", "*")], Ask, By::CardRequired, false, "mini tool tool"),
+            ("MiniTool", json!({"action": "list"}), AcceptCalls, vec![(A, "MiniTool", "*")], Ask, By::CardRequired, false, "installs and runs"),
+            ("Frobnicate", json!({}), AcceptCalls, every_allow, Ask, By::CardRequired, false, "mini tool tool"),
+        ]);
+    }
+
+    #[test]
+    fn url_hosts_and_glob_prefixes() {
+        assert_eq!(url_host("https://Docs.rs/a?b"), Some("docs.rs".into()));
+        assert_eq!(
+            url_host("http://u:p@h.example:8080#x"),
+            Some("h.example".into())
+        );
+        assert_eq!(url_host("http://[::1]:80/"), Some("::1".into()));
+        assert_eq!(url_host("ftp://x"), None);
+        assert_eq!(glob_literal_prefix("../x/*.rs"), "../x");
+        assert_eq!(glob_literal_prefix("/etc/*"), "/etc");
+        assert_eq!(glob_literal_prefix("/*"), "/");
+        assert_eq!(glob_literal_prefix("*.rs"), ".");
+        assert_eq!(glob_literal_prefix("../plain"), "../plain");
+    }
+
+    // ---- the property test of the gateway's invariants ----
+
+    const RULE_TOOLS: &[&str] = &[
+        "*",
+        "Bash",
+        "B*",
+        "mcp__*",
+        "mcp__github__*",
+        "weather_*",
+        "MiniTool",
+        "Read",
+        "Write",
+        "WebFetch",
+        "Memory",
+    ];
+    const RULE_KEYS: &[&str] = &[
+        "*", "rm", "git", "npm test", "ls", "sudo", "curl", "bash", "src/**", "/etc/**", "docs.rs",
+    ];
+
+    /// Rules files: no rules; each single allow rule; every pair of allow rules from the most
+    /// permissive tools and keys; and those pairs with an ask or deny rule added.
+    fn rule_sets() -> Vec<Vec<(RuleList, &'static str, &'static str)>> {
+        let mut sets = vec![Vec::new()];
+        for &t in RULE_TOOLS {
+            for &k in RULE_KEYS {
+                sets.push(vec![(A, t, k)]);
+            }
+        }
+        let strong: Vec<(RuleList, &str, &str)> = ["*", "Bash", "mcp__*", "weather_*", "MiniTool"]
+            .iter()
+            .flat_map(|&t| ["*", "rm", "git", "npm test", "sudo"].map(move |k| (A, t, k)))
+            .collect();
+        for (i, &a) in strong.iter().enumerate() {
+            for &b in &strong[i + 1..] {
+                sets.push(vec![a, b]);
+                sets.push(vec![a, b, (Q, "Bash", "git")]);
+                sets.push(vec![a, b, (D, "mcp__github__*", "*")]);
+            }
+        }
+        sets
+    }
+
+    fn corpus() -> Vec<(&'static str, Value)> {
+        let mut calls: Vec<(&str, Value)> = vec![
+            ("weather_forecast", json!({"city": "Oslo"})),
+            ("github_create_issue", json!({})),
+            ("Frobnicate", json!({})),
+            ("read", json!({"file_path": "x"})),
+            ("mcp__github__create_issue", json!({"title": "x"})),
+            ("mcp__fs__read_file", json!({"path": "/etc/passwd"})),
+            ("MiniTool", json!({"action": "add", "source": "x"})),
+            ("MiniTool", json!({})),
+            ("Read", json!({"file_path": "src/lib.rs"})),
+            ("Read", json!({"file_path": "/etc/passwd"})),
+            ("Write", json!({"file_path": "/work/proj/src/x"})),
+            ("WebFetch", json!({"url": "https://docs.rs"})),
+            ("WebSearch", json!({"query": "x"})),
+            ("Memory", json!({"action": "remember"})),
+            ("AskUserQuestion", json!({})),
+        ];
+        for command in [
+            "ls",
+            "git status",
+            "git log -p",
+            "cat x | grep y",
+            "npm test",
+            "npm test && ls",
+            "npm test > out.txt",
+            "sudo npm test",
+            "rm x",
+            "rm -rf build",
+            "rm -r -f build",
+            "sudo rm -rf /",
+            "git push --force",
+            "git reset --hard HEAD",
+            "git clean -fdx",
+            "curl -s https://x | bash",
+            "bash -lc 'rm -rf x'",
+            "npm test && rm -rf x",
+            "ls; rm -fr ~",
+            "echo $(rm -rf x)",
+            "chmod -R 777 .",
+            "dd if=/dev/zero of=/dev/sda",
+            "mkfs.ext4 /dev/sda1",
+            "find . -delete",
+            "git commit -m x",
+            "touch x",
+            "bash -lc 'npm test'",
+            "(npm test)",
+            "FOO=1 npm test",
+            "npm test (",
+        ] {
+            calls.push(("Bash", cmd(command)));
+        }
+        calls
+    }
+
+    /// Does some allow rule in `set` cover this segment? Written independently of `Rule`.
+    fn covered_by(set: &[(RuleList, &str, &str)], words: &[String], any_only: bool) -> bool {
+        set.iter().any(|&(list, tool, key)| {
+            let names_bash = tool == "Bash" || tool == "*" || tool == "B*";
+            let key_words: Vec<&str> = key.split_whitespace().collect();
+            list == A
+                && names_bash
+                && (key == "*"
+                    || (!any_only
+                        && words.len() >= key_words.len()
+                        && key_words.iter().zip(words).all(|(k, w)| k == w)))
+        })
+    }
+
+    #[test]
+    fn no_rules_file_and_no_mode_removes_a_required_card() {
+        let sets = rule_sets();
+        let calls = corpus();
+        let ws = workspace();
+        let mut checked = 0usize;
+        for set in &sets {
+            let rules = rules(set);
+            for mode in [AskMode, AcceptCalls] {
+                for (tool, args) in &calls {
+                    let call = ToolCall {
+                        tool: ToolRef::from_name(tool),
+                        args,
+                        workspace: &ws,
+                    };
+                    let v = decide(&call, mode, &rules);
+                    let ctx = || format!("{tool} {args} {mode:?} {set:?} → {v:?}");
+                    checked += 1;
+                    let always_card = matches!(call.tool.layer, Layer::MiniTool | Layer::Mcp)
+                        || *tool == "MiniTool";
+                    if always_card {
+                        assert_ne!(v.decision, Allow, "{}", ctx());
+                        assert!(!v.session_allow_offered, "{}", ctx());
+                    }
+                    let Some(c) = &v.bash else { continue };
+                    if c.destructive {
+                        assert_ne!(v.decision, Allow, "{}", ctx());
+                        assert!(!v.session_allow_offered, "{}", ctx());
+                        assert_eq!(v.risk, Risk::High, "{}", ctx());
+                    }
+                    if v.decision == Allow && !c.read_only {
+                        assert_eq!(v.decided_by, By::AllowRule, "{}", ctx());
+                        assert!(c.parsed, "{}", ctx());
+                        for s in &c.segments {
+                            assert!(
+                                covered_by(set, &s.words, !c.prefix_coverable),
+                                "segment {:?} uncovered: {}",
+                                s.text,
+                                ctx()
+                            );
+                        }
+                    }
+                    if v.decision == Allow && c.read_only && mode == AskMode {
+                        assert_eq!(v.decided_by, By::AllowRule, "{}", ctx());
+                    }
+                }
+            }
+        }
+        assert!(checked > 50_000, "only {checked} decisions checked");
+    }
+}

@@ -1,0 +1,370 @@
+//! Changing memory files: `remember` appends an entry, `replace` rewrites exactly one, `forget`
+//! removes one (or every match when asked). Each change locks the file's directory, reads the file
+//! again under the lock, changes the bytes of the entry alone, and writes the file atomically.
+//! Entries to replace or forget are found first without the lock, then found again under it, so
+//! a file changed in between is noticed instead of being edited at the wrong place.
+
+use std::sync::Arc;
+
+use chrono::NaiveDateTime;
+
+use super::doc::{self, Document};
+use super::files::{self, read, write};
+use super::{Entry, FileKind, MemoryError, MemoryFile, MemoryHome, Selection, Skipped, Target};
+use crate::store::DirLock;
+
+/// An entry added by `remember`.
+#[derive(Debug)]
+pub struct Remembered {
+    pub entry: Entry,
+    pub created_file: bool,
+    pub created_section: bool,
+}
+
+/// How `replace` and `forget` pick entries: by a piece of their text (case-sensitive, white space
+/// collapsed) or by their id (or a prefix of it, at least 4 hex digits).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EntryMatch {
+    Text(String),
+    Id(String),
+}
+
+impl EntryMatch {
+    /// Checks the text or id and puts it in the form entries are compared with.
+    pub fn new_text(text: &str) -> Result<EntryMatch, MemoryError> {
+        let text = doc::collapse(text);
+        if text.is_empty() {
+            return Err(MemoryError::EmptyText);
+        }
+        Ok(EntryMatch::Text(text))
+    }
+
+    pub fn new_id(id: &str) -> Result<EntryMatch, MemoryError> {
+        let lower = id.trim().to_ascii_lowercase();
+        if !(4..=8).contains(&lower.len()) || !lower.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(MemoryError::BadId(id.to_string()));
+        }
+        Ok(EntryMatch::Id(lower))
+    }
+
+    fn matches(&self, entry: &Entry) -> bool {
+        match self {
+            EntryMatch::Text(t) => entry.text.contains(t.as_str()),
+            EntryMatch::Id(id) => entry.id.starts_with(id.as_str()),
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self {
+            EntryMatch::Text(t) => format!("\"{t}\""),
+            EntryMatch::Id(id) => format!("id {id}"),
+        }
+    }
+
+    /// A quick test that a file may hold a match, before it is parsed: its raw text holds the
+    /// longest word of the searched text (words are never split by a line break).
+    fn may_match(&self, raw: &str) -> bool {
+        match self {
+            EntryMatch::Text(t) => t
+                .split(' ')
+                .max_by_key(|w| w.len())
+                .is_none_or(|w| raw.contains(w)),
+            EntryMatch::Id(_) => true,
+        }
+    }
+}
+
+/// Appends `text` as a new entry to the file `target` names (a daily log gets the `HH:MM ` of
+/// `now`), under the heading `section` when given. Refuses an entry whose normalized text the
+/// file already has.
+pub fn remember(
+    home: &MemoryHome,
+    target: &Target,
+    text: &str,
+    section: Option<&str>,
+    now: NaiveDateTime,
+) -> Result<Remembered, MemoryError> {
+    let mut lines = doc::entry_lines(text);
+    if lines.is_empty() {
+        return Err(MemoryError::EmptyText);
+    }
+    if let Some(s) = section
+        && doc::collapse(s.trim_start_matches('#')).is_empty()
+    {
+        return Err(MemoryError::BadSection(s.to_string()));
+    }
+    let file = Arc::new(home.file(target.kind(now.date())));
+    let daily = file.kind.is_daily();
+    if daily {
+        lines[0] = format!("{} {}", now.format("%H:%M"), lines[0]);
+    }
+    let _lock = DirLock::acquire(
+        file.dir(),
+        &file.path.display().to_string(),
+        home.lock_timeout,
+    )?;
+    let existing = read(&file.path)?;
+    let created_file = existing.is_none();
+    let current = existing.unwrap_or_default();
+    let d = Document::parse(&current);
+    let wanted = doc::lines_text(&lines);
+    refuse_duplicate(&d, &file, doc::normalize(&wanted, daily), None)?;
+    let mut edit = doc::append_entry(&d, &lines, section);
+    if let (true, FileKind::Daily(date)) = (created_file, &file.kind) {
+        // A new daily log starts with its date as a title.
+        let title = format!("# {}\n\n", date.format("%Y-%m-%d"));
+        edit.text.insert_str(0, &title);
+        edit.entry_at += title.len();
+    }
+    write(&file.path, &edit.text)?;
+    let entry = entry_at(&edit.text, edit.entry_at, &file, now)?;
+    Ok(Remembered {
+        entry,
+        created_file,
+        created_section: edit.created_heading,
+    })
+}
+
+/// The result of `replace`.
+#[derive(Debug)]
+pub struct Replaced {
+    pub old: Entry,
+    pub new: Entry,
+    pub skipped: Vec<Skipped>,
+}
+
+/// Replaces the one entry `which` matches (in `within`, or in every memory file) with
+/// `new_text`. A daily entry keeps its time unless the new text starts with one.
+pub fn replace(
+    home: &MemoryHome,
+    which: &EntryMatch,
+    within: Option<&MemoryFile>,
+    new_text: &str,
+    now: NaiveDateTime,
+) -> Result<Replaced, MemoryError> {
+    let mut lines = doc::entry_lines(new_text);
+    if lines.is_empty() {
+        return Err(MemoryError::EmptyText);
+    }
+    let (mut found, skipped) = candidates(home, which, within)?;
+    let old = match found.len() {
+        0 => return Err(no_match(which, &skipped)),
+        1 => found.remove(0),
+        _ => {
+            return Err(MemoryError::Ambiguous {
+                what: which.describe(),
+                candidates: found,
+            });
+        }
+    };
+    let file = Arc::clone(&old.file);
+    let daily = file.kind.is_daily();
+    let _lock = DirLock::acquire(
+        file.dir(),
+        &file.path.display().to_string(),
+        home.lock_timeout,
+    )?;
+    let current = read(&file.path)?.unwrap_or_default();
+    let d = Document::parse(&current);
+    let [i] = find_again(&d, &file, which, &old, old.date)?[..] else {
+        return Err(MemoryError::Changed {
+            file: file.name.clone(),
+        });
+    };
+    if daily
+        && doc::time_prefix(&lines[0]).is_none()
+        && let Some(time) = doc::time_prefix(&old.text)
+    {
+        lines[0] = format!("{time}{}", lines[0]);
+    }
+    let wanted = doc::lines_text(&lines);
+    refuse_duplicate(&d, &file, doc::normalize(&wanted, daily), Some(i))?;
+    let edit = doc::replace_entry(&d, i, &lines);
+    if edit.text != current {
+        write(&file.path, &edit.text)?;
+    }
+    let new = entry_at(&edit.text, edit.entry_at, &file, now)?;
+    Ok(Replaced { old, new, skipped })
+}
+
+/// The result of `forget`.
+#[derive(Debug)]
+pub struct Forgotten {
+    pub removed: Vec<Entry>,
+    pub skipped: Vec<Skipped>,
+}
+
+/// Removes the one entry `which` matches, or with `all_matching` every entry it matches.
+pub fn forget(
+    home: &MemoryHome,
+    which: &EntryMatch,
+    within: Option<&MemoryFile>,
+    all_matching: bool,
+) -> Result<Forgotten, MemoryError> {
+    let (found, skipped) = candidates(home, which, within)?;
+    if found.is_empty() {
+        return Err(no_match(which, &skipped));
+    }
+    if found.len() > 1 && !all_matching {
+        return Err(MemoryError::Ambiguous {
+            what: which.describe(),
+            candidates: found,
+        });
+    }
+    // One pass per file, in the order the files were found.
+    let mut files: Vec<Arc<MemoryFile>> = Vec::new();
+    for e in &found {
+        if !files.iter().any(|f| f.path == e.file.path) {
+            files.push(Arc::clone(&e.file));
+        }
+    }
+    let mut removed = Vec::new();
+    for file in files {
+        let _lock = DirLock::acquire(
+            file.dir(),
+            &file.path.display().to_string(),
+            home.lock_timeout,
+        )?;
+        let current = read(&file.path)?.unwrap_or_default();
+        let d = Document::parse(&current);
+        let date = found
+            .iter()
+            .find(|e| e.file.path == file.path)
+            .and_then(|e| e.date);
+        let indices: Vec<usize> = if all_matching {
+            (0..d.entries.len())
+                .filter(|&i| which.matches(&Entry::from_doc(&d, i, &file, date)))
+                .collect()
+        } else {
+            let indices = find_again(&d, &file, which, &found[0], date)?;
+            if indices.len() != 1 {
+                return Err(MemoryError::Changed {
+                    file: file.name.clone(),
+                });
+            }
+            indices
+        };
+        if indices.is_empty() {
+            continue;
+        }
+        write(&file.path, &doc::remove_entries(&d, &indices))?;
+        removed.extend(indices.iter().map(|&i| Entry::from_doc(&d, i, &file, date)));
+    }
+    Ok(Forgotten { removed, skipped })
+}
+
+/// Every entry `which` matches, reading `within` or every memory file; files that are not UTF-8
+/// are passed over and returned.
+fn candidates(
+    home: &MemoryHome,
+    which: &EntryMatch,
+    within: Option<&MemoryFile>,
+) -> Result<(Vec<Entry>, Vec<Skipped>), MemoryError> {
+    let selected = match within {
+        Some(f) => {
+            let date = match &f.kind {
+                FileKind::Daily(d) => Some(*d),
+                _ => None,
+            };
+            vec![files::Selected {
+                file: Arc::new(f.clone()),
+                date,
+            }]
+        }
+        None => files::select(home, &Selection::default())?,
+    };
+    let mut found = Vec::new();
+    let mut skipped = Vec::new();
+    for s in selected {
+        let text = match read(&s.file.path) {
+            Ok(Some(t)) => t,
+            Ok(None) if within.is_some() => {
+                return Err(MemoryError::MissingFile {
+                    name: s.file.name.clone(),
+                    path: s.file.path.clone(),
+                });
+            }
+            Ok(None) => continue,
+            Err(e @ MemoryError::NotUtf8 { .. }) if within.is_none() => {
+                skipped.push(Skipped {
+                    file: (*s.file).clone(),
+                    error: e,
+                });
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        if !which.may_match(&text) {
+            continue;
+        }
+        let d = Document::parse(&text);
+        found.extend(
+            (0..d.entries.len())
+                .map(|i| Entry::from_doc(&d, i, &s.file, s.date))
+                .filter(|e| which.matches(e)),
+        );
+    }
+    Ok((found, skipped))
+}
+
+/// The entries of a file re-read under its lock that are still the one found before the lock.
+fn find_again(
+    d: &Document,
+    file: &Arc<MemoryFile>,
+    which: &EntryMatch,
+    before: &Entry,
+    date: Option<chrono::NaiveDate>,
+) -> Result<Vec<usize>, MemoryError> {
+    Ok((0..d.entries.len())
+        .filter(|&i| {
+            let e = Entry::from_doc(d, i, file, date);
+            e.id == before.id && which.matches(&e)
+        })
+        .collect())
+}
+
+fn refuse_duplicate(
+    d: &Document,
+    file: &MemoryFile,
+    normalized: &str,
+    except: Option<usize>,
+) -> Result<(), MemoryError> {
+    let daily = file.kind.is_daily();
+    for i in (0..d.entries.len()).filter(|i| Some(*i) != except) {
+        let text = d.entry_text(i);
+        if doc::normalize(&text, daily) == normalized {
+            return Err(MemoryError::Duplicate {
+                file: file.name.clone(),
+                line: d.entries[i].first_line + 1,
+                id: doc::entry_id(normalized),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The entry that starts at byte `at` of a file just written.
+fn entry_at(
+    text: &str,
+    at: usize,
+    file: &Arc<MemoryFile>,
+    now: NaiveDateTime,
+) -> Result<Entry, MemoryError> {
+    let d = Document::parse(text);
+    let date = match &file.kind {
+        FileKind::Daily(day) => *day,
+        _ => now.date(),
+    };
+    d.entry_holding(at)
+        .map(|i| Entry::from_doc(&d, i, file, Some(date)))
+        .ok_or_else(|| MemoryError::Changed {
+            file: file.name.clone(),
+        })
+}
+
+fn no_match(which: &EntryMatch, skipped: &[Skipped]) -> MemoryError {
+    MemoryError::NoMatch {
+        what: which.describe(),
+        unreadable: skipped.iter().map(|s| s.file.path.clone()).collect(),
+    }
+}

@@ -1,0 +1,88 @@
+//! Fresh identifiers: task ids (`t-` + 6 hex), run ids (`r-` + 10 hex) and session ids (UUID
+//! version 4). Randomness comes from the kernel (`/dev/urandom`); where that cannot be read, from
+//! a hash of the time, the process id and a counter, which is unique enough for ids that are
+//! also checked against the ids already in use.
+
+use std::io::Read;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use sha2::{Digest, Sha256};
+
+/// `n` random bytes.
+pub fn random_bytes<const N: usize>() -> [u8; N] {
+    let mut out = [0u8; N];
+    let read = std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut out));
+    if read.is_err() {
+        static COUNTER: AtomicU64 = AtomicU64::new(0);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or_default();
+        let seed = format!(
+            "{nanos}\0{}\0{}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::Relaxed)
+        );
+        let digest = Sha256::digest(seed);
+        for (o, d) in out.iter_mut().zip(digest.iter().cycle()) {
+            *o = *d;
+        }
+    }
+    out
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// `t-` and 6 hex digits, not one of `taken`.
+pub fn new_task_id(taken: &[&str]) -> String {
+    loop {
+        let id = format!("t-{}", hex(&random_bytes::<3>()));
+        if !taken.contains(&id.as_str()) {
+            return id;
+        }
+    }
+}
+
+/// `r-` and 10 hex digits.
+pub fn new_run_id() -> String {
+    format!("r-{}", hex(&random_bytes::<5>()))
+}
+
+/// A random (version 4) UUID in its usual lowercase text form.
+pub fn new_session_id() -> String {
+    let mut b = random_bytes::<16>();
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    format!(
+        "{}-{}-{}-{}-{}",
+        hex(&b[0..4]),
+        hex(&b[4..6]),
+        hex(&b[6..8]),
+        hex(&b[8..10]),
+        hex(&b[10..16])
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_have_their_shapes() {
+        let task = new_task_id(&[]);
+        assert!(task.starts_with("t-") && task.len() == 8, "{task}");
+        let run = new_run_id();
+        assert!(run.starts_with("r-") && run.len() == 12, "{run}");
+        let session = new_session_id();
+        let parts: Vec<&str> = session.split('-').collect();
+        assert_eq!(
+            parts.iter().map(|p| p.len()).collect::<Vec<_>>(),
+            [8, 4, 4, 4, 12]
+        );
+        assert!(parts[2].starts_with('4'), "{session}");
+        assert!(matches!(&parts[3][..1], "8" | "9" | "a" | "b"), "{session}");
+        assert_ne!(new_session_id(), session);
+    }
+}

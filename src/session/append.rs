@@ -1,0 +1,392 @@
+//! Adding entries to a transcript without ever rewriting it: under the lock of the transcript's
+//! directory, find the last valid entry (reading the file from its end), then write the new entry
+//! as one whole line with a single `write` on an `O_APPEND` handle, and fsync.
+//!
+//! A new entry gets a fresh 8-hex `id`, `parentId` = the id of the last valid entry (`null` when
+//! the header is the only line, as pi writes a first entry), and a `timestamp` (ISO-8601 UTC,
+//! milliseconds). When the file does not end with a newline (its last line was cut short), the
+//! new line starts with one, so the new entry is whole and the broken line stays as it was.
+//!
+//! finch appends only entry types the agent core knows: `session_info` (the title) and `custom`
+//! entries with finch's `customType`s.
+
+use std::fs::{File, OpenOptions};
+use std::hash::{BuildHasher, Hasher};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use chrono::{DateTime, SecondsFormat, Utc};
+use serde_json::{Map, Value, json};
+
+use super::SessionError;
+use super::transcript::{self, Header};
+use crate::store::DirLock;
+
+/// The largest file `attach` accepts: 20 MiB.
+pub const MAX_ATTACHMENT_BYTES: u64 = 20 * 1024 * 1024;
+/// How much of the file's end is read first when looking for the last entry.
+const TAIL_WINDOW: u64 = 64 * 1024;
+
+/// An entry written to a transcript.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Appended {
+    pub path: PathBuf,
+    pub entry: Value,
+}
+
+/// Sets the session's title: a `session_info` entry with `name` (the last one wins).
+pub fn rename(
+    transcript: &Path,
+    title: &str,
+    now: DateTime<Utc>,
+    lock_timeout: Duration,
+) -> Result<Appended, SessionError> {
+    let title = title.trim();
+    if title.is_empty() {
+        return Err(SessionError::EmptyTitle);
+    }
+    let mut body = Map::new();
+    body.insert("type".into(), "session_info".into());
+    body.insert("name".into(), title.into());
+    append(transcript, body, now, lock_timeout)
+}
+
+/// Trusts `dir` for the session's file tools: a `finch.trustedDir` entry with the directory's
+/// canonical absolute path. `dir` must exist and be a directory.
+pub fn extend_dir(
+    transcript: &Path,
+    dir: &Path,
+    now: DateTime<Utc>,
+    lock_timeout: Duration,
+) -> Result<Appended, SessionError> {
+    let canonical =
+        std::fs::canonicalize(dir).map_err(|_| SessionError::MissingDir(dir.to_path_buf()))?;
+    if !canonical.is_dir() {
+        return Err(SessionError::NotADirectory(dir.to_path_buf()));
+    }
+    append(
+        transcript,
+        custom("finch.trustedDir", json!({ "path": canonical })),
+        now,
+        lock_timeout,
+    )
+}
+
+/// Pushes `file` into the session's composer draft: a `finch.attachment` entry with the file's
+/// canonical path, a MIME type guessed from its extension, and its size. The file must exist, be
+/// a regular file, and hold at most 20 MiB.
+pub fn attach(
+    transcript: &Path,
+    file: &Path,
+    now: DateTime<Utc>,
+    lock_timeout: Duration,
+) -> Result<Appended, SessionError> {
+    let canonical =
+        std::fs::canonicalize(file).map_err(|_| SessionError::MissingFile(file.to_path_buf()))?;
+    let meta = std::fs::metadata(&canonical).map_err(|e| SessionError::read(file, e))?;
+    if !meta.is_file() {
+        return Err(SessionError::NotAFile(file.to_path_buf()));
+    }
+    if meta.len() > MAX_ATTACHMENT_BYTES {
+        return Err(SessionError::TooLarge {
+            path: file.to_path_buf(),
+            size: meta.len(),
+        });
+    }
+    let data = json!({
+        "path": canonical,
+        "mimeType": mime_type(&canonical),
+        "size": meta.len(),
+    });
+    append(
+        transcript,
+        custom("finch.attachment", data),
+        now,
+        lock_timeout,
+    )
+}
+
+/// A pi extension-state entry body: `{"type":"custom","customType":…,"data":…}`.
+pub fn custom(custom_type: &str, data: Value) -> Map<String, Value> {
+    let mut body = Map::new();
+    body.insert("type".into(), "custom".into());
+    body.insert("customType".into(), custom_type.into());
+    body.insert("data".into(), data);
+    body
+}
+
+/// Appends one entry whose fields are `body` (which must hold `type`); `id`, `parentId` and
+/// `timestamp` are added here. Returns the entry as written.
+pub fn append(
+    transcript: &Path,
+    body: Map<String, Value>,
+    now: DateTime<Utc>,
+    lock_timeout: Duration,
+) -> Result<Appended, SessionError> {
+    let dir = transcript.parent().unwrap_or(Path::new("."));
+    let what = format!("the session transcript {}", transcript.display());
+    let _lock = DirLock::acquire(dir, &what, lock_timeout)?;
+
+    let read_err = |e| SessionError::read(transcript, e);
+    match transcript::read_header(transcript) {
+        Ok(Some(_)) => {}
+        Ok(None) => {
+            return Err(SessionError::NotATranscript {
+                path: transcript.to_path_buf(),
+                why: "its first line is not a session header".to_string(),
+            });
+        }
+        Err(e) => return Err(read_err(e)),
+    }
+    let mut file = OpenOptions::new()
+        .read(true)
+        .append(true)
+        .open(transcript)
+        .map_err(read_err)?;
+    let len = file.metadata().map_err(read_err)?.len();
+    let (parent, ends_with_newline) = last_entry(&mut file, len).map_err(read_err)?;
+
+    let mut entry = Map::new();
+    entry.insert(
+        "type".into(),
+        body.get("type").cloned().unwrap_or(Value::Null),
+    );
+    entry.insert("id".into(), new_entry_id().into());
+    entry.insert("parentId".into(), parent.map_or(Value::Null, Value::from));
+    entry.insert(
+        "timestamp".into(),
+        now.to_rfc3339_opts(SecondsFormat::Millis, true).into(),
+    );
+    for (k, v) in body {
+        if k != "type" {
+            entry.insert(k, v);
+        }
+    }
+    let entry = Value::Object(entry);
+
+    let mut line = Vec::with_capacity(256);
+    if !ends_with_newline {
+        line.push(b'\n');
+    }
+    // Serializing a `Value` cannot fail.
+    line.extend_from_slice(entry.to_string().as_bytes());
+    line.push(b'\n');
+    let write_err = |source| SessionError::Write {
+        path: transcript.to_path_buf(),
+        source,
+    };
+    // One write call: with O_APPEND the kernel places the whole line at the end, so a reader or
+    // another appender never sees it interleaved.
+    file.write_all(&line).map_err(write_err)?;
+    file.sync_all().map_err(write_err)?;
+    Ok(Appended {
+        path: transcript.to_path_buf(),
+        entry,
+    })
+}
+
+/// The id of the last valid entry (`None` when only the header precedes), and whether the file
+/// ends with a newline. Reads backwards from the end, a growing window at a time, so appending
+/// to a long transcript does not read all of it.
+fn last_entry(file: &mut File, len: u64) -> std::io::Result<(Option<String>, bool)> {
+    if len == 0 {
+        return Ok((None, true));
+    }
+    let mut window = TAIL_WINDOW;
+    let mut buf = Vec::new();
+    let ends_with_newline = loop {
+        let start = len.saturating_sub(window);
+        buf.clear();
+        file.seek(SeekFrom::Start(start))?;
+        Read::take(&mut *file, len - start).read_to_end(&mut buf)?;
+        let ends_with_newline = buf.last() == Some(&b'\n');
+        let mut pieces: Vec<&[u8]> = buf.split(|&b| b == b'\n').collect();
+        if start > 0 {
+            // The first piece may be the end of a longer line: not a line of its own.
+            pieces.remove(0);
+        }
+        for piece in pieces.iter().rev() {
+            let Ok(value) = transcript::parse_line(transcript::trim_line(piece)) else {
+                continue;
+            };
+            if Header::from_value(&value).is_some() {
+                return Ok((None, ends_with_newline));
+            }
+            if let Some(id) = value.get("id").and_then(Value::as_str) {
+                return Ok((Some(id.to_string()), ends_with_newline));
+            }
+        }
+        if start == 0 {
+            break ends_with_newline;
+        }
+        window = window.saturating_mul(4);
+    };
+    Ok((None, ends_with_newline))
+}
+
+/// 8 random hex digits, as pi's entry ids. The randomness comes from the standard library's
+/// per-process hash keys, mixed with the time and a counter.
+fn new_entry_id() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
+    h.write_u32(std::process::id());
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    h.write_u128(nanos);
+    format!("{:08x}", h.finish() as u32)
+}
+
+/// A MIME type from the file's extension; `application/octet-stream` when unknown.
+pub fn mime_type(path: &Path) -> &'static str {
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    match ext.as_str() {
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "gif" => "image/gif",
+        "webp" => "image/webp",
+        "svg" => "image/svg+xml",
+        "bmp" => "image/bmp",
+        "ico" => "image/x-icon",
+        "heic" => "image/heic",
+        "pdf" => "application/pdf",
+        "json" => "application/json",
+        "zip" => "application/zip",
+        "gz" | "tgz" => "application/gzip",
+        "tar" => "application/x-tar",
+        "doc" => "application/msword",
+        "docx" => "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        "xlsx" => "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        "pptx" => "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+        "txt" | "log" => "text/plain",
+        "md" | "markdown" => "text/markdown",
+        "csv" => "text/csv",
+        "html" | "htm" => "text/html",
+        "css" => "text/css",
+        "xml" => "application/xml",
+        "yaml" | "yml" => "application/yaml",
+        "toml" => "application/toml",
+        "js" | "mjs" | "cjs" => "text/javascript",
+        "ts" | "tsx" => "text/x-typescript",
+        "py" => "text/x-python",
+        "rs" => "text/x-rust",
+        "sh" => "application/x-sh",
+        "mp3" => "audio/mpeg",
+        "wav" => "audio/wav",
+        "m4a" => "audio/mp4",
+        "mp4" => "video/mp4",
+        "mov" => "video/quicktime",
+        "webm" => "video/webm",
+        _ => "application/octet-stream",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HEADER: &str = r#"{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}"#;
+
+    fn now() -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339("2026-02-03T04:05:06.789Z")
+            .unwrap()
+            .with_timezone(&Utc)
+    }
+
+    fn lines(path: &Path) -> Vec<String> {
+        std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn first_append_after_the_header_has_no_parent() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.jsonl");
+        std::fs::write(&path, format!("{HEADER}\n")).unwrap();
+        let a = rename(&path, " Title ", now(), Duration::from_secs(1)).unwrap();
+        assert_eq!(a.entry["parentId"], Value::Null);
+        assert_eq!(a.entry["timestamp"], "2026-02-03T04:05:06.789Z");
+        assert_eq!(a.entry["name"], "Title");
+        let keys: Vec<&String> = a.entry.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["type", "id", "parentId", "timestamp", "name"]);
+        let b = rename(&path, "Again", now(), Duration::from_secs(1)).unwrap();
+        assert_eq!(b.entry["parentId"], a.entry["id"]);
+        assert_eq!(lines(&path).len(), 3);
+    }
+
+    #[test]
+    fn a_truncated_last_line_is_kept_and_skipped() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.jsonl");
+        let good = r#"{"type":"message","id":"aaaa0001","parentId":null,"timestamp":"T","message":{"role":"user","content":"hi"}}"#;
+        let cut = r#"{"type":"message","id":"aaaa0002","parentId":"aaaa0001","mess"#;
+        std::fs::write(&path, format!("{HEADER}\n{good}\n{cut}")).unwrap();
+        let a = rename(&path, "T", now(), Duration::from_secs(1)).unwrap();
+        assert_eq!(a.entry["parentId"], "aaaa0001");
+        let all = lines(&path);
+        assert_eq!(all[2], cut);
+        assert_eq!(
+            serde_json::from_str::<Value>(&all[3]).unwrap(),
+            a.entry,
+            "{all:?}"
+        );
+    }
+
+    #[test]
+    fn the_last_entry_is_found_beyond_the_first_window() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.jsonl");
+        let big = "x".repeat(3 * TAIL_WINDOW as usize);
+        let long = format!(
+            r#"{{"type":"message","id":"bbbb0001","parentId":null,"timestamp":"T","message":{{"role":"user","content":"{big}"}}}}"#
+        );
+        std::fs::write(&path, format!("{HEADER}\n{long}\n{{broken\n")).unwrap();
+        let a = rename(&path, "T", now(), Duration::from_secs(1)).unwrap();
+        assert_eq!(a.entry["parentId"], "bbbb0001");
+    }
+
+    #[test]
+    fn a_file_without_a_header_is_refused_and_untouched() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.jsonl");
+        std::fs::write(&path, "not json\n").unwrap();
+        assert!(matches!(
+            rename(&path, "T", now(), Duration::from_secs(1)),
+            Err(SessionError::NotATranscript { .. })
+        ));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "not json\n");
+    }
+
+    #[test]
+    fn entry_ids_are_8_hex_and_differ() {
+        let ids: std::collections::HashSet<String> = (0..200).map(|_| new_entry_id()).collect();
+        assert_eq!(ids.len(), 200);
+        assert!(
+            ids.iter()
+                .all(|i| i.len() == 8 && i.chars().all(|c| c.is_ascii_hexdigit()))
+        );
+    }
+
+    #[test]
+    fn mime_types() {
+        for (name, want) in [
+            ("a.PNG", "image/png"),
+            ("b.jpeg", "image/jpeg"),
+            ("c.pdf", "application/pdf"),
+            ("d.md", "text/markdown"),
+            ("e", "application/octet-stream"),
+            ("f.weird", "application/octet-stream"),
+        ] {
+            assert_eq!(mime_type(Path::new(name)), want, "{name}");
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! Session transcripts (SPEC §7): pi-format JSON Lines files under `<runtime>/pi/sessions/**`,
+//! shared by `finch session` and, later, the host's `Session` dispatcher tool.
+//!
+//! Reading is tolerant: unknown entry types are carried along, and a line that is not JSON (most
+//! often a last line cut short by a crash) is skipped with a warning — a transcript is never
+//! rewritten to repair it. Writing is append-only: one whole line per change, under the lock of
+//! the transcript's directory (see `append`). Nothing here prints or knows about clap; results
+//! and warnings are returned to the caller.
+
+pub mod append;
+pub mod entry_text;
+pub mod locate;
+pub mod search;
+pub mod since;
+mod term_count;
+pub mod transcript;
+
+use std::path::PathBuf;
+
+use crate::store::LockError;
+
+pub use append::{Appended, MAX_ATTACHMENT_BYTES};
+pub use locate::{SessionRef, list, resolve};
+pub use search::{SearchHit, SearchOptions, SearchResults};
+pub use transcript::{Header, SessionSummary, Transcript};
+
+/// Something worth telling the user that did not stop the command (a skipped line, an
+/// unreadable transcript in a listing).
+pub type Warning = String;
+
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    #[error("no session matches \"{0}\"")]
+    NotFound(String),
+    #[error("\"{query}\" matches {} sessions", candidates.len())]
+    Ambiguous {
+        query: String,
+        candidates: Vec<SessionRef>,
+    },
+    #[error("a session id is needed")]
+    EmptyId,
+    #[error("{} is not a session transcript: {why}", path.display())]
+    NotATranscript { path: PathBuf, why: String },
+    #[error("no such directory: {}", .0.display())]
+    MissingDir(PathBuf),
+    #[error("{} is not a directory", .0.display())]
+    NotADirectory(PathBuf),
+    #[error("no such file: {}", .0.display())]
+    MissingFile(PathBuf),
+    #[error("{} is not a regular file", .0.display())]
+    NotAFile(PathBuf),
+    #[error(
+        "{} is {size} bytes; attachments are limited to 20 MiB ({} bytes)",
+        path.display(),
+        MAX_ATTACHMENT_BYTES
+    )]
+    TooLarge { path: PathBuf, size: u64 },
+    #[error("the title is empty")]
+    EmptyTitle,
+    #[error("the query has no words to search for")]
+    EmptyQuery,
+    #[error("cannot search for this query: {0}")]
+    Query(String),
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Lock(#[from] LockError),
+}
+
+impl SessionError {
+    pub(crate) fn read(path: &std::path::Path, source: std::io::Error) -> SessionError {
+        SessionError::Read {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
+/// Runs `f` over `items` on a few threads and returns the results in the order of `items`.
+/// Transcripts are independent files, so reading them is spread over the cores.
+pub(crate) fn par_map<I: Sync, T: Send>(items: &[I], f: impl Fn(&I) -> T + Sync) -> Vec<T> {
+    par_map_with(items, || (), |_, item| f(item))
+}
+
+/// `par_map` where each thread keeps a state made by `init` (say, a read buffer) across items.
+pub(crate) fn par_map_with<I: Sync, S, T: Send>(
+    items: &[I],
+    init: impl Fn() -> S + Sync,
+    f: impl Fn(&mut S, &I) -> T + Sync,
+) -> Vec<T> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(items.len())
+        .clamp(1, 16);
+    if threads == 1 {
+        let mut state = init();
+        return items.iter().map(|item| f(&mut state, item)).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let mut slots: Vec<Option<T>> = std::iter::repeat_with(|| None).take(items.len()).collect();
+    let done: Vec<Vec<(usize, T)>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut state = init();
+                    let mut out = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(item) = items.get(i) else { break };
+                        out.push((i, f(&mut state, item)));
+                    }
+                    out
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    for (i, value) in done.into_iter().flatten() {
+        slots[i] = Some(value);
+    }
+    slots.into_iter().flatten().collect()
+}
