@@ -7,6 +7,7 @@ pub mod env;
 pub mod error;
 pub mod homes;
 pub mod host;
+pub mod ids;
 pub mod memory;
 pub mod minitool;
 pub mod node;

@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
-use sha2::{Digest, Sha256};
 
 use crate::homes::Homes;
 use crate::store::{DirLock, JsonError, LockError, read_json_object, write_json};
@@ -118,7 +117,7 @@ pub fn create(
         return Err(SpaceError::Exists(name.to_string()));
     }
     let space = Space {
-        id: new_id(name, now, &spaces),
+        id: crate::ids::new_space_id(&spaces.iter().map(|s| s.id.as_str()).collect::<Vec<_>>()),
         name: name.to_string(),
         directory,
         created_at: now.to_string(),
@@ -161,18 +160,6 @@ fn parse(doc: &Map<String, Value>, path: &Path) -> Result<Vec<Space>, SpaceError
             })
         })
         .collect()
-}
-
-/// `sp-` and 8 hex digits of a hash of the name, the time and the process, unique in the file.
-fn new_id(name: &str, now: &str, existing: &[Space]) -> String {
-    (0u32..)
-        .map(|salt| {
-            let digest = Sha256::digest(format!("{name}\0{now}\0{}\0{salt}", std::process::id()));
-            let hex: String = digest.iter().take(4).map(|b| format!("{b:02x}")).collect();
-            format!("sp-{hex}")
-        })
-        .find(|id| existing.iter().all(|s| &s.id != id))
-        .unwrap_or_else(|| "sp-00000000".to_string())
 }
 
 #[cfg(test)]

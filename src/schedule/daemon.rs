@@ -23,10 +23,10 @@ use chrono::{DateTime, TimeDelta, Utc};
 
 use super::ScheduleError;
 use super::history::{RunRecord, Trigger};
-use super::lock::{PidLock, TryLock};
 use super::runner::{Cancel, RunStarted, Runner};
 use super::signals::StopSignal;
 use super::tasks::{self, Task, TaskFile};
+use crate::store::{PidLock, TryLock};
 
 /// How the daemon waits.
 #[derive(Debug, Clone)]

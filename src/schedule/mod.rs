@@ -6,8 +6,6 @@
 
 pub mod daemon;
 pub mod history;
-pub mod ids;
-pub mod lock;
 pub mod runner;
 pub mod signals;
 pub mod tasks;

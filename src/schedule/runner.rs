@@ -17,11 +17,12 @@ use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
 
+use super::ScheduleError;
 use super::history::{self, OutputTail, RunRecord, RunStatus, TAIL_BYTES, Trigger};
-use super::lock::{PidLock, TryLock};
 use super::tasks::{Target, Task, timestamp};
-use super::{ScheduleError, ids};
 use crate::homes::Homes;
+use crate::ids;
+use crate::store::{PidLock, TryLock};
 
 /// The values an agent command line can ask for.
 #[derive(Debug, Clone, Default)]

@@ -10,9 +10,10 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use chrono_tz::Tz;
 use serde_json::{Map, Value, json};
 
+use super::ScheduleError;
 use super::timing::{FieldError, Schedule, parse_zone};
-use super::{ScheduleError, ids};
 use crate::homes::Homes;
+use crate::ids;
 use crate::store::{DirLock, read_json_object, write_json};
 
 /// Reasoning effort levels accepted by `--effort`.

@@ -11,7 +11,6 @@
 //! entries with finch's `customType`s.
 
 use std::fs::{File, OpenOptions};
-use std::hash::{BuildHasher, Hasher};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -152,7 +151,7 @@ pub fn append(
         "type".into(),
         body.get("type").cloned().unwrap_or(Value::Null),
     );
-    entry.insert("id".into(), new_entry_id().into());
+    entry.insert("id".into(), crate::ids::new_entry_id().into());
     entry.insert("parentId".into(), parent.map_or(Value::Null, Value::from));
     entry.insert(
         "timestamp".into(),
@@ -223,21 +222,6 @@ fn last_entry(file: &mut File, len: u64) -> std::io::Result<(Option<String>, boo
         window = window.saturating_mul(4);
     };
     Ok((None, ends_with_newline))
-}
-
-/// 8 random hex digits, as pi's entry ids. The randomness comes from the standard library's
-/// per-process hash keys, mixed with the time and a counter.
-fn new_entry_id() -> String {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
-    h.write_u32(std::process::id());
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    h.write_u128(nanos);
-    format!("{:08x}", h.finish() as u32)
 }
 
 /// A MIME type from the file's extension; `application/octet-stream` when unknown.
@@ -368,7 +352,8 @@ mod tests {
 
     #[test]
     fn entry_ids_are_8_hex_and_differ() {
-        let ids: std::collections::HashSet<String> = (0..200).map(|_| new_entry_id()).collect();
+        let ids: std::collections::HashSet<String> =
+            (0..200).map(|_| crate::ids::new_entry_id()).collect();
         assert_eq!(ids.len(), 200);
         assert!(
             ids.iter()

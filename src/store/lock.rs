@@ -1,6 +1,7 @@
-//! An exclusive advisory lock on a directory, held through a `.lock` file inside it. The file
-//! holds the pid of the holder so that a waiting finch can say who it is waiting for. The lock is
-//! released when the `DirLock` is dropped or the process dies (the kernel drops `flock` locks of
+//! Exclusive advisory locks held through a lock file that names the holder's pid, so that a
+//! waiting finch can say who it is waiting for: `DirLock` guards a state directory through its
+//! `.lock` file (waiting up to a timeout), `PidLock` any lock file (waited for, or tried once).
+//! A lock is released when it is dropped or its process dies (the kernel drops `flock` locks of
 //! dead processes, so a crash never leaves a stale lock behind).
 
 use std::fs::{File, OpenOptions, TryLockError};
@@ -26,62 +27,79 @@ pub enum LockError {
     },
 }
 
-/// Proof that this process holds the lock of one directory.
+/// Proof that this process holds the lock file at one path.
 #[derive(Debug)]
-pub struct DirLock {
+pub struct PidLock {
     file: File,
     path: PathBuf,
 }
 
-impl DirLock {
-    /// Takes the lock of `dir` (creating the directory if needed), waiting up to `timeout` for
-    /// another holder to let go. `what` names the state being protected in the error message.
-    pub fn acquire(dir: &Path, what: &str, timeout: Duration) -> Result<DirLock, LockError> {
+/// Why a single attempt at a lock failed.
+#[derive(Debug)]
+pub enum TryLock {
+    /// Another process holds it; its pid when the file says.
+    Held {
+        pid: Option<u32>,
+    },
+    Io(std::io::Error),
+}
+
+impl PidLock {
+    /// One attempt at the lock at `path` (creating the file and its directory).
+    pub fn try_acquire(path: &Path) -> Result<PidLock, TryLock> {
+        let mut file = open_lock_file(path).map_err(TryLock::Io)?;
+        match file.try_lock() {
+            Ok(()) => Ok(PidLock::record(file, path)),
+            Err(TryLockError::WouldBlock) => Err(TryLock::Held {
+                pid: holder(&mut file).parse().ok(),
+            }),
+            Err(TryLockError::Error(e)) => Err(TryLock::Io(e)),
+        }
+    }
+
+    /// Takes the lock at `path`, waiting up to `timeout` for another holder to let go. `what`
+    /// names the state being protected in the error message.
+    pub fn acquire(path: &Path, what: &str, timeout: Duration) -> Result<PidLock, LockError> {
         let io = |source| LockError::Io {
-            path: dir.to_path_buf(),
+            path: path.to_path_buf(),
             source,
         };
-        std::fs::create_dir_all(dir).map_err(io)?;
-        let path = dir.join(LOCK_FILE);
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)
-            .map_err(io)?;
+        let mut file = open_lock_file(path).map_err(io)?;
         let started = Instant::now();
         let mut pause = Duration::from_millis(2);
         loop {
             match file.try_lock() {
-                Ok(()) => break,
+                Ok(()) => return Ok(PidLock::record(file, path)),
+                Err(TryLockError::WouldBlock) if started.elapsed() >= timeout => {
+                    let pid = match holder(&mut file) {
+                        p if p.is_empty() => "unknown".to_string(),
+                        p => p,
+                    };
+                    return Err(LockError::Held {
+                        what: what.to_string(),
+                        pid,
+                        path: path.to_path_buf(),
+                    });
+                }
                 Err(TryLockError::WouldBlock) => {
-                    if started.elapsed() >= timeout {
-                        let mut pid = String::new();
-                        // The holder's pid is informational; an unreadable file says "unknown".
-                        let _ = file.read_to_string(&mut pid);
-                        let pid = match pid.trim() {
-                            "" => "unknown".to_string(),
-                            p => p.to_string(),
-                        };
-                        return Err(LockError::Held {
-                            what: what.to_string(),
-                            pid,
-                            path,
-                        });
-                    }
                     std::thread::sleep(pause);
                     pause = (pause * 2).min(Duration::from_millis(50));
                 }
                 Err(TryLockError::Error(e)) => return Err(io(e)),
             }
         }
-        // Record who holds it; failure to record is not a reason to fail the command.
+    }
+
+    /// Writes this process's pid into a freshly taken lock; failing to is no reason to fail.
+    fn record(mut file: File, path: &Path) -> PidLock {
         let _ = file.set_len(0);
         let _ = file.seek(SeekFrom::Start(0));
         let _ = write!(file, "{}", std::process::id());
         let _ = file.flush();
-        Ok(DirLock { file, path })
+        PidLock {
+            file,
+            path: path.to_path_buf(),
+        }
     }
 
     pub fn path(&self) -> &Path {
@@ -89,10 +107,45 @@ impl DirLock {
     }
 }
 
-impl Drop for DirLock {
+impl Drop for PidLock {
     fn drop(&mut self) {
         let _ = self.file.set_len(0);
         let _ = self.file.unlock();
+    }
+}
+
+fn open_lock_file(path: &Path) -> std::io::Result<File> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+}
+
+/// The pid the holder wrote (empty when unreadable: the holder writes it right after locking).
+fn holder(file: &mut File) -> String {
+    let mut text = String::new();
+    let _ = file.read_to_string(&mut text);
+    text.trim().to_string()
+}
+
+/// Proof that this process holds the lock of one directory (its `.lock` file).
+#[derive(Debug)]
+pub struct DirLock(PidLock);
+
+impl DirLock {
+    /// Takes the lock of `dir` (creating the directory if needed), waiting up to `timeout` for
+    /// another holder to let go. `what` names the state being protected in the error message.
+    pub fn acquire(dir: &Path, what: &str, timeout: Duration) -> Result<DirLock, LockError> {
+        PidLock::acquire(&dir.join(LOCK_FILE), what, timeout).map(DirLock)
+    }
+
+    pub fn path(&self) -> &Path {
+        self.0.path()
     }
 }
 
@@ -113,5 +166,18 @@ mod tests {
         );
         drop(first);
         DirLock::acquire(dir.path(), "the test state", Duration::from_millis(30)).unwrap();
+    }
+
+    #[test]
+    fn a_tried_lock_names_its_holder() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("locks/t-1.lock");
+        let first = PidLock::try_acquire(&path).unwrap();
+        match PidLock::try_acquire(&path) {
+            Err(TryLock::Held { pid }) => assert_eq!(pid, Some(std::process::id())),
+            other => panic!("{other:?}"),
+        }
+        drop(first);
+        PidLock::try_acquire(&path).unwrap();
     }
 }

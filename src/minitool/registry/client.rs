@@ -7,7 +7,7 @@
 //! except the progress bar it is asked for.
 
 use std::error::Error as _;
-use std::hash::{BuildHasher as _, Hasher as _};
+
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -484,15 +484,7 @@ fn io_error(action: &'static str, path: &Path, source: std::io::Error) -> Regist
 /// `base · 2^attempt`, scaled by a random factor in [0.5, 1) so clients do not retry in lockstep.
 fn backoff(base: Duration, attempt: u32) -> Duration {
     let exponential = base.saturating_mul(2u32.saturating_pow(attempt));
-    exponential.mul_f64(0.5 + random_unit() / 2.0)
-}
-
-/// A number in [0, 1) from std's per-process random hash keys; plenty for jitter.
-fn random_unit() -> f64 {
-    let bits = std::collections::hash_map::RandomState::new()
-        .build_hasher()
-        .finish();
-    (bits >> 11) as f64 / (1u64 << 53) as f64
+    exponential.mul_f64(0.5 + crate::ids::random_unit() / 2.0)
 }
 
 #[cfg(test)]

@@ -1,7 +1,8 @@
-//! Fresh identifiers: task ids (`t-` + 6 hex), run ids (`r-` + 10 hex) and session ids (UUID
-//! version 4). Randomness comes from the kernel (`/dev/urandom`); where that cannot be read, from
-//! a hash of the time, the process id and a counter, which is unique enough for ids that are
-//! also checked against the ids already in use.
+//! Fresh identifiers and randomness for every part of finch: task ids (`t-` + 6 hex), run ids
+//! (`r-` + 10 hex), space ids (`sp-` + 8 hex), transcript entry ids (8 hex, as pi writes them),
+//! session ids (UUID version 4), and jitter. Randomness comes from the kernel (`/dev/urandom`);
+//! where that cannot be read, from a hash of the time, the process id and a counter, which is
+//! unique enough for ids that are also checked against the ids already in use.
 
 use std::io::Read;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -31,7 +32,7 @@ pub fn random_bytes<const N: usize>() -> [u8; N] {
     out
 }
 
-fn hex(bytes: &[u8]) -> String {
+pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
@@ -43,6 +44,26 @@ pub fn new_task_id(taken: &[&str]) -> String {
             return id;
         }
     }
+}
+
+/// `sp-` and 8 hex digits, not one of `taken`.
+pub fn new_space_id(taken: &[&str]) -> String {
+    loop {
+        let id = format!("sp-{}", hex(&random_bytes::<4>()));
+        if !taken.contains(&id.as_str()) {
+            return id;
+        }
+    }
+}
+
+/// 8 hex digits, the form of pi's transcript entry ids.
+pub fn new_entry_id() -> String {
+    hex(&random_bytes::<4>())
+}
+
+/// A number in [0, 1), for jitter.
+pub fn random_unit() -> f64 {
+    (u64::from_le_bytes(random_bytes::<8>()) >> 11) as f64 / (1u64 << 53) as f64
 }
 
 /// `r-` and 10 hex digits.
@@ -84,5 +105,14 @@ mod tests {
         assert!(parts[2].starts_with('4'), "{session}");
         assert!(matches!(&parts[3][..1], "8" | "9" | "a" | "b"), "{session}");
         assert_ne!(new_session_id(), session);
+        let space = new_space_id(&[]);
+        assert!(space.starts_with("sp-") && space.len() == 11, "{space}");
+        let entry = new_entry_id();
+        assert!(
+            entry.len() == 8 && entry.chars().all(|c| c.is_ascii_hexdigit()),
+            "{entry}"
+        );
+        let unit = random_unit();
+        assert!((0.0..1.0).contains(&unit), "{unit}");
     }
 }
