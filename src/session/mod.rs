@@ -12,7 +12,6 @@ pub mod entry_text;
 pub mod locate;
 pub mod search;
 pub mod since;
-mod term_count;
 pub mod transcript;
 
 use std::path::PathBuf;

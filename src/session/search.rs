@@ -7,7 +7,7 @@
 //! block, which finds literals with SIMD), when it holds a `\uXXXX` escape of a printable
 //! character, or when it holds non-ASCII text whose folded form contains a term (so `creme`
 //! finds `crème`). Every entry that holds a term is a candidate, so skipping the rest changes no
-//! result. Candidates are read by `entry_text` and counted by `term_count` without a string per
+//! result. Candidates are read by `entry_text` and counted by `search::TermCounter` without a string per
 //! word. Files are spread over threads; only the best hits are read a second time to cut their
 //! snippets.
 //!
@@ -25,11 +25,11 @@ use serde_json::{Value, json};
 
 use super::entry_text::{self, EntryText};
 use super::locate::{instant, transcript_files};
-use super::term_count::{TermCounter, find_byte, next_non_ascii, rfind_byte, word_around};
 use super::transcript::{self, Header};
 use super::{SessionError, Warning, par_map_with};
 use crate::homes::Homes;
 use crate::search::{Bm25, Query, Snippet, TermCounts, fold, snippet};
+use crate::search::{TermCounter, find_byte, next_non_ascii, rfind_byte, word_around};
 
 /// Bytes read from a transcript at a time; a longer line grows the buffer.
 const BLOCK: usize = 1 << 20;

@@ -14,7 +14,7 @@ use std::ops::Range;
 
 use regex::bytes::Regex;
 
-use crate::search::{Query, TermCounts};
+use super::{Query, TermCounts};
 
 /// Counts query terms in texts.
 pub struct TermCounter {

@@ -2,14 +2,20 @@
 //! folding text so that case, accents and full-width forms do not matter, splitting it into
 //! terms (words split on punctuation, `snake_case`, `kebab-case` and `camelCase`; Chinese,
 //! Japanese and Korean text as single characters and adjacent pairs, so it is found by
-//! substring), BM25 scoring, and snippets with the matches marked.
+//! substring), BM25 scoring, and snippets with the matches marked. `Query::count_in` counts a
+//! query's terms in any text; `TermCounter` gives the same counts for large ASCII texts at
+//! bitmask speed (the session search reads hundreds of megabytes).
 //!
 //! Nothing here reads files or knows what a document is; callers feed text and get numbers.
+
+mod term_count;
 
 use std::ops::Range;
 
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
+
+pub use term_count::{TermCounter, find_byte, next_non_ascii, rfind_byte, word_around};
 
 /// Folds text for matching: lowercase, accents removed (`é` → `e`), compatibility forms unified
 /// (full-width `Ａ` → `a`).
