@@ -392,7 +392,12 @@ pub fn cmd_list(ctx: &Context, args: &ListArgs) -> Result<()> {
     for tier in &tiers {
         let dir = homes.tier_dir(*tier);
         let entries = tier::scan(&dir).map_err(|e| io_error("read", &dir, &e))?;
-        let records = LockRecords::load(&dir).ok();
+        // Install records only feed the JSON listing.
+        let records = if ctx.ui.json {
+            LockRecords::load(&dir).ok()
+        } else {
+            None
+        };
         rows.push((*tier, dir, entries, records));
     }
     if ctx.ui.json {
@@ -407,6 +412,7 @@ pub fn cmd_list(ctx: &Context, args: &ListArgs) -> Result<()> {
     let table = args.long || ctx.ui.stdout_tty;
     let mut out = crate::ui::Table::new(&["ID", "VERSION", "STATUS", "NAME", "PATH"]);
     let mut any = false;
+    let mut tab_lines = Vec::new();
     // The app reads the "none" line on stdout, but only when nothing at all is listed: with
     // `--all-tiers` an empty tier must not sit between the data lines of the other.
     let all_empty = rows.iter().all(|(_, _, entries, _)| entries.is_empty());
@@ -434,16 +440,14 @@ pub fn cmd_list(ctx: &Context, args: &ListArgs) -> Result<()> {
             if table {
                 out.row(cells.to_vec());
             } else {
-                ctx.ui.line(cells.join("\t"))?;
+                tab_lines.push(cells.join("\t"));
             }
         }
     }
     if table && any {
-        for line in out.render(ctx.ui.width()) {
-            ctx.ui.line(line)?;
-        }
+        return ctx.ui.lines(out.render(ctx.ui.width()));
     }
-    Ok(())
+    ctx.ui.lines(tab_lines)
 }
 
 /// The five columns of a listing line: dir, version, status, display name, path.

@@ -7,7 +7,7 @@ use std::path::{Component, Path, PathBuf};
 use serde_json::{Map, Value};
 
 use super::id::{self, IdError};
-use crate::store::{JsonError, read_json_object};
+use crate::store::{JsonError, read_json_as, read_json_object};
 
 pub const FINCH_JSON: &str = "finch.json";
 pub const PACKAGE_JSON: &str = "package.json";
@@ -58,42 +58,55 @@ pub fn is_minitool_dir(dir: &Path) -> bool {
     if dir.join(FINCH_JSON).is_file() {
         return true;
     }
-    matches!(read_json_object(&dir.join(PACKAGE_JSON)), Ok(Some(p)) if p.get("finch").is_some_and(Value::is_object))
+    matches!(
+        read_json_as::<PackageJson>(&dir.join(PACKAGE_JSON)),
+        Ok(Some(PackageJson {
+            finch: Some(Value::Object(_)),
+            ..
+        }))
+    )
+}
+
+/// The parts of `package.json` a manifest uses; everything else in the file is skipped unread.
+#[derive(Debug, Default, serde::Deserialize)]
+struct PackageJson {
+    name: Option<Value>,
+    version: Option<Value>,
+    #[serde(rename = "displayName")]
+    display_name: Option<Value>,
+    main: Option<Value>,
+    description: Option<Value>,
+    finch: Option<Value>,
 }
 
 /// Loads the manifest of `dir`; `Ok(None)` when the directory is not a mini tool.
 pub fn load(dir: &Path) -> Result<Option<Manifest>, JsonError> {
-    let package = read_json_object(&dir.join(PACKAGE_JSON))?;
+    let package: Option<PackageJson> = read_json_as(&dir.join(PACKAGE_JSON))?;
     let finch_json_path = dir.join(FINCH_JSON);
+    let mut package = package.unwrap_or_default();
     let (mut fields, file) = match read_json_object(&finch_json_path)? {
         Some(f) => (f, finch_json_path),
-        None => match package.as_ref().and_then(|p| p.get("finch")) {
-            Some(Value::Object(f)) => (f.clone(), dir.join(PACKAGE_JSON)),
+        None => match package.finch.take() {
+            Some(Value::Object(f)) => (f, dir.join(PACKAGE_JSON)),
             _ => return Ok(None),
         },
     };
-    let package = package.unwrap_or_default();
-    let string = |key: &str| package.get(key).and_then(Value::as_str).map(str::to_string);
-    let package_name = string("name").filter(|n| !n.trim().is_empty());
+    let string = |v: &Option<Value>| v.as_ref().and_then(Value::as_str).map(str::to_string);
+    let package_name = string(&package.name).filter(|n| !n.trim().is_empty());
+    let version = string(&package.version).or_else(|| string(&fields.get("version").cloned()));
     // Missing manifest fields come from package.json.
     for (field, from) in [
-        ("id", "name"),
-        ("name", "displayName"),
-        ("main", "main"),
-        ("description", "description"),
+        ("id", package.name),
+        ("name", package.display_name),
+        ("main", package.main),
+        ("description", package.description),
     ] {
-        if !fields.contains_key(field)
-            && let Some(v) = package.get(from)
+        if let Some(v) = from
+            && !fields.contains_key(field)
         {
-            fields.insert(field.to_string(), v.clone());
+            fields.insert(field.to_string(), v);
         }
     }
-    let version = string("version").or_else(|| {
-        fields
-            .get("version")
-            .and_then(Value::as_str)
-            .map(str::to_string)
-    });
     Ok(Some(Manifest {
         dir: dir.to_path_buf(),
         file,

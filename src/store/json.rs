@@ -73,6 +73,38 @@ pub fn read_json_object(path: &Path) -> Result<Option<Map<String, Value>>, JsonE
     }
 }
 
+/// Reads a JSON object into a typed view; `Ok(None)` when the file does not exist. Fields the
+/// type does not name are skipped without being built, which makes reading a few fields of a
+/// large file cheap. The errors are those of `read_json_object`.
+pub fn read_json_as<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Option<T>, JsonError> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(source) => {
+            return Err(JsonError::Read {
+                path: path.to_path_buf(),
+                source,
+            });
+        }
+    };
+    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+    if first.is_some_and(|b| *b != b'{')
+        && serde_json::from_slice::<serde::de::IgnoredAny>(&bytes).is_ok()
+    {
+        return Err(JsonError::NotAnObject {
+            path: path.to_path_buf(),
+        });
+    }
+    serde_json::from_slice(&bytes)
+        .map(Some)
+        .map_err(|e| JsonError::Corrupt {
+            path: path.to_path_buf(),
+            line: e.line(),
+            column: e.column(),
+            message: e.to_string(),
+        })
+}
+
 /// Two-space indented JSON with a trailing newline.
 pub fn to_pretty_json(value: &Value) -> String {
     // Serializing a `Value` cannot fail: its keys are strings.

@@ -83,6 +83,23 @@ impl Ui {
         writeln!(out, "{}", text.as_ref()).map_err(stdout_error)
     }
 
+    /// Many lines of data on stdout in one write (a listing is one syscall, not one per line).
+    pub fn lines<I, S>(&self, lines: I) -> Result<()>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let mut text = String::new();
+        for line in lines {
+            text.push_str(line.as_ref());
+            text.push('\n');
+        }
+        let mut out = std::io::stdout().lock();
+        out.write_all(text.as_bytes())
+            .and_then(|_| out.flush())
+            .map_err(stdout_error)
+    }
+
     /// The one JSON document of a `--json` command.
     pub fn json(&self, value: &serde_json::Value) -> Result<()> {
         self.line(crate::store::to_pretty_json(value).trim_end())
