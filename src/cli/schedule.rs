@@ -7,8 +7,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::schedule::zone::Zone;
 use chrono::{DateTime, Utc};
-use chrono_tz::Tz;
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
@@ -725,7 +725,7 @@ fn started_json(s: &RunStarted) -> Value {
            "sessionId": s.session_id, "directory": s.directory, "pid": s.pid})
 }
 
-fn event_text(event: &DaemonEvent, zone: Tz) -> String {
+fn event_text(event: &DaemonEvent, zone: Zone) -> String {
     match event {
         DaemonEvent::Ready {
             pid,
@@ -788,7 +788,7 @@ fn now(ctx: &Context) -> Result<DateTime<Utc>> {
     Ok(ctx.now()?.to_utc())
 }
 
-fn local_zone(ctx: &Context) -> Tz {
+fn local_zone(ctx: &Context) -> Zone {
     zone::local_zone(
         ctx.env.get("TZ").as_deref(),
         Path::new("/etc/localtime"),
@@ -797,7 +797,7 @@ fn local_zone(ctx: &Context) -> Tz {
 }
 
 /// `Sun 2026-03-08 03:00 EDT`
-fn local_time(t: DateTime<Utc>, zone: Tz) -> String {
+fn local_time(t: DateTime<Utc>, zone: Zone) -> String {
     t.with_timezone(&zone)
         .format("%a %Y-%m-%d %H:%M %Z")
         .to_string()
@@ -834,7 +834,7 @@ fn find_task<'a>(file: &'a TaskFile, id: &str) -> Result<&'a Task> {
 }
 
 /// The schedule the flags give, if any (clap lets at most one through).
-fn schedule_of(when: &WhenArgs, tz: Tz) -> Result<Option<Schedule>> {
+fn schedule_of(when: &WhenArgs, tz: Zone) -> Result<Option<Schedule>> {
     let schedule = if let Some(m) = &when.hourly {
         Schedule::hourly(m)
     } else if let Some(t) = &when.daily {

@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::schedule::zone::Zone;
 use chrono::{DateTime, SecondsFormat, Utc};
-use chrono_tz::Tz;
 use serde_json::{Map, Value, json};
 
 use super::ScheduleError;
@@ -99,7 +99,7 @@ pub struct Task {
     pub name: String,
     pub prompt: String,
     pub schedule: Schedule,
-    pub timezone: Tz,
+    pub timezone: Zone,
     pub target: Target,
     pub model: Option<String>,
     pub reasoning_effort: Option<String>,
@@ -171,7 +171,7 @@ impl Task {
         let schedule_text = schedule_text.ok_or_else(|| missing("schedule"))?;
         let timezone = match timezone_name {
             Some(name) => parse_zone(&name).map_err(|e| e.to_string())?,
-            None => Tz::UTC,
+            None => Zone::UTC,
         };
         let schedule = Schedule::parse(&schedule_text, timezone).map_err(|e| e.to_string())?;
         let permission_mode = match mode {
@@ -235,7 +235,7 @@ pub struct NewTask {
     pub name: String,
     pub prompt: String,
     pub schedule: Schedule,
-    pub timezone: Tz,
+    pub timezone: Zone,
     pub target: Target,
     pub model: Option<String>,
     pub reasoning_effort: Option<String>,
@@ -250,7 +250,7 @@ pub struct TaskChanges {
     pub name: Option<String>,
     pub prompt: Option<String>,
     pub schedule: Option<Schedule>,
-    pub timezone: Option<Tz>,
+    pub timezone: Option<Zone>,
     pub target: Option<Target>,
     pub model: Option<Option<String>>,
     pub reasoning_effort: Option<Option<String>>,
@@ -306,7 +306,7 @@ fn check_text(field: &'static str, value: &str) -> Result<(), ScheduleError> {
 }
 
 /// Checks that the schedule fires again after `now`.
-fn check_fires(schedule: &Schedule, tz: Tz, now: DateTime<Utc>) -> Result<(), ScheduleError> {
+fn check_fires(schedule: &Schedule, tz: Zone, now: DateTime<Utc>) -> Result<(), ScheduleError> {
     if schedule.next_after(tz, now).is_some() {
         return Ok(());
     }

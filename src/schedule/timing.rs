@@ -15,10 +15,10 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
+use crate::schedule::zone::Zone;
 use chrono::{
     DateTime, Datelike, FixedOffset, LocalResult, NaiveDateTime, TimeZone, Timelike, Utc,
 };
-use chrono_tz::Tz;
 use croner::Cron;
 
 /// A field of a schedule that did not parse: which one and why.
@@ -155,7 +155,7 @@ impl Schedule {
     /// without one (`2026-05-01T09:00`, `2026-05-01 09:00:00`) it is a wall-clock time in `tz`
     /// (a time in a spring-forward gap moves to the end of the gap; a repeated one takes the
     /// earlier instant). Stored as RFC 3339 with the zone's offset.
-    pub fn once(text: &str, tz: Tz) -> Result<Schedule, FieldError> {
+    pub fn once(text: &str, tz: Zone) -> Result<Schedule, FieldError> {
         let trimmed = text.trim();
         let at = if let Ok(at) = DateTime::parse_from_rfc3339(trimmed) {
             at.with_timezone(&tz).fixed_offset()
@@ -175,7 +175,7 @@ impl Schedule {
     }
 
     /// Parses the stored text form (`daily 09:00`, `cron "0 9 * * 1-5"`, …; see `Display`).
-    pub fn parse(text: &str, tz: Tz) -> Result<Schedule, FieldError> {
+    pub fn parse(text: &str, tz: Zone) -> Result<Schedule, FieldError> {
         let text = text.trim();
         let (word, rest) = text.split_once(' ').unwrap_or((text, ""));
         let rest = rest.trim();
@@ -237,7 +237,7 @@ impl Schedule {
 
     /// The first fire time strictly after `after` (at whole-second precision), or `None` when
     /// the schedule never fires again (a `once` in the past, a cron pattern with no date left).
-    pub fn next_after(&self, tz: Tz, after: DateTime<Utc>) -> Option<DateTime<Utc>> {
+    pub fn next_after(&self, tz: Zone, after: DateTime<Utc>) -> Option<DateTime<Utc>> {
         match &self.kind {
             Kind::Once(at) => {
                 let at = at.with_timezone(&Utc);
@@ -255,7 +255,7 @@ impl Schedule {
     }
 
     /// Up to `count` fire times after `after`, in order.
-    pub fn upcoming(&self, tz: Tz, after: DateTime<Utc>, count: usize) -> Vec<DateTime<Utc>> {
+    pub fn upcoming(&self, tz: Zone, after: DateTime<Utc>, count: usize) -> Vec<DateTime<Utc>> {
         let mut out = Vec::with_capacity(count);
         let mut cursor = after;
         while out.len() < count {
@@ -293,7 +293,7 @@ impl fmt::Display for Schedule {
 /// The first `HH:MM` on a day whose weekday (Sunday = 0) `day_ok` accepts, after `after`: a fixed
 /// time, so a gap moves it to the gap's end and a repeated time takes its earlier instant.
 fn next_fixed(
-    tz: Tz,
+    tz: Zone,
     after: DateTime<Utc>,
     at: ClockTime,
     day_ok: impl Fn(usize) -> bool,
@@ -312,7 +312,7 @@ fn next_fixed(
 
 /// The first `:MM` of a wall-clock hour after `after`: an interval, so a time in a gap is
 /// skipped and a repeated one fires on both of its instants.
-fn next_hourly(tz: Tz, after: DateTime<Utc>, minute: u32) -> Option<DateTime<Utc>> {
+fn next_hourly(tz: Zone, after: DateTime<Utc>, minute: u32) -> Option<DateTime<Utc>> {
     let local = after.with_timezone(&tz).naive_local();
     // Back three hours so that the second pass of a repeated hour is not missed.
     let start = local.date().and_hms_opt(local.hour(), minute, 0)? - chrono::TimeDelta::hours(3);
@@ -331,7 +331,7 @@ fn next_hourly(tz: Tz, after: DateTime<Utc>, minute: u32) -> Option<DateTime<Utc
 
 /// Maps a wall-clock time in `tz` to an instant: a time in a gap moves to the end of the gap, a
 /// repeated time takes the earlier instant.
-pub fn resolve_local(tz: Tz, naive: NaiveDateTime) -> DateTime<Tz> {
+pub fn resolve_local(tz: Zone, naive: NaiveDateTime) -> DateTime<Zone> {
     match tz.from_local_datetime(&naive) {
         LocalResult::Single(t) | LocalResult::Ambiguous(t, _) => t,
         LocalResult::None => {
@@ -499,8 +499,8 @@ fn parse_naive(text: &str) -> Option<NaiveDateTime> {
 }
 
 /// Parses an IANA time zone name.
-pub fn parse_zone(name: &str) -> Result<Tz, FieldError> {
-    name.trim().parse::<Tz>().map_err(|_| {
+pub fn parse_zone(name: &str) -> Result<Zone, FieldError> {
+    name.trim().parse::<Zone>().map_err(|_| {
         FieldError::new(
             "tz",
             name,
@@ -520,11 +520,11 @@ mod tests {
             .with_timezone(&Utc)
     }
 
-    fn zone(name: &str) -> Tz {
+    fn zone(name: &str) -> Zone {
         parse_zone(name).unwrap()
     }
 
-    fn schedule(text: &str, tz: Tz) -> Schedule {
+    fn schedule(text: &str, tz: Zone) -> Schedule {
         Schedule::parse(text, tz).unwrap_or_else(|e| panic!("{text}: {e}"))
     }
 
@@ -845,7 +845,7 @@ mod tests {
         ];
         let kinds: Vec<(Schedule, Schedule)> = kinds
             .iter()
-            .map(|(text, pattern)| (schedule(text, Tz::UTC), Schedule::cron(pattern).unwrap()))
+            .map(|(text, pattern)| (schedule(text, Zone::UTC), Schedule::cron(pattern).unwrap()))
             .collect();
         for zone_name in [
             "America/New_York",
