@@ -354,6 +354,7 @@ pub fn cmd_enable(ctx: &Context, args: &IdArgs, enable: bool) -> Result<()> {
             .collect();
         return ctx.ui.json(&Value::Array(items));
     }
+    let mut lines = Vec::new();
     for (id, inst) in args.ids.iter().zip(installed) {
         if enable {
             if !inst {
@@ -361,14 +362,13 @@ pub fn cmd_enable(ctx: &Context, args: &IdArgs, enable: bool) -> Result<()> {
                     "\"{id}\" is not installed in either tier; enabled it anyway"
                 ));
             }
-            ctx.ui.line(format!("{} Enabled {id}", ctx.ui.green("✓")))?;
-            ctx.ui.line("  Note: CLI enable does not grant fine-grained permissions yet. Review extension permissions in Finch when available.")?;
+            lines.push(format!("{} Enabled {id}", ctx.ui.green("✓")));
+            lines.push("  Note: CLI enable does not grant fine-grained permissions yet. Review extension permissions in Finch when available.".to_string());
         } else {
-            ctx.ui
-                .line(format!("{} Disabled {id}", ctx.ui.green("✓")))?;
+            lines.push(format!("{} Disabled {id}", ctx.ui.green("✓")));
         }
     }
-    Ok(())
+    ctx.ui.lines(lines)
 }
 
 fn is_installed(homes: &Homes, id: &str) -> bool {
