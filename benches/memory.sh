@@ -12,30 +12,18 @@
 # progress on stderr and the table of medians, ratios and peak RSS on stdout.
 set -euo pipefail
 
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-say() { printf 'bench: %s\n' "$*" >&2; }
-die() { say "error: $*"; exit 1; }
-# Quote one word for hyperfine's `-N` command splitting (POSIX shell words).
-q() { printf '%q' "$1"; }
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 RUNS=${MEMORY_BENCH_RUNS:-30}
 RSS_RUNS=11
 if [ $# -gt 0 ]; then queries=("$@"); else queries=(passport kubernetes 天气 "lentil soup"); fi
 
-apt_install() {
-    [ "$(id -u)" = 0 ] || die "$2 is missing; install it (apt-get install -y $1) or run as root"
-    say "installing $1 with apt-get"
-    apt-get install -y "$1" >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y "$1" >/dev/null; }
-}
-command -v hyperfine >/dev/null || apt_install hyperfine hyperfine
-command -v rg >/dev/null || apt_install ripgrep rg
-[ -x /usr/bin/time ] || apt_install time /usr/bin/time
+need hyperfine
+need rg ripgrep
+need /usr/bin/time time
 for tool in node cargo grep; do command -v "$tool" >/dev/null || die "$tool not found on PATH"; done
 
-say "cargo build --release"
-(cd "$repo" && cargo build --release)
-finch="$repo/target/release/finch"
-[ -x "$finch" ] || die "no $finch after the build"
+build_finch
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/finch-memory-bench.XXXXXX")
 cleanup() { rm -rf "$tmp"; }

@@ -16,32 +16,20 @@
 # Prints hyperfine's progress on stderr and the final table on stdout.
 set -euo pipefail
 
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 benches="$repo/benches"
-say() { printf 'bench: %s\n' "$*" >&2; }
-die() { say "error: $*"; exit 1; }
-# Quote one word for hyperfine's `-N` command splitting (POSIX shell words).
-q() { printf '%q' "$1"; }
 
 LIST_TOOLS=200
 RSS_RUNS=21
 
-apt_install() {
-    [ "$(id -u)" = 0 ] || die "$1 is missing; install it (apt-get install -y $1) or run as root"
-    say "installing $1 with apt-get"
-    apt-get install -y "$1" >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y "$1" >/dev/null; }
-}
-command -v hyperfine >/dev/null || apt_install hyperfine
-[ -x /usr/bin/time ] || apt_install time
+need hyperfine
+need /usr/bin/time time
 for tool in node npm cargo; do command -v "$tool" >/dev/null || die "$tool not found on PATH"; done
 
 "$repo/scripts/install-test-peers"
 verdaccio="$repo/.test-peers/node_modules/.bin/verdaccio"
 
-say "cargo build --release"
-(cd "$repo" && cargo build --release)
-finch="$repo/target/release/finch"
-[ -x "$finch" ] || die "no $finch after the build"
+build_finch
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/finch-bench.XXXXXX")
 verdaccio_pid=""

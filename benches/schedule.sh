@@ -17,24 +17,16 @@
 # Prints hyperfine's progress on stderr and the figures on stdout.
 set -euo pipefail
 
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-say() { printf 'bench: %s\n' "$*" >&2; }
-die() { say "error: $*"; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 TASKS=1000
 RUNS_PER_TASK=20
 IDLE_SECONDS=${IDLE_SECONDS:-60}
 
-command -v hyperfine >/dev/null || {
-    [ "$(id -u)" = 0 ] || die "hyperfine is missing; install it (apt-get install -y hyperfine) or run as root"
-    say "installing hyperfine with apt-get"
-    apt-get install -y hyperfine >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y hyperfine >/dev/null; }
-}
+need hyperfine
 [ -r /proc/self/stat ] || die "needs Linux /proc to read the daemon's CPU time"
 
-say "cargo build --release"
-(cd "$repo" && cargo build --release --quiet)
-finch="$repo/target/release/finch"
+build_finch
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/finch-schedule-bench.XXXXXX")
 daemon_pid=""

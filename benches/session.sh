@@ -19,11 +19,8 @@
 # Prints hyperfine's progress on stderr and the final table on stdout.
 set -euo pipefail
 
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 here="$repo/benches/session"
-say() { printf 'bench: %s\n' "$*" >&2; }
-die() { say "error: $*"; exit 1; }
-q() { printf '%q' "$1"; }
 
 FILES=${1:-2000}
 MIB=${2:-200}
@@ -31,20 +28,12 @@ RARE=quetzalcoatl
 COMMON=refactor
 RSS_RUNS=7
 
-apt_install() {
-    [ "$(id -u)" = 0 ] || die "$1 is missing; install it (apt-get install -y $1) or run as root"
-    say "installing $1 with apt-get"
-    apt-get install -y "$1" >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y "$1" >/dev/null; }
-}
-command -v hyperfine >/dev/null || apt_install hyperfine
-command -v rg >/dev/null || apt_install ripgrep
-[ -x /usr/bin/time ] || apt_install time
+need hyperfine
+need rg ripgrep
+need /usr/bin/time time
 for tool in node cargo; do command -v "$tool" >/dev/null || die "$tool not found on PATH"; done
 
-say "cargo build --release"
-(cd "$repo" && cargo build --release)
-finch="$repo/target/release/finch"
-[ -x "$finch" ] || die "no $finch after the build"
+build_finch
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/finch-bench-session.XXXXXX")
 cleanup() { rm -rf "$tmp"; }
