@@ -229,11 +229,7 @@ fn tgz_and_zip_files_install_and_record_their_path() {
         );
     }
     // No staging directories are left behind.
-    let leftovers: Vec<_> = ctx
-        .tree(&ctx.personal_tier())
-        .into_iter()
-        .filter(|p| p.contains("staging"))
-        .collect();
+    let leftovers = ctx.install_leftovers();
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
 

@@ -153,10 +153,6 @@ fn kills_at_any_moment_of_a_directory_install_leave_old_or_new() {
     eprintln!("kills that left the old install: {saw_old}, the new one: {saw_new}");
     ctx.run(&["add", new_src.to_str().unwrap()]).success();
     assert_eq!(ctx.tree(&installed), new_tree);
-    let leftovers: Vec<String> = ctx
-        .tree(&ctx.personal_tier())
-        .into_iter()
-        .filter(|p| p.starts_with(".finch-"))
-        .collect();
+    let leftovers = ctx.install_leftovers();
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }

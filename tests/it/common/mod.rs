@@ -89,6 +89,15 @@ impl TestContext {
         serde_json::from_str(&text).unwrap_or_else(|e| panic!("parse {}: {e}", path.display()))
     }
 
+    /// What a finished or killed install left in the personal tier: staging and aside
+    /// directories (`.finch-*`) that should never outlive the command that made them.
+    pub fn install_leftovers(&self) -> Vec<String> {
+        self.tree(&self.personal_tier())
+            .into_iter()
+            .filter(|p| p.starts_with(".finch-"))
+            .collect()
+    }
+
     /// Every path under `dir`, relative, sorted: to check that nothing changed.
     pub fn tree(&self, dir: &Path) -> Vec<String> {
         let mut out = Vec::new();
