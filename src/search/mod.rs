@@ -107,6 +107,30 @@ pub fn for_each_term(text: &str, mut each: impl FnMut(&str)) {
     if text.is_ascii() {
         return for_each_ascii_term(text.as_bytes(), each);
     }
+    // ASCII characters that are neither letters nor digits end every word and CJK pair, so the
+    // runs between them are tokenized on their own: the all-ASCII ones on bytes.
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let start = i;
+        let mut ascii = true;
+        while i < bytes.len() && (bytes[i] >= 0x80 || bytes[i].is_ascii_alphanumeric()) {
+            ascii &= bytes[i] < 0x80;
+            i += 1;
+        }
+        if start < i {
+            if ascii {
+                for_each_ascii_term(&bytes[start..i], &mut each);
+            } else {
+                for_each_mixed_term(&text[start..i], &mut each);
+            }
+        }
+        i += 1;
+    }
+}
+
+/// `for_each_term` for text with non-ASCII characters, decoded character by character.
+fn for_each_mixed_term(text: &str, mut each: impl FnMut(&str)) {
     let mut word = String::new();
     let mut cjk = String::new();
     let mut cjk_prev: Option<char> = None;

@@ -146,23 +146,7 @@ pub fn append(
     let len = file.metadata().map_err(read_err)?.len();
     let (parent, ends_with_newline) = last_entry(&mut file, len).map_err(read_err)?;
 
-    let mut entry = Map::new();
-    entry.insert(
-        "type".into(),
-        body.get("type").cloned().unwrap_or(Value::Null),
-    );
-    entry.insert("id".into(), crate::ids::new_entry_id().into());
-    entry.insert("parentId".into(), parent.map_or(Value::Null, Value::from));
-    entry.insert(
-        "timestamp".into(),
-        now.to_rfc3339_opts(SecondsFormat::Millis, true).into(),
-    );
-    for (k, v) in body {
-        if k != "type" {
-            entry.insert(k, v);
-        }
-    }
-    let entry = Value::Object(entry);
+    let entry = entry_line(body, &crate::ids::new_entry_id(), parent, now);
 
     let mut line = Vec::with_capacity(256);
     if !ends_with_newline {
@@ -374,4 +358,155 @@ mod tests {
             assert_eq!(mime_type(Path::new(name)), want, "{name}");
         }
     }
+}
+
+/// An open transcript that one process appends to many times (a `finch run` recording its
+/// calls). Each append takes the directory lock like `append`, but the last entry's id is
+/// remembered and the file is re-read only when its length shows another writer appended in
+/// between; lines are not fsynced one by one (`sync` at the end of the run) — a crash may lose
+/// the last records of a run, never corrupt earlier lines.
+#[derive(Debug)]
+pub struct Appender {
+    path: PathBuf,
+    file: File,
+    last_id: Option<String>,
+    ends_with_newline: bool,
+    known_len: u64,
+    lock_timeout: Duration,
+}
+
+impl Appender {
+    /// Creates a new transcript at `path` holding only `header` (the `session` line).
+    pub fn create(
+        path: &Path,
+        header: &Value,
+        lock_timeout: Duration,
+    ) -> Result<Appender, SessionError> {
+        let write_err = |source| SessionError::Write {
+            path: path.to_path_buf(),
+            source,
+        };
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(write_err)?;
+        }
+        let mut file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create_new(true)
+            .open(path)
+            .map_err(write_err)?;
+        let mut line = header.to_string().into_bytes();
+        line.push(b'\n');
+        file.write_all(&line).map_err(write_err)?;
+        Ok(Appender {
+            path: path.to_path_buf(),
+            file,
+            last_id: None,
+            ends_with_newline: true,
+            known_len: line.len() as u64,
+            lock_timeout,
+        })
+    }
+
+    /// Opens an existing transcript to continue it.
+    pub fn open(path: &Path, lock_timeout: Duration) -> Result<Appender, SessionError> {
+        match transcript::read_header(path) {
+            Ok(Some(_)) => {}
+            Ok(None) => {
+                return Err(SessionError::NotATranscript {
+                    path: path.to_path_buf(),
+                    why: "its first line is not a session header".to_string(),
+                });
+            }
+            Err(e) => return Err(SessionError::read(path, e)),
+        }
+        let file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| SessionError::read(path, e))?;
+        Ok(Appender {
+            path: path.to_path_buf(),
+            file,
+            last_id: None,
+            ends_with_newline: true,
+            // Unknown: the first append reads the tail.
+            known_len: u64::MAX,
+            lock_timeout,
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends one entry (see `append`); returns it as written.
+    pub fn append(
+        &mut self,
+        body: Map<String, Value>,
+        now: DateTime<Utc>,
+    ) -> Result<Value, SessionError> {
+        let dir = self.path.parent().unwrap_or(Path::new("."));
+        let what = format!("the session transcript {}", self.path.display());
+        let _lock = DirLock::acquire(dir, &what, self.lock_timeout)?;
+        let read_err = |e| SessionError::read(&self.path, e);
+        let len = self.file.metadata().map_err(read_err)?.len();
+        if len != self.known_len {
+            let (last, ends) = last_entry(&mut self.file, len).map_err(read_err)?;
+            self.last_id = last;
+            self.ends_with_newline = ends;
+        }
+        let id = crate::ids::new_entry_id();
+        let entry = entry_line(body, &id, self.last_id.take(), now);
+        let mut line = Vec::with_capacity(256);
+        if !self.ends_with_newline {
+            line.push(b'\n');
+        }
+        line.extend_from_slice(entry.to_string().as_bytes());
+        line.push(b'\n');
+        self.file
+            .write_all(&line)
+            .map_err(|source| SessionError::Write {
+                path: self.path.clone(),
+                source,
+            })?;
+        self.known_len = len + line.len() as u64;
+        self.last_id = Some(id);
+        self.ends_with_newline = true;
+        Ok(entry)
+    }
+
+    /// Flushes the transcript to disk.
+    pub fn sync(&self) -> Result<(), SessionError> {
+        self.file.sync_all().map_err(|source| SessionError::Write {
+            path: self.path.clone(),
+            source,
+        })
+    }
+}
+
+/// An entry with `type` first, then `id`, `parentId`, `timestamp`, then the rest of `body`.
+fn entry_line(
+    body: Map<String, Value>,
+    id: &str,
+    parent: Option<String>,
+    now: DateTime<Utc>,
+) -> Value {
+    let mut entry = Map::new();
+    entry.insert(
+        "type".into(),
+        body.get("type").cloned().unwrap_or(Value::Null),
+    );
+    entry.insert("id".into(), id.into());
+    entry.insert("parentId".into(), parent.map_or(Value::Null, Value::from));
+    entry.insert(
+        "timestamp".into(),
+        now.to_rfc3339_opts(SecondsFormat::Millis, true).into(),
+    );
+    for (k, v) in body {
+        if k != "type" {
+            entry.insert(k, v);
+        }
+    }
+    Value::Object(entry)
 }

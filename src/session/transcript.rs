@@ -43,6 +43,33 @@ impl Header {
     }
 }
 
+/// pi's directory name for a working directory: `--` + the path without its leading `/`, every
+/// `/` (and `\\` or `:` on Windows) replaced by `-`, + `--`.
+pub fn workspace_slug(cwd: &Path) -> String {
+    let text = cwd.to_string_lossy();
+    let body: String = text
+        .trim_start_matches(['/', '\\'])
+        .chars()
+        .map(|c| {
+            if matches!(c, '/' | '\\' | ':') {
+                '-'
+            } else {
+                c
+            }
+        })
+        .collect();
+    format!("--{body}--")
+}
+
+/// Where a new transcript for `cwd` started at `started` goes:
+/// `<sessions>/<slug>/<ISO timestamp with : and . as ->_<id>.jsonl`.
+pub fn new_transcript_path(sessions_dir: &Path, cwd: &Path, started: &str, id: &str) -> PathBuf {
+    let stamp = started.replace([':', '.'], "-");
+    sessions_dir
+        .join(workspace_slug(cwd))
+        .join(format!("{stamp}_{id}.jsonl"))
+}
+
 /// The id a file name carries: `<timestamp>_<uuid>.jsonl` → `<uuid>`. Used only when the header
 /// cannot be read.
 pub fn id_from_file_name(path: &Path) -> String {

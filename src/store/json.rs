@@ -95,14 +95,19 @@ pub fn read_json_as<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Optio
             path: path.to_path_buf(),
         });
     }
-    serde_json::from_slice(&bytes)
-        .map(Some)
-        .map_err(|e| JsonError::Corrupt {
-            path: path.to_path_buf(),
-            line: e.line(),
-            column: e.column(),
-            message: e.to_string(),
-        })
+    // Checking the UTF-8 of the whole file at once is cheaper than serde_json checking every
+    // string of a large file; invalid UTF-8 goes through `from_slice` for its located error.
+    match std::str::from_utf8(&bytes) {
+        Ok(text) => serde_json::from_str(text),
+        Err(_) => serde_json::from_slice(&bytes),
+    }
+    .map(Some)
+    .map_err(|e| JsonError::Corrupt {
+        path: path.to_path_buf(),
+        line: e.line(),
+        column: e.column(),
+        message: e.to_string(),
+    })
 }
 
 /// Two-space indented JSON with a trailing newline.
