@@ -12,6 +12,14 @@
 //! lock_timeout = "10s"                     # how long to wait for another finch's lock
 //! [agent]
 //! command = ["pi", "-p", "{prompt}"]       # runs scheduled tasks; {prompt} {model} {cwd} {session}
+//! [host]
+//! mode = "ask"                             # default permission mode of `finch run` (ask|acceptCalls)
+//! card_timeout = "5m"                      # an unanswered permission card is denied after this
+//! bash_timeout = "2m"                      # default timeout of the Bash built-in
+//! [web_search]
+//! provider = "searxng"                     # searxng | brave; none → WebSearch says how to set one
+//! url = "http://127.0.0.1:8888"            # the provider's endpoint (searxng; brave has a default)
+//! api_key_env = "BRAVE_API_KEY"            # variable holding the provider's key
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -27,6 +35,25 @@ pub struct Config {
     pub network: NetworkConfig,
     pub state: StateConfig,
     pub agent: AgentConfig,
+    pub host: HostConfig,
+    pub web_search: WebSearchConfig,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct HostConfig {
+    mode: Option<String>,
+    card_timeout: Option<String>,
+    bash_timeout: Option<String>,
+}
+
+/// `[web_search]`: the WebSearch built-in's provider.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq, Eq)]
+#[serde(default)]
+pub struct WebSearchConfig {
+    pub provider: Option<String>,
+    pub url: Option<String>,
+    pub api_key_env: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -70,6 +97,13 @@ pub struct Settings {
     pub lock_timeout: Duration,
     /// `[agent] command`, when set and not empty.
     pub agent_command: Option<Vec<String>>,
+    /// `[host] mode`: `ask` or `acceptCalls` (checked by the host), `None` when unset.
+    pub host_mode: Option<String>,
+    /// `[host] card_timeout` (default 5 minutes).
+    pub card_timeout: Duration,
+    /// `[host] bash_timeout` (default 2 minutes).
+    pub bash_timeout: Duration,
+    pub web_search: WebSearchConfig,
 }
 
 impl Config {
@@ -120,6 +154,18 @@ impl Config {
                 Duration::from_secs(10),
             )?,
             agent_command: self.agent.command.clone().filter(|c| !c.is_empty()),
+            host_mode: self.host.mode.clone().filter(|m| !m.trim().is_empty()),
+            card_timeout: duration(
+                "host.card_timeout",
+                &self.host.card_timeout,
+                Duration::from_secs(300),
+            )?,
+            bash_timeout: duration(
+                "host.bash_timeout",
+                &self.host.bash_timeout,
+                Duration::from_secs(120),
+            )?,
+            web_search: self.web_search.clone(),
         })
     }
 }

@@ -259,6 +259,24 @@ impl FrontMatter {
     }
 }
 
+/// The Markdown after the front matter (the instructions a skill gives), found by the rule of
+/// `FrontMatter::parse`; all of `text` when it has no front matter.
+pub fn body(text: &str) -> &str {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut lines = text.split_inclusive('\n');
+    if lines.next().map(str::trim_end) != Some("---") {
+        return text;
+    }
+    let mut at = text.find('\n').map_or(text.len(), |i| i + 1);
+    for line in lines {
+        at += line.len();
+        if matches!(line.trim_end(), "---" | "...") {
+            return text[at..].trim_start_matches(['\n', '\r']);
+        }
+    }
+    text
+}
+
 fn parse_pairs(block: &[&str]) -> Vec<(String, String)> {
     let mut pairs = Vec::new();
     let mut i = 0;
@@ -412,6 +430,19 @@ fn single_quoted(body: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn body_is_what_follows_the_front_matter() {
+        for (text, want) in [
+            ("---\nname: a\n---\n\n# Do it\n", "# Do it\n"),
+            ("\u{feff}---\r\nname: a\r\n...\r\nSteps\r\n", "Steps\r\n"),
+            ("# No front matter\n", "# No front matter\n"),
+            ("---\nname: never closed\n", "---\nname: never closed\n"),
+            ("---\n---\n", ""),
+        ] {
+            assert_eq!(body(text), want, "{text:?}");
+        }
+    }
 
     fn fm(text: &str) -> (Option<String>, Option<String>) {
         let f = FrontMatter::parse(text);

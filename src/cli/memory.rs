@@ -19,7 +19,7 @@ use crate::store::LockError;
 use crate::ui::Table;
 
 /// Snippet width on a pipe and in `--json`.
-const SNIPPET_CHARS: usize = 160;
+pub(crate) const SNIPPET_CHARS: usize = 160;
 /// Candidates listed by an ambiguous `replace`/`forget`.
 const MAX_CANDIDATES: usize = 20;
 
@@ -334,24 +334,7 @@ pub fn run(ctx: &Context, command: &MemoryCommand) -> Result<()> {
             let file = memory::resolve_file(&home, what, now.date()).map_err(memory_error)?;
             let text = memory::show(&file).map_err(memory_error)?;
             if ctx.ui.json {
-                let doc = memory::doc::Document::parse(&text);
-                let entries: Vec<Value> = (0..doc.entries.len())
-                    .map(|i| {
-                        let text = doc.entry_text(i);
-                        json!({
-                            "id": memory::doc::entry_id(memory::doc::normalize(&text, file.kind.is_daily())),
-                            "line": doc.entries[i].first_line + 1,
-                            "section": doc.entry_section(i),
-                            "text": text,
-                        })
-                    })
-                    .collect();
-                return ctx.ui.json(&json!({
-                    "file": file.name,
-                    "path": file.path,
-                    "content": text,
-                    "entries": entries,
-                }));
+                return ctx.ui.json(&show_json(&file, &text));
             }
             match text.strip_suffix('\n') {
                 Some(body) => ctx.ui.line(body),
@@ -429,7 +412,7 @@ fn home(ctx: &Context, writes: bool) -> Result<MemoryHome> {
     Ok(MemoryHome::new(agent, timeout))
 }
 
-fn selection(
+pub(crate) fn selection(
     scope: ScopeArg,
     space: Option<&str>,
     since: Option<&str>,
@@ -499,7 +482,7 @@ fn within_file(
         .transpose()
 }
 
-fn no_files(home: &MemoryHome) -> String {
+pub(crate) fn no_files(home: &MemoryHome) -> String {
     if home.agent.exists() {
         format!("No memory files in {}", home.agent.display())
     } else {
@@ -569,6 +552,28 @@ fn print_hits(ctx: &Context, hits: &[Hit], request: &SearchRequest) -> Result<()
     Ok(())
 }
 
+/// `memory show --json`: the file, its content, and its entries with ids.
+pub(crate) fn show_json(file: &MemoryFile, text: &str) -> Value {
+    let doc = memory::doc::Document::parse(text);
+    let entries: Vec<Value> = (0..doc.entries.len())
+        .map(|i| {
+            let text = doc.entry_text(i);
+            json!({
+                "id": memory::doc::entry_id(memory::doc::normalize(&text, file.kind.is_daily())),
+                "line": doc.entries[i].first_line + 1,
+                "section": doc.entry_section(i),
+                "text": text,
+            })
+        })
+        .collect();
+    json!({
+        "file": file.name,
+        "path": file.path,
+        "content": text,
+        "entries": entries,
+    })
+}
+
 fn file_json(f: &MemoryFile) -> Value {
     let date = match &f.kind {
         memory::FileKind::Daily(d) => Some(d.to_string()),
@@ -577,7 +582,7 @@ fn file_json(f: &MemoryFile) -> Value {
     json!({"file": f.name, "path": f.path, "date": date})
 }
 
-fn entry_json(e: &Entry) -> Value {
+pub(crate) fn entry_json(e: &Entry) -> Value {
     json!({
         "id": e.id,
         "file": e.file.name,
@@ -589,7 +594,7 @@ fn entry_json(e: &Entry) -> Value {
     })
 }
 
-fn hit_json(h: &Hit) -> Value {
+pub(crate) fn hit_json(h: &Hit) -> Value {
     let mut v = entry_json(&h.entry);
     v["score"] = json!((h.score * 1000.0).round() / 1000.0);
     v["snippet"] = h.snippet.text.clone().into();
@@ -605,7 +610,7 @@ fn cut(text: &str, chars: usize) -> String {
 }
 
 /// Errors of `replace`/`forget`, whose ambiguous matches list the candidates as hints.
-fn match_error(err: MemoryError, forgetting: bool) -> CommandError {
+pub(crate) fn match_error(err: MemoryError, forgetting: bool) -> CommandError {
     match err {
         MemoryError::Ambiguous { what, candidates } => {
             let mut hints: Vec<String> = candidates
@@ -642,7 +647,7 @@ fn match_error(err: MemoryError, forgetting: bool) -> CommandError {
 
 /// Maps memory errors to exit codes: bad input is a usage error (2), a missing file or entry is
 /// not found (3), a held lock is 5, everything else fails (1).
-fn memory_error(err: MemoryError) -> CommandError {
+pub(crate) fn memory_error(err: MemoryError) -> CommandError {
     let message = err.to_string();
     match err {
         MemoryError::NotUtf8 { .. } => CommandError::failed(message)

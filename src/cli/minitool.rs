@@ -9,18 +9,18 @@ use clap::Args;
 use serde_json::{Value, json};
 
 use crate::Context;
-use crate::error::{CommandError, Result, io_error};
+use crate::error::{CommandError, Result};
 use crate::homes::{Homes, Tier};
+use crate::minitool::Error;
 use crate::minitool::add::{self, AddReport};
-use crate::minitool::enabled::EnabledState;
+use crate::minitool::enabled::{self, EnabledState};
 use crate::minitool::install::Installer;
+use crate::minitool::listing;
 use crate::minitool::net::{LazyNetwork, Network};
-use crate::minitool::records::LockRecords;
+use crate::minitool::remove;
 use crate::minitool::source::{self, Source};
-use crate::minitool::tier::{self, TierEntry};
-use crate::minitool::update::{self, UpdateOutcome};
-use crate::minitool::{Error, Installed};
-use crate::store::DirLock;
+use crate::minitool::tier::TierEntry;
+use crate::minitool::update::{self, BatchItem, UpdateOutcome};
 
 #[derive(Debug, Args)]
 pub struct AddArgs {
@@ -130,15 +130,7 @@ fn print_add(ctx: &Context, report: &AddReport, dev: bool) -> Result<()> {
         ctx.ui.warn(format!("skipped {place}: {err}"));
     }
     if ctx.ui.json {
-        let installed: Vec<Value> = report.installed.iter().map(installed_json).collect();
-        let skipped: Vec<Value> = report
-            .skipped
-            .iter()
-            .map(|(place, e)| json!({"place": place, "error": e.to_string()}))
-            .collect();
-        return ctx
-            .ui
-            .json(&json!({"installed": installed, "skipped": skipped}));
+        return ctx.ui.json(&report.to_json());
     }
     for i in &report.installed {
         if dev {
@@ -165,17 +157,6 @@ fn print_add(ctx: &Context, report: &AddReport, dev: bool) -> Result<()> {
     Ok(())
 }
 
-fn installed_json(i: &Installed) -> Value {
-    json!({
-        "id": i.id,
-        "name": i.display_name,
-        "package": i.package,
-        "version": i.version,
-        "path": i.path,
-        "linked": i.linked,
-    })
-}
-
 pub fn cmd_update(ctx: &Context, args: &UpdateArgs) -> Result<()> {
     let homes = ctx.homes()?;
     let installer = installer(ctx, homes, args.global)?;
@@ -183,14 +164,10 @@ pub fn cmd_update(ctx: &Context, args: &UpdateArgs) -> Result<()> {
     let network =
         LazyNetwork::new(|| Network::connect(ctx, settings, homes, args.registry.as_deref()));
     let note = |text: String| ctx.ui.detail(text);
-    let run = |id: &str| {
-        update::update_one(&installer, id, args.dry_run, &network, &note)
-            .map_err(CommandError::from)
-    };
     let Some(id) = &args.id else {
-        return update_all(ctx, &installer, &run);
+        return update_all(ctx, &installer, args.dry_run, &network, &note);
     };
-    let outcome = run(id)?;
+    let outcome = update::update_one(&installer, id, args.dry_run, &network, &note)?;
     if ctx.ui.json {
         return ctx.ui.json(&outcome.to_json(args.dry_run));
     }
@@ -234,43 +211,34 @@ fn print_outcome(ctx: &Context, o: &UpdateOutcome, dry_run: bool) -> Result<()> 
 fn update_all(
     ctx: &Context,
     installer: &Installer,
-    run: &dyn Fn(&str) -> Result<UpdateOutcome>,
+    dry_run: bool,
+    network: &LazyNetwork,
+    note: &dyn Fn(String),
 ) -> Result<()> {
-    let tier_dir = installer.tier_dir();
-    let entries = tier::scan(&tier_dir).map_err(|e| io_error("read", &tier_dir, &e))?;
-    let (mut updated, mut current, mut failed) = (0, 0, 0);
     let mut outcomes = Vec::new();
-    for entry in entries {
-        if entry.link.is_some() {
-            ctx.ui.status(format!(
-                "• \"{}\" is a development link; skipped",
-                entry.dir_name
-            ));
-            continue;
-        }
-        match run(&entry.dir_name) {
-            Ok(o) => {
-                if o.changed {
-                    updated += 1
-                } else {
-                    current += 1
-                }
+    let summary = update::update_all(installer, dry_run, network, note, |item| -> Result<()> {
+        match item {
+            BatchItem::Link { id } => {
+                ctx.ui
+                    .status(format!("• \"{id}\" is a development link; skipped"));
+            }
+            BatchItem::Done(o) => {
                 if !ctx.ui.json {
                     print_outcome(ctx, &o, false)?;
                 }
                 outcomes.push(o.to_json(false));
             }
-            Err(e) => {
-                failed += 1;
-                ctx.ui.warn(format!(
-                    "\"{}\" failed to update: {}",
-                    entry.dir_name, e.message
-                ));
-                outcomes.push(json!({"id": entry.dir_name, "error": e.to_json()["error"]}));
+            BatchItem::Failed { id, error } => {
+                let e = CommandError::from(error);
+                ctx.ui
+                    .warn(format!("\"{id}\" failed to update: {}", e.message));
+                outcomes.push(json!({"id": id, "error": e.to_json()["error"]}));
             }
         }
-    }
-    let summary = format!("{updated} updated, {current} already up to date, {failed} failed");
+        Ok(())
+    })?;
+    let failed = summary.failed;
+    let summary = summary.describe();
     if ctx.ui.json {
         ctx.ui.json(&Value::Array(outcomes))?;
     } else {
@@ -290,74 +258,26 @@ fn update_all(
 pub fn cmd_remove(ctx: &Context, args: &RemoveArgs) -> Result<()> {
     let homes = ctx.homes()?;
     let installer = installer(ctx, homes, args.global)?;
-    let tier_dir = installer.tier_dir();
-    let path = tier_dir.join(&args.id);
-    let not_installed = || Error::NotInstalled {
-        id: args.id.clone(),
-        tier: installer.tier.name(),
-    };
-    if args.id.starts_with('.') || args.id.contains(['/', '\\']) {
-        return Err(not_installed().into());
-    }
-    // Both state files are read (and so checked) before anything is deleted: a corrupt one stops
-    // the command with the install still in place. Lock order: tier, then runtime home.
-    let _tier_lock = installer.lock_tier().map_err(CommandError::from)?;
-    if std::fs::symlink_metadata(&path).is_err() {
-        return Err(not_installed().into());
-    }
-    let mut records = LockRecords::load(&tier_dir).map_err(Error::from)?;
-    let (_state_lock, mut state) = lock_enabled_state(ctx, homes)?;
-    tier::remove_entry(&path).map_err(|e| io_error("remove", &path, &e))?;
-    if records.remove(&args.id) {
-        records.save().map_err(Error::from)?;
-    }
-    state.set_enabled(&args.id, false);
-    state.save().map_err(Error::from)?;
+    let removed = remove::remove(&installer, &args.id)?;
     if ctx.ui.json {
-        return ctx
-            .ui
-            .json(&json!({"id": args.id, "removed": true, "path": path}));
+        return ctx.ui.json(&removed.to_json());
     }
     ctx.ui
-        .line(format!("{} Removed {}", ctx.ui.green("✓"), args.id))
-}
-
-/// Takes the runtime home's lock and reads extensions.json under it.
-fn lock_enabled_state(ctx: &Context, homes: &Homes) -> Result<(DirLock, EnabledState)> {
-    let what = homes.extensions_json().display().to_string();
-    let lock = DirLock::acquire(&homes.runtime, &what, ctx.settings()?.lock_timeout)
-        .map_err(Error::from)?;
-    let state = EnabledState::load(&homes.extensions_json()).map_err(Error::from)?;
-    Ok((lock, state))
-}
-
-/// Sets the enabled state of `ids` in extensions.json under the runtime home's lock.
-fn change_enabled(ctx: &Context, homes: &Homes, ids: &[String], enabled: bool) -> Result<()> {
-    let (_lock, mut state) = lock_enabled_state(ctx, homes)?;
-    for id in ids {
-        state.set_enabled(id, enabled);
-    }
-    state.save().map_err(Error::from)?;
-    Ok(())
+        .line(format!("{} Removed {}", ctx.ui.green("✓"), removed.id))
 }
 
 pub fn cmd_enable(ctx: &Context, args: &IdArgs, enable: bool) -> Result<()> {
     let homes = ctx.homes()?;
-    let installed: Vec<bool> = args.ids.iter().map(|id| is_installed(homes, id)).collect();
-    change_enabled(ctx, homes, &args.ids, enable)?;
+    let changes = enabled::change(homes, &args.ids, enable, ctx.settings()?.lock_timeout)?;
     if ctx.ui.json {
-        let items: Vec<Value> = args
-            .ids
-            .iter()
-            .zip(&installed)
-            .map(|(id, inst)| json!({"id": id, "enabled": enable, "installed": inst}))
-            .collect();
+        let items: Vec<Value> = changes.iter().map(|c| c.to_json()).collect();
         return ctx.ui.json(&Value::Array(items));
     }
     let mut lines = Vec::new();
-    for (id, inst) in args.ids.iter().zip(installed) {
+    for c in &changes {
+        let id = &c.id;
         if enable {
-            if !inst {
+            if !c.installed {
                 ctx.ui.warn(format!(
                     "\"{id}\" is not installed in either tier; enabled it anyway"
                 ));
@@ -371,15 +291,6 @@ pub fn cmd_enable(ctx: &Context, args: &IdArgs, enable: bool) -> Result<()> {
     ctx.ui.lines(lines)
 }
 
-fn is_installed(homes: &Homes, id: &str) -> bool {
-    !id.is_empty()
-        && !id.starts_with('.')
-        && !id.contains(['/', '\\'])
-        && [Tier::Personal, Tier::Global]
-            .iter()
-            .any(|t| std::fs::symlink_metadata(homes.tier_dir(*t).join(id)).is_ok())
-}
-
 pub fn cmd_list(ctx: &Context, args: &ListArgs) -> Result<()> {
     let homes = ctx.homes()?;
     let tiers: Vec<Tier> = if args.all_tiers {
@@ -387,38 +298,22 @@ pub fn cmd_list(ctx: &Context, args: &ListArgs) -> Result<()> {
     } else {
         vec![Tier::from_global_flag(args.global)]
     };
-    let state = EnabledState::load(&homes.extensions_json()).map_err(Error::from)?;
-    let mut rows = Vec::new();
-    for tier in &tiers {
-        let dir = homes.tier_dir(*tier);
-        let entries = tier::scan(&dir).map_err(|e| io_error("read", &dir, &e))?;
-        // Install records only feed the JSON listing.
-        let records = if ctx.ui.json {
-            LockRecords::load(&dir).ok()
-        } else {
-            None
-        };
-        rows.push((*tier, dir, entries, records));
-    }
+    // Install records only feed the JSON listing.
+    let listing = listing::list(homes, &tiers, ctx.ui.json)?;
     if ctx.ui.json {
-        let mut items = Vec::new();
-        for (tier, _, entries, records) in &rows {
-            for e in entries {
-                items.push(entry_json(e, *tier, &state, records.as_ref()));
-            }
-        }
-        return ctx.ui.json(&Value::Array(items));
+        return ctx.ui.json(&listing.to_json());
     }
+    let state = &listing.state;
     let table = args.long || ctx.ui.stdout_tty;
     let mut out = crate::ui::Table::new(&["ID", "VERSION", "STATUS", "NAME", "PATH"]);
     let mut any = false;
     let mut tab_lines = Vec::new();
     // The app reads the "none" line on stdout, but only when nothing at all is listed: with
     // `--all-tiers` an empty tier must not sit between the data lines of the other.
-    let all_empty = rows.iter().all(|(_, _, entries, _)| entries.is_empty());
-    for (tier, dir, entries, _) in &rows {
-        if entries.is_empty() {
-            let none = format!("No extensions installed in {}", dir.display());
+    let all_empty = listing.tiers.iter().all(|t| t.entries.is_empty());
+    for t in &listing.tiers {
+        if t.entries.is_empty() {
+            let none = format!("No extensions installed in {}", t.dir.display());
             if all_empty && !table {
                 ctx.ui.line(none)?;
             } else {
@@ -426,10 +321,10 @@ pub fn cmd_list(ctx: &Context, args: &ListArgs) -> Result<()> {
             }
             continue;
         }
-        for e in entries {
-            let cells = list_cells(e, &state);
+        for e in &t.entries {
+            let cells = list_cells(e, state);
             if let Err(problem) = &e.manifest {
-                let g = if *tier == Tier::Global { " -g" } else { "" };
+                let g = if t.tier == Tier::Global { " -g" } else { "" };
                 ctx.ui.warn(format!(
                     "{}: {problem} (reinstall it with `finch add`, or remove it with `finch remove {}{g}`)",
                     e.path.display(),
@@ -487,61 +382,6 @@ fn list_cells(e: &TierEntry, state: &EnabledState) -> [String; 5] {
             path,
         ],
     }
-}
-
-fn entry_json(
-    e: &TierEntry,
-    tier: Tier,
-    state: &EnabledState,
-    records: Option<&LockRecords>,
-) -> Value {
-    let record = records
-        .and_then(|r| r.get(&e.dir_name))
-        .cloned()
-        .map(Value::Object);
-    let (package, version, name, tools, permissions, mut problems) = match &e.manifest {
-        Ok(m) => (
-            m.package_name.clone(),
-            m.version.clone(),
-            m.display_name(),
-            m.declares_tools(),
-            m.permissions()
-                .cloned()
-                .map(Value::Object)
-                .unwrap_or(json!({})),
-            m.check()
-                .into_iter()
-                .filter(|i| i.severity == crate::minitool::manifest::Severity::Fatal)
-                .map(|i| i.message)
-                .collect::<Vec<_>>(),
-        ),
-        Err(p) => (
-            None,
-            None,
-            e.dir_name.clone(),
-            false,
-            json!({}),
-            vec![p.clone()],
-        ),
-    };
-    if e.is_broken_link() && problems.is_empty() {
-        problems.push("the link's target does not exist".into());
-    }
-    json!({
-        "id": e.dir_name,
-        "name": name,
-        "package": package,
-        "version": version,
-        "tier": tier.name(),
-        "enabled": state.is_enabled(&e.dir_name),
-        "linked": e.link.is_some(),
-        "linkTarget": e.link,
-        "source": record,
-        "toolsDeclared": tools,
-        "permissions": permissions,
-        "path": e.path,
-        "problems": problems,
-    })
 }
 
 pub fn cmd_where(ctx: &Context) -> Result<()> {

@@ -13,8 +13,10 @@ use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
 use crate::Context;
+use crate::config::Settings;
+use crate::env::Env;
 use crate::error::{CommandError, ErrorKind, Result};
-use crate::homes::absolutize;
+use crate::homes::{Homes, absolutize};
 use crate::schedule::daemon::{Daemon, DaemonEvent, DaemonOptions};
 use crate::schedule::history::{self, LastRun, RunRecord, RunStatus, Trigger};
 use crate::schedule::runner::{Cancel, DEFAULT_TIMEOUT, RunStarted, Runner};
@@ -299,7 +301,7 @@ fn cmd_delete(ctx: &Context, id: &str) -> Result<()> {
 }
 
 /// The task as `--json` shows it: the stored object plus the next fire times.
-fn task_json(task: &Task, now: DateTime<Utc>) -> Value {
+pub(crate) fn task_json(task: &Task, now: DateTime<Utc>) -> Value {
     let mut value = task.to_json();
     let next: Vec<Value> = task
         .schedule
@@ -309,6 +311,27 @@ fn task_json(task: &Task, now: DateTime<Utc>) -> Value {
         .collect();
     if let Value::Object(map) = &mut value {
         map.insert("nextRuns".into(), Value::Array(next));
+    }
+    value
+}
+
+/// A task as `list --json` shows it: the stored object plus its next run and last run.
+pub(crate) fn listed_task_json(
+    task: &Task,
+    next: Option<DateTime<Utc>>,
+    last: Option<&LastRun>,
+) -> Value {
+    let mut value = task.to_json();
+    if let Value::Object(map) = &mut value {
+        map.insert("nextRun".into(), next.map(timestamp).into());
+        map.insert(
+            "lastRun".into(),
+            last.map_or(Value::Null, |r| {
+                json!({"runId": r.run_id, "status": r.status.as_str(),
+                       "startedAt": r.started_at, "finishedAt": r.finished_at,
+                       "exitCode": r.exit_code})
+            }),
+        );
     }
     value
 }
@@ -372,21 +395,7 @@ fn cmd_list(ctx: &Context) -> Result<()> {
     if ctx.ui.json {
         let items = rows
             .iter()
-            .map(|(task, next, last)| {
-                let mut value = task.to_json();
-                if let Value::Object(map) = &mut value {
-                    map.insert("nextRun".into(), next.map(timestamp).into());
-                    map.insert(
-                        "lastRun".into(),
-                        last.as_ref().map_or(Value::Null, |r| {
-                            json!({"runId": r.run_id, "status": r.status.as_str(),
-                                   "startedAt": r.started_at, "finishedAt": r.finished_at,
-                                   "exitCode": r.exit_code})
-                        }),
-                    );
-                }
-                value
-            })
+            .map(|(task, next, last)| listed_task_json(task, *next, last.as_ref()))
             .collect();
         return ctx.ui.json(&Value::Array(items));
     }
@@ -518,7 +527,7 @@ fn cmd_run(ctx: &Context, id: &str) -> Result<()> {
 }
 
 /// `succeeded (exit code 0, 1.2s)`, `timed-out (stopped after 30m …)`, …
-fn outcome(record: &RunRecord) -> String {
+pub(crate) fn outcome(record: &RunRecord) -> String {
     let mut parts = Vec::new();
     if let Some(code) = record.exit_code {
         parts.push(format!("exit code {code}"));
@@ -789,8 +798,13 @@ fn now(ctx: &Context) -> Result<DateTime<Utc>> {
 }
 
 fn local_zone(ctx: &Context) -> Zone {
+    local_zone_in(&ctx.env)
+}
+
+/// The local time zone: `TZ`, else the system's.
+pub(crate) fn local_zone_in(env: &Env) -> Zone {
     zone::local_zone(
-        ctx.env.get("TZ").as_deref(),
+        env.get("TZ").as_deref(),
         Path::new("/etc/localtime"),
         Path::new("/etc/timezone"),
     )
@@ -818,7 +832,7 @@ fn load(ctx: &Context) -> Result<TaskFile> {
     tasks::load(ctx.homes()?).map_err(schedule_error)
 }
 
-fn find_task<'a>(file: &'a TaskFile, id: &str) -> Result<&'a Task> {
+pub(crate) fn find_task<'a>(file: &'a TaskFile, id: &str) -> Result<&'a Task> {
     if let Some(task) = file.find(id) {
         return Ok(task);
     }
@@ -834,7 +848,7 @@ fn find_task<'a>(file: &'a TaskFile, id: &str) -> Result<&'a Task> {
 }
 
 /// The schedule the flags give, if any (clap lets at most one through).
-fn schedule_of(when: &WhenArgs, tz: Zone) -> Result<Option<Schedule>> {
+pub(crate) fn schedule_of(when: &WhenArgs, tz: Zone) -> Result<Option<Schedule>> {
     let schedule = if let Some(m) = &when.hourly {
         Schedule::hourly(m)
     } else if let Some(t) = &when.daily {
@@ -863,12 +877,24 @@ fn schedule_of(when: &WhenArgs, tz: Zone) -> Result<Option<Schedule>> {
 /// `--space` (resolved to its id) or `--cwd` (made absolute; must exist). An empty value
 /// means the agent home.
 fn target_of(ctx: &Context, options: &TaskOptions) -> Result<Option<Target>> {
+    if options.space.is_none() && options.cwd.is_none() {
+        return Ok(None);
+    }
+    target_in(ctx.homes()?, &ctx.cwd, options)
+}
+
+/// `target_of` with the homes and the directory a relative `cwd` starts from.
+pub(crate) fn target_in(
+    homes: &Homes,
+    base: &Path,
+    options: &TaskOptions,
+) -> Result<Option<Target>> {
     if let Some(key) = &options.space {
         if key.is_empty() {
             return Ok(Some(Target::AgentHome));
         }
-        let spaces = crate::space::list(ctx.homes()?)
-            .map_err(|e| schedule_error(ScheduleError::Space(e)))?;
+        let spaces =
+            crate::space::list(homes).map_err(|e| schedule_error(ScheduleError::Space(e)))?;
         let space = crate::space::find(&spaces, key)
             .ok_or_else(|| schedule_error(ScheduleError::UnknownSpace(key.clone())))?;
         return Ok(Some(Target::Space(space.id.clone())));
@@ -877,7 +903,7 @@ fn target_of(ctx: &Context, options: &TaskOptions) -> Result<Option<Target>> {
         if dir.as_os_str().is_empty() {
             return Ok(Some(Target::AgentHome));
         }
-        let dir = absolutize(dir, &ctx.cwd);
+        let dir = absolutize(dir, base);
         if !dir.is_dir() {
             return Err(schedule_error(ScheduleError::MissingDir(dir)));
         }
@@ -886,7 +912,7 @@ fn target_of(ctx: &Context, options: &TaskOptions) -> Result<Option<Target>> {
     Ok(None)
 }
 
-fn mode_of(options: &TaskOptions) -> Result<Option<PermissionMode>> {
+pub(crate) fn mode_of(options: &TaskOptions) -> Result<Option<PermissionMode>> {
     options
         .mode
         .as_deref()
@@ -896,7 +922,7 @@ fn mode_of(options: &TaskOptions) -> Result<Option<PermissionMode>> {
 }
 
 /// `Some(None)` for an empty `--timeout` (back to the default).
-fn timeout_of(options: &TaskOptions) -> Result<Option<Option<Duration>>> {
+pub(crate) fn timeout_of(options: &TaskOptions) -> Result<Option<Option<Duration>>> {
     let Some(text) = &options.timeout else {
         return Ok(None);
     };
@@ -924,9 +950,12 @@ fn timeout_of(options: &TaskOptions) -> Result<Option<Option<Duration>>> {
 }
 
 fn runner(ctx: &Context) -> Result<Runner> {
-    let homes = ctx.homes()?;
-    let settings = ctx.settings()?;
-    Ok(Runner {
+    Ok(runner_for(ctx.homes()?, ctx.settings()?))
+}
+
+/// The runner of manual runs and the daemon: the configured agent, the system clock.
+pub(crate) fn runner_for(homes: &Homes, settings: &Settings) -> Runner {
+    Runner {
         homes: homes.clone(),
         agent: settings.agent_command.clone(),
         finch_toml: homes.finch_toml(),
@@ -934,7 +963,7 @@ fn runner(ctx: &Context) -> Result<Runner> {
         lock_timeout: settings.lock_timeout,
         kill_grace: Duration::from_secs(5),
         clock: Utc::now,
-    })
+    }
 }
 
 fn warn_without_agent(ctx: &Context) {
@@ -962,13 +991,13 @@ fn spinner(ctx: &Context, message: &str) -> indicatif::ProgressBar {
     bar
 }
 
-fn invalid(err: FieldError) -> CommandError {
+pub(crate) fn invalid(err: FieldError) -> CommandError {
     schedule_error(ScheduleError::Invalid(err))
 }
 
 /// Maps schedule errors to exit codes: invalid input is a usage error (2), unknown ids, spaces
 /// and directories are not found (3), a held lock or a running daemon is 5.
-fn schedule_error(err: ScheduleError) -> CommandError {
+pub(crate) fn schedule_error(err: ScheduleError) -> CommandError {
     let message = err.to_string();
     match err {
         ScheduleError::Invalid(f) => {

@@ -220,11 +220,7 @@ fn cmd_show(ctx: &Context, id: &str) -> Result<()> {
 
 fn cmd_search(ctx: &Context, query: &str, limit: usize, since: Option<&str>) -> Result<()> {
     let since = match since {
-        Some(text) => Some(since::parse_since(text, now(ctx)?).ok_or_else(|| {
-            CommandError::usage(format!("--since {text:?} is not a date, time or age")).with_hint(
-                "use a date (2026-03-01), a time (2026-03-01T09:30) or an age (12h, 7d, 2w)",
-            )
-        })?),
+        Some(text) => Some(since_arg(text, now(ctx)?)?),
         None => None,
     };
     let options = SearchOptions {
@@ -274,6 +270,14 @@ fn cmd_search(ctx: &Context, query: &str, limit: usize, since: Option<&str>) -> 
         ui.line(format!("    {}", highlight(ui, &hit.snippet)))?;
     }
     Ok(())
+}
+
+/// `--since`: a date, a time or an age before `now`.
+pub(crate) fn since_arg(text: &str, now: DateTime<Utc>) -> Result<DateTime<Utc>> {
+    since::parse_since(text, now).ok_or_else(|| {
+        CommandError::usage(format!("--since {text:?} is not a date, time or age"))
+            .with_hint("use a date (2026-03-01), a time (2026-03-01T09:30) or an age (12h, 7d, 2w)")
+    })
 }
 
 /// Resolves the session and reads the clock and lock timeout for an append.

@@ -1,9 +1,785 @@
-//! The tool host of SPEC §8 (`finch run`), built piece by piece. So far it holds the names and
-//! layers of tools (`tool`), the model-facing naming rules (`naming`) and the permission policy
-//! every call goes through (`policy`: the gateway decision, the rules files, the Bash
-//! classifier). The catalog, the suites, the
-//! built-ins, the mini tool runtime and the front ends come later and build on these.
+//! The tool host of SPEC §8 (`finch run`, `finch tool call`): one `Host` holds the catalog of
+//! every provider's tools, the session, the rules, and whoever answers permission cards, and
+//! runs each call through the same pipeline:
+//!
+//! 1. resolve the name (model-facing, else a raw name exactly one tool registered);
+//! 2. a dynamic tool must have been activated by ToolSearch;
+//! 3. a dispatcher called without `action` returns its manual (nothing runs, nothing to permit;
+//!    the provider says which calls those are);
+//! 4. the arguments must satisfy the tool's JSON Schema;
+//! 5. the permission gateway (`policy::decide`), then "Allow for this session" answers,
+//!    `--approve`, or a card;
+//! 6. the provider runs the call;
+//! 7. the call, the decision, who decided and the result go into the transcript.
+//!
+//! Providers are the four layers: `builtins`, `suites`, and (through the same trait) the mini
+//! tool runtime and the MCP bridge. Front ends (console, JSON lines, MCP) only call `Host::call`.
 
+pub mod builtins;
+pub mod catalog;
 pub mod naming;
+pub mod output;
 pub mod policy;
+pub mod prompt;
+pub mod schema;
+pub mod session;
+pub mod suites;
 pub mod tool;
+pub mod toolsearch;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use chrono::{DateTime, FixedOffset, Utc};
+use serde_json::{Value, json};
+
+use crate::config::Settings;
+use crate::env::Env;
+use crate::homes::Homes;
+use catalog::{Catalog, Exposure, Lookup, ToolDef, ToolSpec};
+use output::ToolOutput;
+use policy::{Decision, Rules, ToolCall};
+use prompt::{Card, CardAnswer, Prompter};
+use schema::Schema;
+use session::{SessionState, TOOL_CALL_ENTRY};
+use tool::ToolRef;
+
+/// What the host needs from the process, resolved once: homes, settings, environment, clock.
+#[derive(Debug, Clone)]
+pub struct HostEnv {
+    pub homes: Homes,
+    pub settings: Settings,
+    pub env: Env,
+    /// A fixed clock (`FINCH_NOW`); the system clock when `None`.
+    pub fixed_now: Option<DateTime<FixedOffset>>,
+}
+
+impl HostEnv {
+    pub fn now(&self) -> DateTime<FixedOffset> {
+        self.fixed_now
+            .unwrap_or_else(|| chrono::Local::now().fixed_offset())
+    }
+
+    pub fn now_utc(&self) -> DateTime<Utc> {
+        self.now().with_timezone(&Utc)
+    }
+}
+
+/// Something a call changed that a front end may want to announce.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HostEvent {
+    /// ToolSearch activated these dynamic tools (MCP: `tools/list_changed`).
+    ToolsActivated(Vec<String>),
+    /// Mini tools were added, removed, enabled or disabled.
+    MiniToolsChanged,
+}
+
+/// What a provider gets for one call.
+pub struct CallCx<'a> {
+    pub env: &'a HostEnv,
+    pub session: &'a mut SessionState,
+    pub catalog: &'a Catalog,
+    pub prompter: &'a mut dyn Prompter,
+    pub events: &'a mut Vec<HostEvent>,
+}
+
+/// A source of tools: one layer, or part of one.
+pub trait Provider {
+    /// The tools it offers.
+    fn defs(&self) -> Vec<ToolDef>;
+    /// Runs one call of one of its tools; the arguments were validated and the call permitted.
+    fn call(&mut self, tool: &ToolSpec, args: Value, cx: &mut CallCx) -> ToolOutput;
+    /// Whether this call only asks for the tool's manual (a dispatcher called without
+    /// `action`): it runs without the gateway, since it reads nothing and changes nothing.
+    fn is_manual_call(&self, _tool: &ToolSpec, _args: &Value) -> bool {
+        false
+    }
+}
+
+/// Why a call did not produce a tool's own result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Failure {
+    UnknownTool,
+    /// A dynamic tool not activated by ToolSearch.
+    NotActive,
+    InvalidArguments,
+    /// Denied by a rule, a card, or nobody to ask.
+    Refused,
+    /// The tool ran and reported an error.
+    ToolError,
+}
+
+impl Failure {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Failure::UnknownTool => "unknownTool",
+            Failure::NotActive => "notActive",
+            Failure::InvalidArguments => "invalidArguments",
+            Failure::Refused => "refused",
+            Failure::ToolError => "toolError",
+        }
+    }
+}
+
+/// One call as it happened.
+#[derive(Debug, Clone)]
+pub struct CallRecord {
+    /// The model-facing name (or the name as given when it resolved to nothing).
+    pub tool: String,
+    /// `allow`, `deny`, or `none` when the call never reached the gateway.
+    pub decision: &'static str,
+    /// The rule, mode, card answer or pipeline step that decided.
+    pub decided_by: String,
+    pub output: ToolOutput,
+    pub failure: Option<Failure>,
+    pub duration_ms: f64,
+}
+
+impl CallRecord {
+    pub fn to_json(&self) -> Value {
+        let mut out = self.output.to_json();
+        if let Some(map) = out.as_object_mut() {
+            map.insert("tool".into(), self.tool.clone().into());
+            map.insert("decision".into(), self.decision.into());
+            map.insert("decidedBy".into(), self.decided_by.clone().into());
+            if let Some(f) = self.failure {
+                map.insert("failure".into(), f.as_str().into());
+            }
+        }
+        out
+    }
+}
+
+/// The tool host of one session.
+pub struct Host {
+    env: HostEnv,
+    providers: Vec<Box<dyn Provider>>,
+    /// For each catalog entry, the index of its provider.
+    provider_of: Vec<usize>,
+    catalog: Catalog,
+    schemas: HashMap<usize, Schema>,
+    rules: Rules,
+    session: SessionState,
+    prompter: Box<dyn Prompter>,
+    events: Vec<HostEvent>,
+}
+
+impl Host {
+    pub fn new(
+        env: HostEnv,
+        providers: Vec<Box<dyn Provider>>,
+        rules: Rules,
+        session: SessionState,
+        prompter: Box<dyn Prompter>,
+    ) -> Host {
+        let (catalog, provider_of) = build_catalog(&providers);
+        Host {
+            env,
+            providers,
+            provider_of,
+            catalog,
+            schemas: HashMap::new(),
+            rules,
+            session,
+            prompter,
+            events: Vec::new(),
+        }
+    }
+
+    pub fn env(&self) -> &HostEnv {
+        &self.env
+    }
+
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
+    }
+
+    pub fn session(&self) -> &SessionState {
+        &self.session
+    }
+
+    pub fn session_mut(&mut self) -> &mut SessionState {
+        &mut self.session
+    }
+
+    /// Replaces the rules (after the rules files changed).
+    pub fn set_rules(&mut self, rules: Rules) {
+        self.rules = rules;
+    }
+
+    /// Rebuilds the catalog from the providers (after mini tools changed). Activations and
+    /// session answers are kept by name.
+    pub fn rebuild_catalog(&mut self) {
+        let (catalog, provider_of) = build_catalog(&self.providers);
+        self.catalog = catalog;
+        self.provider_of = provider_of;
+        self.schemas.clear();
+    }
+
+    /// The tools the session can call now: every startup tool and the activated dynamic ones.
+    pub fn active_tools(&self) -> Vec<&ToolSpec> {
+        self.catalog
+            .tools()
+            .iter()
+            .filter(|t| self.is_active(t))
+            .collect()
+    }
+
+    fn is_active(&self, tool: &ToolSpec) -> bool {
+        tool.def.exposure == Exposure::Startup || self.session.active.contains(&tool.name)
+    }
+
+    /// What calls changed since the last time this was asked.
+    pub fn take_events(&mut self) -> Vec<HostEvent> {
+        std::mem::take(&mut self.events)
+    }
+
+    /// Runs one call through the whole pipeline and records it.
+    pub fn call(&mut self, name: &str, args: Value) -> CallRecord {
+        let started = Instant::now();
+        let mut record = self.run_call(name, args.clone());
+        record.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
+        let data = json!({
+            "tool": record.tool,
+            "arguments": args,
+            "decision": record.decision,
+            "decidedBy": record.decided_by,
+            "result": record.output.to_json(),
+            "isError": record.output.is_error,
+            "durationMs": (record.duration_ms * 1000.0).round() / 1000.0,
+        });
+        let now = self.env.now_utc();
+        if let Err(e) = self.session.record(TOOL_CALL_ENTRY, data, now) {
+            // The call happened; losing its record is worth saying, not worth failing it.
+            eprintln!("warning: could not record the call in the transcript: {e}");
+        }
+        record
+    }
+
+    fn run_call(&mut self, name: &str, args: Value) -> CallRecord {
+        let rejected =
+            |tool: &str, failure: Failure, decided_by: &str, message: String| CallRecord {
+                tool: tool.to_string(),
+                decision: "none",
+                decided_by: decided_by.to_string(),
+                output: ToolOutput::error(message),
+                failure: Some(failure),
+                duration_ms: 0.0,
+            };
+        let index = match self.catalog.lookup(name) {
+            Lookup::Found(i) => i,
+            Lookup::Unknown => {
+                return rejected(
+                    name,
+                    Failure::UnknownTool,
+                    "unknownTool",
+                    self.unknown_tool_message(name),
+                );
+            }
+            Lookup::Ambiguous => {
+                let message = format!(
+                    "`{name}` is registered by several tools: call one of {} by its full name.",
+                    self.catalog.candidates(name).join(", ")
+                );
+                return rejected(name, Failure::UnknownTool, "unknownTool", message);
+            }
+        };
+        let tool = self.catalog.get(index);
+        let tool_name = tool.name.clone();
+        if !self.is_active(tool) {
+            let message = format!(
+                "`{tool_name}` is not active in this session yet. Call ToolSearch with a query \
+                 that finds it (for example {{\"query\": \"{}\"}}) to activate it, then call it again.",
+                tool.def.raw_name
+            );
+            return rejected(&tool_name, Failure::NotActive, "notActive", message);
+        }
+        let Value::Object(_) = &args else {
+            let message =
+                format!("The arguments of `{tool_name}` must be a JSON object, not `{args}`.");
+            return rejected(
+                &tool_name,
+                Failure::InvalidArguments,
+                "invalidArguments",
+                message,
+            );
+        };
+        if self.providers[self.provider_of[index]].is_manual_call(tool, &args) {
+            // The manual: nothing runs, so nothing needs permission.
+            let output = self.dispatch(index, args);
+            return CallRecord {
+                tool: tool_name,
+                decision: "none",
+                decided_by: "manual".into(),
+                failure: output.is_error.then_some(Failure::ToolError),
+                output,
+                duration_ms: 0.0,
+            };
+        }
+        let schema = self
+            .schemas
+            .entry(index)
+            .or_insert_with(|| Schema::compile(&tool.def.input_schema));
+        if let Err(problems) = schema.check(&args) {
+            let message = format!(
+                "Invalid arguments for `{tool_name}`:\n- {}\nCall `{tool_name}` again with arguments that match its input schema.",
+                problems.join("\n- ")
+            );
+            return rejected(
+                &tool_name,
+                Failure::InvalidArguments,
+                "invalidArguments",
+                message,
+            );
+        }
+        let (allowed, decided_by, refusal) = self.permit(index, &args);
+        if !allowed {
+            return CallRecord {
+                tool: tool_name,
+                decision: "deny",
+                decided_by,
+                output: ToolOutput::error(refusal),
+                failure: Some(Failure::Refused),
+                duration_ms: 0.0,
+            };
+        }
+        let output = self.dispatch(index, args);
+        CallRecord {
+            tool: tool_name,
+            decision: "allow",
+            decided_by,
+            failure: output.is_error.then_some(Failure::ToolError),
+            output,
+            duration_ms: 0.0,
+        }
+    }
+
+    /// The gateway and whoever answers its cards: (allowed, decided by, refusal text).
+    fn permit(&mut self, index: usize, args: &Value) -> (bool, String, String) {
+        let tool = self.catalog.get(index);
+        let tool_ref = ToolRef {
+            name: &tool.name,
+            layer: tool.def.layer,
+            owner: tool.def.owner.as_deref(),
+            risk: tool.def.risk,
+        };
+        let workspace = self.session.workspace();
+        let call = ToolCall {
+            tool: tool_ref,
+            args,
+            workspace: &workspace,
+        };
+        let verdict = policy::decide(&call, self.session.mode, &self.rules);
+        match verdict.decision {
+            Decision::Allow => (true, verdict.decided_by.as_str().into(), String::new()),
+            Decision::Deny => (
+                false,
+                verdict.decided_by.as_str().into(),
+                format!(
+                    "Permission denied: `{}` was not run. {}",
+                    tool.name, verdict.reason
+                ),
+            ),
+            Decision::Ask => {
+                let key = session_key(&tool.name, args);
+                if verdict.session_allow_offered && self.session.allowed_for_session.contains(&key)
+                {
+                    return (true, "sessionAllow".into(), String::new());
+                }
+                if self.session.approve.iter().any(|a| a == &tool.name) {
+                    return (true, "approveFlag".into(), String::new());
+                }
+                let card = Card {
+                    tool: tool.name.clone(),
+                    title: tool.def.title.clone(),
+                    layer: tool.def.layer.as_str(),
+                    owner: tool.def.owner.clone(),
+                    risk: verdict.risk,
+                    summary: summary(&tool.name, args),
+                    reason: verdict.reason.clone(),
+                    session_allow_offered: verdict.session_allow_offered,
+                };
+                let mut answer = self.prompter.card(&card);
+                if answer == CardAnswer::AllowForSession && !verdict.session_allow_offered {
+                    answer = CardAnswer::AllowOnce;
+                }
+                if answer == CardAnswer::AllowForSession {
+                    self.session.allowed_for_session.insert(key);
+                }
+                let refusal = match &answer {
+                    CardAnswer::DenyWithReason(why) => {
+                        format!("The user denied `{}` and said: {why}", tool.name)
+                    }
+                    CardAnswer::TimedOut => format!(
+                        "Permission denied: nobody answered the permission card for `{}` in time. Do not retry the same call; ask the user.",
+                        tool.name
+                    ),
+                    CardAnswer::Unavailable => format!(
+                        "Permission denied: `{}` needs a person's approval ({}), and this run has nobody to ask. Rerun with --approve {} to allow it, or use a tool that does not need approval.",
+                        tool.name, verdict.reason, tool.name
+                    ),
+                    _ => format!(
+                        "The user denied `{}`. Do not retry the same call.",
+                        tool.name
+                    ),
+                };
+                (answer.allows(), answer.decided_by().into(), refusal)
+            }
+        }
+    }
+
+    fn dispatch(&mut self, index: usize, args: Value) -> ToolOutput {
+        let provider = self.provider_of[index];
+        let tool = self.catalog.get(index);
+        let mut cx = CallCx {
+            env: &self.env,
+            session: &mut self.session,
+            catalog: &self.catalog,
+            prompter: self.prompter.as_mut(),
+            events: &mut self.events,
+        };
+        self.providers[provider].call(tool, args, &mut cx)
+    }
+
+    fn unknown_tool_message(&self, name: &str) -> String {
+        let hits = self.catalog.index().search(
+            self.catalog.tools(),
+            &name.replace(['_', '-'], " "),
+            &toolsearch::SourceFilter::Any,
+            3,
+        );
+        let mut message = format!("There is no tool named `{name}`.");
+        if !hits.is_empty() {
+            let names: Vec<&str> = hits
+                .iter()
+                .map(|h| self.catalog.get(h.index).name.as_str())
+                .collect();
+            message.push_str(&format!(" Similar tools: {}.", names.join(", ")));
+        }
+        message.push_str(" Use ToolSearch to find tools by what they do.");
+        message
+    }
+
+    /// Ends the session: flushes the transcript.
+    pub fn finish(&mut self) -> Result<(), crate::session::SessionError> {
+        self.session.sync()
+    }
+}
+
+fn build_catalog(providers: &[Box<dyn Provider>]) -> (Catalog, Vec<usize>) {
+    let mut defs = Vec::new();
+    let mut provider_of = Vec::new();
+    for (i, p) in providers.iter().enumerate() {
+        for def in p.defs() {
+            defs.push(def);
+            provider_of.push(i);
+        }
+    }
+    (Catalog::build(defs), provider_of)
+}
+
+/// What "Allow for this session" remembers: the exact command for Bash, the tool otherwise.
+fn session_key(tool: &str, args: &Value) -> String {
+    match (tool, args.get("command").and_then(Value::as_str)) {
+        ("Bash", Some(command)) => format!("Bash\0{command}"),
+        _ => tool.to_string(),
+    }
+}
+
+/// The one-line summary of a card: the command for Bash, the path for file tools, the URL for
+/// WebFetch, the arguments otherwise — cut to 160 characters.
+pub fn summary(tool: &str, args: &Value) -> String {
+    let field = |k: &str| args.get(k).and_then(Value::as_str).map(str::to_string);
+    let text = match tool {
+        "Bash" => field("command"),
+        "Read" | "Write" | "Edit" => field("path").or_else(|| field("file_path")),
+        "Grep" | "Glob" => field("pattern").map(|p| match field("path") {
+            Some(dir) => format!("{p} in {dir}"),
+            None => p,
+        }),
+        "WebFetch" => field("url"),
+        "WebSearch" => field("query"),
+        _ => None,
+    }
+    .unwrap_or_else(|| args.to_string());
+    let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one_line.chars().count() > 160 {
+        let cut: String = one_line.chars().take(159).collect();
+        format!("{cut}…")
+    } else {
+        one_line
+    }
+}
+
+/// The directory a run's file tools start from.
+pub fn canonical_cwd(cwd: &std::path::Path) -> PathBuf {
+    std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.to_path_buf())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::host::prompt::{Question, QuestionAnswer};
+    use policy::Mode;
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    use tool::Layer;
+
+    /// A provider of a few tools that echo their arguments: the plug-in interface itself, used
+    /// the way the mini tool and MCP layers use it.
+    struct Echo;
+
+    fn echo_def(raw: &str, wanted: &str, layer: Layer, exposure: Exposure) -> ToolDef {
+        ToolDef {
+            raw_name: raw.into(),
+            wanted_name: wanted.into(),
+            title: raw.into(),
+            description: format!("echoes {raw}"),
+            layer,
+            source: match layer {
+                Layer::MiniTool => "minitool:acme".into(),
+                Layer::Mcp => "mcp:srv".into(),
+                Layer::Builtin => "builtin".into(),
+                Layer::Suite => "suite".into(),
+            },
+            owner: None,
+            risk: None,
+            input_schema: json!({
+                "type": "object",
+                "properties": {"text": {"type": "string"}, "command": {"type": "string"},
+                               "action": {"type": "string"}},
+            }),
+            exposure,
+        }
+    }
+
+    impl Provider for Echo {
+        fn defs(&self) -> Vec<ToolDef> {
+            let mut strict = echo_def("say", "acme_say", Layer::MiniTool, Exposure::Startup);
+            strict.input_schema = json!({
+                "type": "object",
+                "properties": {"text": {"type": "string"}},
+                "required": ["text"],
+                "additionalProperties": false,
+            });
+            vec![
+                strict,
+                echo_def("lookup", "mcp__srv__lookup", Layer::Mcp, Exposure::Dynamic),
+                echo_def("Bash", "Bash", Layer::Builtin, Exposure::Startup),
+                echo_def("Memory", "Memory", Layer::Suite, Exposure::Startup),
+            ]
+        }
+
+        fn call(&mut self, tool: &ToolSpec, args: Value, _cx: &mut CallCx) -> ToolOutput {
+            ToolOutput::text(format!("{} {}", tool.name, args))
+        }
+
+        fn is_manual_call(&self, tool: &ToolSpec, args: &Value) -> bool {
+            tool.def.layer == Layer::Suite && args.get("action").is_none()
+        }
+    }
+
+    /// Answers cards from a script and counts them.
+    struct Scripted {
+        answers: Vec<CardAnswer>,
+        cards: Rc<RefCell<Vec<Card>>>,
+    }
+
+    impl Prompter for Scripted {
+        fn card(&mut self, card: &Card) -> CardAnswer {
+            self.cards.borrow_mut().push(card.clone());
+            if self.answers.is_empty() {
+                CardAnswer::Deny
+            } else {
+                self.answers.remove(0)
+            }
+        }
+
+        fn question(&mut self, _q: &Question) -> QuestionAnswer {
+            QuestionAnswer::Unavailable
+        }
+    }
+
+    fn host(dir: &std::path::Path, answers: Vec<CardAnswer>) -> (Host, Rc<RefCell<Vec<Card>>>) {
+        let homes = Homes {
+            runtime: dir.join("rt"),
+            agent: dir.join("ag"),
+            agent_source: crate::homes::AgentHomeSource::Flag,
+        };
+        let settings = crate::config::Config::default()
+            .settings(&dir.join("finch.toml"))
+            .unwrap();
+        let env = HostEnv {
+            homes,
+            settings,
+            env: Env::default(),
+            fixed_now: None,
+        };
+        let mut session =
+            SessionState::detached(dir.to_path_buf(), dir.to_path_buf(), Mode::Ask, None);
+        session
+            .start_transcript(
+                &dir.join("sessions"),
+                Utc::now(),
+                std::time::Duration::from_secs(5),
+            )
+            .unwrap();
+        let cards = Rc::new(RefCell::new(Vec::new()));
+        let prompter = Scripted {
+            answers,
+            cards: cards.clone(),
+        };
+        let host = Host::new(
+            env,
+            vec![Box::new(Echo)],
+            Rules::default(),
+            session,
+            Box::new(prompter),
+        );
+        (host, cards)
+    }
+
+    #[test]
+    fn raw_names_resolve_and_mini_tool_tools_always_ask() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut host, cards) = host(dir.path(), vec![CardAnswer::AllowForSession]);
+        let first = host.call("say", json!({"text": "hi"}));
+        assert_eq!(first.tool, "acme_say");
+        assert_eq!(first.decision, "allow");
+        // "Allow for this session" is never offered for a mini tool tool: it counts as once.
+        assert!(!cards.borrow()[0].session_allow_offered);
+        assert_eq!(first.decided_by, "card:allowOnce");
+        let second = host.call("acme_say", json!({"text": "again"}));
+        assert_eq!(cards.borrow().len(), 2);
+        assert_eq!(second.failure, Some(Failure::Refused));
+        assert_eq!(second.decided_by, "card:deny");
+    }
+
+    #[test]
+    fn approve_flag_answers_cards_of_that_tool_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut host, cards) = host(dir.path(), vec![]);
+        host.session_mut().approve = vec!["acme_say".into()];
+        let ok = host.call("acme_say", json!({"text": "x"}));
+        assert_eq!(
+            (ok.decision, ok.decided_by.as_str()),
+            ("allow", "approveFlag")
+        );
+        assert!(cards.borrow().is_empty());
+        let bash = host.call("Bash", json!({"command": "touch a"}));
+        assert_eq!(bash.failure, Some(Failure::Refused));
+        assert_eq!(cards.borrow().len(), 1);
+    }
+
+    #[test]
+    fn invalid_arguments_never_reach_the_gateway() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut host, cards) = host(dir.path(), vec![]);
+        let r = host.call("acme_say", json!({"txt": 1}));
+        assert_eq!(r.failure, Some(Failure::InvalidArguments));
+        let text = r.output.text_content();
+        assert!(text.contains("\"text\" is a required property"), "{text}");
+        assert!(text.contains("txt"), "{text}");
+        let not_object = host.call("acme_say", json!([1]));
+        assert_eq!(not_object.failure, Some(Failure::InvalidArguments));
+        assert!(cards.borrow().is_empty());
+    }
+
+    #[test]
+    fn dynamic_tools_need_activation() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut host, _) = host(dir.path(), vec![CardAnswer::AllowOnce]);
+        assert!(
+            !host
+                .active_tools()
+                .iter()
+                .any(|t| t.name == "mcp__srv__lookup")
+        );
+        let r = host.call("mcp__srv__lookup", json!({}));
+        assert_eq!(r.failure, Some(Failure::NotActive));
+        assert!(r.output.text_content().contains("ToolSearch"));
+        host.session_mut().active.insert("mcp__srv__lookup".into());
+        let r = host.call("lookup", json!({}));
+        assert_eq!((r.tool.as_str(), r.decision), ("mcp__srv__lookup", "allow"));
+    }
+
+    #[test]
+    fn unknown_tools_suggest_similar_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut host, _) = host(dir.path(), vec![]);
+        let r = host.call("acme_sayy", json!({}));
+        assert_eq!(r.failure, Some(Failure::UnknownTool));
+        assert_eq!(r.decision, "none");
+        assert!(
+            r.output.text_content().contains("acme_say"),
+            "{:?}",
+            r.output
+        );
+    }
+
+    #[test]
+    fn session_allow_covers_the_same_command_and_never_destructive_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let answers = vec![CardAnswer::AllowForSession, CardAnswer::AllowForSession];
+        let (mut host, cards) = host(dir.path(), answers);
+        let touch = json!({"command": "touch a"});
+        assert_eq!(
+            host.call("Bash", touch.clone()).decided_by,
+            "card:allowForSession"
+        );
+        assert_eq!(host.call("Bash", touch).decided_by, "sessionAllow");
+        assert_eq!(cards.borrow().len(), 1);
+        let rm = json!({"command": "rm -rf a"});
+        let first = host.call("Bash", rm.clone());
+        assert_eq!(first.decided_by, "card:allowOnce");
+        assert!(!cards.borrow()[1].session_allow_offered);
+        assert_eq!(cards.borrow()[1].risk, tool::Risk::High);
+        assert_eq!(host.call("Bash", rm).decided_by, "card:deny");
+        assert_eq!(cards.borrow().len(), 3);
+    }
+
+    #[test]
+    fn a_suite_without_action_returns_its_manual_without_a_card() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut host, cards) = host(dir.path(), vec![]);
+        let r = host.call("Memory", json!({}));
+        assert_eq!((r.decision, r.decided_by.as_str()), ("none", "manual"));
+        assert!(cards.borrow().is_empty());
+    }
+
+    #[test]
+    fn every_call_is_recorded_with_its_decision() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut host, _) = host(
+            dir.path(),
+            vec![CardAnswer::DenyWithReason("not now".into())],
+        );
+        host.call("acme_say", json!({"text": "x"}));
+        host.call("nope", json!({}));
+        host.finish().unwrap();
+        let path = host.session().transcript_path().unwrap().to_path_buf();
+        let text = std::fs::read_to_string(path).unwrap();
+        let lines: Vec<Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 3);
+        assert_eq!(lines[0]["type"], "session");
+        let first = &lines[1];
+        assert_eq!(first["customType"], "finch.toolCall");
+        assert_eq!(first["parentId"], Value::Null);
+        assert_eq!(first["data"]["tool"], "acme_say");
+        assert_eq!(first["data"]["decision"], "deny");
+        assert_eq!(first["data"]["decidedBy"], "card:denyWithReason");
+        assert_eq!(first["data"]["isError"], true);
+        assert!(
+            first["data"]["result"]["content"][0]["text"]
+                .as_str()
+                .unwrap()
+                .contains("not now")
+        );
+        assert_eq!(lines[2]["parentId"], first["id"]);
+        assert_eq!(lines[2]["data"]["decidedBy"], "unknownTool");
+    }
+}

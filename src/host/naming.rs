@@ -4,8 +4,6 @@
 //! hash suffix; names that would collide all get hash suffixes, and the collision is reported.
 //! Pure functions: the catalog feeds the raw names of every layer and keeps the result.
 
-use std::collections::HashMap;
-
 use sha2::{Digest, Sha256};
 
 /// The longest name a model accepts.
@@ -67,41 +65,40 @@ pub struct Collision {
     pub keys: Vec<String>,
 }
 
-/// Assigns final names. Each request is `(key, wanted)`: `key` identifies the tool uniquely
-/// (e.g. `minitool:acme@weather/search`), `wanted` is its sanitized name. Names over 64
-/// characters are cut with a suffix; names wanted by more than one tool all get suffixes. The
-/// result is in request order.
-pub fn assign(requests: &[(String, String)]) -> (Vec<String>, Vec<Collision>) {
-    let fitted: Vec<String> = requests
-        .iter()
-        .map(|(key, wanted)| {
-            if wanted.is_empty() {
-                with_suffix("tool", key)
-            } else if wanted.chars().count() > MAX_NAME_LEN {
-                with_suffix(wanted, key)
-            } else {
-                wanted.clone()
-            }
-        })
-        .collect();
-    let mut owners: HashMap<&str, Vec<usize>> = HashMap::new();
-    for (i, name) in fitted.iter().enumerate() {
-        owners.entry(name.as_str()).or_default().push(i);
-    }
-    let mut names = fitted.clone();
-    let mut collisions = Vec::new();
-    for (name, indices) in owners.iter().filter(|(_, v)| v.len() > 1) {
-        for &i in indices {
-            names[i] = with_suffix(name, &requests[i].0);
+/// Assigns final names. `wanted[i]` is the sanitized name tool `i` asks for; `key(i)` is its
+/// full identity (e.g. `minitool:acme@weather/search`), asked for only when a suffix is needed.
+/// Names over 64 characters are cut with a suffix; names wanted by more than one tool all get
+/// suffixes. The result is in request order.
+pub fn assign(
+    mut names: Vec<String>,
+    key: impl Fn(usize) -> String,
+) -> (Vec<String>, Vec<Collision>) {
+    for (i, name) in names.iter_mut().enumerate() {
+        if name.is_empty() {
+            *name = with_suffix("tool", &key(i));
+        } else if name.len() > MAX_NAME_LEN && name.chars().count() > MAX_NAME_LEN {
+            *name = with_suffix(name, &key(i));
         }
-        let mut keys: Vec<String> = indices.iter().map(|&i| requests[i].0.clone()).collect();
-        keys.sort();
+    }
+    let mut order: Vec<usize> = (0..names.len()).collect();
+    order.sort_unstable_by(|&a, &b| names[a].cmp(&names[b]));
+    let groups: Vec<&[usize]> = order
+        .chunk_by(|&a, &b| names[a] == names[b])
+        .filter(|g| g.len() > 1)
+        .collect();
+    let mut collisions = Vec::with_capacity(groups.len());
+    for group in &groups {
         collisions.push(Collision {
-            name: name.to_string(),
-            keys,
+            name: names[group[0]].clone(),
+            keys: group.iter().map(|&i| key(i)).collect(),
         });
     }
-    collisions.sort_by(|a, b| a.name.cmp(&b.name));
+    for (group, collision) in groups.iter().zip(&mut collisions) {
+        for (&i, k) in group.iter().zip(&collision.keys) {
+            names[i] = with_suffix(&collision.name, k);
+        }
+        collision.keys.sort();
+    }
     (names, collisions)
 }
 
@@ -147,17 +144,22 @@ mod tests {
         }
     }
 
+    fn assign_pairs(requests: &[(String, String)]) -> (Vec<String>, Vec<Collision>) {
+        let wanted = requests.iter().map(|(_, w)| w.clone()).collect();
+        assign(wanted, |i| requests[i].0.clone())
+    }
+
     #[test]
     fn long_names_are_cut_with_a_stable_suffix() {
         let long = "a".repeat(100);
-        let (names, collisions) = assign(&[("k1".into(), long.clone())]);
+        let (names, collisions) = assign_pairs(&[("k1".into(), long.clone())]);
         assert_eq!(names[0].len(), MAX_NAME_LEN);
         assert!(names[0].starts_with(&"a".repeat(55)) && names[0].as_bytes()[55] == b'_');
         assert!(is_valid(&names[0]));
         assert!(collisions.is_empty());
-        let (again, _) = assign(&[("k1".into(), long.clone())]);
+        let (again, _) = assign_pairs(&[("k1".into(), long.clone())]);
         assert_eq!(names, again, "stable across runs");
-        let (other, _) = assign(&[("k2".into(), long)]);
+        let (other, _) = assign_pairs(&[("k2".into(), long)]);
         assert_ne!(names, other, "the suffix follows the tool's identity");
     }
 
@@ -168,7 +170,7 @@ mod tests {
             ("minitool:a@b/c".to_string(), minitool_tool("a@b", "c")),
             ("builtin:Read".to_string(), "Read".to_string()),
         ];
-        let (names, collisions) = assign(&requests);
+        let (names, collisions) = assign_pairs(&requests);
         assert_eq!(names[2], "Read");
         assert_ne!(names[0], names[1]);
         assert!(names[0].starts_with("a_b_c_") && names[1].starts_with("a_b_c_"));
@@ -184,7 +186,7 @@ mod tests {
 
     #[test]
     fn an_empty_name_still_gets_a_valid_one() {
-        let (names, _) = assign(&[("k".into(), String::new())]);
+        let (names, _) = assign_pairs(&[("k".into(), String::new())]);
         assert!(is_valid(&names[0]) && names[0].starts_with("tool_"));
     }
 

@@ -1,10 +1,11 @@
-//! Tool names and the four layers of SPEC §8.1. The catalog (later) knows every tool it serves;
+//! Tool names and the four layers of SPEC §8.1. The catalog knows every tool it serves;
 //! this module knows only what a name alone tells: the fixed built-in and dispatcher names,
 //! `mcp__<server>__<tool>` for MCP tools, and everything else is a mini tool tool. Unknown names
 //! therefore land in the layer that always gets a permission card.
 
 /// Where a tool comes from (SPEC §8.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Layer {
     /// Runtime built-ins implemented in finch: `Read`, `Bash`, …
     Builtin,
@@ -70,7 +71,10 @@ pub const SUITE_TOOLS: &[&str] = &[
 pub const MCP_PREFIX: &str = "mcp__";
 
 /// How much harm a call can do, as a permission card shows it (SPEC §8.4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Risk {
     Low,
     Medium,

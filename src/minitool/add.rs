@@ -26,6 +26,20 @@ pub struct AddReport {
     pub skipped: Vec<(String, Error)>,
 }
 
+impl AddReport {
+    /// The document of `add --json` (docs/json.md).
+    pub fn to_json(&self) -> serde_json::Value {
+        let installed: Vec<serde_json::Value> =
+            self.installed.iter().map(Installed::to_json).collect();
+        let skipped: Vec<serde_json::Value> = self
+            .skipped
+            .iter()
+            .map(|(place, e)| serde_json::json!({"place": place, "error": e.to_string()}))
+            .collect();
+        serde_json::json!({"installed": installed, "skipped": skipped})
+    }
+}
+
 /// Installs everything `source` holds. `network` is asked for only when the source needs it.
 pub fn add(
     installer: &Installer,

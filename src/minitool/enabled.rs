@@ -4,10 +4,13 @@
 //! kept, and the legacy top-level `plugins` map is folded into `extensions` and dropped.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
-use crate::store::{JsonError, read_json_object, write_json};
+use super::Error;
+use crate::homes::Homes;
+use crate::store::{DirLock, JsonError, read_json_object, write_json};
 
 #[derive(Debug)]
 pub struct EnabledState {
@@ -112,6 +115,57 @@ impl EnabledState {
         self.doc.entry("autoUpdate").or_insert(Value::Bool(false));
         write_json(&self.path, &Value::Object(self.doc.clone()))
     }
+}
+
+/// Takes the runtime home's lock and reads `extensions.json` under it.
+pub fn lock(homes: &Homes, lock_timeout: Duration) -> Result<(DirLock, EnabledState), Error> {
+    let what = homes.extensions_json().display().to_string();
+    let lock = DirLock::acquire(&homes.runtime, &what, lock_timeout)?;
+    let state = EnabledState::load(&homes.extensions_json())?;
+    Ok((lock, state))
+}
+
+/// One id whose enabled state `change` set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EnabledChange {
+    pub id: String,
+    pub enabled: bool,
+    /// Whether the id is installed in either tier (enabling one that is not is allowed).
+    pub installed: bool,
+}
+
+impl EnabledChange {
+    /// One item of `enable --json` / `disable --json` (docs/json.md).
+    pub fn to_json(&self) -> Value {
+        json!({"id": self.id, "enabled": self.enabled, "installed": self.installed})
+    }
+}
+
+/// Sets the enabled state of `ids` in `extensions.json` under the runtime home's lock.
+pub fn change(
+    homes: &Homes,
+    ids: &[String],
+    enabled: bool,
+    lock_timeout: Duration,
+) -> Result<Vec<EnabledChange>, Error> {
+    let installed: Vec<bool> = ids
+        .iter()
+        .map(|id| super::tier::is_installed(homes, id))
+        .collect();
+    let (_lock, mut state) = lock(homes, lock_timeout)?;
+    for id in ids {
+        state.set_enabled(id, enabled);
+    }
+    state.save()?;
+    Ok(ids
+        .iter()
+        .zip(installed)
+        .map(|(id, installed)| EnabledChange {
+            id: id.clone(),
+            enabled,
+            installed,
+        })
+        .collect())
 }
 
 /// Moves entries of a legacy `plugins` map into `extensions` (existing entries win, missing keys

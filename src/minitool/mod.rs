@@ -8,10 +8,12 @@ pub mod doctor;
 pub mod enabled;
 pub mod id;
 pub mod install;
+pub mod listing;
 pub mod manifest;
 pub mod net;
 pub mod records;
 pub mod registry;
+pub mod remove;
 pub mod source;
 pub mod tier;
 pub mod update;
@@ -30,6 +32,20 @@ pub struct Installed {
     pub package: Option<String>,
     pub path: PathBuf,
     pub linked: bool,
+}
+
+impl Installed {
+    /// One item of `installed` in `add --json` (docs/json.md).
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "id": self.id,
+            "name": self.display_name,
+            "package": self.package,
+            "version": self.version,
+            "path": self.path,
+            "linked": self.linked,
+        })
+    }
 }
 
 #[derive(Debug, thiserror::Error)]

@@ -13,6 +13,7 @@ use super::registry::{
 };
 use crate::Context;
 use crate::config::Settings;
+use crate::env::Env;
 use crate::homes::Homes;
 
 pub struct Network {
@@ -22,46 +23,71 @@ pub struct Network {
     cache: Cache,
 }
 
+/// What resolving the registry needs from the process: its environment and working directory
+/// (for `.npmrc` and `npm config`), finch's settings, the homes (for the download cache), the
+/// `--registry` flag, and whether a progress bar may be drawn.
+pub struct NetworkSetup<'a> {
+    pub env: &'a Env,
+    pub cwd: &'a Path,
+    pub settings: &'a Settings,
+    pub homes: &'a Homes,
+    pub registry_flag: Option<&'a str>,
+    pub show_progress: bool,
+}
+
 impl Network {
-    /// Resolves the registry and builds the client. `flag` is `--registry`.
+    /// Resolves the registry and builds the client for a command. `flag` is `--registry`.
     pub fn connect(
         ctx: &Context,
         settings: &Settings,
         homes: &Homes,
         flag: Option<&str>,
     ) -> Result<Network, Error> {
-        let env = |key: &str| ctx.env.get(key);
-        let home = ctx.env.home_dir();
-        let npm = find_program("npm", ctx.env.get("PATH").as_deref());
-        let config = registry::resolve(&RegistryInputs {
-            flag,
-            finch_toml: settings.registry.as_deref(),
-            env: &env,
+        let setup = NetworkSetup {
+            env: &ctx.env,
             cwd: &ctx.cwd,
+            settings,
+            homes,
+            registry_flag: flag,
+            show_progress: ctx.ui.progress_enabled(),
+        };
+        Network::open(&setup, &|text| ctx.ui.detail(text))
+    }
+
+    /// Resolves the registry and builds the client; `note` hears which registry was chosen.
+    pub fn open(setup: &NetworkSetup, note: &dyn Fn(String)) -> Result<Network, Error> {
+        let env = |key: &str| setup.env.get(key);
+        let home = setup.env.home_dir();
+        let npm = find_program("npm", setup.env.get("PATH").as_deref());
+        let config = registry::resolve(&RegistryInputs {
+            flag: setup.registry_flag,
+            finch_toml: setup.settings.registry.as_deref(),
+            env: &env,
+            cwd: setup.cwd,
             home: home.as_deref(),
             npm_command: npm.as_deref(),
         })?;
-        ctx.ui.detail(format!(
+        note(format!(
             "registry: {} (from {:?})",
             config.default, config.source
         ));
         install_crypto_provider();
         let client = RegistryClient::new(ClientOptions {
-            connect_timeout: settings.connect_timeout,
-            read_timeout: settings.read_timeout,
+            connect_timeout: setup.settings.connect_timeout,
+            read_timeout: setup.settings.read_timeout,
             retries: 3,
             backoff_base: Duration::from_millis(200),
-            show_progress: ctx.ui.progress_enabled(),
+            show_progress: setup.show_progress,
         })?;
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
-            .map_err(|e| Error::io("start the network runtime for", &homes.runtime, e))?;
+            .map_err(|e| Error::io("start the network runtime for", &setup.homes.runtime, e))?;
         Ok(Network {
             runtime,
             client,
             config,
-            cache: Cache::new(homes.minitool_cache()),
+            cache: Cache::new(setup.homes.minitool_cache()),
         })
     }
 
@@ -137,8 +163,9 @@ impl<'a> LazyNetwork<'a> {
     }
 }
 
-/// rustls needs one process-wide crypto provider; installing it twice is harmless.
-fn install_crypto_provider() {
+/// rustls needs one process-wide crypto provider; installing it twice is harmless. Every HTTP
+/// client finch builds (registry, `WebFetch`, `WebSearch`) calls this first.
+pub fn install_crypto_provider() {
     let _ = rustls::crypto::ring::default_provider().install_default();
 }
 

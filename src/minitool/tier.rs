@@ -8,6 +8,7 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
 use super::manifest::{self, Manifest};
+use crate::homes::{Homes, Tier};
 use crate::store::fsync_dir;
 
 const STAGING_PREFIX: &str = ".finch-staging-";
@@ -77,6 +78,19 @@ pub fn scan(tier_dir: &Path) -> std::io::Result<Vec<TierEntry>> {
     }
     entries.sort_by(|a, b| a.dir_name.cmp(&b.dir_name));
     Ok(entries)
+}
+
+/// Whether `id` names an entry of either tier (a link counts, even a broken one).
+pub fn is_installed(homes: &Homes, id: &str) -> bool {
+    is_entry_name(id)
+        && [Tier::Personal, Tier::Global]
+            .iter()
+            .any(|t| std::fs::symlink_metadata(homes.tier_dir(*t).join(id)).is_ok())
+}
+
+/// Whether `id` can name a tier entry: not empty, not hidden, a single path component.
+pub fn is_entry_name(id: &str) -> bool {
+    !id.is_empty() && !id.starts_with('.') && !id.contains(['/', '\\'])
 }
 
 /// A staging directory inside a tier, removed on drop unless its content was moved away.
@@ -231,6 +245,16 @@ fn process_alive(pid: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn entry_names_are_single_visible_components() {
+        for good in ["hello", "scope@name", "a.b-c_d"] {
+            assert!(is_entry_name(good), "{good:?}");
+        }
+        for bad in ["", ".", "..", ".lock", "a/b", "../x", "a\\b"] {
+            assert!(!is_entry_name(bad), "{bad:?}");
+        }
+    }
 
     #[test]
     fn swap_replaces_a_directory_and_returns_the_old_one() {

@@ -145,6 +145,75 @@ pub fn update_one(
     }
 }
 
+/// One mini tool's part in updating a whole tier.
+#[derive(Debug)]
+pub enum BatchItem {
+    /// A development link, skipped.
+    Link {
+        id: String,
+    },
+    Done(UpdateOutcome),
+    Failed {
+        id: String,
+        error: Error,
+    },
+}
+
+/// How a whole-tier update went.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct BatchSummary {
+    pub updated: usize,
+    pub current: usize,
+    pub failed: usize,
+}
+
+impl BatchSummary {
+    pub fn describe(&self) -> String {
+        format!(
+            "{} updated, {} already up to date, {} failed",
+            self.updated, self.current, self.failed
+        )
+    }
+}
+
+/// Updates every mini tool of the installer's tier (`update --all`), continuing past failures.
+/// `each` hears every item as it is done; an error it returns stops the batch.
+pub fn update_all<E: From<Error>>(
+    installer: &Installer,
+    dry_run: bool,
+    network: &LazyNetwork,
+    note: &dyn Fn(String),
+    mut each: impl FnMut(BatchItem) -> Result<(), E>,
+) -> Result<BatchSummary, E> {
+    let tier_dir = installer.tier_dir();
+    let entries = tier::scan(&tier_dir).map_err(|e| Error::io("read", &tier_dir, e))?;
+    let mut summary = BatchSummary::default();
+    for entry in entries {
+        if entry.link.is_some() {
+            each(BatchItem::Link { id: entry.dir_name })?;
+            continue;
+        }
+        match update_one(installer, &entry.dir_name, dry_run, network, note) {
+            Ok(o) => {
+                if o.changed {
+                    summary.updated += 1
+                } else {
+                    summary.current += 1
+                }
+                each(BatchItem::Done(o))?;
+            }
+            Err(error) => {
+                summary.failed += 1;
+                each(BatchItem::Failed {
+                    id: entry.dir_name,
+                    error,
+                })?;
+            }
+        }
+    }
+    Ok(summary)
+}
+
 enum Plan {
     /// Nothing to download: up to date, or a dry run that knows the new version already.
     Done(UpdateOutcome),

@@ -467,15 +467,17 @@ fn human(d: Duration) -> String {
     }
 }
 
-#[derive(Clone, Copy)]
-enum Signal {
+/// The two ways to stop a process group: ask, then insist.
+#[derive(Debug, Clone, Copy)]
+pub enum Signal {
     Term,
     Kill,
 }
 
-/// Signals the agent's whole process group (it leads its own group).
+/// Signals the whole process group led by `pid` (a child started with `process_group(0)`).
+/// Also used by the `Bash` built-in.
 #[cfg(unix)]
-fn signal_group(pid: u32, signal: Signal) {
+pub fn signal_group(pid: u32, signal: Signal) {
     let sig = match signal {
         Signal::Term => libc::SIGTERM,
         Signal::Kill => libc::SIGKILL,
@@ -489,7 +491,7 @@ fn signal_group(pid: u32, signal: Signal) {
 }
 
 #[cfg(not(unix))]
-fn signal_group(pid: u32, _signal: Signal) {
+pub fn signal_group(pid: u32, _signal: Signal) {
     let _ = Command::new("taskkill")
         .args(["/PID", &pid.to_string(), "/T", "/F"])
         .stdout(Stdio::null())

@@ -3,6 +3,7 @@
 //! not asked for none, progress bars only on a terminal. Questions are never asked without a
 //! terminal: they are answered by `--yes` or fail with exit code 4.
 
+pub mod card;
 mod table;
 
 use std::io::{IsTerminal, Write};
@@ -105,6 +106,11 @@ impl Ui {
         self.line(crate::store::to_pretty_json(value).trim_end())
     }
 
+    /// One compact JSON document on one line (JSON Lines output of `run` and the daemon).
+    pub fn json_line(&self, value: &serde_json::Value) -> Result<()> {
+        self.line(value.to_string())
+    }
+
     /// Status on stderr; silenced by `--quiet` and `--json`.
     pub fn status(&self, text: impl AsRef<str>) {
         if !self.quiet && !self.json {
@@ -174,6 +180,11 @@ impl Ui {
     }
 
     /// A byte-count progress bar on stderr, hidden unless stderr is a terminal.
+    /// Whether messages on stderr (and the terminal cards beside them) use colour.
+    pub fn color_stderr(&self) -> bool {
+        self.color_err
+    }
+
     pub fn progress_enabled(&self) -> bool {
         self.stderr_tty && !self.quiet && !self.json
     }

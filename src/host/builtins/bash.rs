@@ -1,0 +1,521 @@
+//! `Bash` (SPEC §8.6): runs one command with `bash -c` in the session's working directory and
+//! returns its exit code, stdout and stderr. The gateway has already classified the command and
+//! decided; this file only runs it.
+//!
+//! The command gets `/dev/null` as stdin and a process group of its own, so a timeout stops
+//! everything it started (SIGTERM to the group, SIGKILL a second later). Each stream keeps its
+//! first and last 15,000 bytes; what lies between is cut and the result says so. Processes the
+//! command leaves in the background while still holding its output are stopped once the command
+//! itself exits (they would otherwise keep the call open); ones that redirected their output
+//! elsewhere keep running.
+//!
+//! A non-zero exit status is not a tool error: the command ran, and the model reads the exit code
+//! (`grep` finding nothing exits 1). A timeout, or a command that could not be started, is.
+
+use std::collections::VecDeque;
+use std::io::Read;
+use std::path::Path;
+use std::process::{Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use super::super::CallCx;
+use super::super::catalog::ToolDef;
+use super::super::output::{Content, ToolOutput};
+use crate::schedule::runner::{Signal, signal_group};
+
+/// The longest timeout a call may ask for.
+const MAX_TIMEOUT_MS: u64 = 600_000;
+/// Bytes kept from the start and from the end of each stream.
+const KEEP_HEAD: usize = 15_000;
+const KEEP_TAIL: usize = 15_000;
+/// Between SIGTERM and SIGKILL when a command times out.
+const KILL_GRACE: Duration = Duration::from_secs(1);
+/// How long the output may stay open after the command exits before its leftovers are stopped.
+const LINGER: Duration = Duration::from_millis(500);
+
+const DESCRIPTION: &str = "Run a shell command with `bash -c` in the session's working \
+directory and return its stdout, stderr and exit code. stdin is /dev/null, so commands must not \
+wait for input. A non-zero exit code is reported, not treated as a failure. The command is \
+stopped (with everything it started) after `timeout` milliseconds: by default the configured \
+`[host] bash_timeout` (2 minutes), at most 600000 (10 minutes). Each of stdout and stderr keeps \
+its first and last 15000 bytes; the middle of longer output is cut. Background processes that \
+still write to the command's output are stopped when the command exits; redirect their output \
+(`cmd > log 2>&1 &`) to keep them running. Prefer Read, Grep and Glob for reading and searching \
+files.";
+
+pub fn def() -> ToolDef {
+    super::def(
+        "Bash",
+        "Run a shell command",
+        DESCRIPTION,
+        json!({
+            "type": "object",
+            "properties": {
+                "command": {
+                    "type": "string",
+                    "minLength": 1,
+                    "description": "The command line, run with `bash -c`."
+                },
+                "timeout": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": MAX_TIMEOUT_MS,
+                    "description": "Milliseconds before the command is stopped (default: the configured bash_timeout, 2 minutes; at most 600000)."
+                },
+                "description": {
+                    "type": "string",
+                    "description": "A few words on what the command does, for the person approving it."
+                }
+            },
+            "required": ["command"],
+            "additionalProperties": false
+        }),
+    )
+}
+
+pub fn call(args: &Value, cx: &mut CallCx) -> ToolOutput {
+    let command = super::str_arg(args, "command").unwrap_or_default();
+    let timeout = match args.get("timeout").and_then(Value::as_u64) {
+        Some(ms) => Duration::from_millis(ms.min(MAX_TIMEOUT_MS)),
+        None => cx
+            .env
+            .settings
+            .bash_timeout
+            .min(Duration::from_millis(MAX_TIMEOUT_MS)),
+    };
+    execute(command, &cx.session.cwd, timeout)
+}
+
+fn execute(command: &str, cwd: &Path, timeout: Duration) -> ToolOutput {
+    if !cwd.is_dir() {
+        return ToolOutput::error(format!(
+            "The session's working directory {} does not exist, so the command was not run.",
+            cwd.display()
+        ));
+    }
+    match run(command, cwd, timeout) {
+        Ok(outcome) => render(&outcome, timeout),
+        Err(message) => ToolOutput::error(message),
+    }
+}
+
+/// One stream's output: its first and last bytes, and how many there were in all.
+#[derive(Debug, Default)]
+struct Capture {
+    head: Vec<u8>,
+    tail: VecDeque<u8>,
+    total: u64,
+}
+
+impl Capture {
+    fn push(&mut self, mut bytes: &[u8]) {
+        self.total += bytes.len() as u64;
+        let room = KEEP_HEAD - self.head.len();
+        if room > 0 {
+            let take = room.min(bytes.len());
+            self.head.extend_from_slice(&bytes[..take]);
+            bytes = &bytes[take..];
+        }
+        if bytes.len() >= KEEP_TAIL {
+            self.tail.clear();
+            self.tail.extend(&bytes[bytes.len() - KEEP_TAIL..]);
+        } else {
+            self.tail.extend(bytes);
+            let excess = self.tail.len().saturating_sub(KEEP_TAIL);
+            self.tail.drain(..excess);
+        }
+    }
+
+    /// Whether bytes between the head and the tail were dropped.
+    fn cut(&self) -> bool {
+        self.total > (self.head.len() + self.tail.len()) as u64
+    }
+
+    /// The output as text; a cut is marked where it happened.
+    fn text(&self) -> String {
+        let tail: Vec<u8> = self.tail.iter().copied().collect();
+        if !self.cut() {
+            let mut all = self.head.clone();
+            all.extend_from_slice(&tail);
+            return String::from_utf8_lossy(&all).into_owned();
+        }
+        let omitted = self.total - (self.head.len() + tail.len()) as u64;
+        format!(
+            "{}\n… [{omitted} bytes cut: the stream had {} bytes; its first {KEEP_HEAD} and last {KEEP_TAIL} are shown] …\n{}",
+            String::from_utf8_lossy(whole_chars_head(&self.head)),
+            self.total,
+            String::from_utf8_lossy(whole_chars_tail(&tail)),
+        )
+    }
+}
+
+/// `bytes` without a UTF-8 character cut short at its end.
+fn whole_chars_head(bytes: &[u8]) -> &[u8] {
+    match std::str::from_utf8(bytes) {
+        Err(e) if e.error_len().is_none() => &bytes[..e.valid_up_to()],
+        _ => bytes,
+    }
+}
+
+/// `bytes` without the continuation bytes of a character cut short at its start.
+fn whole_chars_tail(bytes: &[u8]) -> &[u8] {
+    let skip = bytes
+        .iter()
+        .take(3)
+        .take_while(|b| (**b & 0b1100_0000) == 0b1000_0000)
+        .count();
+    &bytes[skip..]
+}
+
+/// How a command ended.
+#[derive(Debug)]
+struct Outcome {
+    status: Option<ExitStatus>,
+    timed_out: bool,
+    /// Background processes holding the output were stopped after the command exited.
+    stopped_leftovers: bool,
+    stdout: String,
+    stderr: String,
+    cut: bool,
+}
+
+enum Event {
+    Exited(std::io::Result<ExitStatus>),
+    Closed,
+}
+
+/// Runs `command` in `cwd`, stopping it after `timeout`. `Err` when it cannot be started.
+fn run(command: &str, cwd: &Path, timeout: Duration) -> Result<Outcome, String> {
+    let mut cmd = Command::new("bash");
+    cmd.arg("-c")
+        .arg(command)
+        .current_dir(cwd)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        cmd.process_group(0);
+    }
+    let mut child = cmd.spawn().map_err(|e| {
+        format!("Cannot start bash: {e}. The command was not run; is bash installed and on PATH?")
+    })?;
+    let pid = child.id();
+    let (tx, rx) = mpsc::channel();
+    let stdout = Arc::new(Mutex::new(Capture::default()));
+    let stderr = Arc::new(Mutex::new(Capture::default()));
+    let mut open_streams = 0;
+    if let Some(pipe) = child.stdout.take() {
+        open_streams += 1;
+        drain(pipe, Arc::clone(&stdout), tx.clone());
+    }
+    if let Some(pipe) = child.stderr.take() {
+        open_streams += 1;
+        drain(pipe, Arc::clone(&stderr), tx.clone());
+    }
+    {
+        let tx = tx.clone();
+        std::thread::spawn(move || {
+            let _ = tx.send(Event::Exited(child.wait()));
+        });
+    }
+    drop(tx);
+
+    let deadline = Instant::now() + timeout;
+    let mut timed_out = false;
+    let mut terminated_at: Option<Instant> = None;
+    let mut killed = false;
+    let status = loop {
+        let wake = match terminated_at {
+            Some(at) if !killed => at + KILL_GRACE,
+            Some(_) => Instant::now() + Duration::from_secs(3600),
+            None => deadline,
+        };
+        match rx.recv_timeout(wake.saturating_duration_since(Instant::now())) {
+            Ok(Event::Exited(status)) => break status.ok(),
+            Ok(Event::Closed) => open_streams -= 1,
+            Err(RecvTimeoutError::Timeout) if terminated_at.is_none() => {
+                timed_out = true;
+                signal_group(pid, Signal::Term);
+                terminated_at = Some(Instant::now());
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                signal_group(pid, Signal::Kill);
+                killed = true;
+            }
+            Err(RecvTimeoutError::Disconnected) => break None,
+        }
+    };
+    // What the command started may still hold its output open; that belongs to the call.
+    let mut stopped_leftovers = false;
+    if open_streams > 0 && !wait_closed(&rx, &mut open_streams, LINGER) {
+        signal_group(pid, Signal::Kill);
+        stopped_leftovers = !timed_out;
+        wait_closed(&rx, &mut open_streams, Duration::from_secs(1));
+    }
+    let take = |c: &Arc<Mutex<Capture>>| {
+        let c = c.lock().unwrap_or_else(|e| e.into_inner());
+        (c.text(), c.cut())
+    };
+    let (stdout, stdout_cut) = take(&stdout);
+    let (stderr, stderr_cut) = take(&stderr);
+    Ok(Outcome {
+        status,
+        timed_out,
+        stopped_leftovers,
+        stdout,
+        stderr,
+        cut: stdout_cut || stderr_cut,
+    })
+}
+
+/// Reads `pipe` to its end on a thread of its own, keeping what the capture keeps.
+fn drain(
+    mut pipe: impl Read + Send + 'static,
+    capture: Arc<Mutex<Capture>>,
+    tx: mpsc::Sender<Event>,
+) {
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 8192];
+        loop {
+            match pipe.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => capture
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(&buf[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(_) => break,
+            }
+        }
+        let _ = tx.send(Event::Closed);
+    });
+}
+
+/// Waits up to `limit` for every stream to close.
+fn wait_closed(rx: &mpsc::Receiver<Event>, open: &mut i32, limit: Duration) -> bool {
+    let until = Instant::now() + limit;
+    while *open > 0 {
+        match rx.recv_timeout(until.saturating_duration_since(Instant::now())) {
+            Ok(Event::Closed) => *open -= 1,
+            Ok(Event::Exited(_)) => {}
+            Err(_) => return false,
+        }
+    }
+    true
+}
+
+/// The result the model reads: labelled streams, then how the command ended.
+fn render(outcome: &Outcome, timeout: Duration) -> ToolOutput {
+    let mut text = String::new();
+    for (label, body) in [("stdout", &outcome.stdout), ("stderr", &outcome.stderr)] {
+        if body.is_empty() {
+            continue;
+        }
+        text.push_str(label);
+        text.push_str(":\n");
+        text.push_str(body.strip_suffix('\n').unwrap_or(body));
+        text.push('\n');
+    }
+    if text.is_empty() {
+        text.push_str("(no output)\n");
+    }
+    let exit_code = outcome.status.and_then(|s| s.code());
+    let signal = outcome.status.as_ref().and_then(exit_signal);
+    if outcome.timed_out {
+        text.push_str(&format!(
+            "Timed out after {}: the command and everything it started were stopped. Output so \
+             far is above. If it needs longer, call again with a larger `timeout` (milliseconds, \
+             at most {MAX_TIMEOUT_MS}).",
+            human(timeout)
+        ));
+    } else {
+        match (exit_code, signal) {
+            (Some(code), _) => text.push_str(&format!("exit code: {code}")),
+            (None, Some(sig)) => text.push_str(&format!("killed by signal {sig}")),
+            (None, None) => text.push_str("exit code: unknown (lost track of the process)"),
+        }
+        if outcome.stopped_leftovers {
+            text.push_str(
+                "\nProcesses the command left in the background still held its output and were \
+                 stopped; redirect their output (`cmd > log 2>&1 &`) to keep them running.",
+            );
+        }
+    }
+    let mut structured = json!({
+        "exitCode": exit_code,
+        "stdout": outcome.stdout,
+        "stderr": outcome.stderr,
+        "timedOut": outcome.timed_out,
+        "outputCut": outcome.cut,
+    });
+    if let (Some(sig), Some(map)) = (signal, structured.as_object_mut()) {
+        map.insert("signal".into(), sig.into());
+    }
+    ToolOutput {
+        content: vec![Content::Text(text)],
+        structured: Some(structured),
+        is_error: outcome.timed_out,
+    }
+}
+
+fn human(d: Duration) -> String {
+    let ms = d.as_millis();
+    if !ms.is_multiple_of(1000) {
+        format!("{ms} ms")
+    } else if ms.is_multiple_of(60_000) {
+        format!("{} min", ms / 60_000)
+    } else {
+        format!("{} s", ms / 1000)
+    }
+}
+
+#[cfg(unix)]
+fn exit_signal(status: &ExitStatus) -> Option<i32> {
+    use std::os::unix::process::ExitStatusExt;
+    status.signal()
+}
+
+#[cfg(not(unix))]
+fn exit_signal(_status: &ExitStatus) -> Option<i32> {
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run_ok(command: &str, timeout_ms: u64) -> (Outcome, ToolOutput) {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("here.txt"), "x").unwrap();
+        let timeout = Duration::from_millis(timeout_ms);
+        let outcome = run(command, dir.path(), timeout).unwrap();
+        let output = render(&outcome, timeout);
+        (outcome, output)
+    }
+
+    #[test]
+    fn schema_compiles() {
+        assert!(jsonschema::validator_for(&def().input_schema).is_ok());
+    }
+
+    #[test]
+    fn streams_and_exit_codes() {
+        let cases: &[(&str, &str, Option<i32>)] = &[
+            (
+                "echo out; echo err >&2",
+                "stdout:\nout\nstderr:\nerr\nexit code: 0",
+                Some(0),
+            ),
+            ("exit 3", "(no output)\nexit code: 3", Some(3)),
+            ("ls", "stdout:\nhere.txt\nexit code: 0", Some(0)),
+            // stdin is /dev/null: `read` meets the end at once.
+            ("read line; echo $?", "stdout:\n1\nexit code: 0", Some(0)),
+            ("kill -9 $$", "(no output)\nkilled by signal 9", None),
+        ];
+        for (command, want, code) in cases {
+            let (_, output) = run_ok(command, 10_000);
+            assert_eq!(output.text_content(), *want, "{command}");
+            assert!(!output.is_error, "{command}");
+            let s = output.structured.unwrap();
+            assert_eq!(s["exitCode"], json!(code), "{command}");
+            assert_eq!(s["timedOut"], false);
+        }
+    }
+
+    #[test]
+    fn timeout_stops_the_whole_group() {
+        let started = Instant::now();
+        let (outcome, output) = run_ok("echo begun; sleep 30 & sleep 30; echo never", 300);
+        assert!(started.elapsed() < Duration::from_secs(5));
+        assert!(outcome.timed_out);
+        assert!(output.is_error);
+        let text = output.text_content();
+        assert!(
+            text.starts_with("stdout:\nbegun\nTimed out after 300 ms"),
+            "{text}"
+        );
+        assert!(!text.contains("never"));
+    }
+
+    #[test]
+    fn background_holders_are_stopped_after_exit() {
+        let started = Instant::now();
+        let (outcome, output) = run_ok("sleep 30 & echo done", 10_000);
+        assert!(started.elapsed() < Duration::from_secs(5));
+        assert!(outcome.stopped_leftovers);
+        assert!(!output.is_error);
+        assert!(output.text_content().contains("redirect their output"));
+        // Redirected background work is left alone and does not hold the call.
+        let started = Instant::now();
+        let (outcome, _) = run_ok("sleep 2 > /dev/null 2>&1 & echo ok", 10_000);
+        assert!(started.elapsed() < Duration::from_secs(2));
+        assert!(!outcome.stopped_leftovers);
+    }
+
+    #[test]
+    fn long_output_keeps_head_and_tail() {
+        let (outcome, output) = run_ok("seq 1 20000", 10_000);
+        assert!(outcome.cut);
+        let text = output.text_content();
+        assert!(text.starts_with("stdout:\n1\n2\n3\n"));
+        assert!(
+            text.contains("bytes cut: the stream had 108894 bytes"),
+            "{text:.200}"
+        );
+        assert!(text.contains("\n20000\nexit code: 0"));
+        assert!(!text.contains("\n10000\n"));
+        assert!(text.len() < 31_000);
+        assert_eq!(output.structured.unwrap()["outputCut"], true);
+    }
+
+    #[test]
+    fn capture_cuts_on_character_boundaries() {
+        let mut c = Capture::default();
+        // 'é' is two bytes; 20,000 of them straddle both cut points.
+        let text = "é".repeat(20_000);
+        for chunk in text.as_bytes().chunks(777) {
+            c.push(chunk);
+        }
+        assert!(c.cut());
+        let out = c.text();
+        assert!(!out.contains('\u{fffd}'));
+        let small = {
+            let mut c = Capture::default();
+            c.push(b"abc");
+            c.push(b"def");
+            c.text()
+        };
+        assert_eq!(small, "abcdef");
+    }
+
+    #[test]
+    fn a_missing_working_directory_runs_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let gone = dir.path().join("gone");
+        let out = execute("touch x", &gone, Duration::from_secs(5));
+        assert!(out.is_error);
+        assert!(
+            out.text_content()
+                .contains("does not exist, so the command was not run")
+        );
+        assert!(!dir.path().join("x").exists());
+    }
+
+    #[test]
+    fn durations_read_well() {
+        for (ms, want) in [
+            (300, "300 ms"),
+            (2000, "2 s"),
+            (120_000, "2 min"),
+            (1500, "1500 ms"),
+        ] {
+            assert_eq!(human(Duration::from_millis(ms)), want);
+        }
+    }
+}

@@ -1,0 +1,435 @@
+//! The catalog of SPEC §8.1: every tool of the four layers under its model-facing name, with
+//! its layer, raw name, owner, risk, schema and exposure. Providers (built-ins, suites, mini
+//! tools, MCP servers) declare `ToolDef`s; the catalog gives them final names through
+//! `naming::assign`, so a collision between layers is found and reported in one place.
+//!
+//! The catalog also reads and writes its cache, `<runtime>/cache/catalog.json`, which holds the
+//! mini tool and MCP layers as the last `reload` saw them, so `finch tool list|search|info` can
+//! answer without starting anything. Built-ins and suites are never cached: they come from the
+//! binary.
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::naming::{self, Collision};
+use super::tool::{Layer, Risk};
+use super::toolsearch::SearchIndex;
+use crate::store::JsonError;
+
+/// When a tool enters a session (SPEC §8.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Exposure {
+    /// Active from the session's start.
+    #[default]
+    Startup,
+    /// Active only after a ToolSearch returned it.
+    Dynamic,
+}
+
+/// A tool as its provider declares it. The catalog turns `wanted_name` into the final name.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolDef {
+    /// The name the provider registered (`Read`, `forecast`, the MCP server's tool name).
+    pub raw_name: String,
+    /// The sanitized name it should get (`Read`, `acme_forecast`, `mcp__gh__create_issue`).
+    pub wanted_name: String,
+    pub title: String,
+    pub description: String,
+    pub layer: Layer,
+    /// `builtin`, `suite`, `minitool:<id>` or `mcp:<server>`: what ToolSearch's `source` filters.
+    pub source: String,
+    /// The mini tool or MCP server the tool belongs to (`owner.extensionId` when a mini tool
+    /// registers on behalf of another).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub risk: Option<Risk>,
+    /// The JSON Schema of the arguments (an object schema).
+    pub input_schema: Value,
+    #[serde(default)]
+    pub exposure: Exposure,
+}
+
+impl ToolDef {
+    /// The identity used for stable hash suffixes: source and raw name.
+    fn key(&self) -> String {
+        format!("{}/{}", self.source, self.raw_name)
+    }
+}
+
+/// A tool in the catalog: its definition and the name it got.
+#[derive(Debug, Clone)]
+pub struct ToolSpec {
+    pub name: String,
+    pub def: ToolDef,
+}
+
+impl ToolSpec {
+    pub fn raw_name(&self) -> &str {
+        &self.def.raw_name
+    }
+
+    pub fn layer(&self) -> Layer {
+        self.def.layer
+    }
+
+    /// The spec as `tool info --json` and `/tools` describe it.
+    pub fn to_json(&self) -> Value {
+        serde_json::json!({
+            "name": self.name,
+            "rawName": self.def.raw_name,
+            "title": self.def.title,
+            "description": self.def.description,
+            "layer": self.def.layer.as_str(),
+            "source": self.def.source,
+            "owner": self.def.owner,
+            "risk": self.def.risk.map(Risk::as_str),
+            "exposure": self.def.exposure,
+            "inputSchema": self.def.input_schema,
+        })
+    }
+}
+
+/// How a name given by a caller resolved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lookup {
+    /// The index of the tool.
+    Found(usize),
+    /// No tool has this name or raw name.
+    Unknown,
+    /// Several tools registered this raw name: the caller must use a model-facing name.
+    Ambiguous,
+}
+
+/// Every tool of a run, by model-facing name.
+#[derive(Debug, Default)]
+pub struct Catalog {
+    tools: Vec<ToolSpec>,
+    /// Indices of `tools`, sorted by name (looked up by binary search: no copies of names).
+    by_name: Vec<u32>,
+    /// Indices of the tools whose raw name differs from their name, sorted by raw name.
+    by_raw: Vec<u32>,
+    collisions: Vec<Collision>,
+    index: OnceLock<SearchIndex>,
+}
+
+impl Catalog {
+    /// Names every definition. Order is kept: providers come in layer order, so listings are
+    /// built-ins, suites, mini tools, MCP.
+    pub fn build(defs: Vec<ToolDef>) -> Catalog {
+        let wanted = defs
+            .iter()
+            .map(|d| {
+                if naming::is_valid(&d.wanted_name) {
+                    d.wanted_name.clone()
+                } else {
+                    naming::sanitize(&d.wanted_name)
+                }
+            })
+            .collect();
+        let (names, collisions) = naming::assign(wanted, |i| defs[i].key());
+        let tools: Vec<ToolSpec> = names
+            .into_iter()
+            .zip(defs)
+            .map(|(name, def)| ToolSpec { name, def })
+            .collect();
+        let mut by_name: Vec<u32> = (0..tools.len() as u32).collect();
+        by_name.sort_unstable_by(|&a, &b| tools[a as usize].name.cmp(&tools[b as usize].name));
+        let mut by_raw: Vec<u32> = (0..tools.len() as u32)
+            .filter(|&i| tools[i as usize].def.raw_name != tools[i as usize].name)
+            .collect();
+        by_raw.sort_by(|&a, &b| {
+            tools[a as usize]
+                .def
+                .raw_name
+                .cmp(&tools[b as usize].def.raw_name)
+        });
+        Catalog {
+            tools,
+            by_name,
+            by_raw,
+            collisions,
+            index: OnceLock::new(),
+        }
+    }
+
+    pub fn tools(&self) -> &[ToolSpec] {
+        &self.tools
+    }
+
+    pub fn get(&self, index: usize) -> &ToolSpec {
+        &self.tools[index]
+    }
+
+    pub fn len(&self) -> usize {
+        self.tools.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty()
+    }
+
+    /// Names that had to be changed because several tools wanted them.
+    pub fn collisions(&self) -> &[Collision] {
+        &self.collisions
+    }
+
+    /// Resolves a model-facing name, else a raw registered name that exactly one tool has.
+    pub fn lookup(&self, name: &str) -> Lookup {
+        if let Ok(at) = self
+            .by_name
+            .binary_search_by(|&i| self.tools[i as usize].name.as_str().cmp(name))
+        {
+            return Lookup::Found(self.by_name[at] as usize);
+        }
+        match self.with_raw(name) {
+            [] => Lookup::Unknown,
+            [i] => Lookup::Found(*i as usize),
+            _ => Lookup::Ambiguous,
+        }
+    }
+
+    /// The tools (indices) registered under a raw name different from their model-facing one.
+    fn with_raw(&self, raw: &str) -> &[u32] {
+        let key = |i: &u32| self.tools[*i as usize].def.raw_name.as_str();
+        let start = self.by_raw.partition_point(|i| key(i) < raw);
+        let end = start + self.by_raw[start..].partition_point(|i| key(i) == raw);
+        &self.by_raw[start..end]
+    }
+
+    /// The model-facing names a raw name could mean (for the error of an ambiguous call).
+    pub fn candidates(&self, raw: &str) -> Vec<&str> {
+        let mut names: Vec<&str> = self
+            .with_raw(raw)
+            .iter()
+            .map(|&i| self.tools[i as usize].name.as_str())
+            .collect();
+        names.sort_unstable();
+        names
+    }
+
+    /// The ranking index over every tool, built on first use.
+    pub fn index(&self) -> &SearchIndex {
+        self.index.get_or_init(|| SearchIndex::build(&self.tools))
+    }
+}
+
+/// Version of the cache format; a cache of another version is ignored (and rewritten by the
+/// next `reload`).
+pub const CACHE_VERSION: u32 = 1;
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct CacheFile {
+    version: u32,
+    #[serde(default)]
+    generated_at: Option<String>,
+    #[serde(default)]
+    tools: Vec<ToolDef>,
+}
+
+/// The mini tool and MCP definitions saved by the last `reload`; none when there is no cache
+/// or it is of another version. A cache that does not parse is an error naming the file.
+pub fn read_cache(path: &Path) -> Result<Vec<ToolDef>, JsonError> {
+    let Some(file) = crate::store::read_json_as::<CacheFile>(path)? else {
+        return Ok(Vec::new());
+    };
+    if file.version != CACHE_VERSION {
+        return Ok(Vec::new());
+    }
+    Ok(file
+        .tools
+        .into_iter()
+        .filter(|d| matches!(d.layer, Layer::MiniTool | Layer::Mcp))
+        .collect())
+}
+
+/// The same definitions without their input schemas (`Value::Null`): what listings and
+/// searches need. Skipping the schemas — most of the file — keeps `finch tool search` over
+/// thousands of cached tools fast.
+pub fn read_cache_listing(path: &Path) -> Result<Vec<ToolDef>, JsonError> {
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Listed {
+        raw_name: String,
+        wanted_name: String,
+        title: String,
+        description: String,
+        layer: Layer,
+        source: String,
+        #[serde(default)]
+        owner: Option<String>,
+        #[serde(default)]
+        risk: Option<Risk>,
+        #[serde(default)]
+        exposure: Exposure,
+        #[serde(default, rename = "inputSchema")]
+        _input_schema: serde::de::IgnoredAny,
+    }
+    #[derive(Deserialize)]
+    struct Listing {
+        version: u32,
+        #[serde(default)]
+        tools: Vec<Listed>,
+    }
+    let Some(file) = read_mapped::<Listing>(path)? else {
+        return Ok(Vec::new());
+    };
+    if file.version != CACHE_VERSION {
+        return Ok(Vec::new());
+    }
+    Ok(file
+        .tools
+        .into_iter()
+        .filter(|d| matches!(d.layer, Layer::MiniTool | Layer::Mcp))
+        .map(|d| ToolDef {
+            raw_name: d.raw_name,
+            wanted_name: d.wanted_name,
+            title: d.title,
+            description: d.description,
+            layer: d.layer,
+            source: d.source,
+            owner: d.owner,
+            risk: d.risk,
+            input_schema: Value::Null,
+            exposure: d.exposure,
+        })
+        .collect())
+}
+
+/// Parses a JSON file through a read-only memory map: the page cache is parsed in place, with
+/// no copy of a file that can be megabytes. The cache is replaced by rename, never rewritten
+/// in place, so the mapped file does not change under the parser.
+fn read_mapped<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Option<T>, JsonError> {
+    let read_error = |source| JsonError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(read_error(e)),
+    };
+    if file.metadata().map_err(read_error)?.len() == 0 {
+        return crate::store::read_json_as(path);
+    }
+    // SAFETY: the map is read-only and private to this function; finch replaces the cache by
+    // rename (the mapped inode stays as it was), and a truncation by another program could only
+    // make this process fail, which is what reading a file being destroyed does anyway.
+    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(read_error)?;
+    match std::str::from_utf8(&map) {
+        Ok(text) => serde_json::from_str(text)
+            .map(Some)
+            .map_err(|e| JsonError::Corrupt {
+                path: path.to_path_buf(),
+                line: e.line(),
+                column: e.column(),
+                message: e.to_string(),
+            }),
+        // Not UTF-8, or not an object: the ordinary reader's precise errors.
+        Err(_) => crate::store::read_json_as(path),
+    }
+}
+
+/// Writes the cache atomically: the definitions of the mini tool and MCP layers.
+pub fn write_cache(path: &Path, defs: &[ToolDef], generated_at: &str) -> std::io::Result<()> {
+    let file = CacheFile {
+        version: CACHE_VERSION,
+        generated_at: Some(generated_at.to_string()),
+        tools: defs
+            .iter()
+            .filter(|d| matches!(d.layer, Layer::MiniTool | Layer::Mcp))
+            .cloned()
+            .collect(),
+    };
+    let value = serde_json::to_value(&file).map_err(std::io::Error::other)?;
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    // Compact, unlike the state files people read: the cache is for finch, and thousands of
+    // tools make indentation a third of the bytes every `tool search` parses.
+    let mut bytes = value.to_string().into_bytes();
+    bytes.push(b'\n');
+    crate::store::write_atomic(path, &bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn def(raw: &str, wanted: &str, layer: Layer, source: &str) -> ToolDef {
+        ToolDef {
+            raw_name: raw.into(),
+            wanted_name: wanted.into(),
+            title: raw.into(),
+            description: String::new(),
+            layer,
+            source: source.into(),
+            owner: None,
+            risk: None,
+            input_schema: json!({"type": "object"}),
+            exposure: Exposure::Startup,
+        }
+    }
+
+    #[test]
+    fn raw_names_resolve_only_when_unique() {
+        let catalog = Catalog::build(vec![
+            def("Read", "Read", Layer::Builtin, "builtin"),
+            def(
+                "forecast",
+                "acme_forecast",
+                Layer::MiniTool,
+                "minitool:acme",
+            ),
+            def("search", "a_search", Layer::MiniTool, "minitool:a"),
+            def("search", "b_search", Layer::MiniTool, "minitool:b"),
+        ]);
+        assert_eq!(catalog.lookup("Read"), Lookup::Found(0));
+        assert_eq!(catalog.lookup("acme_forecast"), Lookup::Found(1));
+        assert_eq!(catalog.lookup("forecast"), Lookup::Found(1));
+        assert_eq!(catalog.lookup("search"), Lookup::Ambiguous);
+        assert_eq!(catalog.candidates("search"), ["a_search", "b_search"]);
+        assert_eq!(catalog.lookup("nope"), Lookup::Unknown);
+    }
+
+    #[test]
+    fn scoped_ids_are_sanitized_and_collisions_reported() {
+        let catalog = Catalog::build(vec![
+            def("x", "scope@tool_x", Layer::MiniTool, "minitool:scope@tool"),
+            def("tool_x", "scope_tool_x", Layer::MiniTool, "minitool:scope"),
+        ]);
+        assert_eq!(catalog.collisions().len(), 1);
+        assert_eq!(catalog.collisions()[0].name, "scope_tool_x");
+        for tool in catalog.tools() {
+            assert!(naming::is_valid(&tool.name), "{}", tool.name);
+            assert!(tool.name.starts_with("scope_tool_x_"), "{}", tool.name);
+        }
+    }
+
+    #[test]
+    fn the_cache_round_trips_and_keeps_only_dynamic_layers() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cache").join("catalog.json");
+        assert!(read_cache(&path).unwrap().is_empty());
+        let defs = vec![
+            def("Read", "Read", Layer::Builtin, "builtin"),
+            def("echo", "mcp__e__echo", Layer::Mcp, "mcp:e"),
+        ];
+        write_cache(&path, &defs, "2026-11-30T00:00:00Z").unwrap();
+        assert_eq!(read_cache(&path).unwrap(), defs[1..].to_vec());
+        let mut listed = defs[1].clone();
+        listed.input_schema = Value::Null;
+        assert_eq!(read_cache_listing(&path).unwrap(), vec![listed]);
+        std::fs::write(&path, "{\"version\":99,\"tools\":[]}").unwrap();
+        assert!(read_cache(&path).unwrap().is_empty());
+        std::fs::write(&path, "{").unwrap();
+        assert!(read_cache(&path).is_err());
+    }
+}

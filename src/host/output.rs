@@ -1,0 +1,90 @@
+//! What a tool call returns: content blocks as MCP shapes them (text and images), optional
+//! structured content, and whether it is an error the model should read. Every layer returns
+//! this one type, so the front ends (console, JSON lines, MCP) render one thing.
+
+use serde_json::{Value, json};
+
+/// One block of a result.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Content {
+    Text(String),
+    /// Base64 data and its MIME type.
+    Image {
+        data: String,
+        mime_type: String,
+    },
+}
+
+impl Content {
+    pub fn to_json(&self) -> Value {
+        match self {
+            Content::Text(text) => json!({"type": "text", "text": text}),
+            Content::Image { data, mime_type } => {
+                json!({"type": "image", "data": data, "mimeType": mime_type})
+            }
+        }
+    }
+}
+
+/// The result of one call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolOutput {
+    pub content: Vec<Content>,
+    /// A JSON value for programs (dispatchers return their domain objects here).
+    pub structured: Option<Value>,
+    pub is_error: bool,
+}
+
+impl ToolOutput {
+    pub fn text(text: impl Into<String>) -> ToolOutput {
+        ToolOutput {
+            content: vec![Content::Text(text.into())],
+            structured: None,
+            is_error: false,
+        }
+    }
+
+    /// An error the model can act on: what went wrong and what to do instead.
+    pub fn error(message: impl Into<String>) -> ToolOutput {
+        ToolOutput {
+            content: vec![Content::Text(message.into())],
+            structured: None,
+            is_error: true,
+        }
+    }
+
+    /// A JSON result: pretty text for the model and the value itself as structured content.
+    pub fn json(value: Value) -> ToolOutput {
+        ToolOutput {
+            content: vec![Content::Text(crate::store::to_pretty_json(&value))],
+            structured: Some(value),
+            is_error: false,
+        }
+    }
+
+    /// All text blocks joined by newlines.
+    pub fn text_content(&self) -> String {
+        let mut out = String::new();
+        for block in &self.content {
+            if let Content::Text(text) = block {
+                if !out.is_empty() {
+                    out.push('\n');
+                }
+                out.push_str(text);
+            }
+        }
+        out
+    }
+
+    /// The result as JSON lines and transcripts carry it.
+    pub fn to_json(&self) -> Value {
+        let mut out = json!({
+            "content": self.content.iter().map(Content::to_json).collect::<Vec<_>>(),
+            "isError": self.is_error,
+        });
+        if let (Some(map), Some(structured)) = (out.as_object_mut(), &self.structured) {
+            map.insert("structuredContent".into(), structured.clone());
+        }
+        out
+    }
+}

@@ -1,0 +1,105 @@
+//! What the host asks a person: permission cards (SPEC §8.4) and `AskUserQuestion`'s
+//! multiple-choice questions. The host only knows the `Prompter` trait; the terminal card lives
+//! in `crate::ui::card`, MCP elicitation in the MCP front end, and `Nobody` answers for runs with
+//! no one to ask (every card is denied, every question unanswered).
+
+use super::tool::Risk;
+
+/// A permission card.
+#[derive(Debug, Clone)]
+pub struct Card {
+    /// The model-facing tool name.
+    pub tool: String,
+    pub title: String,
+    /// `builtin`, `suite`, `minitool` or `mcp`.
+    pub layer: &'static str,
+    /// The mini tool or MCP server behind the tool.
+    pub owner: Option<String>,
+    pub risk: Risk,
+    /// One line: the command for Bash, the path for file tools, the arguments otherwise.
+    pub summary: String,
+    /// Why the gateway asks.
+    pub reason: String,
+    /// Whether "Allow for this session" may be offered.
+    pub session_allow_offered: bool,
+}
+
+/// A person's answer to a card.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CardAnswer {
+    AllowOnce,
+    AllowForSession,
+    Deny,
+    /// Deny, and tell the model why.
+    DenyWithReason(String),
+    /// Nobody answered within the card timeout: deny.
+    TimedOut,
+    /// There is no one to ask (no terminal, no elicitation): deny.
+    Unavailable,
+}
+
+impl CardAnswer {
+    /// The `decidedBy` recorded in the transcript.
+    pub fn decided_by(&self) -> &'static str {
+        match self {
+            CardAnswer::AllowOnce => "card:allowOnce",
+            CardAnswer::AllowForSession => "card:allowForSession",
+            CardAnswer::Deny => "card:deny",
+            CardAnswer::DenyWithReason(_) => "card:denyWithReason",
+            CardAnswer::TimedOut => "card:timeout",
+            CardAnswer::Unavailable => "noPerson",
+        }
+    }
+
+    pub fn allows(&self) -> bool {
+        matches!(self, CardAnswer::AllowOnce | CardAnswer::AllowForSession)
+    }
+}
+
+/// One option of a question.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Choice {
+    pub label: String,
+    pub description: Option<String>,
+}
+
+/// A multiple-choice question (`AskUserQuestion`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Question {
+    pub question: String,
+    /// A short label shown above the question.
+    pub header: Option<String>,
+    pub options: Vec<Choice>,
+    pub multi_select: bool,
+}
+
+/// A person's answer to a question.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum QuestionAnswer {
+    /// The labels chosen (one unless `multi_select`).
+    Chosen(Vec<String>),
+    /// A free-text answer instead of the options.
+    Other(String),
+    TimedOut,
+    Unavailable,
+}
+
+/// Whoever answers cards and questions in a run.
+pub trait Prompter {
+    fn card(&mut self, card: &Card) -> CardAnswer;
+    fn question(&mut self, question: &Question) -> QuestionAnswer;
+}
+
+/// The prompter of a run with nobody to ask.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Nobody;
+
+impl Prompter for Nobody {
+    fn card(&mut self, _card: &Card) -> CardAnswer {
+        CardAnswer::Unavailable
+    }
+
+    fn question(&mut self, _question: &Question) -> QuestionAnswer {
+        QuestionAnswer::Unavailable
+    }
+}

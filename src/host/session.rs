@@ -1,0 +1,176 @@
+//! The state of one host session: where it runs (cwd, trusted directories), its permission mode,
+//! which dynamic tools it activated, what the person allowed for the session, the to-do list,
+//! and the transcript every call is recorded in (SPEC §7, §8.2–§8.4).
+//!
+//! A session is new (a fresh transcript under `<runtime>/pi/sessions/<slug>/`) or continues an
+//! existing transcript, whose trusted directories and latest to-do list are read back.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use chrono::{DateTime, SecondsFormat, Utc};
+use serde_json::{Map, Value, json};
+
+use super::policy::{Mode, Workspace};
+use crate::session::SessionError;
+use crate::session::append::{Appender, custom};
+use crate::session::transcript::{self, Transcript};
+
+/// The custom entry type of a to-do list written by `TodoWrite`.
+pub const TODOS_ENTRY: &str = "finch.todos";
+/// The custom entry type of one call of a run.
+pub const TOOL_CALL_ENTRY: &str = "finch.toolCall";
+/// The custom entry type of a trusted directory.
+pub const TRUSTED_DIR_ENTRY: &str = "finch.trustedDir";
+
+/// Everything a run remembers between calls.
+#[derive(Debug)]
+pub struct SessionState {
+    /// The session id (the transcript header's `id`).
+    pub id: String,
+    pub cwd: PathBuf,
+    /// Where relative rule globs are matched from.
+    pub project: PathBuf,
+    /// Directories the file tools may use besides `cwd`.
+    pub trusted: Vec<PathBuf>,
+    pub mode: Mode,
+    /// Dynamic tools activated by ToolSearch (model-facing names).
+    pub active: HashSet<String>,
+    /// Card keys the person answered "Allow for this session".
+    pub allowed_for_session: HashSet<String>,
+    /// Tool names `--approve` answers "allow" for.
+    pub approve: Vec<String>,
+    /// The to-do list (`TodoWrite`), as the model last wrote it.
+    pub todos: Value,
+    /// The user's home, for `~` in paths.
+    pub home: Option<PathBuf>,
+    transcript: Option<Appender>,
+}
+
+impl SessionState {
+    /// A session with no transcript (for tests and one-off checks).
+    pub fn detached(cwd: PathBuf, project: PathBuf, mode: Mode, home: Option<PathBuf>) -> Self {
+        SessionState {
+            id: crate::ids::new_session_id(),
+            cwd,
+            project,
+            trusted: Vec::new(),
+            mode,
+            active: HashSet::new(),
+            allowed_for_session: HashSet::new(),
+            approve: Vec::new(),
+            todos: Value::Array(Vec::new()),
+            home,
+            transcript: None,
+        }
+    }
+
+    /// Starts a new transcript in `sessions_dir` for this session.
+    pub fn start_transcript(
+        &mut self,
+        sessions_dir: &Path,
+        now: DateTime<Utc>,
+        lock_timeout: Duration,
+    ) -> Result<(), SessionError> {
+        let started = now.to_rfc3339_opts(SecondsFormat::Millis, true);
+        let path = transcript::new_transcript_path(sessions_dir, &self.cwd, &started, &self.id);
+        let header = json!({
+            "type": "session",
+            "version": 3,
+            "id": self.id,
+            "timestamp": started,
+            "cwd": self.cwd,
+        });
+        self.transcript = Some(Appender::create(&path, &header, lock_timeout)?);
+        Ok(())
+    }
+
+    /// Continues the transcript at `path`: takes its id, and reads back its trusted
+    /// directories and latest to-do list.
+    pub fn continue_transcript(
+        &mut self,
+        path: &Path,
+        lock_timeout: Duration,
+    ) -> Result<(), SessionError> {
+        let read = Transcript::read(path)?;
+        self.id = read.header.id.clone();
+        for entry in &read.entries {
+            if entry.get("type").and_then(Value::as_str) != Some("custom") {
+                continue;
+            }
+            let data = entry.get("data");
+            match entry.get("customType").and_then(Value::as_str) {
+                Some(TRUSTED_DIR_ENTRY) => {
+                    if let Some(p) = data.and_then(|d| d.get("path")).and_then(Value::as_str) {
+                        let p = PathBuf::from(p);
+                        if !self.trusted.contains(&p) {
+                            self.trusted.push(p);
+                        }
+                    }
+                }
+                Some(TODOS_ENTRY) => {
+                    if let Some(todos) = data.and_then(|d| d.get("todos")) {
+                        self.todos = todos.clone();
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.transcript = Some(Appender::open(path, lock_timeout)?);
+        Ok(())
+    }
+
+    /// The transcript file, when the session records one.
+    pub fn transcript_path(&self) -> Option<&Path> {
+        self.transcript.as_ref().map(Appender::path)
+    }
+
+    /// Appends a `custom` entry to the transcript (nothing when the session records none).
+    pub fn record(
+        &mut self,
+        custom_type: &str,
+        data: Value,
+        now: DateTime<Utc>,
+    ) -> Result<(), SessionError> {
+        match &mut self.transcript {
+            Some(t) => t.append(custom(custom_type, data), now).map(drop),
+            None => Ok(()),
+        }
+    }
+
+    /// Appends any entry body (which must hold `type`).
+    pub fn record_entry(
+        &mut self,
+        body: Map<String, Value>,
+        now: DateTime<Utc>,
+    ) -> Result<(), SessionError> {
+        match &mut self.transcript {
+            Some(t) => t.append(body, now).map(drop),
+            None => Ok(()),
+        }
+    }
+
+    /// Flushes the transcript to disk (end of a run).
+    pub fn sync(&self) -> Result<(), SessionError> {
+        match &self.transcript {
+            Some(t) => t.sync(),
+            None => Ok(()),
+        }
+    }
+
+    /// Where the file tools may work, as the gateway sees it.
+    pub fn workspace(&self) -> Workspace {
+        Workspace {
+            cwd: self.cwd.clone(),
+            project: self.project.clone(),
+            trusted: self.trusted.clone(),
+            home: self.home.clone(),
+        }
+    }
+
+    /// Whether `path` (absolute) lies in the working directory or a trusted directory.
+    pub fn contains(&self, path: &Path) -> bool {
+        path.starts_with(&self.cwd) || self.trusted.iter().any(|t| path.starts_with(t))
+    }
+}

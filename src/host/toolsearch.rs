@@ -1,0 +1,911 @@
+//! ToolSearch ranking (SPEC §8.2): BM25 over each tool's name, title and description, split the
+//! way `crate::search` splits text (`_`, `-`, `__`, camelCase, CJK characters and pairs), with
+//! English word endings folded (`searching`, `searches` → `search`) and boosts for an exact or
+//! prefix name match. The index is built once per catalog; a query only walks the postings of
+//! its terms, so it costs microseconds over thousands of tools.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use super::catalog::ToolSpec;
+use super::tool::Layer;
+use crate::search::{fold, for_each_term};
+
+/// Which tools a search looks at (`source` of ToolSearch).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SourceFilter {
+    Any,
+    Builtin,
+    Suite,
+    /// Mini tool tools, of one mini tool when given.
+    MiniTool(Option<String>),
+    /// MCP tools, of one server when given.
+    Mcp(Option<String>),
+}
+
+impl SourceFilter {
+    /// `builtin`, `suite`, `minitool`, `minitool:<id>`, `mcp`, `mcp:<server>`.
+    pub fn parse(text: &str) -> Result<SourceFilter, String> {
+        let (kind, arg) = match text.split_once(':') {
+            Some((k, a)) => (k, Some(a.trim())),
+            None => (text, None),
+        };
+        let arg = arg.map(str::to_string);
+        match (kind.trim(), arg) {
+            ("" | "all" | "any", None) => Ok(SourceFilter::Any),
+            ("builtin", None) => Ok(SourceFilter::Builtin),
+            ("suite", None) => Ok(SourceFilter::Suite),
+            ("minitool", a) if a.as_deref() != Some("") => Ok(SourceFilter::MiniTool(a)),
+            ("mcp", a) if a.as_deref() != Some("") => Ok(SourceFilter::Mcp(a)),
+            _ => Err(format!(
+                "unknown source \"{text}\": use builtin, suite, minitool, minitool:<id>, mcp or mcp:<server>"
+            )),
+        }
+    }
+
+    pub fn admits(&self, tool: &ToolSpec) -> bool {
+        let source = tool.def.source.as_str();
+        match self {
+            SourceFilter::Any => true,
+            SourceFilter::Builtin => tool.def.layer == Layer::Builtin,
+            SourceFilter::Suite => tool.def.layer == Layer::Suite,
+            SourceFilter::MiniTool(None) => tool.def.layer == Layer::MiniTool,
+            SourceFilter::MiniTool(Some(id)) => {
+                tool.def.layer == Layer::MiniTool
+                    && source.strip_prefix("minitool:").is_some_and(|s| s == id)
+            }
+            SourceFilter::Mcp(None) => tool.def.layer == Layer::Mcp,
+            SourceFilter::Mcp(Some(server)) => {
+                tool.def.layer == Layer::Mcp
+                    && source
+                        .strip_prefix("mcp:")
+                        .is_some_and(|s| normalize_server(s) == normalize_server(server))
+            }
+        }
+    }
+}
+
+/// Server names compare as SPEC §9.2 merges them: lowercase, anything else `_`.
+fn normalize_server(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            let c = c.to_ascii_lowercase();
+            if c.is_ascii_alphanumeric() { c } else { '_' }
+        })
+        .collect()
+}
+
+/// One ranked tool.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Hit {
+    /// Its index in the catalog.
+    pub index: usize,
+    pub score: f64,
+}
+
+/// How often a field's terms count: a word in the name says more than one in the description.
+const NAME_WEIGHT: u32 = 3;
+const TITLE_WEIGHT: u32 = 2;
+const DESCRIPTION_WEIGHT: u32 = 1;
+const EXACT_NAME_BOOST: f64 = 20.0;
+const NAME_PREFIX_BOOST: f64 = 6.0;
+const ALL_TERMS_IN_NAME_BOOST: f64 = 4.0;
+const K1: f64 = 1.2;
+const B: f64 = 0.75;
+
+/// The folded names of a tool, for the exact-name and prefix boosts.
+#[derive(Debug, Default)]
+struct Names {
+    name: String,
+    raw: String,
+    /// The same without `_` and `-`.
+    name_squashed: String,
+    raw_squashed: String,
+}
+
+impl Names {
+    fn of(tool: &ToolSpec) -> Names {
+        let name = fold(&tool.name);
+        let raw = fold(&tool.def.raw_name);
+        Names {
+            name_squashed: squash(&name),
+            raw_squashed: squash(&raw),
+            name,
+            raw,
+        }
+    }
+
+    fn boost(&self, folded_query: &str, squashed_query: &str) -> f64 {
+        if self.name == folded_query || self.raw == folded_query {
+            EXACT_NAME_BOOST
+        } else if !squashed_query.is_empty()
+            && (self.name_squashed.starts_with(squashed_query)
+                || self.raw_squashed.starts_with(squashed_query))
+        {
+            NAME_PREFIX_BOOST
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Scratch space for the distinct terms of one tool's names, reused from tool to tool so a pass
+/// over thousands of tools allocates nothing per tool.
+#[derive(Default)]
+struct NameTerms {
+    text: String,
+    spans: Vec<(usize, usize)>,
+}
+
+impl NameTerms {
+    /// Calls `each` with every distinct stemmed term of a tool's names (model-facing and raw).
+    fn each(&mut self, tool: &ToolSpec, mut each: impl FnMut(&str)) {
+        self.text.clear();
+        self.spans.clear();
+        for name in [&tool.name, &tool.def.raw_name] {
+            for_each_term(name, |t| {
+                let t = stem(t);
+                let seen = self.spans.iter().any(|&(a, b)| self.text[a..b] == *t);
+                if !seen {
+                    let start = self.text.len();
+                    self.text.push_str(&t);
+                    self.spans.push((start, self.text.len()));
+                }
+            });
+        }
+        for &(a, b) in &self.spans {
+            each(&self.text[a..b]);
+        }
+    }
+}
+
+/// Calls `each(term, weight, in_name)` for every term of a tool's searchable text: the terms
+/// of its names (each distinct term once), its title and its description, stemmed.
+fn for_each_tool_term(
+    tool: &ToolSpec,
+    scratch: &mut NameTerms,
+    mut each: impl FnMut(&str, u32, bool),
+) {
+    scratch.each(tool, |t| each(t, NAME_WEIGHT, true));
+    for (text, weight) in [
+        (&tool.def.title, TITLE_WEIGHT),
+        (&tool.def.description, DESCRIPTION_WEIGHT),
+    ] {
+        for_each_term(text, |t| each(&stem(t), weight, false));
+    }
+}
+
+/// The distinct stemmed terms of a query.
+fn query_terms(query: &str) -> Vec<String> {
+    let mut terms: Vec<String> = Vec::new();
+    for_each_term(query, |t| {
+        let t = stem(t);
+        if !terms.iter().any(|q| *q == *t) {
+            terms.push(t.into_owned());
+        }
+    });
+    terms
+}
+
+/// BM25 of one term in one document.
+fn bm25(idf: f64, tf: u32, doc_len: u32, avg_len: f64) -> f64 {
+    let tf = tf as f64;
+    let norm = K1 * (1.0 - B + B * doc_len as f64 / avg_len);
+    idf * tf * (K1 + 1.0) / (tf + norm)
+}
+
+fn idf(n: usize, df: usize) -> f64 {
+    let (n, df) = (n as f64, df as f64);
+    (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+}
+
+/// The inverted index of a catalog, for sessions that search it again and again.
+#[derive(Debug, Default)]
+pub struct SearchIndex {
+    term_ids: HashMap<Box<str>, u32>,
+    /// For each term id: (tool, weighted term frequency).
+    postings: Vec<Vec<(u32, u32)>>,
+    /// For each tool: the ids of its names' terms, sorted.
+    name_terms: Vec<Vec<u32>>,
+    names: Vec<Names>,
+    doc_len: Vec<u32>,
+    avg_len: f64,
+}
+
+impl SearchIndex {
+    pub fn build(tools: &[ToolSpec]) -> SearchIndex {
+        let mut index = SearchIndex::default();
+        let mut doc: Vec<(u32, u32)> = Vec::new();
+        let mut scratch = NameTerms::default();
+        for (i, tool) in tools.iter().enumerate() {
+            doc.clear();
+            let mut len = 0u32;
+            let mut name_terms = Vec::new();
+            for_each_tool_term(tool, &mut scratch, |term, weight, in_name| {
+                let id = index.term_id(term);
+                match doc.iter_mut().find(|(t, _)| *t == id) {
+                    Some((_, tf)) => *tf += weight,
+                    None => doc.push((id, weight)),
+                }
+                if in_name {
+                    name_terms.push(id);
+                }
+                len += weight;
+            });
+            for &(term, tf) in &doc {
+                index.postings[term as usize].push((i as u32, tf));
+            }
+            name_terms.sort_unstable();
+            index.name_terms.push(name_terms);
+            index.names.push(Names::of(tool));
+            index.doc_len.push(len);
+        }
+        let n = index.doc_len.len().max(1) as f64;
+        index.avg_len = (index.doc_len.iter().map(|&l| l as f64).sum::<f64>() / n).max(1.0);
+        index
+    }
+
+    fn term_id(&mut self, term: &str) -> u32 {
+        if let Some(&id) = self.term_ids.get(term) {
+            return id;
+        }
+        let id = self.postings.len() as u32;
+        self.term_ids.insert(term.into(), id);
+        self.postings.push(Vec::new());
+        id
+    }
+
+    /// The best `limit` tools for `query` among those `filter` admits (`limit` 0 = all). An
+    /// empty query lists the admitted tools by name.
+    pub fn search(
+        &self,
+        tools: &[ToolSpec],
+        query: &str,
+        filter: &SourceFilter,
+        limit: usize,
+    ) -> Vec<Hit> {
+        let terms = query_terms(query);
+        if terms.is_empty() {
+            return by_name(tools, filter, limit);
+        }
+        let n = self.doc_len.len();
+        let mut scores = vec![0.0f64; n];
+        let ids: Vec<Option<u32>> = terms
+            .iter()
+            .map(|t| self.term_ids.get(t.as_str()).copied())
+            .collect();
+        for id in ids.iter().flatten() {
+            let postings = &self.postings[*id as usize];
+            let idf = idf(n, postings.len());
+            for &(doc, tf) in postings {
+                scores[doc as usize] += bm25(idf, tf, self.doc_len[doc as usize], self.avg_len);
+            }
+        }
+        let all_in_name = |doc: usize| {
+            ids.iter()
+                .all(|id| id.is_some_and(|id| self.name_terms[doc].binary_search(&id).is_ok()))
+        };
+        let (folded, squashed) = folded_query(query);
+        rank(
+            tools,
+            filter,
+            limit,
+            scores,
+            |doc| self.names[doc].boost(&folded, &squashed),
+            all_in_name,
+        )
+    }
+}
+
+/// Ranks the catalog for one query without building an index: one pass over every tool,
+/// counting only the query's terms (what `finch tool search` needs, once per process).
+pub fn search_once(
+    tools: &[ToolSpec],
+    query: &str,
+    filter: &SourceFilter,
+    limit: usize,
+) -> Vec<Hit> {
+    let terms = query_terms(query);
+    if terms.is_empty() {
+        return by_name(tools, filter, limit);
+    }
+    let n = tools.len();
+    let width = terms.len();
+    let mut tf = vec![0u32; n * width];
+    let mut in_name = vec![false; n * width];
+    let mut doc_len = vec![0u32; n];
+    // A stem is a prefix of its word (but for `-ies` → `-y`), so a word can only meet a query
+    // term it starts with: most words are counted without being stemmed.
+    let heads: Vec<&str> = terms
+        .iter()
+        .map(|t| t.strip_suffix('y').unwrap_or(t))
+        .collect();
+    let mut scratch = NameTerms::default();
+    for (doc, tool) in tools.iter().enumerate() {
+        let row = &mut tf[doc * width..(doc + 1) * width];
+        let names = &mut in_name[doc * width..(doc + 1) * width];
+        let mut len = 0u32;
+        scratch.each(tool, |term| {
+            len += NAME_WEIGHT;
+            if let Some(q) = terms.iter().position(|q| q == term) {
+                row[q] += NAME_WEIGHT;
+                names[q] = true;
+            }
+        });
+        for (text, weight) in [
+            (&tool.def.title, TITLE_WEIGHT),
+            (&tool.def.description, DESCRIPTION_WEIGHT),
+        ] {
+            for_each_term(text, |word| {
+                len += weight;
+                if heads.iter().any(|h| word.starts_with(h)) {
+                    let word = stem(word);
+                    if let Some(q) = terms.iter().position(|q| *q == *word) {
+                        row[q] += weight;
+                    }
+                }
+            });
+        }
+        doc_len[doc] = len;
+    }
+    let avg_len = (doc_len.iter().map(|&l| l as f64).sum::<f64>() / n.max(1) as f64).max(1.0);
+    let mut scores = vec![0.0f64; n];
+    for q in 0..width {
+        let df = (0..n).filter(|d| tf[d * width + q] > 0).count();
+        let idf = idf(n, df);
+        for (doc, score) in scores.iter_mut().enumerate() {
+            let t = tf[doc * width + q];
+            if t > 0 {
+                *score += bm25(idf, t, doc_len[doc], avg_len);
+            }
+        }
+    }
+    let all_in_name = |doc: usize| in_name[doc * width..(doc + 1) * width].iter().all(|&b| b);
+    let (folded, squashed) = folded_query(query);
+    rank(
+        tools,
+        filter,
+        limit,
+        scores,
+        |doc| name_boost(&tools[doc], &folded, &squashed),
+        all_in_name,
+    )
+}
+
+/// The query folded, and folded without spaces, `_` and `-` (for name prefixes).
+fn folded_query(query: &str) -> (String, String) {
+    let folded = fold(query.trim());
+    let squashed = folded
+        .chars()
+        .filter(|c| !matches!(c, ' ' | '_' | '-'))
+        .collect();
+    (folded, squashed)
+}
+
+/// `Names::boost` without building `Names`: ASCII names (nearly all) are compared in place.
+fn name_boost(tool: &ToolSpec, folded: &str, squashed: &str) -> f64 {
+    let (name, raw) = (&tool.name, &tool.def.raw_name);
+    if !name.is_ascii() || !raw.is_ascii() {
+        return Names::of(tool).boost(folded, squashed);
+    }
+    if name.eq_ignore_ascii_case(folded) || raw.eq_ignore_ascii_case(folded) {
+        return EXACT_NAME_BOOST;
+    }
+    let starts = |name: &str| {
+        let mut letters = name
+            .bytes()
+            .filter(|b| !matches!(b, b'_' | b'-'))
+            .map(|b| b.to_ascii_lowercase());
+        squashed.bytes().all(|q| letters.next() == Some(q))
+    };
+    if !squashed.is_empty() && (starts(name) || starts(raw)) {
+        NAME_PREFIX_BOOST
+    } else {
+        0.0
+    }
+}
+
+/// Adds the name boosts to the BM25 scores and returns the admitted tools that scored, best
+/// first (ties by name).
+fn rank(
+    tools: &[ToolSpec],
+    filter: &SourceFilter,
+    limit: usize,
+    mut scores: Vec<f64>,
+    boost: impl Fn(usize) -> f64,
+    all_terms_in_name: impl Fn(usize) -> bool,
+) -> Vec<Hit> {
+    let mut hits = Vec::new();
+    for (doc, score) in scores.iter_mut().enumerate() {
+        *score += boost(doc);
+        if *score <= 0.0 {
+            continue;
+        }
+        if all_terms_in_name(doc) {
+            *score += ALL_TERMS_IN_NAME_BOOST;
+        }
+        if filter.admits(&tools[doc]) {
+            hits.push(Hit {
+                index: doc,
+                score: *score,
+            });
+        }
+    }
+    hits.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then_with(|| tools[a.index].name.cmp(&tools[b.index].name))
+    });
+    if limit > 0 {
+        hits.truncate(limit);
+    }
+    hits
+}
+
+/// Every admitted tool, by name (an empty query).
+fn by_name(tools: &[ToolSpec], filter: &SourceFilter, limit: usize) -> Vec<Hit> {
+    let mut all: Vec<Hit> = (0..tools.len())
+        .filter(|&i| filter.admits(&tools[i]))
+        .map(|index| Hit { index, score: 0.0 })
+        .collect();
+    all.sort_by(|a, b| tools[a.index].name.cmp(&tools[b.index].name));
+    if limit > 0 {
+        all.truncate(limit);
+    }
+    all
+}
+
+fn squash(name: &str) -> String {
+    name.chars().filter(|c| !matches!(c, '_' | '-')).collect()
+}
+
+/// Folds common English endings so `searching`, `searched`, `searches` meet `search`,
+/// `queries` meets `query`, and `create`, `creating`, `created` all meet `creat`. Deliberately
+/// light: a wrong merge costs ranking, never a miss of an exact word (both sides are stemmed
+/// alike). Borrowed when the term has no ending to fold.
+pub fn stem(term: &str) -> Cow<'_, str> {
+    if !term.is_ascii() || term.len() <= 3 {
+        return Cow::Borrowed(term);
+    }
+    let base = strip_suffix(term);
+    match base.strip_suffix('e') {
+        Some(stem) if base.len() > 4 => Cow::Owned(stem.to_string()),
+        _ => base,
+    }
+}
+
+fn strip_suffix(t: &str) -> Cow<'_, str> {
+    let cut = |n: usize| Cow::Borrowed(&t[..t.len() - n]);
+    if let Some(stem) = t.strip_suffix("ies").filter(|s| s.len() >= 2) {
+        return Cow::Owned(format!("{stem}y"));
+    }
+    if t.ends_with("sses") || t.ends_with("ches") || t.ends_with("shes") || t.ends_with("xes") {
+        return cut(2);
+    }
+    if t.ends_with('s') && !t.ends_with("ss") && !t.ends_with("us") && !t.ends_with("is") {
+        return cut(1);
+    }
+    if t.len() > 5 && t.ends_with("ing") {
+        return undouble(&t[..t.len() - 3]);
+    }
+    if t.len() > 4 && t.ends_with("ed") {
+        return undouble(&t[..t.len() - 2]);
+    }
+    Cow::Borrowed(t)
+}
+
+/// `runn` → `run`, `stopp` → `stop` (a doubled final consonant left by `-ing`/`-ed`).
+fn undouble(stem: &str) -> Cow<'_, str> {
+    let b = stem.as_bytes();
+    let n = b.len();
+    if n >= 3 && b[n - 1] == b[n - 2] && !matches!(b[n - 1], b'l' | b's' | b'z' | b'e') {
+        return Cow::Borrowed(&stem[..n - 1]);
+    }
+    Cow::Borrowed(stem)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::host::catalog::{Catalog, Exposure, ToolDef};
+    use serde_json::json;
+
+    fn def(wanted: &str, raw: &str, layer: Layer, source: &str, description: &str) -> ToolDef {
+        ToolDef {
+            raw_name: raw.into(),
+            wanted_name: wanted.into(),
+            title: raw.into(),
+            description: description.into(),
+            layer,
+            source: source.into(),
+            owner: None,
+            risk: None,
+            input_schema: json!({"type": "object"}),
+            exposure: Exposure::Startup,
+        }
+    }
+
+    fn catalog() -> Catalog {
+        Catalog::build(vec![
+            def(
+                "Read",
+                "Read",
+                Layer::Builtin,
+                "builtin",
+                "Read a file from disk",
+            ),
+            def(
+                "Grep",
+                "Grep",
+                Layer::Builtin,
+                "builtin",
+                "Search file contents with a regular expression",
+            ),
+            def(
+                "Memory",
+                "Memory",
+                Layer::Suite,
+                "suite",
+                "Remember, replace, forget and search memory entries",
+            ),
+            def(
+                "weather_getForecast",
+                "getForecast",
+                Layer::MiniTool,
+                "minitool:weather",
+                "Weather forecast for a city",
+            ),
+            def(
+                "mcp__github__create_issue",
+                "create_issue",
+                Layer::Mcp,
+                "mcp:github",
+                "Create an issue in a GitHub repository",
+            ),
+            def(
+                "mcp__github__search_issues",
+                "search_issues",
+                Layer::Mcp,
+                "mcp:github",
+                "Search issues and pull requests",
+            ),
+            def(
+                "translate_zh",
+                "translate",
+                Layer::MiniTool,
+                "minitool:translate",
+                "翻译文本到中文",
+            ),
+        ])
+    }
+
+    fn names(catalog: &Catalog, query: &str, filter: &SourceFilter) -> Vec<String> {
+        catalog
+            .index()
+            .search(catalog.tools(), query, filter, 8)
+            .iter()
+            .map(|h| catalog.get(h.index).name.clone())
+            .collect()
+    }
+
+    #[test]
+    fn ranks_by_name_split_and_morphology() {
+        let c = catalog();
+        let any = SourceFilter::Any;
+        assert_eq!(names(&c, "forecast", &any)[0], "weather_getForecast");
+        assert_eq!(names(&c, "get forecast", &any)[0], "weather_getForecast");
+        assert_eq!(
+            names(&c, "creating issues", &any)[0],
+            "mcp__github__create_issue"
+        );
+        assert_eq!(
+            names(&c, "searching", &any)[0],
+            "mcp__github__search_issues"
+        );
+        assert_eq!(names(&c, "Read", &any)[0], "Read");
+        assert_eq!(names(&c, "翻译", &any), ["translate_zh"]);
+        assert!(names(&c, "xylophone", &any).is_empty());
+    }
+
+    #[test]
+    fn exact_and_prefix_names_win() {
+        let c = catalog();
+        let any = SourceFilter::Any;
+        assert_eq!(names(&c, "memory", &any)[0], "Memory");
+        assert_eq!(
+            names(&c, "mcp__github__create", &any)[0],
+            "mcp__github__create_issue"
+        );
+    }
+
+    #[test]
+    fn sources_filter() {
+        let c = catalog();
+        let only = |f: &str| names(&c, "search", &SourceFilter::parse(f).unwrap());
+        assert_eq!(only("mcp:github"), ["mcp__github__search_issues"]);
+        assert_eq!(only("mcp:GitHub"), ["mcp__github__search_issues"]);
+        assert_eq!(only("builtin"), ["Grep"]);
+        assert_eq!(only("suite"), ["Memory"]);
+        assert!(only("minitool:weather").is_empty());
+        assert_eq!(
+            names(&c, "", &SourceFilter::parse("minitool").unwrap()),
+            ["translate_zh", "weather_getForecast"]
+        );
+        assert!(SourceFilter::parse("plugins").is_err());
+        assert!(SourceFilter::parse("mcp:").is_err());
+    }
+
+    #[test]
+    fn one_pass_search_ranks_exactly_like_the_index() {
+        let small = catalog();
+        let big = Catalog::build(generated_catalog(600));
+        let queries = [
+            "forecast",
+            "get forecast",
+            "creating issues",
+            "searching",
+            "Read",
+            "翻译",
+            "memory",
+            "mcp__github__create",
+            "send email",
+            "天气 report",
+            "",
+            "zzz",
+        ];
+        for c in [&small, &big] {
+            for q in queries {
+                for filter in [SourceFilter::Any, SourceFilter::Mcp(None)] {
+                    let indexed = c.index().search(c.tools(), q, &filter, 10);
+                    let once = search_once(c.tools(), q, &filter, 10);
+                    let key = |hits: &[Hit]| -> Vec<(usize, i64)> {
+                        hits.iter()
+                            .map(|h| (h.index, (h.score * 1e6) as i64))
+                            .collect()
+                    };
+                    assert_eq!(key(&indexed), key(&once), "{q:?} {filter:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn stems() {
+        for (word, stem_) in [
+            ("searches", "search"),
+            ("searching", "search"),
+            ("searched", "search"),
+            ("queries", "query"),
+            ("running", "run"),
+            ("issues", "issu"),
+            ("issue", "issu"),
+            ("creating", "creat"),
+            ("created", "creat"),
+            ("create", "creat"),
+            ("write", "writ"),
+            ("writing", "writ"),
+            ("status", "status"),
+            ("class", "class"),
+            ("files", "file"),
+            ("gas", "gas"),
+        ] {
+            assert_eq!(stem(word), stem_, "{word}");
+        }
+    }
+
+    /// A generated catalog of 5,000 tools: 250 mini tools × 12 tools + 40 MCP servers × 50 tools,
+    /// named and described from a fixed vocabulary (a deterministic generator, no randomness).
+    pub fn generated_catalog(size: usize) -> Vec<ToolDef> {
+        const VERBS: &[&str] = &[
+            "get",
+            "list",
+            "create",
+            "update",
+            "delete",
+            "search",
+            "find",
+            "send",
+            "read",
+            "write",
+            "fetch",
+            "sync",
+            "export",
+            "import",
+            "convert",
+            "translate",
+            "summarize",
+            "schedule",
+            "cancel",
+            "archive",
+            "share",
+            "upload",
+            "download",
+            "render",
+            "check",
+        ];
+        const NOUNS: &[&str] = &[
+            "issue",
+            "pullRequest",
+            "file",
+            "folder",
+            "message",
+            "email",
+            "event",
+            "calendar",
+            "contact",
+            "task",
+            "note",
+            "page",
+            "image",
+            "video",
+            "invoice",
+            "payment",
+            "order",
+            "customer",
+            "ticket",
+            "report",
+            "chart",
+            "table",
+            "record",
+            "comment",
+            "repo",
+            "branch",
+            "commit",
+            "release",
+            "forecast",
+            "weather",
+            "route",
+            "map",
+            "song",
+            "playlist",
+            "document",
+            "sheet",
+            "slide",
+            "channel",
+            "thread",
+            "user",
+        ];
+        const WORDS: &[&str] = &[
+            "quickly",
+            "the",
+            "a",
+            "for",
+            "with",
+            "from",
+            "into",
+            "your",
+            "team",
+            "project",
+            "account",
+            "workspace",
+            "given",
+            "by",
+            "id",
+            "name",
+            "date",
+            "range",
+            "status",
+            "filter",
+            "query",
+            "results",
+            "latest",
+            "all",
+            "selected",
+            "remote",
+            "local",
+            "cloud",
+            "server",
+            "service",
+            "天气",
+            "日历",
+            "文件",
+            "翻译",
+            "搜索",
+            "报告",
+        ];
+        let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = move |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        (0..size)
+            .map(|i| {
+                let verb = VERBS[next(VERBS.len())];
+                let noun = NOUNS[next(NOUNS.len())];
+                let raw = format!("{verb}{}{}", &noun[..1].to_uppercase(), &noun[1..]);
+                let words: Vec<&str> = (0..12 + next(20))
+                    .map(|_| WORDS[next(WORDS.len())])
+                    .collect();
+                let description = format!("{} {} {}", verb, noun, words.join(" "));
+                let (layer, source, wanted, exposure) = if i % 5 < 3 {
+                    let id = format!("tools{}", i / 12);
+                    let wanted = crate::host::naming::minitool_tool(&id, &raw);
+                    (
+                        Layer::MiniTool,
+                        format!("minitool:{id}"),
+                        wanted,
+                        Exposure::Startup,
+                    )
+                } else {
+                    let server = format!("server{}", i % 40);
+                    let wanted = crate::host::naming::mcp_tool(&server, &raw);
+                    (
+                        Layer::Mcp,
+                        format!("mcp:{server}"),
+                        wanted,
+                        Exposure::Dynamic,
+                    )
+                };
+                ToolDef {
+                    raw_name: raw.clone(),
+                    wanted_name: wanted,
+                    title: raw,
+                    description,
+                    layer,
+                    source,
+                    owner: None,
+                    risk: None,
+                    input_schema: json!({
+                        "type": "object",
+                        "properties": {"id": {"type": "string"}, "query": {"type": "string"}},
+                    }),
+                    exposure,
+                }
+            })
+            .collect()
+    }
+
+    /// The in-process ToolSearch benchmark (`benches/host.sh`): median and 95th percentile of
+    /// one query over a 5,000-tool catalog. With `FINCH_BENCH_CATALOG=<path>` it also writes the
+    /// generated tools as a catalog cache for the whole-process `finch tool search` benchmark.
+    #[test]
+    #[ignore = "a benchmark: run by benches/host.sh in a release build"]
+    fn toolsearch_throughput() {
+        let defs = generated_catalog(5000);
+        if let Ok(path) = std::env::var("FINCH_BENCH_CATALOG") {
+            crate::host::catalog::write_cache(std::path::Path::new(&path), &defs, "bench").unwrap();
+        }
+        let started = std::time::Instant::now();
+        let catalog = Catalog::build(defs);
+        catalog.index();
+        let build = started.elapsed();
+        let queries = [
+            "create issue",
+            "search files",
+            "weather forecast",
+            "send email to customer",
+            "translate document",
+            "list pull requests",
+            "天气",
+            "export report chart",
+            "getForecast",
+            "delete",
+            "sync calendar events",
+            "upload image",
+        ];
+        let mut times = Vec::new();
+        let mut found = 0;
+        for _ in 0..50 {
+            for q in queries {
+                let t = std::time::Instant::now();
+                let hits = catalog
+                    .index()
+                    .search(catalog.tools(), q, &SourceFilter::Any, 8);
+                times.push(t.elapsed().as_secs_f64() * 1e6);
+                found += hits.len();
+            }
+        }
+        assert!(found > 0);
+        times.sort_by(f64::total_cmp);
+        println!(
+            "toolsearch: {} tools, index built in {:.2} ms, query median {:.1} µs, p95 {:.1} µs ({} queries)",
+            catalog.len(),
+            build.as_secs_f64() * 1000.0,
+            times[times.len() / 2],
+            times[times.len() * 95 / 100],
+            times.len()
+        );
+    }
+}
