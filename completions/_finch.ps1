@@ -1124,13 +1124,32 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the tools in the catalog')
-            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search the catalog')
+            [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List the tools in the catalog')
+            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Rank the catalog''s tools for a query, as ToolSearch does')
+            [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Describe one tool: layer, owner, exposure, permission, schema')
             [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Call one tool through the permission gateway')
-            [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Describe one tool')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'finch;tool;list' {
+            [CompletionResult]::new('--source', '--source', [CompletionResultType]::ParameterName, 'Only tools from this source: builtin, suite, minitool, minitool:<id>, mcp, mcp:<server>')
+            [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
+            [CompletionResult]::new('--agent-home', '--agent-home', [CompletionResultType]::ParameterName, 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR is honoured with `auto`)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail on stderr')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (never to permission cards)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'finch;tool;ls' {
+            [CompletionResult]::new('--source', '--source', [CompletionResultType]::ParameterName, 'Only tools from this source: builtin, suite, minitool, minitool:<id>, mcp, mcp:<server>')
             [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
             [CompletionResult]::new('--agent-home', '--agent-home', [CompletionResultType]::ParameterName, 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR is honoured with `auto`)')
@@ -1147,26 +1166,8 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             break
         }
         'finch;tool;search' {
-            [CompletionResult]::new('--source', '--source', [CompletionResultType]::ParameterName, 'builtin, suite, minitool, minitool:<id>, mcp or mcp:<server>')
-            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'limit')
-            [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
-            [CompletionResult]::new('--agent-home', '--agent-home', [CompletionResultType]::ParameterName, 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)')
-            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR is honoured with `auto`)')
-            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)')
-            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
-            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors')
-            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail on stderr')
-            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail on stderr')
-            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (never to permission cards)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            break
-        }
-        'finch;tool;call' {
-            [CompletionResult]::new('--approve', '--approve', [CompletionResultType]::ParameterName, 'Answer the permission card for this tool with "allow"')
-            [CompletionResult]::new('--minitool', '--minitool', [CompletionResultType]::ParameterName, 'Load a mini tool from a directory for this call')
+            [CompletionResult]::new('--source', '--source', [CompletionResultType]::ParameterName, 'Only tools from this source: builtin, suite, minitool, minitool:<id>, mcp, mcp:<server>')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'How many tools to show (0 = all that match)')
             [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
             [CompletionResult]::new('--agent-home', '--agent-home', [CompletionResultType]::ParameterName, 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR is honoured with `auto`)')
@@ -1198,11 +1199,31 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'finch;tool;call' {
+            [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'Permission mode (default: finch.toml [host] mode, else ask)')
+            [CompletionResult]::new('--approve', '--approve', [CompletionResultType]::ParameterName, 'Answer the permission cards of this exact tool name with "allow" (repeatable; logged)')
+            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Working directory of the session (default: the current directory)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Continue this session''s transcript instead of starting a new one (id or unique prefix)')
+            [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
+            [CompletionResult]::new('--agent-home', '--agent-home', [CompletionResultType]::ParameterName, 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR is honoured with `auto`)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail on stderr')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (never to permission cards)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'finch;tool;help' {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the tools in the catalog')
-            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search the catalog')
+            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Rank the catalog''s tools for a query, as ToolSearch does')
+            [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Describe one tool: layer, owner, exposure, permission, schema')
             [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Call one tool through the permission gateway')
-            [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Describe one tool')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -1212,10 +1233,10 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
         'finch;tool;help;search' {
             break
         }
-        'finch;tool;help;call' {
+        'finch;tool;help;info' {
             break
         }
-        'finch;tool;help;info' {
+        'finch;tool;help;call' {
             break
         }
         'finch;tool;help;help' {
@@ -1270,14 +1291,14 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             break
         }
         'finch;run' {
-            [CompletionResult]::new('--serve', '--serve', [CompletionResultType]::ParameterName, 'Serve the host over a protocol instead of the console (mcp)')
-            [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'Permission mode: ask or acceptCalls')
-            [CompletionResult]::new('--approve', '--approve', [CompletionResultType]::ParameterName, 'Answer the permission card for this tool with "allow"')
-            [CompletionResult]::new('--minitool', '--minitool', [CompletionResultType]::ParameterName, 'Load a mini tool from a directory for this run')
+            [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'Permission mode (default: finch.toml [host] mode, else ask)')
+            [CompletionResult]::new('--approve', '--approve', [CompletionResultType]::ParameterName, 'Answer the permission cards of this exact tool name with "allow" (repeatable; logged)')
+            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Working directory of the session (default: the current directory)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Continue this session''s transcript instead of starting a new one (id or unique prefix)')
             [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
             [CompletionResult]::new('--agent-home', '--agent-home', [CompletionResultType]::ParameterName, 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR is honoured with `auto`)')
-            [CompletionResult]::new('--jsonl', '--jsonl', [CompletionResultType]::ParameterName, 'Read one JSON request per stdin line, answer one per stdout line')
+            [CompletionResult]::new('--jsonl', '--jsonl', [CompletionResultType]::ParameterName, 'Read one JSON request per stdin line ({"id","tool","arguments"}), answer one per stdout line')
             [CompletionResult]::new('--no-builtins', '--no-builtins', [CompletionResultType]::ParameterName, 'Leave out the runtime built-in tools')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
@@ -1285,8 +1306,8 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail on stderr')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail on stderr')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (never to permission cards)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
@@ -1515,9 +1536,9 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
         }
         'finch;help;tool' {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the tools in the catalog')
-            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search the catalog')
+            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Rank the catalog''s tools for a query, as ToolSearch does')
+            [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Describe one tool: layer, owner, exposure, permission, schema')
             [CompletionResult]::new('call', 'call', [CompletionResultType]::ParameterValue, 'Call one tool through the permission gateway')
-            [CompletionResult]::new('info', 'info', [CompletionResultType]::ParameterValue, 'Describe one tool')
             break
         }
         'finch;help;tool;list' {
@@ -1526,10 +1547,10 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
         'finch;help;tool;search' {
             break
         }
-        'finch;help;tool;call' {
+        'finch;help;tool;info' {
             break
         }
-        'finch;help;tool;info' {
+        'finch;help;tool;call' {
             break
         }
         'finch;help;policy' {

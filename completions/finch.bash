@@ -496,6 +496,9 @@ _finch() {
             finch__subcmd__tool,list)
                 cmd="finch__subcmd__tool__subcmd__list"
                 ;;
+            finch__subcmd__tool,ls)
+                cmd="finch__subcmd__tool__subcmd__list"
+                ;;
             finch__subcmd__tool,search)
                 cmd="finch__subcmd__tool__subcmd__search"
                 ;;
@@ -1381,7 +1384,7 @@ _finch() {
             return 0
             ;;
         finch__subcmd__help__subcmd__tool)
-            opts="list search call info"
+            opts="list search info call"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2309,25 +2312,25 @@ _finch() {
             return 0
             ;;
         finch__subcmd__run)
-            opts="-q -v -h -V --serve --jsonl --mode --approve --minitool --no-builtins --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version"
+            opts="-q -v -h -V --jsonl --mode --approve --cwd --session --no-builtins --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --serve)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --mode)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -W "ask acceptCalls" -- "${cur}"))
                     return 0
                     ;;
                 --approve)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --minitool)
+                --cwd)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3471,7 +3474,7 @@ _finch() {
             return 0
             ;;
         finch__subcmd__tool)
-            opts="-q -v -h -V --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version list search call info help"
+            opts="-q -v -h -V --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version list ls search info call help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3497,17 +3500,25 @@ _finch() {
             return 0
             ;;
         finch__subcmd__tool__subcmd__call)
-            opts="-q -v -h -V --approve --minitool --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version"
+            opts="-q -v -h -V --mode --approve --cwd --session --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --mode)
+                    COMPREPLY=($(compgen -W "ask acceptCalls" -- "${cur}"))
+                    return 0
+                    ;;
                 --approve)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --minitool)
+                --cwd)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3531,7 +3542,7 @@ _finch() {
             return 0
             ;;
         finch__subcmd__tool__subcmd__help)
-            opts="list search call info help"
+            opts="list search info call help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3641,12 +3652,16 @@ _finch() {
             return 0
             ;;
         finch__subcmd__tool__subcmd__list)
-            opts="-q -v -h -V --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version"
+            opts="-q -v -h -V --source --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --source)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --runtime-home)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

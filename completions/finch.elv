@@ -1030,12 +1030,30 @@ set edit:completion:arg-completer[finch] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand list 'List the tools in the catalog'
-            cand search 'Search the catalog'
+            cand ls 'List the tools in the catalog'
+            cand search 'Rank the catalog''s tools for a query, as ToolSearch does'
+            cand info 'Describe one tool: layer, owner, exposure, permission, schema'
             cand call 'Call one tool through the permission gateway'
-            cand info 'Describe one tool'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'finch;tool;list'= {
+            cand --source 'Only tools from this source: builtin, suite, minitool, minitool:<id>, mcp, mcp:<server>'
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;tool;ls'= {
+            cand --source 'Only tools from this source: builtin, suite, minitool, minitool:<id>, mcp, mcp:<server>'
             cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
             cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
             cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
@@ -1051,25 +1069,8 @@ set edit:completion:arg-completer[finch] = {|@words|
             cand --version 'Print version'
         }
         &'finch;tool;search'= {
-            cand --source 'builtin, suite, minitool, minitool:<id>, mcp or mcp:<server>'
-            cand --limit 'limit'
-            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
-            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
-            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
-            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
-            cand -q 'Print only data and errors'
-            cand --quiet 'Print only data and errors'
-            cand -v 'Print more detail on stderr'
-            cand --verbose 'Print more detail on stderr'
-            cand --yes 'Answer yes to confirmations (never to permission cards)'
-            cand -h 'Print help'
-            cand --help 'Print help'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'finch;tool;call'= {
-            cand --approve 'Answer the permission card for this tool with "allow"'
-            cand --minitool 'Load a mini tool from a directory for this call'
+            cand --source 'Only tools from this source: builtin, suite, minitool, minitool:<id>, mcp, mcp:<server>'
+            cand --limit 'How many tools to show (0 = all that match)'
             cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
             cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
             cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
@@ -1099,20 +1100,39 @@ set edit:completion:arg-completer[finch] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'finch;tool;call'= {
+            cand --mode 'Permission mode (default: finch.toml [host] mode, else ask)'
+            cand --approve 'Answer the permission cards of this exact tool name with "allow" (repeatable; logged)'
+            cand --cwd 'Working directory of the session (default: the current directory)'
+            cand --session 'Continue this session''s transcript instead of starting a new one (id or unique prefix)'
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'finch;tool;help'= {
             cand list 'List the tools in the catalog'
-            cand search 'Search the catalog'
+            cand search 'Rank the catalog''s tools for a query, as ToolSearch does'
+            cand info 'Describe one tool: layer, owner, exposure, permission, schema'
             cand call 'Call one tool through the permission gateway'
-            cand info 'Describe one tool'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'finch;tool;help;list'= {
         }
         &'finch;tool;help;search'= {
         }
-        &'finch;tool;help;call'= {
-        }
         &'finch;tool;help;info'= {
+        }
+        &'finch;tool;help;call'= {
         }
         &'finch;tool;help;help'= {
         }
@@ -1160,14 +1180,14 @@ set edit:completion:arg-completer[finch] = {|@words|
         &'finch;policy;help;help'= {
         }
         &'finch;run'= {
-            cand --serve 'Serve the host over a protocol instead of the console (mcp)'
-            cand --mode 'Permission mode: ask or acceptCalls'
-            cand --approve 'Answer the permission card for this tool with "allow"'
-            cand --minitool 'Load a mini tool from a directory for this run'
+            cand --mode 'Permission mode (default: finch.toml [host] mode, else ask)'
+            cand --approve 'Answer the permission cards of this exact tool name with "allow" (repeatable; logged)'
+            cand --cwd 'Working directory of the session (default: the current directory)'
+            cand --session 'Continue this session''s transcript instead of starting a new one (id or unique prefix)'
             cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
             cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
             cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
-            cand --jsonl 'Read one JSON request per stdin line, answer one per stdout line'
+            cand --jsonl 'Read one JSON request per stdin line ({"id","tool","arguments"}), answer one per stdout line'
             cand --no-builtins 'Leave out the runtime built-in tools'
             cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
             cand -q 'Print only data and errors'
@@ -1175,8 +1195,8 @@ set edit:completion:arg-completer[finch] = {|@words|
             cand -v 'Print more detail on stderr'
             cand --verbose 'Print more detail on stderr'
             cand --yes 'Answer yes to confirmations (never to permission cards)'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
         }
@@ -1356,17 +1376,17 @@ set edit:completion:arg-completer[finch] = {|@words|
         }
         &'finch;help;tool'= {
             cand list 'List the tools in the catalog'
-            cand search 'Search the catalog'
+            cand search 'Rank the catalog''s tools for a query, as ToolSearch does'
+            cand info 'Describe one tool: layer, owner, exposure, permission, schema'
             cand call 'Call one tool through the permission gateway'
-            cand info 'Describe one tool'
         }
         &'finch;help;tool;list'= {
         }
         &'finch;help;tool;search'= {
         }
-        &'finch;help;tool;call'= {
-        }
         &'finch;help;tool;info'= {
+        }
+        &'finch;help;tool;call'= {
         }
         &'finch;help;policy'= {
             cand check 'Print the gateway''s decision for a call: allow, ask (a permission card) or deny'

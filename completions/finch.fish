@@ -744,22 +744,24 @@ complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcomm
 complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "remove" -d 'Remove an MCP server'
 complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "tools" -d 'List a server\'s tools'
 complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c finch -n "__fish_finch_using_subcommand tool; and not __fish_seen_subcommand_from list search call info help" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
-complete -c finch -n "__fish_finch_using_subcommand tool; and not __fish_seen_subcommand_from list search call info help" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
-complete -c finch -n "__fish_finch_using_subcommand tool; and not __fish_seen_subcommand_from list search call info help" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
+complete -c finch -n "__fish_finch_using_subcommand tool; and not __fish_seen_subcommand_from list ls search info call help" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand tool; and not __fish_seen_subcommand_from list ls search info call help" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand tool; and not __fish_seen_subcommand_from list ls search info call help" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c finch -n "__fish_finch_using_subcommand tool; and not __fish_seen_subcommand_from list search call info help" -l json -d 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
-complete -c finch -n "__fish_finch_using_subcommand tool; and not __fish_seen_subcommand_from list search call info help" -s q -l quiet -d 'Print only data and errors'
-complete -c finch -n "__fish_finch_using_subcommand tool; and not __fish_seen_subcommand_from list search call info help" -s v -l verbose -d 'Print more detail on stderr'
-complete -c finch -n "__fish_finch_using_subcommand tool; and not __fish_seen_subcommand_from list search call info help" -l yes -d 'Answer yes to confirmations (never to permission cards)'
-complete -c finch -n "__fish_finch_using_subcommand tool; and not __fish_seen_subcommand_from list search call info help" -s h -l help -d 'Print help'
-complete -c finch -n "__fish_finch_using_subcommand tool; and not __fish_seen_subcommand_from list search call info help" -s V -l version -d 'Print version'
-complete -c finch -n "__fish_finch_using_subcommand tool; and not __fish_seen_subcommand_from list search call info help" -f -a "list" -d 'List the tools in the catalog'
-complete -c finch -n "__fish_finch_using_subcommand tool; and not __fish_seen_subcommand_from list search call info help" -f -a "search" -d 'Search the catalog'
-complete -c finch -n "__fish_finch_using_subcommand tool; and not __fish_seen_subcommand_from list search call info help" -f -a "call" -d 'Call one tool through the permission gateway'
-complete -c finch -n "__fish_finch_using_subcommand tool; and not __fish_seen_subcommand_from list search call info help" -f -a "info" -d 'Describe one tool'
-complete -c finch -n "__fish_finch_using_subcommand tool; and not __fish_seen_subcommand_from list search call info help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c finch -n "__fish_finch_using_subcommand tool; and not __fish_seen_subcommand_from list ls search info call help" -l json -d 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+complete -c finch -n "__fish_finch_using_subcommand tool; and not __fish_seen_subcommand_from list ls search info call help" -s q -l quiet -d 'Print only data and errors'
+complete -c finch -n "__fish_finch_using_subcommand tool; and not __fish_seen_subcommand_from list ls search info call help" -s v -l verbose -d 'Print more detail on stderr'
+complete -c finch -n "__fish_finch_using_subcommand tool; and not __fish_seen_subcommand_from list ls search info call help" -l yes -d 'Answer yes to confirmations (never to permission cards)'
+complete -c finch -n "__fish_finch_using_subcommand tool; and not __fish_seen_subcommand_from list ls search info call help" -s h -l help -d 'Print help'
+complete -c finch -n "__fish_finch_using_subcommand tool; and not __fish_seen_subcommand_from list ls search info call help" -s V -l version -d 'Print version'
+complete -c finch -n "__fish_finch_using_subcommand tool; and not __fish_seen_subcommand_from list ls search info call help" -f -a "list" -d 'List the tools in the catalog'
+complete -c finch -n "__fish_finch_using_subcommand tool; and not __fish_seen_subcommand_from list ls search info call help" -f -a "ls" -d 'List the tools in the catalog'
+complete -c finch -n "__fish_finch_using_subcommand tool; and not __fish_seen_subcommand_from list ls search info call help" -f -a "search" -d 'Rank the catalog\'s tools for a query, as ToolSearch does'
+complete -c finch -n "__fish_finch_using_subcommand tool; and not __fish_seen_subcommand_from list ls search info call help" -f -a "info" -d 'Describe one tool: layer, owner, exposure, permission, schema'
+complete -c finch -n "__fish_finch_using_subcommand tool; and not __fish_seen_subcommand_from list ls search info call help" -f -a "call" -d 'Call one tool through the permission gateway'
+complete -c finch -n "__fish_finch_using_subcommand tool; and not __fish_seen_subcommand_from list ls search info call help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from list" -l source -d 'Only tools from this source: builtin, suite, minitool, minitool:<id>, mcp, mcp:<server>' -r
 complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from list" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from list" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from list" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
@@ -771,8 +773,20 @@ complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcom
 complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from list" -l yes -d 'Answer yes to confirmations (never to permission cards)'
 complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from search" -l source -d 'builtin, suite, minitool, minitool:<id>, mcp or mcp:<server>' -r
-complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from search" -l limit -r
+complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from ls" -l source -d 'Only tools from this source: builtin, suite, minitool, minitool:<id>, mcp, mcp:<server>' -r
+complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from ls" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from ls" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from ls" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from ls" -l json -d 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from ls" -s q -l quiet -d 'Print only data and errors'
+complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from ls" -s v -l verbose -d 'Print more detail on stderr'
+complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from ls" -l yes -d 'Answer yes to confirmations (never to permission cards)'
+complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from ls" -s h -l help -d 'Print help'
+complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from ls" -s V -l version -d 'Print version'
+complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from search" -l source -d 'Only tools from this source: builtin, suite, minitool, minitool:<id>, mcp, mcp:<server>' -r
+complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from search" -l limit -d 'How many tools to show (0 = all that match)' -r
 complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from search" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from search" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from search" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
@@ -784,19 +798,6 @@ complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcom
 complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from search" -l yes -d 'Answer yes to confirmations (never to permission cards)'
 complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from search" -s h -l help -d 'Print help'
 complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from search" -s V -l version -d 'Print version'
-complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from call" -l approve -d 'Answer the permission card for this tool with "allow"' -r
-complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from call" -l minitool -d 'Load a mini tool from a directory for this call' -r -F
-complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from call" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
-complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from call" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
-complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from call" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from call" -l json -d 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
-complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from call" -s q -l quiet -d 'Print only data and errors'
-complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from call" -s v -l verbose -d 'Print more detail on stderr'
-complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from call" -l yes -d 'Answer yes to confirmations (never to permission cards)'
-complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from call" -s h -l help -d 'Print help'
-complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from call" -s V -l version -d 'Print version'
 complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from info" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from info" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from info" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
@@ -808,10 +809,26 @@ complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcom
 complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from info" -l yes -d 'Answer yes to confirmations (never to permission cards)'
 complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from info" -s h -l help -d 'Print help'
 complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from info" -s V -l version -d 'Print version'
+complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from call" -l mode -d 'Permission mode (default: finch.toml [host] mode, else ask)' -r -f -a "ask\t'Cards for everything outside autoAllow'
+acceptCalls\t'The fast lane runs without cards'"
+complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from call" -l approve -d 'Answer the permission cards of this exact tool name with "allow" (repeatable; logged)' -r
+complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from call" -l cwd -d 'Working directory of the session (default: the current directory)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from call" -l session -d 'Continue this session\'s transcript instead of starting a new one (id or unique prefix)' -r
+complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from call" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from call" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from call" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from call" -l json -d 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from call" -s q -l quiet -d 'Print only data and errors'
+complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from call" -s v -l verbose -d 'Print more detail on stderr'
+complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from call" -l yes -d 'Answer yes to confirmations (never to permission cards)'
+complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from call" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from call" -s V -l version -d 'Print version'
 complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the tools in the catalog'
-complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from help" -f -a "search" -d 'Search the catalog'
+complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from help" -f -a "search" -d 'Rank the catalog\'s tools for a query, as ToolSearch does'
+complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from help" -f -a "info" -d 'Describe one tool: layer, owner, exposure, permission, schema'
 complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from help" -f -a "call" -d 'Call one tool through the permission gateway'
-complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from help" -f -a "info" -d 'Describe one tool'
 complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c finch -n "__fish_finch_using_subcommand policy; and not __fish_seen_subcommand_from check help" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand policy; and not __fish_seen_subcommand_from check help" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
@@ -843,22 +860,23 @@ complete -c finch -n "__fish_finch_using_subcommand policy; and __fish_seen_subc
 complete -c finch -n "__fish_finch_using_subcommand policy; and __fish_seen_subcommand_from check" -s V -l version -d 'Print version'
 complete -c finch -n "__fish_finch_using_subcommand policy; and __fish_seen_subcommand_from help" -f -a "check" -d 'Print the gateway\'s decision for a call: allow, ask (a permission card) or deny'
 complete -c finch -n "__fish_finch_using_subcommand policy; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c finch -n "__fish_finch_using_subcommand run" -l serve -d 'Serve the host over a protocol instead of the console (mcp)' -r
-complete -c finch -n "__fish_finch_using_subcommand run" -l mode -d 'Permission mode: ask or acceptCalls' -r
-complete -c finch -n "__fish_finch_using_subcommand run" -l approve -d 'Answer the permission card for this tool with "allow"' -r
-complete -c finch -n "__fish_finch_using_subcommand run" -l minitool -d 'Load a mini tool from a directory for this run' -r -F
+complete -c finch -n "__fish_finch_using_subcommand run" -l mode -d 'Permission mode (default: finch.toml [host] mode, else ask)' -r -f -a "ask\t'Cards for everything outside autoAllow'
+acceptCalls\t'The fast lane runs without cards'"
+complete -c finch -n "__fish_finch_using_subcommand run" -l approve -d 'Answer the permission cards of this exact tool name with "allow" (repeatable; logged)' -r
+complete -c finch -n "__fish_finch_using_subcommand run" -l cwd -d 'Working directory of the session (default: the current directory)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand run" -l session -d 'Continue this session\'s transcript instead of starting a new one (id or unique prefix)' -r
 complete -c finch -n "__fish_finch_using_subcommand run" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand run" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand run" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c finch -n "__fish_finch_using_subcommand run" -l jsonl -d 'Read one JSON request per stdin line, answer one per stdout line'
+complete -c finch -n "__fish_finch_using_subcommand run" -l jsonl -d 'Read one JSON request per stdin line ({"id","tool","arguments"}), answer one per stdout line'
 complete -c finch -n "__fish_finch_using_subcommand run" -l no-builtins -d 'Leave out the runtime built-in tools'
 complete -c finch -n "__fish_finch_using_subcommand run" -l json -d 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
 complete -c finch -n "__fish_finch_using_subcommand run" -s q -l quiet -d 'Print only data and errors'
 complete -c finch -n "__fish_finch_using_subcommand run" -s v -l verbose -d 'Print more detail on stderr'
 complete -c finch -n "__fish_finch_using_subcommand run" -l yes -d 'Answer yes to confirmations (never to permission cards)'
-complete -c finch -n "__fish_finch_using_subcommand run" -s h -l help -d 'Print help'
+complete -c finch -n "__fish_finch_using_subcommand run" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c finch -n "__fish_finch_using_subcommand run" -s V -l version -d 'Print version'
 complete -c finch -n "__fish_finch_using_subcommand completions" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand completions" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
@@ -935,7 +953,7 @@ complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcom
 complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "remove" -d 'Remove an MCP server'
 complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "tools" -d 'List a server\'s tools'
 complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from tool" -f -a "list" -d 'List the tools in the catalog'
-complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from tool" -f -a "search" -d 'Search the catalog'
+complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from tool" -f -a "search" -d 'Rank the catalog\'s tools for a query, as ToolSearch does'
+complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from tool" -f -a "info" -d 'Describe one tool: layer, owner, exposure, permission, schema'
 complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from tool" -f -a "call" -d 'Call one tool through the permission gateway'
-complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from tool" -f -a "info" -d 'Describe one tool'
 complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from policy" -f -a "check" -d 'Print the gateway\'s decision for a call: allow, ask (a permission card) or deny'

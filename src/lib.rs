@@ -159,9 +159,9 @@ fn dispatch(ctx: &Context, command: Command) -> Result<()> {
         Command::Space(c) => cli::space::run(ctx, &c),
         Command::Skill(c) => cli::skill::run(ctx, &c),
         Command::Mcp(_) => not_yet("mcp"),
-        Command::Tool(_) => not_yet("tool"),
+        Command::Tool(c) => cli::tool::run(ctx, &c),
         Command::Policy(c) => cli::policy::run(ctx, &c),
-        Command::Run(_) => not_yet("run"),
+        Command::Run(args) => cli::run::cmd_run(ctx, &args),
     }
 }
 

@@ -7,10 +7,12 @@ pub mod generate;
 pub mod memory;
 pub mod minitool;
 pub mod policy;
+pub mod run;
 pub mod schedule;
 pub mod session;
 pub mod skill;
 pub mod space;
+pub mod tool;
 
 use std::path::PathBuf;
 
@@ -103,12 +105,12 @@ pub enum Command {
     Mcp(McpCommand),
     /// List, search, describe and call tools
     #[command(subcommand)]
-    Tool(ToolCommand),
+    Tool(tool::ToolCommand),
     /// Ask the permission gateway for a verdict
     #[command(subcommand)]
     Policy(policy::PolicyCommand),
     /// Run the tool host
-    Run(RunArgs),
+    Run(run::RunArgs),
     /// Print shell completions
     Completions(generate::CompletionsArgs),
     /// Print or write the man pages
@@ -144,55 +146,4 @@ pub enum McpCommand {
     Remove { name: String },
     /// List a server's tools
     Tools { name: String },
-}
-
-#[derive(Debug, Subcommand)]
-pub enum ToolCommand {
-    /// List the tools in the catalog
-    List,
-    /// Search the catalog
-    Search {
-        query: String,
-        /// builtin, suite, minitool, minitool:<id>, mcp or mcp:<server>
-        #[arg(long)]
-        source: Option<String>,
-        #[arg(long, default_value_t = 8)]
-        limit: usize,
-    },
-    /// Call one tool through the permission gateway
-    Call {
-        name: String,
-        /// JSON object or key=value pairs
-        args: Vec<String>,
-        /// Answer the permission card for this tool with "allow"
-        #[arg(long, value_name = "TOOL")]
-        approve: Vec<String>,
-        /// Load a mini tool from a directory for this call
-        #[arg(long, value_name = "DIR")]
-        minitool: Vec<PathBuf>,
-    },
-    /// Describe one tool
-    Info { name: String },
-}
-
-#[derive(Debug, Args)]
-pub struct RunArgs {
-    /// Serve the host over a protocol instead of the console (mcp)
-    #[arg(long, value_name = "PROTOCOL")]
-    pub serve: Option<String>,
-    /// Read one JSON request per stdin line, answer one per stdout line
-    #[arg(long)]
-    pub jsonl: bool,
-    /// Permission mode: ask or acceptCalls
-    #[arg(long)]
-    pub mode: Option<String>,
-    /// Answer the permission card for this tool with "allow"
-    #[arg(long, value_name = "TOOL")]
-    pub approve: Vec<String>,
-    /// Load a mini tool from a directory for this run
-    #[arg(long, value_name = "DIR")]
-    pub minitool: Vec<PathBuf>,
-    /// Leave out the runtime built-in tools
-    #[arg(long)]
-    pub no_builtins: bool,
 }

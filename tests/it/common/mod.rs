@@ -44,9 +44,19 @@ impl TestContext {
         self.home.parent().expect("home has a parent").to_path_buf()
     }
 
-    /// `finch` with the sealed environment, run in the work directory.
+    /// `finch` with the sealed environment, run in the work directory, in a session of its own:
+    /// without a controlling terminal, as in CI, even when the tests run from one (a permission
+    /// card must never open on the developer's screen).
     pub fn cmd(&self) -> Command {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_finch"));
+        let mut std_cmd = std::process::Command::new(env!("CARGO_BIN_EXE_finch"));
+        // SAFETY: setsid is async-signal-safe and touches no memory of this process.
+        unsafe {
+            std::os::unix::process::CommandExt::pre_exec(&mut std_cmd, || {
+                libc::setsid();
+                Ok(())
+            });
+        }
+        let mut cmd = Command::from_std(std_cmd);
         cmd.env_clear()
             .env("HOME", &self.home)
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
@@ -61,6 +71,65 @@ impl TestContext {
     /// Runs `finch args…` and returns the output.
     pub fn run(&self, args: &[&str]) -> Run {
         Run(self.cmd().args(args).output().expect("finch runs"))
+    }
+
+    /// `finch tool call <tool> <json> --json` (exit code and the call record on stdout).
+    pub fn call(&self, tool: &str, args: Value) -> Run {
+        self.run(&["tool", "call", tool, &args.to_string(), "--json"])
+    }
+
+    /// `finch run --jsonl` fed `requests` (one JSON value per line); returns one response per
+    /// request, in order, and the run's output.
+    pub fn jsonl(&self, extra: &[&str], requests: &[Value]) -> (Vec<Value>, Run) {
+        let mut input = String::new();
+        for r in requests {
+            input.push_str(&r.to_string());
+            input.push('\n');
+        }
+        let mut args = vec!["run", "--jsonl"];
+        args.extend_from_slice(extra);
+        let out = Run(self
+            .cmd()
+            .args(&args)
+            .write_stdin(input)
+            .output()
+            .expect("finch runs"));
+        let responses = out
+            .stdout()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad line {l:?}: {e}")))
+            .collect();
+        (responses, out)
+    }
+
+    /// Every transcript under `<runtime>/pi/sessions`, oldest first by file name.
+    pub fn transcripts(&self) -> Vec<PathBuf> {
+        let mut files = Vec::new();
+        let dir = self.runtime.join("pi/sessions");
+        for slug in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            for f in std::fs::read_dir(slug.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
+                if f.path().extension().is_some_and(|e| e == "jsonl") {
+                    files.push(f.path());
+                }
+            }
+        }
+        files.sort_by_key(|p| p.file_name().map(|n| n.to_os_string()));
+        files
+    }
+
+    /// The `finch.toolCall` entries' data of one transcript.
+    pub fn tool_calls(&self, transcript: &Path) -> Vec<Value> {
+        std::fs::read_to_string(transcript)
+            .expect("read transcript")
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .filter(|v| v["customType"] == "finch.toolCall")
+            .map(|v| v["data"].clone())
+            .collect()
     }
 
     pub fn personal_tier(&self) -> PathBuf {

@@ -1,0 +1,373 @@
+//! `finch tool list|search|info|call` (SPEC §8.7). `list`, `search` and `info` read the catalog
+//! without starting anything: the built-ins and suites from the binary, the mini tool and MCP
+//! layers from the cache `reload` writes (`<runtime>/cache/catalog.json`). `call` runs one call
+//! through a whole host session — same gateway, cards and transcript as `finch run` — and maps
+//! the outcome to an exit code: 0 ran, 1 the tool failed or the arguments were invalid, 3 no
+//! such tool, 4 refused (a rule, a card, or nobody to ask).
+//!
+//! `call` names its tool exactly, so a dynamic tool it names is activated first: a person or
+//! script that names a tool has done what ToolSearch does for a model.
+
+use clap::{Args, Subcommand};
+use serde_json::{Value, json};
+
+use super::run::{SessionArgs, key_values, print_content, print_verdict, setup, source_filter};
+use crate::Context;
+use crate::error::{CommandError, Result};
+use crate::host::Failure;
+use crate::host::Provider;
+use crate::host::builtins::Builtins;
+use crate::host::catalog::{self, Catalog, Exposure, Lookup, ToolSpec};
+use crate::host::policy::{Mode, Rules, ToolCall, Workspace, decide};
+use crate::host::suites::Suites;
+use crate::host::tool::ToolRef;
+use crate::host::toolsearch::search_once;
+use crate::ui::Table;
+
+#[derive(Debug, Subcommand)]
+pub enum ToolCommand {
+    /// List the tools in the catalog
+    #[command(visible_alias = "ls")]
+    List(ListArgs),
+    /// Rank the catalog's tools for a query, as ToolSearch does
+    Search(SearchArgs),
+    /// Describe one tool: layer, owner, exposure, permission, schema
+    Info(InfoArgs),
+    /// Call one tool through the permission gateway
+    Call(CallArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// Only tools from this source: builtin, suite, minitool, minitool:<id>, mcp, mcp:<server>
+    #[arg(long, value_name = "SOURCE")]
+    pub source: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// What the tool should do, in words
+    pub query: String,
+    /// Only tools from this source: builtin, suite, minitool, minitool:<id>, mcp, mcp:<server>
+    #[arg(long, value_name = "SOURCE")]
+    pub source: Option<String>,
+    /// How many tools to show (0 = all that match)
+    #[arg(long, default_value_t = 8)]
+    pub limit: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct InfoArgs {
+    /// The tool's model-facing name (or a raw name only one tool registered)
+    pub name: String,
+}
+
+#[derive(Debug, Args)]
+pub struct CallArgs {
+    /// The tool's model-facing name (or a raw name only one tool registered)
+    pub name: String,
+    /// The arguments: one JSON object, or key=value pairs (values that parse as JSON are JSON)
+    #[arg(value_name = "ARGS")]
+    pub args: Vec<String>,
+    #[command(flatten)]
+    pub session: SessionArgs,
+}
+
+pub fn run(ctx: &Context, command: &ToolCommand) -> Result<()> {
+    match command {
+        ToolCommand::List(args) => cmd_list(ctx, args),
+        ToolCommand::Search(args) => cmd_search(ctx, args),
+        ToolCommand::Info(args) => cmd_info(ctx, args),
+        ToolCommand::Call(args) => cmd_call(ctx, args),
+    }
+}
+
+/// The catalog as the last `reload` left it: built-ins, suites, then the cached layers (their
+/// input schemas only when `schemas`).
+fn cached_catalog(ctx: &Context, schemas: bool) -> Result<Catalog> {
+    let homes = ctx.homes()?;
+    let mut defs = Builtins.defs();
+    defs.extend(Suites::default().defs());
+    let path = homes.catalog_cache();
+    let cached = if schemas {
+        catalog::read_cache(&path)
+    } else {
+        catalog::read_cache_listing(&path)
+    }
+    .map_err(|e| {
+        CommandError::failed(e.to_string())
+            .with_code("corrupt_state")
+            .with_hint("delete the file; `finch reload` writes it again")
+    })?;
+    defs.extend(cached);
+    Ok(Catalog::build(defs))
+}
+
+fn cmd_list(ctx: &Context, args: &ListArgs) -> Result<()> {
+    // Never freed, as in `cmd_search`.
+    let catalog: &Catalog = Box::leak(Box::new(cached_catalog(ctx, false)?));
+    let filter = source_filter(args.source.as_deref())?;
+    let tools: Vec<&ToolSpec> = catalog
+        .tools()
+        .iter()
+        .filter(|t| filter.admits(t))
+        .collect();
+    if ctx.ui.json {
+        let list: Vec<Value> = tools.iter().map(|t| summary_json(t)).collect();
+        return ctx.ui.json(&Value::Array(list));
+    }
+    let mut table = Table::new(&["NAME", "LAYER", "EXPOSURE", "DESCRIPTION"]);
+    for tool in tools {
+        table.row(vec![
+            tool.name.clone(),
+            tool.def.layer.as_str().into(),
+            exposure(tool).into(),
+            first_line(&tool.def.description),
+        ]);
+    }
+    ctx.ui.lines(table.render(ctx.ui.width()))
+}
+
+fn cmd_search(ctx: &Context, args: &SearchArgs) -> Result<()> {
+    // Never freed: the process ends right after, and freeing thousands of cached tools one by
+    // one is a measurable part of a search.
+    let catalog: &Catalog = Box::leak(Box::new(cached_catalog(ctx, false)?));
+    let filter = source_filter(args.source.as_deref())?;
+    let hits = search_once(catalog.tools(), &args.query, &filter, args.limit);
+    if ctx.ui.json {
+        let list: Vec<Value> = hits
+            .iter()
+            .map(|h| {
+                let mut v = summary_json(catalog.get(h.index));
+                if let Some(map) = v.as_object_mut() {
+                    map.insert("score".into(), json!((h.score * 1000.0).round() / 1000.0));
+                }
+                v
+            })
+            .collect();
+        return ctx.ui.json(&Value::Array(list));
+    }
+    if hits.is_empty() {
+        ctx.ui
+            .status(format!("No tool matches \"{}\".", args.query));
+        return Ok(());
+    }
+    let mut table = Table::new(&["NAME", "SOURCE", "DESCRIPTION"]);
+    for hit in &hits {
+        let tool = catalog.get(hit.index);
+        table.row(vec![
+            tool.name.clone(),
+            tool.def.source.clone(),
+            first_line(&tool.def.description),
+        ]);
+    }
+    ctx.ui.lines(table.render(ctx.ui.width()))
+}
+
+fn cmd_info(ctx: &Context, args: &InfoArgs) -> Result<()> {
+    let catalog = cached_catalog(ctx, true)?;
+    let tool = match catalog.lookup(&args.name) {
+        Lookup::Found(i) => catalog.get(i),
+        Lookup::Unknown => return Err(unknown_tool(&args.name)),
+        Lookup::Ambiguous => {
+            return Err(CommandError::usage(format!(
+                "\"{}\" is registered by several tools: {}",
+                args.name,
+                catalog.candidates(&args.name).join(", ")
+            )));
+        }
+    };
+    let permission = permission_summary(ctx, tool)?;
+    if ctx.ui.json {
+        let mut v = tool.to_json();
+        if let Some(map) = v.as_object_mut() {
+            map.insert("permission".into(), permission);
+        }
+        return ctx.ui.json(&v);
+    }
+    let mut lines = vec![
+        format!("{} — {}", tool.name, tool.def.title),
+        format!("layer:    {}", tool.def.layer.as_str()),
+        format!("source:   {}", tool.def.source),
+    ];
+    if tool.def.raw_name != tool.name {
+        lines.push(format!("raw name: {}", tool.def.raw_name));
+    }
+    if let Some(owner) = &tool.def.owner {
+        lines.push(format!("owner:    {owner}"));
+    }
+    lines.push(format!("exposure: {}", exposure(tool)));
+    if tool.name == "Bash" {
+        lines.push("permission for a read-only command (any other always gets a card):".into());
+    }
+    for mode in ["ask", "acceptCalls"] {
+        let p = &permission[mode];
+        lines.push(format!(
+            "in {mode} mode: {} ({})",
+            p["decision"].as_str().unwrap_or(""),
+            p["reason"].as_str().unwrap_or("")
+        ));
+    }
+    lines.push(String::new());
+    lines.extend(tool.def.description.lines().map(str::to_string));
+    lines.push(String::new());
+    lines.push("input schema:".into());
+    lines.extend(
+        crate::store::to_pretty_json(&tool.def.input_schema)
+            .trim_end()
+            .lines()
+            .map(str::to_string),
+    );
+    ctx.ui.lines(lines)
+}
+
+/// What the gateway does with a typical call of the tool in each mode, under the rules of the
+/// current directory: file tools on a path inside the working directory, Bash with a read-only
+/// command (other commands always get a card), other tools without arguments.
+fn permission_summary(ctx: &Context, tool: &ToolSpec) -> Result<Value> {
+    let homes = ctx.homes()?;
+    let home = ctx.env.home_dir();
+    let project = crate::host::policy::rules::project_root(&ctx.cwd, &homes.runtime);
+    let rules: Rules = super::run::load_rules(&project, &homes.runtime, home.as_deref())?;
+    let workspace = Workspace {
+        cwd: ctx.cwd.clone(),
+        project,
+        trusted: Vec::new(),
+        home,
+    };
+    let args = match tool.name.as_str() {
+        "Read" | "Write" | "Edit" => json!({"file_path": ctx.cwd.join("file")}),
+        "Bash" => json!({"command": "ls"}),
+        "WebFetch" => json!({"url": "https://example.com/"}),
+        _ => json!({}),
+    };
+    let call = ToolCall {
+        tool: ToolRef {
+            name: &tool.name,
+            layer: tool.def.layer,
+            owner: tool.def.owner.as_deref(),
+            risk: tool.def.risk,
+        },
+        args: &args,
+        workspace: &workspace,
+    };
+    let mut out = serde_json::Map::new();
+    for mode in [Mode::Ask, Mode::AcceptCalls] {
+        let v = decide(&call, mode, &rules);
+        out.insert(
+            mode.as_str().into(),
+            json!({"decision": v.decision.as_str(), "reason": v.reason, "risk": v.risk.as_str()}),
+        );
+    }
+    Ok(Value::Object(out))
+}
+
+fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
+    let call_args = call_arguments(&args.name, &args.args)?;
+    let mut host = setup(ctx, &args.session, true)?;
+    let name = match host.catalog().lookup(&args.name) {
+        Lookup::Found(i) => {
+            let tool = host.catalog().get(i);
+            let name = tool.name.clone();
+            if tool.def.exposure == Exposure::Dynamic {
+                host.session_mut().active.insert(name.clone());
+            }
+            name
+        }
+        _ => args.name.clone(),
+    };
+    let record = host.call(&name, call_args);
+    host.finish().map_err(crate::cli::session::session_error)?;
+    if ctx.ui.json {
+        ctx.ui.json(&record.to_json())?;
+    } else if ctx.ui.verbose {
+        print_verdict(ctx, &record);
+    }
+    let Some(failure) = record.failure else {
+        return if ctx.ui.json {
+            Ok(())
+        } else {
+            print_content(ctx, &record)
+        };
+    };
+    // A failed call's text is the error message, on stderr.
+    let message = record.output.text_content().trim_end().to_string();
+    let err = match failure {
+        Failure::UnknownTool => CommandError::not_found(message).with_code("unknown_tool"),
+        Failure::Refused => CommandError::needs_person(message).with_code("refused"),
+        Failure::InvalidArguments => CommandError::failed(message).with_code("invalid_arguments"),
+        Failure::NotActive => CommandError::failed(message).with_code("not_active"),
+        Failure::ToolError => CommandError::failed(message).with_code("tool_error"),
+    };
+    // The record (with --json) or the content already said everything.
+    Err(err.json_reported())
+}
+
+/// The arguments of `tool call`: nothing, one JSON object, `-` (a JSON object on stdin), or
+/// key=value pairs.
+fn call_arguments(tool: &str, words: &[String]) -> Result<Value> {
+    let hint = format!(
+        "pass one JSON object, e.g. finch tool call {tool} '{{\"key\":\"value\"}}', or key=value pairs"
+    );
+    match words {
+        [] => Ok(json!({})),
+        [one] if one.trim_start().starts_with('{') || one == "-" => {
+            let text = if one == "-" {
+                let mut text = String::new();
+                std::io::Read::read_to_string(&mut std::io::stdin(), &mut text).map_err(|e| {
+                    CommandError::failed(format!("cannot read the arguments from stdin: {e}"))
+                })?;
+                text
+            } else {
+                one.clone()
+            };
+            let value: Value = serde_json::from_str(&text).map_err(|e| {
+                CommandError::usage(format!(
+                    "the arguments for `{tool}` are not valid JSON: {e}"
+                ))
+                .with_hint(hint.clone())
+            })?;
+            if !value.is_object() {
+                return Err(CommandError::usage(format!(
+                    "the arguments for `{tool}` must be a JSON object"
+                ))
+                .with_hint(hint));
+            }
+            Ok(value)
+        }
+        [one] if serde_json::from_str::<Value>(one).is_ok_and(|v| !v.is_string()) => Err(
+            CommandError::usage(format!("the arguments for `{tool}` must be a JSON object"))
+                .with_hint(hint),
+        ),
+        words => key_values(tool, words).map_err(|e| e.with_hint(hint)),
+    }
+}
+
+fn unknown_tool(name: &str) -> CommandError {
+    CommandError::not_found(format!("no tool named \"{name}\""))
+        .with_code("unknown_tool")
+        .with_hint("`finch tool list` shows every tool; `finch tool search <words>` finds one")
+}
+
+fn summary_json(tool: &ToolSpec) -> Value {
+    json!({
+        "name": tool.name,
+        "title": tool.def.title,
+        "description": tool.def.description,
+        "layer": tool.def.layer.as_str(),
+        "source": tool.def.source,
+        "owner": tool.def.owner,
+        "exposure": tool.def.exposure,
+    })
+}
+
+fn exposure(tool: &ToolSpec) -> &'static str {
+    match tool.def.exposure {
+        Exposure::Startup => "startup",
+        Exposure::Dynamic => "dynamic",
+    }
+}
+
+fn first_line(text: &str) -> String {
+    text.lines().next().unwrap_or("").to_string()
+}

@@ -1,0 +1,324 @@
+//! Permission cards on a real terminal (SPEC §8.4): the `finch` binary runs in a pseudo-terminal
+//! with the sealed environment of `TestContext`, and the test answers its cards as a person
+//! would. Without a terminal a card is denied with wording that says nobody could be asked.
+
+use std::os::fd::AsRawFd;
+use std::os::unix::process::CommandExt;
+use std::time::{Duration, Instant};
+
+use expectrl::{Eof, Expect, Session};
+use serde_json::{Value, json};
+
+use crate::common::TestContext;
+
+/// How long any expected text may take to appear (a loaded 2-core machine is slow).
+const PATIENCE: Duration = Duration::from_secs(10);
+
+/// The last line of a card, once the choices are on screen.
+const CARD_SHOWN: &str = "Esc denies.";
+
+/// `finch` in a pseudo-terminal: it has a controlling terminal, so `/dev/tty` opens.
+struct Pty {
+    session: expectrl::session::OsSession,
+    /// Everything shown so far, for failure messages.
+    seen: String,
+}
+
+impl Pty {
+    fn spawn(ctx: &TestContext, args: &[&str]) -> Pty {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_finch"));
+        cmd.env_clear()
+            .env("HOME", &ctx.home)
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("FINCH_RUNTIME_HOME", &ctx.runtime)
+            .env("FINCH_AGENT_HOME", &ctx.agent)
+            .env("NO_COLOR", "1")
+            .env("COLUMNS", "100")
+            .current_dir(&ctx.work)
+            .args(args);
+        let session = Session::spawn(cmd).expect("spawn finch in a pty");
+        Pty {
+            session,
+            seen: String::new(),
+        }
+    }
+
+    /// Waits for `needle` and returns everything shown up to and including it. Waits with
+    /// `poll` on the terminal instead of expectrl's own `expect`, which spins a core.
+    #[track_caller]
+    fn expect(&mut self, needle: &str) -> String {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            match self.session.check(needle) {
+                Ok(found) if !found.is_empty() => {
+                    let text = String::from_utf8_lossy(found.as_bytes()).into_owned();
+                    self.seen.push_str(&text);
+                    return text;
+                }
+                Ok(_) => {}
+                Err(expectrl::Error::Eof) => {
+                    panic!("finch exited before showing {needle:?}:\n{}", self.rest())
+                }
+                Err(e) => panic!("reading the terminal: {e}\n{}", self.seen),
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            assert!(
+                !left.is_zero(),
+                "no {needle:?} within {PATIENCE:?}:\n{}",
+                self.rest()
+            );
+            self.wait(left.min(Duration::from_millis(500)));
+        }
+    }
+
+    fn wait(&self, wait: Duration) {
+        let mut fd = libc::pollfd {
+            fd: self.session.get_stream().as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        let ms = libc::c_int::try_from(wait.as_millis()).unwrap_or(libc::c_int::MAX);
+        // SAFETY: one pollfd we own; the result only says whether to look again.
+        unsafe { libc::poll(&mut fd, 1, ms) };
+    }
+
+    /// What was seen, and whatever is still unread.
+    fn rest(&mut self) -> String {
+        let mut text = self.seen.clone();
+        if let Ok(found) = self.session.check(expectrl::Regex("(?s).+")) {
+            text.push_str(&String::from_utf8_lossy(found.as_bytes()));
+        }
+        text
+    }
+
+    fn send(&mut self, keys: &str) {
+        self.session.send(keys).expect("type on the terminal");
+    }
+
+    /// Reads to the end and returns the exit code and the output after the last `expect`.
+    #[track_caller]
+    fn finish(mut self) -> (i32, String) {
+        let tail = self.expect_eof();
+        let status = self.session.get_process().wait().expect("wait for finch");
+        let code = match status {
+            expectrl::process::unix::WaitStatus::Exited(_, code) => code,
+            other => panic!("finch did not exit normally: {other:?}\n{}", self.seen),
+        };
+        (code, tail)
+    }
+
+    #[track_caller]
+    fn expect_eof(&mut self) -> String {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            if let Ok(found) = self.session.check(Eof)
+                && !found.is_empty()
+            {
+                let text = String::from_utf8_lossy(found.as_bytes()).into_owned();
+                self.seen.push_str(&text);
+                return text;
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            assert!(
+                !left.is_zero(),
+                "finch did not exit within {PATIENCE:?}:\n{}",
+                self.seen
+            );
+            self.wait(left.min(Duration::from_millis(500)));
+        }
+    }
+}
+
+fn tool_call(ctx: &TestContext, tool: &str, args: Value) -> Pty {
+    Pty::spawn(ctx, &["tool", "call", tool, &args.to_string(), "--json"])
+}
+
+/// The `decidedBy` of every call in the run's one transcript.
+fn decided_by(ctx: &TestContext) -> Vec<String> {
+    let transcripts = ctx.transcripts();
+    assert_eq!(transcripts.len(), 1, "one transcript: {transcripts:?}");
+    ctx.tool_calls(&transcripts[0])
+        .iter()
+        .map(|c| c["decidedBy"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+#[test]
+fn allow_once_runs_the_command() {
+    let ctx = TestContext::new();
+    let mut pty = tool_call(&ctx, "Bash", json!({"command": "touch made-by-card"}));
+    let card = pty.expect(CARD_SHOWN);
+    assert!(card.contains("Permission needed: Bash"), "{card}");
+    assert!(card.contains("touch made-by-card"), "{card}");
+    assert!(card.contains("1) Allow once"), "{card}");
+    pty.send("1");
+    pty.expect("Allowed once");
+    let (code, tail) = pty.finish();
+    assert_eq!(code, 0, "{tail}");
+    assert!(ctx.work.join("made-by-card").exists());
+    assert_eq!(decided_by(&ctx), ["card:allowOnce"]);
+}
+
+#[test]
+fn deny_refuses_the_call() {
+    let ctx = TestContext::new();
+    let mut pty = tool_call(&ctx, "Bash", json!({"command": "touch made-by-card"}));
+    pty.expect(CARD_SHOWN);
+    pty.send("n");
+    pty.expect("Denied");
+    let (code, tail) = pty.finish();
+    assert_eq!(code, 4, "{tail}");
+    assert!(!ctx.work.join("made-by-card").exists());
+    assert_eq!(decided_by(&ctx), ["card:deny"]);
+}
+
+#[test]
+fn ctrl_c_at_a_card_denies() {
+    let ctx = TestContext::new();
+    let mut pty = tool_call(&ctx, "Bash", json!({"command": "touch made-by-card"}));
+    pty.expect(CARD_SHOWN);
+    pty.send("\x03");
+    let (code, tail) = pty.finish();
+    assert_eq!(code, 4, "{tail}");
+    assert!(!ctx.work.join("made-by-card").exists());
+    assert_eq!(decided_by(&ctx), ["card:deny"]);
+}
+
+#[test]
+fn deny_with_a_reason_tells_the_model() {
+    let ctx = TestContext::new();
+    let mut pty = tool_call(&ctx, "Bash", json!({"command": "touch made-by-card"}));
+    pty.expect(CARD_SHOWN);
+    pty.send("r");
+    pty.expect("Tell the model why");
+    pty.send("use the build dir instead\r");
+    pty.expect("Denied; the model is told: use the build dir instead");
+    let (code, tail) = pty.finish();
+    assert_eq!(code, 4, "{tail}");
+    assert!(
+        tail.contains("said: use the build dir instead"),
+        "the refusal carries the reason:\n{tail}"
+    );
+    assert!(!ctx.work.join("made-by-card").exists());
+    assert_eq!(decided_by(&ctx), ["card:denyWithReason"]);
+}
+
+#[test]
+fn an_unanswered_card_times_out_denied() {
+    let ctx = TestContext::new();
+    ctx.write_config("[host]\ncard_timeout = \"1s\"\n");
+    let mut pty = tool_call(&ctx, "Bash", json!({"command": "touch made-by-card"}));
+    pty.expect("Denied after 1s.");
+    pty.expect("timed out — denied");
+    let (code, tail) = pty.finish();
+    assert_eq!(code, 4, "{tail}");
+    assert!(!ctx.work.join("made-by-card").exists());
+    assert_eq!(decided_by(&ctx), ["card:timeout"]);
+}
+
+#[test]
+fn session_allow_is_offered_for_an_ordinary_command() {
+    let ctx = TestContext::new();
+    let mut pty = tool_call(&ctx, "Bash", json!({"command": "touch x"}));
+    let card = pty.expect(CARD_SHOWN);
+    assert!(card.contains("2) Allow for this session"), "{card}");
+    assert!(card.contains("Press 1-4 or y/s/n/r"), "{card}");
+    pty.send("n");
+    assert_eq!(pty.finish().0, 4);
+}
+
+#[test]
+fn session_allow_is_not_offered_for_a_destructive_command() {
+    let ctx = TestContext::new();
+    std::fs::create_dir(ctx.work.join("x")).unwrap();
+    let mut pty = tool_call(&ctx, "Bash", json!({"command": "rm -rf x"}));
+    let card = pty.expect(CARD_SHOWN);
+    assert!(!card.contains("Allow for this session"), "{card}");
+    assert!(
+        card.contains("HIGH"),
+        "destructive shows as high risk:\n{card}"
+    );
+    assert!(card.contains("Press 1-3 or y/n/r"), "{card}");
+    // "s" means nothing on this card; the card stays up until a real answer.
+    pty.send("s");
+    pty.send("n");
+    pty.expect("Denied");
+    let (code, tail) = pty.finish();
+    assert_eq!(code, 4, "{tail}");
+    assert!(ctx.work.join("x").is_dir());
+    assert_eq!(decided_by(&ctx), ["card:deny"]);
+}
+
+#[test]
+fn session_allow_is_not_offered_for_the_minitool_dispatcher() {
+    let ctx = TestContext::new();
+    let mut pty = tool_call(&ctx, "MiniTool", json!({"action": "list"}));
+    let card = pty.expect(CARD_SHOWN);
+    assert!(card.contains("Permission needed: MiniTool"), "{card}");
+    assert!(!card.contains("Allow for this session"), "{card}");
+    pty.send("n");
+    let (code, tail) = pty.finish();
+    assert_eq!(code, 4, "{tail}");
+    assert_eq!(decided_by(&ctx), ["card:deny"]);
+}
+
+#[test]
+fn allow_for_session_spares_the_same_call_a_second_card() {
+    let ctx = TestContext::new();
+    let mut pty = Pty::spawn(&ctx, &["run"]);
+    pty.send("Bash {\"command\":\"touch a\"}\n");
+    pty.expect(CARD_SHOWN);
+    pty.send("s");
+    pty.expect("Allowed for this session");
+    // The terminal is back in line mode once the outcome shows: the console reads these.
+    pty.send("Bash {\"command\":\"touch a\"}\n");
+    pty.send("/quit\n");
+    let (code, tail) = pty.finish();
+    assert_eq!(code, 0, "{tail}");
+    assert!(
+        !tail.contains("Permission needed"),
+        "no second card:\n{tail}"
+    );
+    assert!(ctx.work.join("a").exists());
+    assert_eq!(decided_by(&ctx), ["card:allowForSession", "sessionAllow"]);
+}
+
+#[test]
+fn without_a_terminal_a_card_is_denied() {
+    let ctx = TestContext::new();
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_finch"));
+    cmd.env_clear()
+        .env("HOME", &ctx.home)
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("FINCH_RUNTIME_HOME", &ctx.runtime)
+        .env("FINCH_AGENT_HOME", &ctx.agent)
+        .env("NO_COLOR", "1")
+        .current_dir(&ctx.work)
+        .args([
+            "tool",
+            "call",
+            "Bash",
+            r#"{"command":"touch made-by-card"}"#,
+            "--json",
+        ])
+        .stdin(std::process::Stdio::null());
+    // A new session has no controlling terminal, even when the tests run from one.
+    // SAFETY: setsid is async-signal-safe and touches no memory of the parent.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::setsid();
+            Ok(())
+        });
+    }
+    let out = cmd.output().expect("finch runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(4), "{stdout}");
+    let record: Value = serde_json::from_str(&stdout).expect("a JSON call record");
+    assert_eq!(record["decision"], "deny");
+    assert_eq!(record["failure"], "refused");
+    assert_eq!(record["decidedBy"], "noPerson");
+    let text = record["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(text.contains("nobody to ask"), "{text}");
+    assert!(text.contains("--approve Bash"), "{text}");
+    assert!(!ctx.work.join("made-by-card").exists());
+}

@@ -1,0 +1,374 @@
+//! The host's front ends end to end: `finch tool call` exit codes, `finch run --jsonl` framing,
+//! the console read from a pipe, transcripts of every run, rules files, `--approve`,
+//! `--session`, and `finch tool list|search|info` over the catalog cache.
+
+use serde_json::{Value, json};
+
+use crate::common::TestContext;
+
+fn write_rules(ctx: &TestContext, rules: Value) {
+    let dir = ctx.work.join(".finch");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("permissions.json"), rules.to_string()).unwrap();
+}
+
+/// A catalog cache as `reload` writes it: one mini tool tool and one MCP tool.
+fn write_cache(ctx: &TestContext) {
+    let dir = ctx.runtime.join("cache");
+    std::fs::create_dir_all(&dir).unwrap();
+    let tool = |raw: &str, wanted: &str, layer: &str, source: &str, exposure: &str, desc: &str| {
+        json!({
+            "rawName": raw, "wantedName": wanted, "title": raw, "description": desc,
+            "layer": layer, "source": source, "owner": source.split(':').nth(1),
+            "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}},
+            "exposure": exposure,
+        })
+    };
+    let cache = json!({"version": 1, "generatedAt": "2026-11-30T00:00:00Z", "tools": [
+        tool("getForecast", "weather_getForecast", "minitool", "minitool:weather", "startup",
+             "Weather forecast for a city"),
+        tool("create_issue", "mcp__github__create_issue", "mcp", "mcp:github", "dynamic",
+             "Create an issue in a GitHub repository"),
+    ]});
+    std::fs::write(dir.join("catalog.json"), cache.to_string()).unwrap();
+}
+
+#[test]
+fn tool_call_maps_outcomes_to_exit_codes() {
+    let ctx = TestContext::new();
+    let unknown = ctx.call("NoSuchTool", json!({}));
+    unknown.failure(3);
+    let record = unknown.json();
+    assert_eq!(record["failure"], "unknownTool");
+    assert_eq!(record["decision"], "none");
+    assert!(
+        record["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("ToolSearch")
+    );
+
+    let refused = ctx.call("Bash", json!({"command": "rm -rf build"}));
+    refused.failure(4);
+    let record = refused.json();
+    assert_eq!(record["decision"], "deny");
+    assert_eq!(record["decidedBy"], "noPerson");
+    assert!(
+        record["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("nobody to ask")
+    );
+
+    // Without --json the refusal is the error message.
+    let plain = ctx.run(&["tool", "call", "Bash", r#"{"command":"rm -rf build"}"#]);
+    plain.failure(4).stderr_has("Error: Permission denied");
+    assert_eq!(plain.stdout(), "");
+}
+
+#[test]
+fn tool_call_rejects_bad_arguments_before_anything_runs() {
+    let ctx = TestContext::new();
+    ctx.run(&["tool", "call", "Bash", "{not json"])
+        .failure(2)
+        .stderr_has("not valid JSON");
+    ctx.run(&["tool", "call", "Bash", "[1,2]"])
+        .failure(2)
+        .stderr_has("must be a JSON object");
+    ctx.run(&["tool", "call", "Bash", "command"])
+        .failure(2)
+        .stderr_has("is not key=value");
+    let invalid = ctx.call("Bash", json!({"command": 12}));
+    invalid.failure(1);
+    assert_eq!(invalid.json()["failure"], "invalidArguments");
+    assert!(
+        ctx.transcripts().len() == 1,
+        "only the schema-checked call ran a session"
+    );
+    let calls = ctx.tool_calls(&ctx.transcripts()[0]);
+    assert_eq!(calls[0]["decidedBy"], "invalidArguments");
+}
+
+#[test]
+fn deny_rules_refuse_without_a_card_and_approve_never_overrides_them() {
+    let ctx = TestContext::new();
+    write_rules(
+        &ctx,
+        json!({"allow": [], "ask": [], "deny": [{"toolName": "Bash", "key": "touch"}]}),
+    );
+    let out = ctx.run(&[
+        "tool",
+        "call",
+        "Bash",
+        r#"{"command":"touch x"}"#,
+        "--approve",
+        "Bash",
+        "--json",
+    ]);
+    out.failure(4);
+    assert_eq!(out.json()["decidedBy"], "denyRule");
+    assert!(!ctx.work.join("x").exists());
+}
+
+#[test]
+fn a_corrupt_rules_file_stops_the_run_and_is_left_alone() {
+    let ctx = TestContext::new();
+    let dir = ctx.work.join(".finch");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("permissions.json"), "{\"allow\": [").unwrap();
+    ctx.call("ToolSearch", json!({"query": "read"}))
+        .failure(1)
+        .stderr_has("permissions.json");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("permissions.json")).unwrap(),
+        "{\"allow\": ["
+    );
+    assert!(ctx.transcripts().is_empty());
+}
+
+#[test]
+fn jsonl_answers_every_line_in_order_with_its_id() {
+    let ctx = TestContext::new();
+    let input = "{\"id\":1,\"tool\":\"ToolSearch\",\"arguments\":{\"query\":\"memory\"}}\n\n\
+                 not json\n{\"id\":\"b\"}\n{\"id\":3,\"tool\":\"Nope\"}\n\
+                 {\"id\":4,\"tool\":\"Bash\",\"arguments\":{\"command\":\"rm -rf /tmp/x\"}}\n";
+    let out = ctx
+        .cmd()
+        .args(["run", "--jsonl"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let lines: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 5, "{lines:?}");
+    assert_eq!(lines[0]["id"], 1);
+    assert_eq!(lines[0]["tool"], "ToolSearch");
+    assert_eq!(lines[1]["id"], Value::Null);
+    assert_eq!(lines[1]["error"]["code"], "bad_request");
+    assert_eq!(lines[2]["id"], "b");
+    assert!(
+        lines[2]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("`tool` is missing")
+    );
+    assert_eq!(
+        (lines[3]["id"].clone(), lines[3]["failure"].clone()),
+        (json!(3), json!("unknownTool"))
+    );
+    assert_eq!(lines[4]["decision"], "deny");
+    assert_eq!(lines[4]["isError"], true);
+}
+
+#[test]
+fn a_run_records_each_call_in_a_pi_transcript() {
+    let ctx = TestContext::new();
+    let (responses, out) = ctx.jsonl(
+        &[],
+        &[
+            json!({"id": 1, "tool": "ToolSearch", "arguments": {"query": "files"}}),
+            json!({"id": 2, "tool": "Bash", "arguments": {"command": "rm -rf x"}}),
+            json!({"id": 3, "tool": "Memory", "arguments": {}}),
+        ],
+    );
+    out.success();
+    assert_eq!(responses.len(), 3);
+    let files = ctx.transcripts();
+    assert_eq!(files.len(), 1);
+    let slug = files[0]
+        .parent()
+        .unwrap()
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .to_string();
+    let work = ctx.work.to_string_lossy().to_string();
+    assert_eq!(
+        slug,
+        format!("--{}--", work.trim_start_matches('/').replace('/', "-"))
+    );
+    let text = std::fs::read_to_string(&files[0]).unwrap();
+    let entries: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(entries[0]["type"], "session");
+    assert_eq!(entries[0]["version"], 3);
+    assert_eq!(entries[0]["cwd"], work.as_str());
+    // Each entry follows the one before.
+    for pair in entries[1..].windows(2) {
+        assert_eq!(pair[1]["parentId"], pair[0]["id"]);
+    }
+    let calls = ctx.tool_calls(&files[0]);
+    assert_eq!(calls.len(), 3);
+    assert_eq!(calls[0]["tool"], "ToolSearch");
+    assert_eq!(calls[0]["decision"], "allow");
+    assert_eq!(calls[0]["decidedBy"], "autoAllow");
+    assert_eq!(calls[1]["arguments"], json!({"command": "rm -rf x"}));
+    assert_eq!(calls[1]["decision"], "deny");
+    assert_eq!(calls[1]["decidedBy"], "noPerson");
+    assert_eq!(calls[1]["isError"], true);
+    assert_eq!(calls[2]["decidedBy"], "manual");
+    for call in &calls {
+        assert!(call["durationMs"].as_f64().unwrap() >= 0.0);
+        assert!(call["result"]["content"].is_array());
+    }
+    // The session tools read it like any transcript.
+    let id = entries[0]["id"].as_str().unwrap();
+    ctx.run(&["session", "show", id])
+        .success()
+        .stdout_has("tool call")
+        .stdout_has("ToolSearch {\"query\":\"files\"} — allow");
+}
+
+#[test]
+fn session_continues_an_existing_transcript() {
+    let ctx = TestContext::new();
+    ctx.call("ToolSearch", json!({"query": "read"})).success();
+    let files = ctx.transcripts();
+    let id = serde_json::from_str::<Value>(
+        std::fs::read_to_string(&files[0])
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    ctx.run(&[
+        "tool",
+        "call",
+        "ToolSearch",
+        r#"{"query":"write"}"#,
+        "--session",
+        &id[..8],
+    ])
+    .success();
+    assert_eq!(ctx.transcripts().len(), 1);
+    assert_eq!(ctx.tool_calls(&files[0]).len(), 2);
+    ctx.run(&["tool", "call", "ToolSearch", "--session", "ffffffff"])
+        .failure(3)
+        .stderr_has("no session matches");
+}
+
+#[test]
+fn the_console_reads_commands_from_a_pipe() {
+    let ctx = TestContext::new();
+    let input = "/tools\n/mode acceptCalls\n/mode\n/session\n/nope\n\
+                 ToolSearch query=\"read a file\" limit=2\nBash {\"command\":\"rm -rf x\"}\n/quit\n\
+                 ToolSearch query=never\n";
+    let out = ctx.cmd().arg("run").write_stdin(input).output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    for name in ["Read", "Bash", "Memory", "MiniTool"] {
+        assert!(stdout.contains(name), "{stdout}");
+    }
+    assert!(stdout.contains("acceptCalls"), "{stdout}");
+    assert!(stdout.contains("session:"), "{stdout}");
+    assert!(stderr.contains("unknown command /nope"), "{stderr}");
+    assert!(stdout.contains("Permission denied") || stderr.contains("Permission denied"));
+    let calls = ctx.tool_calls(&ctx.transcripts()[0]);
+    let tools: Vec<&str> = calls.iter().map(|c| c["tool"].as_str().unwrap()).collect();
+    assert_eq!(tools, ["ToolSearch", "Bash"], "nothing after /quit runs");
+    assert_eq!(
+        calls[0]["arguments"],
+        json!({"query": "read a file", "limit": 2})
+    );
+}
+
+#[test]
+fn the_mode_comes_from_the_flag_then_the_config() {
+    let ctx = TestContext::new();
+    ctx.write_config("[host]\nmode = \"sometimes\"\n");
+    ctx.call("ToolSearch", json!({"query": "x"}))
+        .failure(1)
+        .stderr_has("[host] mode");
+    ctx.write_config("[host]\nmode = \"acceptCalls\"\n");
+    // Bash with a read-only command is in the fast lane: allowed in acceptCalls.
+    let out = ctx.call("Bash", json!({"command": "ls"}));
+    assert_eq!(out.json()["decidedBy"], "fastLane", "{}", out.stdout());
+    let out = ctx.run(&[
+        "tool",
+        "call",
+        "Bash",
+        r#"{"command":"ls"}"#,
+        "--mode",
+        "ask",
+        "--json",
+    ]);
+    out.failure(4);
+    assert_eq!(out.json()["decidedBy"], "noPerson");
+}
+
+#[test]
+fn a_missing_cwd_is_not_found() {
+    let ctx = TestContext::new();
+    ctx.run(&["tool", "call", "ToolSearch", "--cwd", "no/such/dir"])
+        .failure(3)
+        .stderr_has("no such directory");
+}
+
+#[test]
+fn tool_list_search_and_info_read_the_catalog_cache() {
+    let ctx = TestContext::new();
+    let list = ctx.run(&["tool", "list", "--json"]);
+    let names: Vec<String> = list
+        .json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(names.len(), 18, "{names:?}");
+    write_cache(&ctx);
+    let list = ctx
+        .run(&["tool", "list", "--source", "mcp", "--json"])
+        .json();
+    assert_eq!(list.as_array().unwrap().len(), 1);
+    assert_eq!(list[0]["name"], "mcp__github__create_issue");
+    assert_eq!(list[0]["exposure"], "dynamic");
+    assert_eq!(list[0]["owner"], "github");
+
+    let hits = ctx.run(&["tool", "search", "forecast", "--json"]).json();
+    assert_eq!(hits[0]["name"], "weather_getForecast");
+    let hits = ctx
+        .run(&[
+            "tool",
+            "search",
+            "create issues",
+            "--source",
+            "mcp:github",
+            "--json",
+        ])
+        .json();
+    assert_eq!(hits.as_array().unwrap().len(), 1);
+    ctx.run(&["tool", "search", "x", "--source", "plugins"])
+        .failure(2)
+        .stderr_has("unknown source");
+    ctx.run(&["tool", "search", "zzzzqqq"])
+        .success()
+        .stderr_has("No tool matches");
+
+    let info = ctx.run(&["tool", "info", "getForecast", "--json"]).json();
+    assert_eq!(info["name"], "weather_getForecast");
+    assert_eq!(info["permission"]["acceptCalls"]["decision"], "ask");
+    let text = ctx.run(&["tool", "info", "Read"]);
+    text.success()
+        .stdout_has("in acceptCalls mode: allow")
+        .stdout_has("input schema:");
+    ctx.run(&["tool", "info", "Nope"])
+        .failure(3)
+        .stderr_has("no tool named");
+
+    std::fs::write(ctx.runtime.join("cache/catalog.json"), "{").unwrap();
+    ctx.run(&["tool", "list"])
+        .failure(1)
+        .stderr_has("catalog.json");
+}
