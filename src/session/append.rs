@@ -20,7 +20,7 @@ use serde_json::{Map, Value, json};
 
 use super::SessionError;
 use super::transcript::{self, Header};
-use crate::store::DirLock;
+use crate::store::{DirLock, HeldOpen};
 
 /// The largest file `attach` accepts: 20 MiB.
 pub const MAX_ATTACHMENT_BYTES: u64 = 20 * 1024 * 1024;
@@ -369,6 +369,7 @@ mod tests {
 pub struct Appender {
     path: PathBuf,
     file: File,
+    lock: HeldOpen,
     last_id: Option<String>,
     ends_with_newline: bool,
     known_len: u64,
@@ -399,6 +400,7 @@ impl Appender {
         line.push(b'\n');
         file.write_all(&line).map_err(write_err)?;
         Ok(Appender {
+            lock: transcript_lock(path)?,
             path: path.to_path_buf(),
             file,
             last_id: None,
@@ -426,6 +428,7 @@ impl Appender {
             .open(path)
             .map_err(|e| SessionError::read(path, e))?;
         Ok(Appender {
+            lock: transcript_lock(path)?,
             path: path.to_path_buf(),
             file,
             last_id: None,
@@ -446,9 +449,7 @@ impl Appender {
         body: Map<String, Value>,
         now: DateTime<Utc>,
     ) -> Result<Value, SessionError> {
-        let dir = self.path.parent().unwrap_or(Path::new("."));
-        let what = format!("the session transcript {}", self.path.display());
-        let _lock = DirLock::acquire(dir, &what, self.lock_timeout)?;
+        let _hold = self.lock.hold(self.lock_timeout)?;
         let read_err = |e| SessionError::read(&self.path, e);
         let len = self.file.metadata().map_err(read_err)?.len();
         if len != self.known_len {
@@ -483,6 +484,13 @@ impl Appender {
             source,
         })
     }
+}
+
+/// The lock of a transcript's directory, kept open for a run's many appends.
+fn transcript_lock(path: &Path) -> Result<HeldOpen, SessionError> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let what = format!("the session transcript {}", path.display());
+    Ok(HeldOpen::open(dir, &what)?)
 }
 
 /// An entry with `type` first, then `id`, `parentId`, `timestamp`, then the rest of `body`.

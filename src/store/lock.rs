@@ -149,6 +149,93 @@ impl DirLock {
     }
 }
 
+/// A directory's lock file kept open for many short holds by one process (a run appending a
+/// transcript entry per call): each hold is one `flock` and one unlock, with no open, truncate or
+/// close. The file is left holding this process's pid between holds; it is rewritten only when
+/// another holder changed it, so a waiting finch still names the right holder.
+#[derive(Debug)]
+pub struct HeldOpen {
+    file: File,
+    path: PathBuf,
+    what: String,
+    pid: String,
+}
+
+/// One hold of a `HeldOpen` lock; released when dropped.
+#[derive(Debug)]
+pub struct Hold<'a>(&'a File);
+
+impl Drop for Hold<'_> {
+    fn drop(&mut self) {
+        let _ = self.0.unlock();
+    }
+}
+
+impl HeldOpen {
+    /// Opens (creating) the lock file of `dir`; `what` names the protected state in messages.
+    pub fn open(dir: &Path, what: &str) -> Result<HeldOpen, LockError> {
+        let path = dir.join(LOCK_FILE);
+        let file = open_lock_file(&path).map_err(|source| LockError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        Ok(HeldOpen {
+            file,
+            path,
+            what: what.to_string(),
+            pid: std::process::id().to_string(),
+        })
+    }
+
+    /// Takes the lock, waiting up to `timeout` for another holder.
+    pub fn hold(&mut self, timeout: Duration) -> Result<Hold<'_>, LockError> {
+        let started = Instant::now();
+        let mut pause = Duration::from_millis(1);
+        loop {
+            match self.file.try_lock() {
+                Ok(()) => break,
+                Err(TryLockError::WouldBlock) if started.elapsed() >= timeout => {
+                    let mut file = &self.file;
+                    let _ = file.seek(SeekFrom::Start(0));
+                    let pid = match holder_of(&mut file) {
+                        p if p.is_empty() => "unknown".to_string(),
+                        p => p,
+                    };
+                    return Err(LockError::Held {
+                        what: self.what.clone(),
+                        pid,
+                        path: self.path.clone(),
+                    });
+                }
+                Err(TryLockError::WouldBlock) => {
+                    std::thread::sleep(pause);
+                    pause = (pause * 2).min(Duration::from_millis(50));
+                }
+                Err(TryLockError::Error(source)) => {
+                    return Err(LockError::Io {
+                        path: self.path.clone(),
+                        source,
+                    });
+                }
+            }
+        }
+        let mut file = &self.file;
+        let _ = file.seek(SeekFrom::Start(0));
+        if holder_of(&mut file) != self.pid {
+            let _ = file.set_len(0);
+            let _ = file.seek(SeekFrom::Start(0));
+            let _ = file.write_all(self.pid.as_bytes());
+        }
+        Ok(Hold(&self.file))
+    }
+}
+
+fn holder_of(file: &mut &File) -> String {
+    let mut buf = [0u8; 32];
+    let n = file.read(&mut buf).unwrap_or(0);
+    String::from_utf8_lossy(&buf[..n]).trim().to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -166,6 +253,33 @@ mod tests {
         );
         drop(first);
         DirLock::acquire(dir.path(), "the test state", Duration::from_millis(30)).unwrap();
+    }
+
+    #[test]
+    fn a_held_open_lock_excludes_others_and_names_its_holder() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut held = HeldOpen::open(dir.path(), "the log").unwrap();
+        let pid = std::process::id().to_string();
+        {
+            let _hold = held.hold(Duration::from_secs(1)).unwrap();
+            let err = DirLock::acquire(dir.path(), "x", Duration::from_millis(20)).unwrap_err();
+            assert!(
+                matches!(&err, LockError::Held { pid: p, .. } if *p == pid),
+                "{err:?}"
+            );
+        }
+        let other = DirLock::acquire(dir.path(), "x", Duration::from_millis(20)).unwrap();
+        let err = held.hold(Duration::from_millis(20)).unwrap_err();
+        assert!(
+            matches!(&err, LockError::Held { what, .. } if what == "the log"),
+            "{err:?}"
+        );
+        drop(other);
+        let _hold = held.hold(Duration::from_millis(20)).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join(LOCK_FILE)).unwrap(),
+            pid
+        );
     }
 
     #[test]

@@ -9,4 +9,4 @@ mod lock;
 
 pub use atomic::{fsync_dir, write_atomic};
 pub use json::{JsonError, read_json_as, read_json_object, to_pretty_json, write_json};
-pub use lock::{DirLock, LockError, PidLock, TryLock};
+pub use lock::{DirLock, HeldOpen, Hold, LockError, PidLock, TryLock};
