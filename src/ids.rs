@@ -56,9 +56,19 @@ pub fn new_space_id(taken: &[&str]) -> String {
     }
 }
 
-/// 8 hex digits, the form of pi's transcript entry ids.
+/// 8 hex digits, the form of pi's transcript entry ids. Drawn from a generator seeded once per
+/// process from the kernel (splitmix64): a run writes an entry per call, and entry ids must
+/// differ, not be secret — a read of `/dev/urandom` per call was a measurable part of a call.
 pub fn new_entry_id() -> String {
-    hex(&random_bytes::<4>())
+    static SEED: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    static STEP: AtomicU64 = AtomicU64::new(0);
+    let seed = *SEED.get_or_init(|| u64::from_le_bytes(random_bytes::<8>()));
+    let step = STEP.fetch_add(1, Ordering::Relaxed);
+    let mut z = seed.wrapping_add(step.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    format!("{:08x}", z as u32)
 }
 
 /// A number in [0, 1), for jitter.
@@ -114,5 +124,15 @@ mod tests {
         );
         let unit = random_unit();
         assert!((0.0..1.0).contains(&unit), "{unit}");
+    }
+
+    #[test]
+    fn entry_ids_differ_within_a_run() {
+        let ids: std::collections::HashSet<String> = (0..1000).map(|_| new_entry_id()).collect();
+        assert_eq!(ids.len(), 1000);
+        assert!(
+            ids.iter()
+                .all(|id| id.len() == 8 && id.chars().all(|c| c.is_ascii_hexdigit()))
+        );
     }
 }
