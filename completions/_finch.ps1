@@ -1012,10 +1012,12 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List MCP servers and their status')
-            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add an MCP server (stdio command, or --url for Streamable HTTP)')
-            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove an MCP server')
-            [CompletionResult]::new('tools', 'tools', [CompletionResultType]::ParameterValue, 'List a server''s tools')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List MCP servers: transport, source, owner, status and tool count (connects to each)')
+            [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List MCP servers: transport, source, owner, status and tool count (connects to each)')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add an MCP server: a stdio command after `--`, or --url for Streamable HTTP')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove an MCP server from servers.json')
+            [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'Remove an MCP server from servers.json')
+            [CompletionResult]::new('tools', 'tools', [CompletionResultType]::ParameterValue, 'Connect to an MCP server and list its tools')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -1035,10 +1037,7 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
-        'finch;mcp;add' {
-            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'url')
-            [CompletionResult]::new('--env', '--env', [CompletionResultType]::ParameterName, 'Environment for a stdio server (KEY=VALUE)')
-            [CompletionResult]::new('--header', '--header', [CompletionResultType]::ParameterName, 'Header for an HTTP server (Name: value)')
+        'finch;mcp;ls' {
             [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
             [CompletionResult]::new('--agent-home', '--agent-home', [CompletionResultType]::ParameterName, 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR is honoured with `auto`)')
@@ -1054,7 +1053,46 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'finch;mcp;add' {
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'The URL of a Streamable HTTP server')
+            [CompletionResult]::new('-H', '-H ', [CompletionResultType]::ParameterName, 'A header sent to an HTTP server, `Name: value` (repeatable; `${VAR}` expands when finch connects)')
+            [CompletionResult]::new('--header', '--header', [CompletionResultType]::ParameterName, 'A header sent to an HTTP server, `Name: value` (repeatable; `${VAR}` expands when finch connects)')
+            [CompletionResult]::new('-e', '-e', [CompletionResultType]::ParameterName, 'An environment variable of a stdio server, KEY=VALUE (repeatable; `${VAR}` expands)')
+            [CompletionResult]::new('--env', '--env', [CompletionResultType]::ParameterName, 'An environment variable of a stdio server, KEY=VALUE (repeatable; `${VAR}` expands)')
+            [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'The working directory of a stdio server (default: where finch runs)')
+            [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
+            [CompletionResult]::new('--agent-home', '--agent-home', [CompletionResultType]::ParameterName, 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR is honoured with `auto`)')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace the server of the same name')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail on stderr')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (never to permission cards)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'finch;mcp;remove' {
+            [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
+            [CompletionResult]::new('--agent-home', '--agent-home', [CompletionResultType]::ParameterName, 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR is honoured with `auto`)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail on stderr')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (never to permission cards)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'finch;mcp;rm' {
             [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
             [CompletionResult]::new('--agent-home', '--agent-home', [CompletionResultType]::ParameterName, 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR is honoured with `auto`)')
@@ -1087,10 +1125,10 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             break
         }
         'finch;mcp;help' {
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List MCP servers and their status')
-            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add an MCP server (stdio command, or --url for Streamable HTTP)')
-            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove an MCP server')
-            [CompletionResult]::new('tools', 'tools', [CompletionResultType]::ParameterValue, 'List a server''s tools')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List MCP servers: transport, source, owner, status and tool count (connects to each)')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add an MCP server: a stdio command after `--`, or --url for Streamable HTTP')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove an MCP server from servers.json')
+            [CompletionResult]::new('tools', 'tools', [CompletionResultType]::ParameterValue, 'Connect to an MCP server and list its tools')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -1204,6 +1242,7 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             [CompletionResult]::new('--approve', '--approve', [CompletionResultType]::ParameterName, 'Answer the permission cards of this exact tool name with "allow" (repeatable; logged)')
             [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Working directory of the session (default: the current directory)')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Continue this session''s transcript instead of starting a new one (id or unique prefix)')
+            [CompletionResult]::new('--minitool', '--minitool', [CompletionResultType]::ParameterName, 'Load the mini tool in this directory for this run only, without installing it (repeatable)')
             [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
             [CompletionResult]::new('--agent-home', '--agent-home', [CompletionResultType]::ParameterName, 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR is honoured with `auto`)')
@@ -1295,6 +1334,8 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             [CompletionResult]::new('--approve', '--approve', [CompletionResultType]::ParameterName, 'Answer the permission cards of this exact tool name with "allow" (repeatable; logged)')
             [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Working directory of the session (default: the current directory)')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Continue this session''s transcript instead of starting a new one (id or unique prefix)')
+            [CompletionResult]::new('--minitool', '--minitool', [CompletionResultType]::ParameterName, 'Load the mini tool in this directory for this run only, without installing it (repeatable)')
+            [CompletionResult]::new('--serve', '--serve', [CompletionResultType]::ParameterName, 'Serve the session''s tools to an agent over this protocol on stdin/stdout (only: mcp)')
             [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
             [CompletionResult]::new('--agent-home', '--agent-home', [CompletionResultType]::ParameterName, 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR is honoured with `auto`)')
@@ -1516,10 +1557,10 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             break
         }
         'finch;help;mcp' {
-            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List MCP servers and their status')
-            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add an MCP server (stdio command, or --url for Streamable HTTP)')
-            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove an MCP server')
-            [CompletionResult]::new('tools', 'tools', [CompletionResultType]::ParameterValue, 'List a server''s tools')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List MCP servers: transport, source, owner, status and tool count (connects to each)')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add an MCP server: a stdio command after `--`, or --url for Streamable HTTP')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove an MCP server from servers.json')
+            [CompletionResult]::new('tools', 'tools', [CompletionResultType]::ParameterValue, 'Connect to an MCP server and list its tools')
             break
         }
         'finch;help;mcp;list' {

@@ -265,7 +265,13 @@ _finch() {
             finch__subcmd__mcp,list)
                 cmd="finch__subcmd__mcp__subcmd__list"
                 ;;
+            finch__subcmd__mcp,ls)
+                cmd="finch__subcmd__mcp__subcmd__list"
+                ;;
             finch__subcmd__mcp,remove)
+                cmd="finch__subcmd__mcp__subcmd__remove"
+                ;;
+            finch__subcmd__mcp,rm)
                 cmd="finch__subcmd__mcp__subcmd__remove"
                 ;;
             finch__subcmd__mcp,tools)
@@ -1538,7 +1544,7 @@ _finch() {
             return 0
             ;;
         finch__subcmd__mcp)
-            opts="-q -v -h -V --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version list add remove tools help"
+            opts="-q -v -h -V --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version list ls add remove rm tools help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1564,7 +1570,7 @@ _finch() {
             return 0
             ;;
         finch__subcmd__mcp__subcmd__add)
-            opts="-q -v -h -V --url --env --header --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version"
+            opts="-H -e -q -v -h -V --url --header --env --cwd --force --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1574,11 +1580,23 @@ _finch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --header)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -H)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --env)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --header)
+                -e)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cwd)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2312,7 +2330,7 @@ _finch() {
             return 0
             ;;
         finch__subcmd__run)
-            opts="-q -v -h -V --jsonl --mode --approve --cwd --session --no-builtins --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version"
+            opts="-q -v -h -V --jsonl --mode --approve --cwd --session --minitool --no-builtins --serve --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2332,6 +2350,14 @@ _finch() {
                     ;;
                 --session)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --minitool)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --serve)
+                    COMPREPLY=($(compgen -W "mcp" -- "${cur}"))
                     return 0
                     ;;
                 --runtime-home)
@@ -3500,7 +3526,7 @@ _finch() {
             return 0
             ;;
         finch__subcmd__tool__subcmd__call)
-            opts="-q -v -h -V --mode --approve --cwd --session --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version"
+            opts="-q -v -h -V --mode --approve --cwd --session --minitool --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3519,6 +3545,10 @@ _finch() {
                     return 0
                     ;;
                 --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --minitool)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

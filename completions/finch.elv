@@ -929,10 +929,12 @@ set edit:completion:arg-completer[finch] = {|@words|
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand list 'List MCP servers and their status'
-            cand add 'Add an MCP server (stdio command, or --url for Streamable HTTP)'
-            cand remove 'Remove an MCP server'
-            cand tools 'List a server''s tools'
+            cand list 'List MCP servers: transport, source, owner, status and tool count (connects to each)'
+            cand ls 'List MCP servers: transport, source, owner, status and tool count (connects to each)'
+            cand add 'Add an MCP server: a stdio command after `--`, or --url for Streamable HTTP'
+            cand remove 'Remove an MCP server from servers.json'
+            cand rm 'Remove an MCP server from servers.json'
+            cand tools 'Connect to an MCP server and list its tools'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'finch;mcp;list'= {
@@ -950,10 +952,7 @@ set edit:completion:arg-completer[finch] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
-        &'finch;mcp;add'= {
-            cand --url 'url'
-            cand --env 'Environment for a stdio server (KEY=VALUE)'
-            cand --header 'Header for an HTTP server (Name: value)'
+        &'finch;mcp;ls'= {
             cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
             cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
             cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
@@ -968,7 +967,44 @@ set edit:completion:arg-completer[finch] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'finch;mcp;add'= {
+            cand --url 'The URL of a Streamable HTTP server'
+            cand -H 'A header sent to an HTTP server, `Name: value` (repeatable; `${VAR}` expands when finch connects)'
+            cand --header 'A header sent to an HTTP server, `Name: value` (repeatable; `${VAR}` expands when finch connects)'
+            cand -e 'An environment variable of a stdio server, KEY=VALUE (repeatable; `${VAR}` expands)'
+            cand --env 'An environment variable of a stdio server, KEY=VALUE (repeatable; `${VAR}` expands)'
+            cand --cwd 'The working directory of a stdio server (default: where finch runs)'
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --force 'Replace the server of the same name'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'finch;mcp;remove'= {
+            cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
+            cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
+            cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
+            cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+            cand -q 'Print only data and errors'
+            cand --quiet 'Print only data and errors'
+            cand -v 'Print more detail on stderr'
+            cand --verbose 'Print more detail on stderr'
+            cand --yes 'Answer yes to confirmations (never to permission cards)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'finch;mcp;rm'= {
             cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
             cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
             cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
@@ -999,10 +1035,10 @@ set edit:completion:arg-completer[finch] = {|@words|
             cand --version 'Print version'
         }
         &'finch;mcp;help'= {
-            cand list 'List MCP servers and their status'
-            cand add 'Add an MCP server (stdio command, or --url for Streamable HTTP)'
-            cand remove 'Remove an MCP server'
-            cand tools 'List a server''s tools'
+            cand list 'List MCP servers: transport, source, owner, status and tool count (connects to each)'
+            cand add 'Add an MCP server: a stdio command after `--`, or --url for Streamable HTTP'
+            cand remove 'Remove an MCP server from servers.json'
+            cand tools 'Connect to an MCP server and list its tools'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'finch;mcp;help;list'= {
@@ -1105,6 +1141,7 @@ set edit:completion:arg-completer[finch] = {|@words|
             cand --approve 'Answer the permission cards of this exact tool name with "allow" (repeatable; logged)'
             cand --cwd 'Working directory of the session (default: the current directory)'
             cand --session 'Continue this session''s transcript instead of starting a new one (id or unique prefix)'
+            cand --minitool 'Load the mini tool in this directory for this run only, without installing it (repeatable)'
             cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
             cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
             cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
@@ -1184,6 +1221,8 @@ set edit:completion:arg-completer[finch] = {|@words|
             cand --approve 'Answer the permission cards of this exact tool name with "allow" (repeatable; logged)'
             cand --cwd 'Working directory of the session (default: the current directory)'
             cand --session 'Continue this session''s transcript instead of starting a new one (id or unique prefix)'
+            cand --minitool 'Load the mini tool in this directory for this run only, without installing it (repeatable)'
+            cand --serve 'Serve the session''s tools to an agent over this protocol on stdin/stdout (only: mcp)'
             cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
             cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
             cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
@@ -1361,10 +1400,10 @@ set edit:completion:arg-completer[finch] = {|@words|
         &'finch;help;skill;show'= {
         }
         &'finch;help;mcp'= {
-            cand list 'List MCP servers and their status'
-            cand add 'Add an MCP server (stdio command, or --url for Streamable HTTP)'
-            cand remove 'Remove an MCP server'
-            cand tools 'List a server''s tools'
+            cand list 'List MCP servers: transport, source, owner, status and tool count (connects to each)'
+            cand add 'Add an MCP server: a stdio command after `--`, or --url for Streamable HTTP'
+            cand remove 'Remove an MCP server from servers.json'
+            cand tools 'Connect to an MCP server and list its tools'
         }
         &'finch;help;mcp;list'= {
         }

@@ -676,22 +676,24 @@ complete -c finch -n "__fish_finch_using_subcommand skill; and __fish_seen_subco
 complete -c finch -n "__fish_finch_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "list" -d 'List skills of every source (project, personal, global, enabled mini tools)'
 complete -c finch -n "__fish_finch_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "show" -d 'Print the SKILL.md of the skill that wins for a name'
 complete -c finch -n "__fish_finch_using_subcommand skill; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c finch -n "__fish_finch_using_subcommand mcp; and not __fish_seen_subcommand_from list add remove tools help" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
-complete -c finch -n "__fish_finch_using_subcommand mcp; and not __fish_seen_subcommand_from list add remove tools help" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
-complete -c finch -n "__fish_finch_using_subcommand mcp; and not __fish_seen_subcommand_from list add remove tools help" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
+complete -c finch -n "__fish_finch_using_subcommand mcp; and not __fish_seen_subcommand_from list ls add remove rm tools help" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand mcp; and not __fish_seen_subcommand_from list ls add remove rm tools help" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand mcp; and not __fish_seen_subcommand_from list ls add remove rm tools help" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c finch -n "__fish_finch_using_subcommand mcp; and not __fish_seen_subcommand_from list add remove tools help" -l json -d 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
-complete -c finch -n "__fish_finch_using_subcommand mcp; and not __fish_seen_subcommand_from list add remove tools help" -s q -l quiet -d 'Print only data and errors'
-complete -c finch -n "__fish_finch_using_subcommand mcp; and not __fish_seen_subcommand_from list add remove tools help" -s v -l verbose -d 'Print more detail on stderr'
-complete -c finch -n "__fish_finch_using_subcommand mcp; and not __fish_seen_subcommand_from list add remove tools help" -l yes -d 'Answer yes to confirmations (never to permission cards)'
-complete -c finch -n "__fish_finch_using_subcommand mcp; and not __fish_seen_subcommand_from list add remove tools help" -s h -l help -d 'Print help'
-complete -c finch -n "__fish_finch_using_subcommand mcp; and not __fish_seen_subcommand_from list add remove tools help" -s V -l version -d 'Print version'
-complete -c finch -n "__fish_finch_using_subcommand mcp; and not __fish_seen_subcommand_from list add remove tools help" -f -a "list" -d 'List MCP servers and their status'
-complete -c finch -n "__fish_finch_using_subcommand mcp; and not __fish_seen_subcommand_from list add remove tools help" -f -a "add" -d 'Add an MCP server (stdio command, or --url for Streamable HTTP)'
-complete -c finch -n "__fish_finch_using_subcommand mcp; and not __fish_seen_subcommand_from list add remove tools help" -f -a "remove" -d 'Remove an MCP server'
-complete -c finch -n "__fish_finch_using_subcommand mcp; and not __fish_seen_subcommand_from list add remove tools help" -f -a "tools" -d 'List a server\'s tools'
-complete -c finch -n "__fish_finch_using_subcommand mcp; and not __fish_seen_subcommand_from list add remove tools help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c finch -n "__fish_finch_using_subcommand mcp; and not __fish_seen_subcommand_from list ls add remove rm tools help" -l json -d 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+complete -c finch -n "__fish_finch_using_subcommand mcp; and not __fish_seen_subcommand_from list ls add remove rm tools help" -s q -l quiet -d 'Print only data and errors'
+complete -c finch -n "__fish_finch_using_subcommand mcp; and not __fish_seen_subcommand_from list ls add remove rm tools help" -s v -l verbose -d 'Print more detail on stderr'
+complete -c finch -n "__fish_finch_using_subcommand mcp; and not __fish_seen_subcommand_from list ls add remove rm tools help" -l yes -d 'Answer yes to confirmations (never to permission cards)'
+complete -c finch -n "__fish_finch_using_subcommand mcp; and not __fish_seen_subcommand_from list ls add remove rm tools help" -s h -l help -d 'Print help'
+complete -c finch -n "__fish_finch_using_subcommand mcp; and not __fish_seen_subcommand_from list ls add remove rm tools help" -s V -l version -d 'Print version'
+complete -c finch -n "__fish_finch_using_subcommand mcp; and not __fish_seen_subcommand_from list ls add remove rm tools help" -f -a "list" -d 'List MCP servers: transport, source, owner, status and tool count (connects to each)'
+complete -c finch -n "__fish_finch_using_subcommand mcp; and not __fish_seen_subcommand_from list ls add remove rm tools help" -f -a "ls" -d 'List MCP servers: transport, source, owner, status and tool count (connects to each)'
+complete -c finch -n "__fish_finch_using_subcommand mcp; and not __fish_seen_subcommand_from list ls add remove rm tools help" -f -a "add" -d 'Add an MCP server: a stdio command after `--`, or --url for Streamable HTTP'
+complete -c finch -n "__fish_finch_using_subcommand mcp; and not __fish_seen_subcommand_from list ls add remove rm tools help" -f -a "remove" -d 'Remove an MCP server from servers.json'
+complete -c finch -n "__fish_finch_using_subcommand mcp; and not __fish_seen_subcommand_from list ls add remove rm tools help" -f -a "rm" -d 'Remove an MCP server from servers.json'
+complete -c finch -n "__fish_finch_using_subcommand mcp; and not __fish_seen_subcommand_from list ls add remove rm tools help" -f -a "tools" -d 'Connect to an MCP server and list its tools'
+complete -c finch -n "__fish_finch_using_subcommand mcp; and not __fish_seen_subcommand_from list ls add remove rm tools help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from list" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from list" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from list" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
@@ -703,14 +705,27 @@ complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcomm
 complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from list" -l yes -d 'Answer yes to confirmations (never to permission cards)'
 complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from add" -l url -r
-complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from add" -l env -d 'Environment for a stdio server (KEY=VALUE)' -r
-complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from add" -l header -d 'Header for an HTTP server (Name: value)' -r
+complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from ls" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from ls" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from ls" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from ls" -l json -d 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from ls" -s q -l quiet -d 'Print only data and errors'
+complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from ls" -s v -l verbose -d 'Print more detail on stderr'
+complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from ls" -l yes -d 'Answer yes to confirmations (never to permission cards)'
+complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from ls" -s h -l help -d 'Print help'
+complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from ls" -s V -l version -d 'Print version'
+complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from add" -l url -d 'The URL of a Streamable HTTP server' -r
+complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from add" -s H -l header -d 'A header sent to an HTTP server, `Name: value` (repeatable; `${VAR}` expands when finch connects)' -r
+complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from add" -s e -l env -d 'An environment variable of a stdio server, KEY=VALUE (repeatable; `${VAR}` expands)' -r
+complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from add" -l cwd -d 'The working directory of a stdio server (default: where finch runs)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from add" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from add" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from add" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from add" -l force -d 'Replace the server of the same name'
 complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from add" -l json -d 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
 complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print only data and errors'
 complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from add" -s v -l verbose -d 'Print more detail on stderr'
@@ -728,6 +743,17 @@ complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcomm
 complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from remove" -l yes -d 'Answer yes to confirmations (never to permission cards)'
 complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help'
 complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from remove" -s V -l version -d 'Print version'
+complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from rm" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from rm" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from rm" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from rm" -l json -d 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from rm" -s q -l quiet -d 'Print only data and errors'
+complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from rm" -s v -l verbose -d 'Print more detail on stderr'
+complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from rm" -l yes -d 'Answer yes to confirmations (never to permission cards)'
+complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from rm" -s h -l help -d 'Print help'
+complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from rm" -s V -l version -d 'Print version'
 complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from tools" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from tools" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from tools" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
@@ -739,10 +765,10 @@ complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcomm
 complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from tools" -l yes -d 'Answer yes to confirmations (never to permission cards)'
 complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from tools" -s h -l help -d 'Print help'
 complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from tools" -s V -l version -d 'Print version'
-complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "list" -d 'List MCP servers and their status'
-complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "add" -d 'Add an MCP server (stdio command, or --url for Streamable HTTP)'
-complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "remove" -d 'Remove an MCP server'
-complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "tools" -d 'List a server\'s tools'
+complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "list" -d 'List MCP servers: transport, source, owner, status and tool count (connects to each)'
+complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "add" -d 'Add an MCP server: a stdio command after `--`, or --url for Streamable HTTP'
+complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "remove" -d 'Remove an MCP server from servers.json'
+complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "tools" -d 'Connect to an MCP server and list its tools'
 complete -c finch -n "__fish_finch_using_subcommand mcp; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c finch -n "__fish_finch_using_subcommand tool; and not __fish_seen_subcommand_from list ls search info call help" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand tool; and not __fish_seen_subcommand_from list ls search info call help" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
@@ -814,6 +840,7 @@ acceptCalls\t'The fast lane runs without cards'"
 complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from call" -l approve -d 'Answer the permission cards of this exact tool name with "allow" (repeatable; logged)' -r
 complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from call" -l cwd -d 'Working directory of the session (default: the current directory)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from call" -l session -d 'Continue this session\'s transcript instead of starting a new one (id or unique prefix)' -r
+complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from call" -l minitool -d 'Load the mini tool in this directory for this run only, without installing it (repeatable)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from call" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from call" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from call" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
@@ -865,6 +892,8 @@ acceptCalls\t'The fast lane runs without cards'"
 complete -c finch -n "__fish_finch_using_subcommand run" -l approve -d 'Answer the permission cards of this exact tool name with "allow" (repeatable; logged)' -r
 complete -c finch -n "__fish_finch_using_subcommand run" -l cwd -d 'Working directory of the session (default: the current directory)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand run" -l session -d 'Continue this session\'s transcript instead of starting a new one (id or unique prefix)' -r
+complete -c finch -n "__fish_finch_using_subcommand run" -l minitool -d 'Load the mini tool in this directory for this run only, without installing it (repeatable)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand run" -l serve -d 'Serve the session\'s tools to an agent over this protocol on stdin/stdout (only: mcp)' -r -f -a "mcp\t'An MCP server on stdio: tools/list, tools/call, cards through elicitation'"
 complete -c finch -n "__fish_finch_using_subcommand run" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand run" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand run" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
@@ -948,10 +977,10 @@ complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcom
 complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from space" -f -a "create" -d 'Create a space'
 complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from skill" -f -a "list" -d 'List skills of every source (project, personal, global, enabled mini tools)'
 complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from skill" -f -a "show" -d 'Print the SKILL.md of the skill that wins for a name'
-complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "list" -d 'List MCP servers and their status'
-complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "add" -d 'Add an MCP server (stdio command, or --url for Streamable HTTP)'
-complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "remove" -d 'Remove an MCP server'
-complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "tools" -d 'List a server\'s tools'
+complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "list" -d 'List MCP servers: transport, source, owner, status and tool count (connects to each)'
+complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "add" -d 'Add an MCP server: a stdio command after `--`, or --url for Streamable HTTP'
+complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "remove" -d 'Remove an MCP server from servers.json'
+complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from mcp" -f -a "tools" -d 'Connect to an MCP server and list its tools'
 complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from tool" -f -a "list" -d 'List the tools in the catalog'
 complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from tool" -f -a "search" -d 'Rank the catalog\'s tools for a query, as ToolSearch does'
 complete -c finch -n "__fish_finch_using_subcommand help; and __fish_seen_subcommand_from tool" -f -a "info" -d 'Describe one tool: layer, owner, exposure, permission, schema'

@@ -20,6 +20,21 @@
 //! provider = "searxng"                     # searxng | brave; none → WebSearch says how to set one
 //! url = "http://127.0.0.1:8888"            # the provider's endpoint (searxng; brave has a default)
 //! api_key_env = "BRAVE_API_KEY"            # variable holding the provider's key
+//! [mcp]
+//! timeout = "20s"                          # connecting to an MCP server, and listing its tools
+//! call_timeout = "10m"                     # one tools/call
+//! reconnect_delay = "2s"                   # first wait before reconnecting a dropped server
+//! [runtime]
+//! activate_timeout = "30s"                 # a mini tool's activate() must settle within this
+//! call_timeout = "2m"                      # a mini tool tool's timeout when it gives no timeoutMs
+//! call_timeout_min = "15s"                 # timeoutMs is clamped to [min, max]
+//! call_timeout_max = "10m"
+//! restart_backoff = "1s"                   # a stopped mini tool restarts after this, doubling…
+//! restart_backoff_max = "30s"              # …up to this
+//! shutdown_timeout = "2s"                  # how long deactivate() may take when the host ends
+//! keyring = "auto"                         # ctx.secrets store: auto | secret-service | keyutils
+//!                                          # | keychain | credential-manager | none
+//! locale = "en-US"                         # ctx.i18n locale (default: FINCH_LOCALE, LANG, en-US)
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -37,6 +52,163 @@ pub struct Config {
     pub agent: AgentConfig,
     pub host: HostConfig,
     pub web_search: WebSearchConfig,
+    pub mcp: McpConfig,
+    pub runtime: RuntimeConfig,
+}
+
+/// `[mcp]`: timeouts of the MCP bridge (SPEC §9.2).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct McpConfig {
+    timeout: Option<String>,
+    call_timeout: Option<String>,
+    reconnect_delay: Option<String>,
+}
+
+/// The MCP bridge's timeouts after defaults.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct McpSettings {
+    /// Connecting (spawn or HTTP, plus the `initialize` handshake), and `tools/list` (default
+    /// 20 s each).
+    pub timeout: Duration,
+    /// One `tools/call` (default 10 minutes).
+    pub call_timeout: Duration,
+    /// The first wait before reconnecting a server whose connection dropped; it doubles up to
+    /// 30 s, for at most 5 tries (default 2 s).
+    pub reconnect_delay: Duration,
+}
+
+/// `[runtime]`: the mini tool runtime (SPEC §9.1).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct RuntimeConfig {
+    activate_timeout: Option<String>,
+    call_timeout: Option<String>,
+    call_timeout_min: Option<String>,
+    call_timeout_max: Option<String>,
+    restart_backoff: Option<String>,
+    restart_backoff_max: Option<String>,
+    shutdown_timeout: Option<String>,
+    keyring: Option<String>,
+    locale: Option<String>,
+}
+
+/// Which OS keyring backs `ctx.secrets`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyringChoice {
+    /// The platform's own store; on Linux the Secret Service, else the kernel keyutils store.
+    Auto,
+    SecretService,
+    Keyutils,
+    Keychain,
+    CredentialManager,
+    /// No keyring: every `ctx.secrets` call fails (there is never a plaintext fallback).
+    None,
+}
+
+impl KeyringChoice {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            KeyringChoice::Auto => "auto",
+            KeyringChoice::SecretService => "secret-service",
+            KeyringChoice::Keyutils => "keyutils",
+            KeyringChoice::Keychain => "keychain",
+            KeyringChoice::CredentialManager => "credential-manager",
+            KeyringChoice::None => "none",
+        }
+    }
+}
+
+/// The mini tool runtime's settings after defaults.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuntimeSettings {
+    /// How long `activate(ctx)` may take (default 30 s).
+    pub activate_timeout: Duration,
+    /// A tool's timeout when it names none (default 2 minutes).
+    pub call_timeout: Duration,
+    /// The clamp of a tool's `timeoutMs` (default 15 s to 10 minutes).
+    pub call_timeout_min: Duration,
+    pub call_timeout_max: Duration,
+    /// The wait before a stopped mini tool may restart, doubling per failure (default 1 s)…
+    pub restart_backoff: Duration,
+    /// …up to this (default 30 s).
+    pub restart_backoff_max: Duration,
+    /// How long `deactivate()` may take when the host ends (default 2 s).
+    pub shutdown_timeout: Duration,
+    pub keyring: KeyringChoice,
+    /// `ctx.i18n.locale` when set; else the environment decides.
+    pub locale: Option<String>,
+}
+
+impl RuntimeConfig {
+    fn settings(
+        &self,
+        path: &Path,
+        duration: impl Fn(&str, &Option<String>, Duration) -> Result<Duration, ConfigError>,
+    ) -> Result<RuntimeSettings, ConfigError> {
+        let invalid = |message: String| ConfigError::Invalid {
+            path: path.to_path_buf(),
+            message,
+        };
+        let keyring = match self.keyring.as_deref().map(str::trim) {
+            None | Some("" | "auto") => KeyringChoice::Auto,
+            Some("secret-service") => KeyringChoice::SecretService,
+            Some("keyutils") => KeyringChoice::Keyutils,
+            Some("keychain") => KeyringChoice::Keychain,
+            Some("credential-manager") => KeyringChoice::CredentialManager,
+            Some("none") => KeyringChoice::None,
+            Some(other) => {
+                return Err(invalid(format!(
+                    "runtime.keyring = {other:?} is not one of auto, secret-service, keyutils, keychain, credential-manager, none"
+                )));
+            }
+        };
+        let settings = RuntimeSettings {
+            activate_timeout: duration(
+                "runtime.activate_timeout",
+                &self.activate_timeout,
+                Duration::from_secs(30),
+            )?,
+            call_timeout: duration(
+                "runtime.call_timeout",
+                &self.call_timeout,
+                Duration::from_secs(120),
+            )?,
+            call_timeout_min: duration(
+                "runtime.call_timeout_min",
+                &self.call_timeout_min,
+                Duration::from_secs(15),
+            )?,
+            call_timeout_max: duration(
+                "runtime.call_timeout_max",
+                &self.call_timeout_max,
+                Duration::from_secs(600),
+            )?,
+            restart_backoff: duration(
+                "runtime.restart_backoff",
+                &self.restart_backoff,
+                Duration::from_secs(1),
+            )?,
+            restart_backoff_max: duration(
+                "runtime.restart_backoff_max",
+                &self.restart_backoff_max,
+                Duration::from_secs(30),
+            )?,
+            shutdown_timeout: duration(
+                "runtime.shutdown_timeout",
+                &self.shutdown_timeout,
+                Duration::from_secs(2),
+            )?,
+            keyring,
+            locale: self.locale.clone().filter(|l| !l.trim().is_empty()),
+        };
+        if settings.call_timeout_min > settings.call_timeout_max {
+            return Err(invalid(
+                "runtime.call_timeout_min is longer than runtime.call_timeout_max".into(),
+            ));
+        }
+        Ok(settings)
+    }
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -104,6 +276,10 @@ pub struct Settings {
     /// `[host] bash_timeout` (default 2 minutes).
     pub bash_timeout: Duration,
     pub web_search: WebSearchConfig,
+    /// `[mcp]`.
+    pub mcp: McpSettings,
+    /// `[runtime]`.
+    pub runtime: RuntimeSettings,
 }
 
 impl Config {
@@ -166,6 +342,20 @@ impl Config {
                 Duration::from_secs(120),
             )?,
             web_search: self.web_search.clone(),
+            mcp: McpSettings {
+                timeout: duration("mcp.timeout", &self.mcp.timeout, Duration::from_secs(20))?,
+                call_timeout: duration(
+                    "mcp.call_timeout",
+                    &self.mcp.call_timeout,
+                    Duration::from_secs(600),
+                )?,
+                reconnect_delay: duration(
+                    "mcp.reconnect_delay",
+                    &self.mcp.reconnect_delay,
+                    Duration::from_secs(2),
+                )?,
+            },
+            runtime: self.runtime.settings(path, duration)?,
         })
     }
 }
@@ -212,9 +402,66 @@ mod tests {
     }
 
     #[test]
+    fn mcp_timeouts_default_and_parse() {
+        let path = Path::new("/x/finch.toml");
+        let defaults = Config::default().settings(path).unwrap().mcp;
+        assert_eq!(
+            defaults,
+            McpSettings {
+                timeout: Duration::from_secs(20),
+                call_timeout: Duration::from_secs(600),
+                reconnect_delay: Duration::from_secs(2),
+            }
+        );
+        let cfg: Config =
+            toml::from_str("[mcp]\ntimeout = \"1s\"\nreconnect_delay = \"250ms\"\n").unwrap();
+        let mcp = cfg.settings(path).unwrap().mcp;
+        assert_eq!(mcp.timeout, Duration::from_secs(1));
+        assert_eq!(mcp.reconnect_delay, Duration::from_millis(250));
+        let bad: Config = toml::from_str("[mcp]\ncall_timeout = \"never\"\n").unwrap();
+        let err = bad.settings(path).unwrap_err();
+        assert!(err.to_string().contains("mcp.call_timeout"), "{err}");
+    }
+
+    #[test]
     fn bad_duration_names_the_key() {
         let cfg: Config = toml::from_str("[state]\nlock_timeout = \"forever\"\n").unwrap();
         let err = cfg.settings(Path::new("/x/finch.toml")).unwrap_err();
         assert!(err.to_string().contains("state.lock_timeout"), "{err}");
+    }
+
+    #[test]
+    fn runtime_table_defaults_and_errors() {
+        let path = Path::new("/x/finch.toml");
+        let defaults = Config::default().settings(path).unwrap().runtime;
+        assert_eq!(defaults.activate_timeout, Duration::from_secs(30));
+        assert_eq!(defaults.call_timeout, Duration::from_secs(120));
+        assert_eq!(
+            (defaults.call_timeout_min, defaults.call_timeout_max),
+            (Duration::from_secs(15), Duration::from_secs(600))
+        );
+        assert_eq!(defaults.restart_backoff, Duration::from_secs(1));
+        assert_eq!(defaults.keyring, KeyringChoice::Auto);
+        let cfg: Config =
+            toml::from_str("[runtime]\ncall_timeout_min = \"100ms\"\nkeyring = \"keyutils\"\n")
+                .unwrap();
+        let runtime = cfg.settings(path).unwrap().runtime;
+        assert_eq!(runtime.call_timeout_min, Duration::from_millis(100));
+        assert_eq!(runtime.keyring, KeyringChoice::Keyutils);
+        for (text, needle) in [
+            ("[runtime]\nkeyring = \"vault\"\n", "runtime.keyring"),
+            (
+                "[runtime]\nactivate_timeout = \"later\"\n",
+                "runtime.activate_timeout",
+            ),
+            (
+                "[runtime]\ncall_timeout_min = \"20m\"\n",
+                "call_timeout_min is longer than runtime.call_timeout_max",
+            ),
+        ] {
+            let cfg: Config = toml::from_str(text).unwrap();
+            let err = cfg.settings(path).unwrap_err();
+            assert!(err.to_string().contains(needle), "{text}: {err}");
+        }
     }
 }

@@ -152,23 +152,15 @@ fn dispatch(ctx: &Context, command: Command) -> Result<()> {
         Command::Doctor(args) => mt::cmd_doctor(ctx, &args),
         Command::Completions(args) => generate::cmd_completions(ctx, &args),
         Command::Man(args) => generate::cmd_man(ctx, &args),
-        Command::Reload(_) => not_yet("reload"),
+        Command::Reload(args) => cli::reload::cmd_reload(ctx, &args),
         Command::Memory(c) => cli::memory::run(ctx, &c),
         Command::Schedule(c) => cli::schedule::run(ctx, &c),
         Command::Session(c) => cli::session::run(ctx, &c),
         Command::Space(c) => cli::space::run(ctx, &c),
         Command::Skill(c) => cli::skill::run(ctx, &c),
-        Command::Mcp(_) => not_yet("mcp"),
+        Command::Mcp(c) => cli::mcp::run(ctx, &c),
         Command::Tool(c) => cli::tool::run(ctx, &c),
         Command::Policy(c) => cli::policy::run(ctx, &c),
         Command::Run(args) => cli::run::cmd_run(ctx, &args),
     }
-}
-
-/// Commands whose implementation has not landed yet say so plainly instead of faking output.
-pub(crate) fn not_yet(command: &str) -> Result<()> {
-    Err(CommandError::failed(format!(
-        "`finch {command}` is not yet available in this build"
-    ))
-    .with_code("not_available"))
 }

@@ -146,6 +146,7 @@ pub fn environment(ctx: &Context) -> Result<()> {
     match ctx.settings() {
         Ok(settings) => {
             checks.push(node_check(ctx, settings));
+            checks.push(keyring_check(settings));
             checks.push(registry_check(ctx, settings, homes));
         }
         Err(e) => checks.push(check("finch.toml", Status::Error, e.message)),
@@ -213,6 +214,15 @@ fn state_checks(homes: &Homes) -> Vec<Check> {
         ));
     }
     out
+}
+
+/// The OS keyring behind mini tools' `ctx.secrets`: a warning when none opens (only mini tools
+/// that keep secrets need one).
+fn keyring_check(settings: &crate::config::Settings) -> Check {
+    match crate::host::runtime::secrets::probe(settings.runtime.keyring) {
+        Ok(store) => check("keyring", Status::Ok, store),
+        Err(why) => check("keyring", Status::Warning, why),
+    }
 }
 
 fn node_check(ctx: &Context, settings: &crate::config::Settings) -> Check {

@@ -4,9 +4,11 @@
 
 pub mod doctor;
 pub mod generate;
+pub mod mcp;
 pub mod memory;
 pub mod minitool;
 pub mod policy;
+pub mod reload;
 pub mod run;
 pub mod schedule;
 pub mod session;
@@ -80,7 +82,7 @@ pub enum Command {
     /// Disable a mini tool
     Disable(minitool::IdArgs),
     /// Rescan mini tools, start them and refresh the tool catalog
-    Reload(ReloadArgs),
+    Reload(reload::ReloadArgs),
     /// Print the homes and every state file finch uses
     Where,
     /// Check a mini tool package, or the whole environment
@@ -102,7 +104,7 @@ pub enum Command {
     Skill(skill::SkillCommand),
     /// Configure MCP servers
     #[command(subcommand)]
-    Mcp(McpCommand),
+    Mcp(mcp::McpCommand),
     /// List, search, describe and call tools
     #[command(subcommand)]
     Tool(tool::ToolCommand),
@@ -117,33 +119,3 @@ pub enum Command {
     Man(generate::ManArgs),
 }
 
-#[derive(Debug, Args)]
-pub struct ReloadArgs {
-    /// Reload only this mini tool
-    pub id: Option<String>,
-}
-
-#[derive(Debug, Subcommand)]
-pub enum McpCommand {
-    /// List MCP servers and their status
-    List,
-    /// Add an MCP server (stdio command, or --url for Streamable HTTP)
-    Add {
-        name: String,
-        /// Command and arguments of a stdio server
-        #[arg(last = true)]
-        command: Vec<String>,
-        #[arg(long, conflicts_with = "command")]
-        url: Option<String>,
-        /// Environment for a stdio server (KEY=VALUE)
-        #[arg(long = "env", value_name = "KEY=VALUE")]
-        env: Vec<String>,
-        /// Header for an HTTP server (Name: value)
-        #[arg(long = "header", value_name = "HEADER")]
-        headers: Vec<String>,
-    },
-    /// Remove an MCP server
-    Remove { name: String },
-    /// List a server's tools
-    Tools { name: String },
-}

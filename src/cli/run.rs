@@ -17,6 +17,7 @@ use crate::Context;
 use crate::error::{CommandError, Result};
 use crate::homes::absolutize;
 use crate::host::builtins::Builtins;
+use crate::host::mcp::server as mcp_server;
 use crate::host::policy::rules::{project_root, rules_files};
 use crate::host::policy::{Mode, Rules, RulesError};
 use crate::host::prompt::{Nobody, Prompter};
@@ -36,6 +37,16 @@ pub struct RunArgs {
     /// Leave out the runtime built-in tools
     #[arg(long)]
     pub no_builtins: bool,
+    /// Serve the session's tools to an agent over this protocol on stdin/stdout (only: mcp)
+    #[arg(long, value_enum, value_name = "PROTOCOL", conflicts_with = "jsonl")]
+    pub serve: Option<ServeProtocol>,
+}
+
+/// What `--serve` speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ServeProtocol {
+    /// An MCP server on stdio: tools/list, tools/call, cards through elicitation
+    Mcp,
 }
 
 /// What every host session takes: mode, approvals, working directory, session to continue.
@@ -53,6 +64,9 @@ pub struct SessionArgs {
     /// Continue this session's transcript instead of starting a new one (id or unique prefix)
     #[arg(long, value_name = "ID")]
     pub session: Option<String>,
+    /// Load the mini tool in this directory for this run only, without installing it (repeatable)
+    #[arg(long = "minitool", value_name = "DIR")]
+    pub minitool: Vec<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -74,19 +88,90 @@ impl From<ModeArg> for Mode {
 }
 
 pub fn cmd_run(ctx: &Context, args: &RunArgs) -> Result<()> {
-    let mut host = setup(ctx, &args.session, !args.no_builtins)?;
+    if let Some(ServeProtocol::Mcp) = args.serve {
+        return serve_mcp(ctx, args);
+    }
+    let mut host = setup(ctx, &args.session, Layers::of_run(args))?;
+    // `finch reload` finds this run by its registration and signals it.
+    let _registration = register_for_reload(ctx, &host);
     let outcome = if args.jsonl {
-        serve_jsonl(&mut host)
+        serve_jsonl(ctx, &mut host, args)
     } else {
-        console(ctx, &mut host)
+        console(ctx, &mut host, args)
     };
     host.finish()
         .map_err(|e| CommandError::failed(e.to_string()))?;
     outcome
 }
 
+/// `--serve mcp`: the host as an MCP server on stdio until the client closes stdin. Cards go
+/// to the client as elicitations when it supports them, else to the terminal, else nobody.
+fn serve_mcp(ctx: &Context, args: &RunArgs) -> Result<()> {
+    let link = mcp_server::ClientLink::new();
+    let mut host = setup_with(ctx, &args.session, Layers::of_run(args), |env, fallback| {
+        let timeout = env.settings.card_timeout;
+        Box::new(mcp_server::ElicitingPrompter::new(
+            link.clone(),
+            fallback,
+            timeout,
+        ))
+    })?;
+    if ctx.ui.stdin_tty && !ctx.ui.quiet {
+        eprintln!(
+            "finch run --serve mcp — session {} in {} ({} mode): speaking MCP on stdin/stdout; end with Ctrl-D.",
+            host.session().id,
+            host.session().cwd.display(),
+            host.session().mode.as_str()
+        );
+    }
+    let _registration = register_for_reload(ctx, &host);
+    let mut reload = |host: &mut Host| {
+        if let Err(e) = reload_host(ctx, host, &args.session, Layers::of_run(args)) {
+            ctx.ui.error(&e);
+        }
+    };
+    let outcome = mcp_server::serve_stdio(&mut host, &link, &mut reload).map_err(|e| match e {
+        mcp_server::ServeError::NoClient => CommandError::failed(e.to_string())
+            .with_hint("configure an MCP client (an agent, an IDE, the MCP inspector) to start `finch run --serve mcp`"),
+        _ => CommandError::failed(e.to_string()),
+    });
+    host.finish()
+        .map_err(|e| CommandError::failed(e.to_string()))?;
+    outcome
+}
+
 /// Builds the host of one session: providers, rules, session state and transcript, prompter.
-pub(crate) fn setup(ctx: &Context, args: &SessionArgs, builtins: bool) -> Result<Host> {
+/// Which providers a host gets.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Layers {
+    /// The runtime built-ins (not with `--no-builtins`).
+    pub builtins: bool,
+    /// The mini tools (started) and MCP servers (connected): not needed by a `tool call` of a
+    /// built-in or a dispatcher, and costly to start.
+    pub external: bool,
+}
+
+impl Layers {
+    fn of_run(args: &RunArgs) -> Layers {
+        Layers {
+            builtins: !args.no_builtins,
+            external: true,
+        }
+    }
+}
+
+pub(crate) fn setup(ctx: &Context, args: &SessionArgs, layers: Layers) -> Result<Host> {
+    setup_with(ctx, args, layers, |_, prompter| prompter)
+}
+
+/// `setup` with the prompter wrapped: `wrap` gets the terminal's prompter (or `Nobody`) and
+/// returns the one the host asks (the MCP front end puts elicitation in front of it).
+fn setup_with(
+    ctx: &Context,
+    args: &SessionArgs,
+    layers: Layers,
+    wrap: impl FnOnce(&HostEnv, Box<dyn Prompter>) -> Box<dyn Prompter>,
+) -> Result<Host> {
     let homes = ctx.homes()?.clone();
     let settings = ctx.settings()?.clone();
     let mode = match (args.mode, settings.host_mode.as_deref()) {
@@ -140,13 +225,153 @@ pub(crate) fn setup(ctx: &Context, args: &SessionArgs, builtins: bool) -> Result
             "--approve {tool}: its permission cards are answered allow"
         ));
     }
+    let providers = providers(ctx, &env, &session, args, layers)?;
+    let prompter = wrap(&env, prompter(ctx, &env));
+    Ok(Host::new(env, providers, rules, session, prompter))
+}
+
+/// The four layers: built-ins (unless `--no-builtins`), suites, mini tools (started), MCP
+/// servers (connected; with the servers mini tools registered through `mcp.client`).
+fn providers(
+    ctx: &Context,
+    env: &HostEnv,
+    session: &SessionState,
+    args: &SessionArgs,
+    layers: Layers,
+) -> Result<Vec<Box<dyn Provider>>> {
     let mut providers: Vec<Box<dyn Provider>> = Vec::new();
-    if builtins {
+    if layers.builtins {
         providers.push(Box::new(Builtins));
     }
     providers.push(Box::new(Suites::default()));
-    let prompter = prompter(ctx, &env);
-    Ok(Host::new(env, providers, rules, session, prompter))
+    if !layers.external {
+        return Ok(providers);
+    }
+    let runtime = start_minitools(ctx, env, session, &args.minitool)?;
+    let registered = runtime
+        .mcp_registrations()
+        .into_iter()
+        .filter_map(|r| {
+            let origin = crate::host::mcp::Origin::Runtime {
+                id: r.minitool.clone(),
+            };
+            match crate::host::mcp::McpServerConfig::from_json(&r.config, origin) {
+                Ok(config) => Some(config),
+                Err(e) => {
+                    ctx.ui.warn(format!(
+                        "mini tool {} registered MCP server {}: {e}; left out",
+                        r.minitool, r.name
+                    ));
+                    None
+                }
+            }
+        })
+        .collect();
+    providers.push(Box::new(runtime));
+    providers.push(Box::new(start_mcp(ctx, env, &session.cwd, registered)));
+    Ok(providers)
+}
+
+/// Reloads a running host in place (`/reload`, `finch reload`): re-reads the rules, stops the
+/// mini tools and MCP servers, starts them again from what is installed and configured now,
+/// and rebuilds the catalog. The session — transcript, activations, answers — is kept.
+pub(crate) fn reload_host(
+    ctx: &Context,
+    host: &mut Host,
+    args: &SessionArgs,
+    layers: Layers,
+) -> Result<()> {
+    let s = host.session();
+    let rules = load_rules(&s.project, &host.env().homes.runtime, s.home.as_deref())?;
+    host.set_rules(rules);
+    host.clear_providers();
+    let env = host.env().clone();
+    let providers = providers(ctx, &env, host.session(), args, layers)?;
+    host.set_providers(providers);
+    ctx.ui.status(format!(
+        "reloaded: rules re-read, mini tools and MCP servers restarted, {} tools in the catalog",
+        host.catalog().len()
+    ));
+    Ok(())
+}
+
+/// The mini tool layer (SPEC §9.1): starts every enabled mini tool and each `--minitool`
+/// directory, warns about each one that failed, and lists the others with `--verbose`.
+fn start_minitools(
+    ctx: &Context,
+    env: &HostEnv,
+    session: &SessionState,
+    dirs: &[PathBuf],
+) -> Result<crate::host::runtime::MiniToolRuntime> {
+    use crate::host::runtime::{MiniToolRuntime, Outcome, SessionInfo, StartError, StartOptions};
+    let dirs: Vec<PathBuf> = dirs.iter().map(|d| absolutize(d, &ctx.cwd)).collect();
+    let options = StartOptions {
+        homes: &env.homes,
+        settings: &env.settings,
+        env: &env.env,
+        dirs: &dirs,
+        session: Some(SessionInfo {
+            id: session.id.clone(),
+            cwd: session.cwd.clone(),
+            project: session.project.clone(),
+            trusted: session.trusted.clone(),
+        }),
+        hook: Some(crate::host::runtime::stderr_hook(ctx.ui.quiet)),
+    };
+    let (runtime, report) = MiniToolRuntime::start(options).map_err(|e| match e {
+        StartError::NotAMiniTool(ref dir) | StartError::Invalid { ref dir, .. } => {
+            let message = e.to_string();
+            CommandError::failed(message)
+                .with_code("invalid_minitool")
+                .with_hint(format!(
+                    "run `finch doctor {}` for the full report",
+                    dir.display()
+                ))
+        }
+    })?;
+    for problem in &report.problems {
+        ctx.ui.warn(problem);
+    }
+    for tool in &report.tools {
+        match tool.outcome {
+            Outcome::Failed { .. } => ctx.ui.warn(tool.line()),
+            _ => ctx.ui.detail(tool.line()),
+        }
+    }
+    Ok(runtime)
+}
+
+/// The MCP layer (SPEC §9.2): connects to every configured server (`registered`: the servers
+/// mini tools registered through `mcp.client`) and warns about each one left out.
+fn start_mcp(
+    ctx: &Context,
+    env: &HostEnv,
+    cwd: &std::path::Path,
+    registered: Vec<crate::host::mcp::McpServerConfig>,
+) -> crate::host::mcp::McpBridge {
+    let bridge = crate::host::mcp::McpBridge::start(env, cwd, registered);
+    for status in bridge.statuses() {
+        if let Some(error) = &status.error {
+            ctx.ui.warn(format!(
+                "MCP server {} ({}): {error}; its tools are left out",
+                status.config.name,
+                status.config.origin.source()
+            ));
+        }
+    }
+    for problem in bridge.problems() {
+        ctx.ui.warn(format!(
+            "MCP server {}({}): {}",
+            problem
+                .name
+                .as_deref()
+                .map(|n| format!("{n} "))
+                .unwrap_or_default(),
+            problem.source,
+            problem.message
+        ));
+    }
+    bridge
 }
 
 fn prompter(ctx: &Context, env: &HostEnv) -> Box<dyn Prompter> {
@@ -175,7 +400,49 @@ pub(crate) fn load_rules(
 }
 
 /// `--jsonl`: requests in, responses out, until stdin ends.
-fn serve_jsonl(host: &mut Host) -> Result<()> {
+/// Registers the run for `finch reload` and installs the reload signal; a failure only costs
+/// the reloads, so it is a warning.
+pub(crate) fn register_for_reload(
+    ctx: &Context,
+    host: &Host,
+) -> Option<crate::host::control::Registration> {
+    if let Err(e) = crate::host::control::install_reload_signal() {
+        ctx.ui
+            .warn(format!("`finch reload` cannot reach this run: {e}"));
+        return None;
+    }
+    match crate::host::control::register(&host.env().homes) {
+        Ok(r) => Some(r),
+        Err(e) => {
+            ctx.ui
+                .warn(format!("`finch reload` cannot reach this run: {e}"));
+            None
+        }
+    }
+}
+
+/// A call that installed, removed, enabled or disabled mini tools asks for a reload, so the
+/// next call sees them; a mini tool that registered tools during a call gets them cataloged.
+fn reload_if_minitools_changed(host: &mut Host) {
+    let events = host.take_events();
+    if events.contains(&crate::host::HostEvent::MiniToolsChanged) {
+        crate::host::control::request_reload();
+    } else if events.contains(&crate::host::HostEvent::ToolsChanged) {
+        host.rebuild_catalog();
+    }
+}
+
+/// Reloads when `finch reload` asked since the last call. A failed reload is reported and the
+/// run goes on with what it has.
+fn reload_if_asked(ctx: &Context, host: &mut Host, args: &RunArgs) {
+    if crate::host::control::take_reload_request()
+        && let Err(e) = reload_host(ctx, host, &args.session, Layers::of_run(args))
+    {
+        ctx.ui.error(&e);
+    }
+}
+
+fn serve_jsonl(ctx: &Context, host: &mut Host, args: &RunArgs) -> Result<()> {
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -191,7 +458,9 @@ fn serve_jsonl(host: &mut Host) -> Result<()> {
         if line.trim().is_empty() {
             continue;
         }
+        reload_if_asked(ctx, host, args);
         let response = answer_request(host, line.trim());
+        reload_if_minitools_changed(host);
         let mut text = response.to_string();
         text.push('\n');
         if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
@@ -232,7 +501,7 @@ fn answer_request(host: &mut Host, line: &str) -> Value {
 }
 
 /// The console: one command per line from stdin until `/quit` or end of input.
-fn console(ctx: &Context, host: &mut Host) -> Result<()> {
+fn console(ctx: &Context, host: &mut Host, args: &RunArgs) -> Result<()> {
     let interactive = ctx.ui.stdin_tty;
     if interactive && !ctx.ui.quiet {
         eprintln!(
@@ -260,6 +529,7 @@ fn console(ctx: &Context, host: &mut Host) -> Result<()> {
         if text.is_empty() || text.starts_with('#') {
             continue;
         }
+        reload_if_asked(ctx, host, args);
         match console_line(ctx, host, text) {
             Ok(Flow::Continue) => {}
             Ok(Flow::Quit) => return Ok(()),
@@ -267,6 +537,9 @@ fn console(ctx: &Context, host: &mut Host) -> Result<()> {
             // A bad line is reported and the console goes on.
             Err(e) => ctx.ui.error(&e),
         }
+        // `/reload`, and a call that changed the mini tools, take effect at once.
+        reload_if_minitools_changed(host);
+        reload_if_asked(ctx, host, args);
     }
 }
 
@@ -304,7 +577,7 @@ fn console_line(ctx: &Context, host: &mut Host, text: &str) -> Result<Flow> {
                 }
             },
             "session" => print_session(ctx, host)?,
-            "reload" => reload(ctx, host)?,
+            "reload" => crate::host::control::request_reload(),
             other => {
                 return Err(CommandError::usage(format!(
                     "unknown command /{other}; type /help"
@@ -371,7 +644,7 @@ fn print_help(ctx: &Context) -> Result<()> {
         "/search <query>          ToolSearch: find (and activate) tools",
         "/mode [ask|acceptCalls]  show or change the permission mode",
         "/session                 this session's id, transcript and directories",
-        "/reload                  re-read the permission rules",
+        "/reload                  re-read the rules, restart mini tools and MCP servers",
         "/quit                    end the session",
     ])
 }
@@ -407,18 +680,6 @@ fn print_session(ctx: &Context, host: &Host) -> Result<()> {
         lines.push(format!("activated:  {name}"));
     }
     ctx.ui.lines(lines)
-}
-
-fn reload(ctx: &Context, host: &mut Host) -> Result<()> {
-    let s = host.session();
-    let rules = load_rules(&s.project, &host.env().homes.runtime, s.home.as_deref())?;
-    host.set_rules(rules);
-    host.rebuild_catalog();
-    ctx.ui.status(format!(
-        "reloaded: permission rules re-read, {} tools in the catalog",
-        host.catalog().len()
-    ));
-    Ok(())
 }
 
 /// A call's result for a person: the content on stdout, the decision on stderr.

@@ -264,7 +264,17 @@ fn permission_summary(ctx: &Context, tool: &ToolSpec) -> Result<Value> {
 
 fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
     let call_args = call_arguments(&args.name, &args.args)?;
-    let mut host = setup(ctx, &args.session, true)?;
+    // A built-in or a dispatcher needs neither the mini tools nor the MCP servers started.
+    let external = !args.session.minitool.is_empty()
+        || !matches!(
+            crate::host::tool::Layer::of_name(&args.name),
+            crate::host::tool::Layer::Builtin | crate::host::tool::Layer::Suite
+        );
+    let layers = super::run::Layers {
+        builtins: true,
+        external,
+    };
+    let mut host = setup(ctx, &args.session, layers)?;
     let name = match host.catalog().lookup(&args.name) {
         Lookup::Found(i) => {
             let tool = host.catalog().get(i);

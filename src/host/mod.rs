@@ -17,10 +17,13 @@
 
 pub mod builtins;
 pub mod catalog;
+pub mod control;
+pub mod mcp;
 pub mod naming;
 pub mod output;
 pub mod policy;
 pub mod prompt;
+pub mod runtime;
 pub mod schema;
 pub mod session;
 pub mod suites;
@@ -71,8 +74,11 @@ impl HostEnv {
 pub enum HostEvent {
     /// ToolSearch activated these dynamic tools (MCP: `tools/list_changed`).
     ToolsActivated(Vec<String>),
-    /// Mini tools were added, removed, enabled or disabled.
+    /// Mini tools were added, removed, enabled or disabled: the host reloads its providers.
     MiniToolsChanged,
+    /// A provider's tools changed (a mini tool registered or disposed tools during a call):
+    /// the host rebuilds its catalog.
+    ToolsChanged,
 }
 
 /// What a provider gets for one call.
@@ -82,7 +88,13 @@ pub struct CallCx<'a> {
     pub catalog: &'a Catalog,
     pub prompter: &'a mut dyn Prompter,
     pub events: &'a mut Vec<HostEvent>,
+    /// Asks the other providers' discovery (search) providers about a query: `(source, raw
+    /// name)` of the tools they name (ToolSearch merges them into its ranking).
+    pub discover: &'a Discover<'a>,
 }
+
+/// See `CallCx::discover`.
+pub type Discover<'a> = dyn Fn(&str, usize) -> Vec<(String, String)> + 'a;
 
 /// A source of tools: one layer, or part of one.
 pub trait Provider {
@@ -94,6 +106,11 @@ pub trait Provider {
     /// `action`): it runs without the gateway, since it reads nothing and changes nothing.
     fn is_manual_call(&self, _tool: &ToolSpec, _args: &Value) -> bool {
         false
+    }
+    /// Tools of this provider that its own discovery finds for `query` (mini tools'
+    /// `registerDiscoveryProvider`/`registerSearchProvider`), as `(source, raw name)`.
+    fn discover(&self, _query: &str, _limit: usize) -> Vec<(String, String)> {
+        Vec::new()
     }
 }
 
@@ -215,6 +232,20 @@ impl Host {
         self.catalog = catalog;
         self.provider_of = provider_of;
         self.schemas.clear();
+    }
+
+    /// Stops every provider (their processes and connections end when they are dropped) and
+    /// empties the catalog: the first half of a reload.
+    pub fn clear_providers(&mut self) {
+        self.providers.clear();
+        self.rebuild_catalog();
+    }
+
+    /// Installs new providers and rebuilds the catalog: the second half of a reload. The
+    /// session (activations, answers, transcript) is kept.
+    pub fn set_providers(&mut self, providers: Vec<Box<dyn Provider>>) {
+        self.providers = providers;
+        self.rebuild_catalog();
     }
 
     /// The tools the session can call now: every startup tool and the activated dynamic ones.
@@ -430,16 +461,28 @@ impl Host {
     }
 
     fn dispatch(&mut self, index: usize, args: Value) -> ToolOutput {
-        let provider = self.provider_of[index];
+        let at = self.provider_of[index];
         let tool = self.catalog.get(index);
+        let (before, rest) = self.providers.split_at_mut(at);
+        let Some((provider, after)) = rest.split_first_mut() else {
+            return ToolOutput::error(format!("`{}` has no provider", tool.name));
+        };
+        let discover = |query: &str, limit: usize| -> Vec<(String, String)> {
+            before
+                .iter()
+                .chain(after.iter())
+                .flat_map(|p| p.discover(query, limit))
+                .collect()
+        };
         let mut cx = CallCx {
             env: &self.env,
             session: &mut self.session,
             catalog: &self.catalog,
             prompter: self.prompter.as_mut(),
             events: &mut self.events,
+            discover: &discover,
         };
-        self.providers[provider].call(tool, args, &mut cx)
+        provider.call(tool, args, &mut cx)
     }
 
     fn unknown_tool_message(&self, name: &str) -> String {

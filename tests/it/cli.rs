@@ -77,34 +77,6 @@ fn unknown_subcommands_and_flags_exit_2() {
     out.stderr_has("Usage: finch");
 }
 
-#[test]
-fn command_groups_of_later_work_are_not_yet_available() {
-    let ctx = TestContext::new();
-    for args in [&["mcp", "list"][..], &["reload"]] {
-        let out = ctx.run(args);
-        out.failure(1);
-        assert_eq!(out.stdout(), "", "{args:?}: {out}");
-        assert_eq!(
-            out.stderr(),
-            format!(
-                "Error: `finch {}` is not yet available in this build\n",
-                args[0]
-            ),
-            "{args:?}: {out}"
-        );
-    }
-    // Nothing was created on the way.
-    assert!(!ctx.runtime.exists() && !ctx.agent.exists());
-
-    let out = ctx.run(&["--json", "mcp", "list"]);
-    out.failure(1);
-    assert_eq!(
-        out.json(),
-        json!({"error": {"code": "not_available", "message": "`finch mcp` is not yet available in this build"}}),
-        "{out}"
-    );
-}
-
 // ---------------------------------------------------------------------------------------------
 // --json errors
 

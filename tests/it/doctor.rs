@@ -319,8 +319,10 @@ fn fake_node(ctx: &TestContext, version: &str) -> PathBuf {
     let node = bin.join("node");
     std::fs::write(&node, format!("#!/bin/sh\necho {version}\n")).unwrap();
     std::fs::set_permissions(&node, std::fs::Permissions::from_mode(0o755)).unwrap();
+    // The keyring check depends on the machine unless the store is named; `none` is the same
+    // everywhere.
     ctx.write_config(&format!(
-        "registry = \"{CLOSED_REGISTRY}\"\nnode = \"{}\"\n",
+        "registry = \"{CLOSED_REGISTRY}\"\nnode = \"{}\"\n[runtime]\nkeyring = \"none\"\n",
         node.display()
     ));
     node
@@ -349,14 +351,15 @@ fn the_environment_check_lists_every_check() {
     let out = ctx.run(&["doctor"]);
     out.success();
     assert_eq!(out.stderr(), "", "{out}");
-    insta::assert_snapshot!(mask_registry_error(&ctx.filter(&out.stdout())), @r"
+    insta::assert_snapshot!(mask_registry_error(&ctx.filter(&out.stdout())), @r#"
     ✓ runtime home  [BASE]/home/.finch
     ✓ agent home    [BASE]/home/finchnest (FINCH_AGENT_HOME)
     ✓ state files   2 read, all valid
     ✓ node          [BASE]/work/bin/node v20.11.1 (from finch.toml)
+    ⚠ keyring       secrets are turned off: finch.toml sets [runtime] keyring = "none", and finch never keeps secrets in plain files
     ⚠ registry      http://127.0.0.1:9/ not reachable: [ERROR]
     ✓ mini tools    1 installed, all valid
-    ");
+    "#);
 
     let out = ctx.run(&["--json", "doctor"]);
     out.success();
@@ -375,6 +378,7 @@ fn the_environment_check_lists_every_check() {
             ("agent home", "ok"),
             ("state files", "ok"),
             ("node", "ok"),
+            ("keyring", "warning"),
             ("registry", "warning"),
             ("mini tools", "ok"),
         ],

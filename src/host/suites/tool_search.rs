@@ -1,7 +1,8 @@
 //! The `ToolSearch` dispatcher (SPEC §8.2): ranks every tool of the catalog — dynamic ones not
 //! yet active included — with the catalog's index (`host::toolsearch`), activates the dynamic
 //! matches into the session so they can be called next, tells the front ends which tools were
-//! newly activated (`HostEvent::ToolsActivated`), and returns the matches.
+//! newly activated (`HostEvent::ToolsActivated`), and returns the matches. Tools that mini tools'
+//! discovery providers name for the query join the ranked ones (after them).
 
 use serde_json::{Map, Value, json};
 
@@ -92,16 +93,33 @@ impl Suite for ToolSearchSuite {
             .unwrap_or(DEFAULT_LIMIT);
         let limit = usize::try_from(limit).unwrap_or(usize::MAX);
         let catalog = cx.catalog;
-        let hits = catalog
+        let mut matches: Vec<usize> = catalog
             .index()
-            .search(catalog.tools(), query, &filter, limit);
-        if hits.is_empty() {
+            .search(catalog.tools(), query, &filter, limit)
+            .iter()
+            .map(|h| h.index)
+            .collect();
+        // Mini tools' discovery providers name tools of their own; those the catalog holds and
+        // the ranking missed come after the ranked ones.
+        if !query.trim().is_empty() {
+            for (source, raw) in (cx.discover)(query, limit) {
+                let found = catalog.tools().iter().position(|t| {
+                    t.def.source == source && t.def.raw_name == raw && filter.admits(t)
+                });
+                if let Some(i) = found
+                    && !matches.contains(&i)
+                {
+                    matches.push(i);
+                }
+            }
+        }
+        if matches.is_empty() {
             return Ok(nothing_found(query, source));
         }
         let mut newly = Vec::new();
-        let mut found = Vec::with_capacity(hits.len());
-        for hit in &hits {
-            let tool = catalog.get(hit.index);
+        let mut found = Vec::with_capacity(matches.len());
+        for &index in &matches {
+            let tool = catalog.get(index);
             if tool.def.exposure == Exposure::Dynamic && cx.session.active.insert(tool.name.clone())
             {
                 newly.push(tool.name.clone());
@@ -243,6 +261,7 @@ mod tests {
             catalog: &catalog,
             prompter: &mut prompter,
             events: &mut events,
+            discover: &|_, _| Vec::new(),
         };
         let Value::Object(args) = args else {
             panic!("arguments must be an object")

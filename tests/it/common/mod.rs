@@ -47,16 +47,15 @@ impl TestContext {
     /// `finch` with the sealed environment, run in the work directory, in a session of its own:
     /// without a controlling terminal, as in CI, even when the tests run from one (a permission
     /// card must never open on the developer's screen).
-    pub fn cmd(&self) -> Command {
-        let mut std_cmd = std::process::Command::new(env!("CARGO_BIN_EXE_finch"));
+    pub fn std_cmd(&self) -> std::process::Command {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_finch"));
         // SAFETY: setsid is async-signal-safe and touches no memory of this process.
         unsafe {
-            std::os::unix::process::CommandExt::pre_exec(&mut std_cmd, || {
+            std::os::unix::process::CommandExt::pre_exec(&mut cmd, || {
                 libc::setsid();
                 Ok(())
             });
         }
-        let mut cmd = Command::from_std(std_cmd);
         cmd.env_clear()
             .env("HOME", &self.home)
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
@@ -66,6 +65,16 @@ impl TestContext {
             .env("COLUMNS", "100")
             .current_dir(&self.work);
         cmd
+    }
+
+    /// `std_cmd` for assert_cmd.
+    pub fn cmd(&self) -> Command {
+        Command::from_std(self.std_cmd())
+    }
+
+    /// `finch run --jsonl extra…` kept open, one request at a time.
+    pub fn live_run(&self, extra: &[&str]) -> LiveRun {
+        LiveRun::start(self, extra)
     }
 
     /// Runs `finch args…` and returns the output.
@@ -256,6 +265,76 @@ impl std::fmt::Display for Run {
             self.code(),
             self.stdout(),
             self.stderr()
+        )
+    }
+}
+
+/// `finch run --jsonl` kept open: one request at a time, answers read as they come.
+pub struct LiveRun {
+    child: std::process::Child,
+    stdin: Option<std::process::ChildStdin>,
+    stdout: std::io::BufReader<std::process::ChildStdout>,
+    next: u64,
+}
+
+impl LiveRun {
+    fn start(ctx: &TestContext, extra: &[&str]) -> LiveRun {
+        use std::process::Stdio;
+        let mut cmd = ctx.std_cmd();
+        cmd.args(["run", "--jsonl"])
+            .args(extra)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = cmd.spawn().expect("start finch run --jsonl");
+        let stdin = child.stdin.take();
+        let stdout = std::io::BufReader::new(child.stdout.take().expect("stdout"));
+        LiveRun {
+            child,
+            stdin,
+            stdout,
+            next: 1,
+        }
+    }
+
+    /// The process id of the run.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Sends one request without reading its answer.
+    pub fn send(&mut self, tool: &str, args: Value) {
+        use std::io::Write;
+        let request = serde_json::json!({"id": self.next, "tool": tool, "arguments": args});
+        self.next += 1;
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        writeln!(stdin, "{request}").expect("write a request");
+        stdin.flush().expect("flush");
+    }
+
+    /// Sends one request and reads its answer.
+    #[track_caller]
+    pub fn call(&mut self, tool: &str, args: Value) -> Value {
+        use std::io::BufRead;
+        self.send(tool, args);
+        let mut line = String::new();
+        self.stdout.read_line(&mut line).expect("read an answer");
+        assert!(!line.is_empty(), "finch ended without answering {tool}");
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("bad answer {line:?}: {e}"))
+    }
+
+    /// Waits for the process to end (after it was killed).
+    pub fn wait(&mut self) {
+        let _ = self.child.wait();
+    }
+
+    /// Closes stdin and returns the exit code and stderr.
+    pub fn finish(mut self) -> (i32, String) {
+        drop(self.stdin.take());
+        let out = self.child.wait_with_output().expect("finch ends");
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
         )
     }
 }

@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# Benchmarks the mini tool runtime (SPEC §9.1) against the goals of its issue:
+#
+#   call round trip      10,000 sequential calls of a mini tool tool that echoes its input,
+#                        through one `finch run --jsonl` after activation (request written →
+#                        response read, Python driver): median and p95 (goal: median ≤ 1 ms).
+#                        The same driver on the built-in Read gives the host's own share; the
+#                        difference is the trip through node and back.
+#   ready with 20        `finch run --jsonl` with 20 enabled mini tools (3 tools each): process
+#                        start → first answer (every mini tool activated, one call through node),
+#                        median of 15 runs (goal ≤ 600 ms)
+#   memory               resident memory (VmRSS) of each of the 20 node processes, and of finch
+#
+# Builds `cargo build --release` first; needs node and python3. Runs in one temp dir with its own
+# HOME and homes, removed on exit.
+set -euo pipefail
+
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+command -v python3 >/dev/null || die "python3 not found on PATH"
+command -v node >/dev/null || die "node not found on PATH"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/finch-bench.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
+
+build_finch
+
+export HOME="$tmp/home"
+export FINCH_RUNTIME_HOME="$HOME/.finch"
+export FINCH_AGENT_HOME="$HOME/finchnest"
+export NO_COLOR=1
+work="$tmp/work"
+mkdir -p "$work"
+cd "$work"
+printf 'hello from the benchmark\n' >"$work/small.txt"
+
+# A typical small mini tool: three tools, storage and settings untouched at activation.
+make_tool() {
+    local id=$1 dir="$tmp/src/$1"
+    mkdir -p "$dir/dist"
+    cat >"$dir/package.json" <<EOF
+{"name": "$id", "version": "1.0.0", "type": "module", "main": "dist/index.js",
+ "finch": {"manifestVersion": 1, "displayName": "Bench $id", "contributes": {"tools": true}}}
+EOF
+    cat >"$dir/dist/index.js" <<'EOF'
+export function activate(ctx) {
+  ctx.tools.register({
+    name: "echo",
+    description: "Returns its input",
+    inputSchema: { type: "object", properties: { text: { type: "string" } } },
+    async execute(input) { return input.text ?? ""; },
+  });
+  ctx.tools.register({ name: "pid", async execute() { return { pid: process.pid }; } });
+  ctx.tools.register({ name: "info", async execute() { return ctx.app.getInfo(); } });
+}
+EOF
+    "$finch" add "$dir" >/dev/null
+    "$finch" enable "$id" >/dev/null
+}
+
+say "installing 20 mini tools"
+for i in $(seq -w 1 20); do make_tool "bench$i"; done
+say "load average before measuring: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
+
+figures=$(python3 - "$finch" <<'PY'
+import json, os, subprocess, sys, time
+
+finch = sys.argv[1]
+
+def start():
+    return subprocess.Popen(
+        [finch, "run", "--jsonl", "--mode", "acceptCalls", "--approve", "bench01_echo",
+         "--approve", "bench01_pid"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0)
+
+def round_trips(proc, request, n, warmup=500):
+    out, times = proc.stdout, []
+    for i in range(n + warmup):
+        t = time.perf_counter_ns()
+        proc.stdin.write(request)
+        line = out.readline()
+        elapsed = time.perf_counter_ns() - t
+        if i == 0:
+            r = json.loads(line)
+            if r.get("isError") or r.get("decision") != "allow":
+                sys.exit("first call failed: %s" % line.decode())
+        if i >= warmup:
+            times.append(elapsed / 1000)
+    times.sort()
+    return times[len(times) // 2], times[len(times) * 95 // 100]
+
+def rss_kib(pid):
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+# Ready with 20: process start → first answer of a call through node.
+ready = []
+for _ in range(15):
+    t = time.perf_counter_ns()
+    proc = start()
+    proc.stdin.write(b'{"id":1,"tool":"bench01_pid","arguments":{}}\n')
+    line = proc.stdout.readline()
+    ready.append((time.perf_counter_ns() - t) / 1e6)
+    if json.loads(line).get("isError"):
+        sys.exit("the call after start failed: %s" % line.decode())
+    proc.stdin.close()
+    proc.wait()
+ready.sort()
+
+proc = start()
+echo = (json.dumps({"id": 1, "tool": "bench01_echo", "arguments": {"text": "hi"}}) + "\n").encode()
+read = (json.dumps({"id": 2, "tool": "Read", "arguments": {"file_path": "small.txt"}}) + "\n").encode()
+echo_p50, echo_p95 = round_trips(proc, echo, 10_000)
+read_p50, read_p95 = round_trips(proc, read, 10_000)
+# The children hang off the runtime's spawner thread: read every task's list.
+children = []
+for task in os.listdir("/proc/%d/task" % proc.pid):
+    with open("/proc/%d/task/%s/children" % (proc.pid, task)) as f:
+        children += [int(p) for p in f.read().split()]
+node_rss = sorted(rss_kib(p) for p in children)
+finch_rss = rss_kib(proc.pid)
+proc.stdin.close()
+proc.wait()
+print(json.dumps({
+    "ready_median_ms": ready[len(ready) // 2], "ready_min_ms": ready[0], "ready_max_ms": ready[-1],
+    "echo_p50_us": echo_p50, "echo_p95_us": echo_p95, "read_p50_us": read_p50, "read_p95_us": read_p95,
+    "node_count": len(node_rss), "node_rss_median_kib": node_rss[len(node_rss) // 2] if node_rss else 0,
+    "node_rss_min_kib": node_rss[0] if node_rss else 0, "node_rss_max_kib": node_rss[-1] if node_rss else 0,
+    "finch_rss_kib": finch_rss,
+}))
+PY
+)
+
+python3 - "$figures" <<'PY'
+import json, sys
+f = json.loads(sys.argv[1])
+mib = lambda k: k / 1024
+print("mini tool call round trip (run --jsonl, after activation): median %.1f µs, p95 %.1f µs (goal: median ≤ 1000 µs)"
+      % (f["echo_p50_us"], f["echo_p95_us"]))
+print("  built-in Read through the same host: median %.1f µs, p95 %.1f µs → the trip through node adds %.1f µs"
+      % (f["read_p50_us"], f["read_p95_us"], f["echo_p50_us"] - f["read_p50_us"]))
+print("finch run ready with 20 enabled mini tools: median %.0f ms (min %.0f, max %.0f; goal ≤ 600 ms)"
+      % (f["ready_median_ms"], f["ready_min_ms"], f["ready_max_ms"]))
+print("resident memory: %d node processes, median %.1f MiB each (min %.1f, max %.1f); finch itself %.1f MiB"
+      % (f["node_count"], mib(f["node_rss_median_kib"]), mib(f["node_rss_min_kib"]), mib(f["node_rss_max_kib"]),
+         mib(f["finch_rss_kib"])))
+PY

@@ -1,0 +1,160 @@
+//! `finch reload [<id>]` (SPEC §3.7): rescans both tiers, starts every enabled mini tool in the
+//! host runtime, connects the MCP servers (contributed, registered at run time, and the user's),
+//! writes the tool catalog cache `<runtime>/cache/catalog.json` that `finch tool list|search|info`
+//! read, reports each mini tool (activated with its tool count, or failed with the error and its
+//! log), stops what it started, and asks every running `finch run` to reload in place.
+//!
+//! With `<id>` the report is that mini tool's alone; the catalog is still rebuilt whole (one
+//! mini tool's registrations can shadow or collide with another's names). Exit 1 when a mini
+//! tool failed, 3 when `<id>` is not an enabled mini tool.
+
+use clap::Args;
+use serde_json::{Value, json};
+
+use crate::Context;
+use crate::error::{CommandError, Result};
+use crate::host::catalog::{self, ToolDef};
+use crate::host::mcp::{McpBridge, McpServerConfig, Origin as McpOrigin};
+use crate::host::runtime::{MiniToolRuntime, Outcome, StartError, StartOptions};
+use crate::host::{HostEnv, Provider, control};
+
+#[derive(Debug, Args)]
+pub struct ReloadArgs {
+    /// Report only this mini tool (the catalog is rebuilt whole)
+    pub id: Option<String>,
+}
+
+pub fn cmd_reload(ctx: &Context, args: &ReloadArgs) -> Result<()> {
+    let homes = ctx.homes()?.clone();
+    let settings = ctx.settings()?.clone();
+    let env = HostEnv {
+        homes,
+        settings,
+        env: ctx.env.clone(),
+        fixed_now: match ctx.env.get("FINCH_NOW") {
+            Some(_) => Some(ctx.now()?),
+            None => None,
+        },
+    };
+    let options = StartOptions {
+        homes: &env.homes,
+        settings: &env.settings,
+        env: &env.env,
+        dirs: &[],
+        session: None,
+        hook: Some(crate::host::runtime::stderr_hook(ctx.ui.quiet)),
+    };
+    // Without `--minitool` directories nothing can stop the start as a whole.
+    let (runtime, report) = MiniToolRuntime::start(options)
+        .map_err(|e: StartError| CommandError::failed(e.to_string()))?;
+    let reports: Vec<_> = report
+        .tools
+        .iter()
+        .filter(|r| args.id.as_deref().is_none_or(|id| r.id == id))
+        .collect();
+    if let Some(id) = &args.id
+        && reports.is_empty()
+    {
+        runtime.shutdown();
+        return Err(
+            CommandError::not_found(format!("\"{id}\" is not an enabled mini tool")).with_hint(
+                "`finch list --all-tiers` shows what is installed; `finch enable <id>` enables one",
+            ),
+        );
+    }
+    let registered: Vec<McpServerConfig> = runtime
+        .mcp_registrations()
+        .into_iter()
+        .filter_map(|r| {
+            McpServerConfig::from_json(&r.config, McpOrigin::Runtime { id: r.minitool }).ok()
+        })
+        .collect();
+    let bridge = McpBridge::start(&env, &ctx.cwd, registered);
+    let mut defs: Vec<ToolDef> = runtime.defs();
+    defs.extend(bridge.defs());
+    let cache = env.homes.catalog_cache();
+    let stamp = env
+        .now_utc()
+        .to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+    let written = catalog::write_cache(&cache, &defs, &stamp);
+    let statuses = bridge.statuses();
+    drop(bridge);
+    runtime.shutdown();
+    written.map_err(|e| crate::error::io_error("write", &cache, &e))?;
+    let signalled = control::signal_running(&env.homes);
+    let failed = reports
+        .iter()
+        .filter(|r| matches!(r.outcome, Outcome::Failed { .. }))
+        .count();
+
+    if ctx.ui.json {
+        let servers: Vec<Value> = statuses
+            .iter()
+            .map(|s| {
+                json!({
+                    "name": s.config.name,
+                    "source": s.config.origin.source(),
+                    "connected": s.connected(),
+                    "tools": s.tools.as_ref().map(Vec::len),
+                    "error": s.error,
+                })
+            })
+            .collect();
+        ctx.ui.json(&json!({
+            "minitools": reports.iter().map(|r| r.to_json()).collect::<Vec<_>>(),
+            "problems": report.problems,
+            "mcpServers": servers,
+            "catalog": {"path": cache, "tools": defs.len()},
+            "signalled": signalled,
+        }))?;
+    } else {
+        if reports.is_empty() {
+            ctx.ui.line("No enabled mini tools.")?;
+        }
+        for r in &reports {
+            ctx.ui.line(r.line())?;
+        }
+        for problem in &report.problems {
+            ctx.ui.warn(problem);
+        }
+        for s in &statuses {
+            let tools = s.tools.as_ref().map_or(0, Vec::len);
+            match &s.error {
+                None => ctx.ui.line(format!(
+                    "✓ MCP server {}: {tools} tool{}",
+                    s.config.name,
+                    if tools == 1 { "" } else { "s" }
+                ))?,
+                Some(error) => ctx
+                    .ui
+                    .line(format!("✖ MCP server {} failed: {error}", s.config.name))?,
+            }
+        }
+        ctx.ui.line(format!(
+            "Catalog: {} mini tool and MCP tools → {}",
+            defs.len(),
+            cache.display()
+        ))?;
+        if !signalled.is_empty() {
+            let pids: Vec<String> = signalled.iter().map(u32::to_string).collect();
+            ctx.ui.line(format!(
+                "Asked running finch run to reload: pid {}",
+                pids.join(", ")
+            ))?;
+        }
+    }
+    if failed > 0 {
+        let err = CommandError::failed(format!(
+            "{failed} mini tool{} failed to activate",
+            if failed == 1 { "" } else { "s" }
+        ))
+        .with_code("activation_failed")
+        .with_hint("each failure names its log file; `finch doctor <path>` checks a package");
+        return Err(if ctx.ui.json {
+            err.json_reported()
+        } else {
+            err
+        });
+    }
+    Ok(())
+}

@@ -1,0 +1,594 @@
+//! The async side of the MCP bridge: connecting to one server with `rmcp` (a child process on
+//! stdio, or Streamable HTTP), listing its tools, calling one, and closing. Everything here runs
+//! on the bridge's own tokio runtime; nothing here prints, knows the catalog, or retries (the
+//! bridge's supervisor decides when to reconnect).
+//!
+//! A stdio server runs in a process group of its own (so `npx`-style launchers and their
+//! children go together), dies with finch on Linux (`PR_SET_PDEATHSIG`), and writes its stderr
+//! to `<runtime>/logs/mcp/<server>.log`, whose last lines explain a server that fails to start.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use rmcp::model::{
+    CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation, JsonObject,
+};
+use rmcp::service::{
+    ClientInitializeError, Peer, RoleClient, RunningService, RxJsonRpcMessage, TxJsonRpcMessage,
+};
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::{ServiceError, ServiceExt};
+use serde_json::Value;
+use tokio::sync::oneshot;
+
+use super::config::{McpServerConfig, Origin, Transport, expand_vars};
+use crate::env::Env;
+
+/// A running client session with one server.
+pub type Service = RunningService<RoleClient, ClientConfig>;
+
+/// What connecting needs, owned so that connections run as tasks of the bridge's runtime.
+#[derive(Debug, Clone)]
+pub struct ConnectEnv {
+    /// The environment snapshot: `PATH` to find commands, `${VAR}` values.
+    pub env: Env,
+    /// The `node` finch uses for mini tools (finch.toml, `FINCH_NODE`, `PATH`): what a server
+    /// whose command is `node` runs, so mini tools and their servers share one node.
+    pub node: Option<PathBuf>,
+    /// `<runtime>/logs/mcp/`: one stderr log per stdio server.
+    pub log_dir: PathBuf,
+    /// Where servers of the user and of runtime registrations start when they name no `cwd`
+    /// (the session's directory); a mini tool's servers start in the mini tool's directory.
+    pub cwd: PathBuf,
+    /// Bounds the connection with its handshake, and `tools/list`.
+    pub timeout: Duration,
+}
+
+/// One live connection.
+pub struct Connection {
+    pub service: Service,
+    /// The process group of a stdio server (its leader is the child).
+    pub pgid: Option<i32>,
+    /// Resolves (with an error) once the transport is gone: the server exited, or the HTTP
+    /// session ended.
+    pub closed: oneshot::Receiver<()>,
+}
+
+/// The last lines a stdio server wrote on stderr while failing, and where the whole log is.
+#[derive(Debug, Default)]
+pub struct Tail(Option<(String, PathBuf)>);
+
+impl fmt::Display for Tail {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            Some((lines, log)) if !lines.is_empty() => write!(
+                f,
+                "; the server's stderr ended with: {lines} (full log: {})",
+                log.display()
+            ),
+            Some((_, log)) => write!(f, " (server log: {})", log.display()),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Why a server could not be reached or listed.
+#[derive(Debug, thiserror::Error)]
+pub enum ConnectError {
+    /// A setting of the server cannot be used (an unset `${VAR}`, a bad header).
+    #[error("{0}")]
+    Config(String),
+    #[error("cannot start the server: `{program}` was not found on PATH")]
+    NotFound { program: String },
+    #[error("cannot start the server with `{program}`: {source}{tail}")]
+    Spawn {
+        program: String,
+        source: std::io::Error,
+        tail: Tail,
+    },
+    #[error("the server did not answer {stage} within {}{tail}", seconds(*after))]
+    Timeout {
+        stage: &'static str,
+        after: Duration,
+        tail: Tail,
+    },
+    #[error("{stage} failed: {message}{tail}")]
+    Failed {
+        stage: &'static str,
+        message: String,
+        tail: Tail,
+    },
+}
+
+const HANDSHAKE: &str = "the MCP handshake (initialize)";
+const LISTING: &str = "tools/list";
+
+/// `1.5 s`, `20 s`, `250 ms`.
+pub fn seconds(d: Duration) -> String {
+    if d < Duration::from_secs(1) {
+        format!("{} ms", d.as_millis())
+    } else if d.subsec_millis() == 0 {
+        format!("{} s", d.as_secs())
+    } else {
+        format!("{:.1} s", d.as_secs_f64())
+    }
+}
+
+/// How finch introduces itself to servers.
+fn client_config() -> ClientConfig {
+    ClientConfig::new(
+        ClientCapabilities::default(),
+        Implementation::new("finch", env!("CARGO_PKG_VERSION")),
+    )
+}
+
+/// Connects to `server` and completes the MCP handshake, within `cx.timeout`.
+pub async fn connect(
+    server: &McpServerConfig,
+    cx: &ConnectEnv,
+) -> Result<Connection, ConnectError> {
+    match &server.transport {
+        Transport::Stdio {
+            command,
+            args,
+            env,
+            cwd,
+        } => connect_stdio(server, command, args, env, cwd.as_deref(), cx).await,
+        Transport::Http { url, headers } => connect_http(url, headers, cx).await,
+    }
+}
+
+async fn connect_stdio(
+    server: &McpServerConfig,
+    command: &str,
+    args: &[String],
+    env: &std::collections::BTreeMap<String, String>,
+    cwd: Option<&Path>,
+    cx: &ConnectEnv,
+) -> Result<Connection, ConnectError> {
+    let base = match &server.origin {
+        Origin::MiniTool { dir, .. } => dir.clone(),
+        Origin::Runtime { .. } | Origin::User => cx.cwd.clone(),
+    };
+    let cwd = match cwd {
+        Some(c) => crate::homes::absolutize(
+            &crate::homes::expand_tilde(c, cx.env.home_dir().as_deref())
+                .map_err(|e| ConnectError::Config(format!("cwd {}: {e}", c.display())))?,
+            &base,
+        ),
+        None => base,
+    };
+    if !cwd.is_dir() {
+        return Err(ConnectError::Config(format!(
+            "its working directory {} does not exist",
+            cwd.display()
+        )));
+    }
+    let program = resolve_program(command, cx, &cwd)?;
+    let mut cmd = tokio::process::Command::new(&program);
+    cmd.args(args).current_dir(&cwd).kill_on_drop(true);
+    for (key, value) in env {
+        let value = expand_vars(value, &cx.env)
+            .map_err(|e| ConnectError::Config(format!("env {key}: {e}")))?;
+        cmd.env(key, value);
+    }
+    #[cfg(unix)]
+    cmd.process_group(0);
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl is async-signal-safe and touches no memory of this process.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            Ok(())
+        });
+    }
+    let log = Log::open(&cx.log_dir, &server.normalized(), &program, args);
+    let stderr = log.stderr();
+    let (child, _) = TokioChildProcess::builder(cmd)
+        .stderr(stderr)
+        .spawn()
+        .map_err(|source| ConnectError::Spawn {
+            program: program.display().to_string(),
+            source,
+            tail: log.tail(),
+        })?;
+    let pgid = child.id().and_then(|p| i32::try_from(p).ok());
+    let (closed_tx, closed) = oneshot::channel();
+    let transport = Watched {
+        inner: child,
+        closed: Some(closed_tx),
+    };
+    match tokio::time::timeout(cx.timeout, client_config().serve(transport)).await {
+        Ok(Ok(service)) => Ok(Connection {
+            service,
+            pgid,
+            closed,
+        }),
+        Ok(Err(e)) => {
+            kill_group(pgid);
+            Err(ConnectError::Failed {
+                stage: HANDSHAKE,
+                message: handshake_error(&e),
+                tail: log.tail(),
+            })
+        }
+        Err(_) => {
+            kill_group(pgid);
+            Err(ConnectError::Timeout {
+                stage: HANDSHAKE,
+                after: cx.timeout,
+                tail: log.tail(),
+            })
+        }
+    }
+}
+
+async fn connect_http(
+    url: &str,
+    headers: &std::collections::BTreeMap<String, String>,
+    cx: &ConnectEnv,
+) -> Result<Connection, ConnectError> {
+    use reqwest::header::{HeaderName, HeaderValue};
+    let url = expand_vars(url, &cx.env).map_err(|e| ConnectError::Config(format!("url: {e}")))?;
+    let mut custom = HashMap::new();
+    for (key, value) in headers {
+        let name = HeaderName::from_bytes(key.trim().as_bytes())
+            .map_err(|_| ConnectError::Config(format!("header {key:?} is not a header name")))?;
+        let value = expand_vars(value, &cx.env)
+            .map_err(|e| ConnectError::Config(format!("header {key}: {e}")))?;
+        // The value may be a secret: the error names the header only.
+        let value = HeaderValue::from_str(&value).map_err(|_| {
+            ConnectError::Config(format!(
+                "header {key}: its value holds characters a header cannot carry"
+            ))
+        })?;
+        custom.insert(name, value);
+    }
+    crate::minitool::net::install_crypto_provider();
+    let client = reqwest::Client::builder()
+        .connect_timeout(cx.timeout)
+        // A redirect would replay the headers (tokens) to wherever it points.
+        .redirect(reqwest::redirect::Policy::none())
+        .pool_max_idle_per_host(0)
+        .build()
+        .map_err(|e| ConnectError::Config(format!("cannot build the HTTP client: {e}")))?;
+    let config = StreamableHttpClientTransportConfig::with_uri(url).custom_headers(custom);
+    let (closed_tx, closed) = oneshot::channel();
+    let transport = Watched {
+        inner: StreamableHttpClientTransport::with_client(client, config),
+        closed: Some(closed_tx),
+    };
+    match tokio::time::timeout(cx.timeout, client_config().serve(transport)).await {
+        Ok(Ok(service)) => Ok(Connection {
+            service,
+            pgid: None,
+            closed,
+        }),
+        Ok(Err(e)) => Err(ConnectError::Failed {
+            stage: HANDSHAKE,
+            message: handshake_error(&e),
+            tail: Tail::default(),
+        }),
+        Err(_) => Err(ConnectError::Timeout {
+            stage: HANDSHAKE,
+            after: cx.timeout,
+            tail: Tail::default(),
+        }),
+    }
+}
+
+/// A failed handshake in words: for a transport error, what the transport met (`connection
+/// refused`), without rmcp's Rust type names.
+fn handshake_error(e: &ClientInitializeError) -> String {
+    use rmcp::transport::streamable_http_client::StreamableHttpError;
+    let ClientInitializeError::TransportError { error, context } = e else {
+        return e.to_string();
+    };
+    let inner = error.error.as_ref();
+    let what = match inner.downcast_ref::<StreamableHttpError<reqwest::Error>>() {
+        Some(StreamableHttpError::Client(e)) => error_chain(e),
+        _ => error_chain(inner),
+    };
+    format!("{what} (when trying to {context})")
+}
+
+/// An error with its causes, which name what actually failed (`connection refused`).
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        let part = s.to_string();
+        if !text.contains(&part) {
+            text.push_str(": ");
+            text.push_str(&part);
+        }
+        source = s.source();
+    }
+    text
+}
+
+/// The program of a stdio server: `node` is finch's node; a name with a `/` is a path (relative
+/// to the server's directory); any other name is looked up on `PATH` of the snapshot.
+fn resolve_program(command: &str, cx: &ConnectEnv, cwd: &Path) -> Result<PathBuf, ConnectError> {
+    if command == "node"
+        && let Some(node) = &cx.node
+    {
+        return Ok(node.clone());
+    }
+    if command.contains('/') {
+        let path = crate::homes::expand_tilde(Path::new(command), cx.env.home_dir().as_deref())
+            .map_err(|e| ConnectError::Config(format!("command {command}: {e}")))?;
+        return Ok(crate::homes::absolutize(&path, cwd));
+    }
+    crate::minitool::net::find_program(command, cx.env.get("PATH").as_deref()).ok_or_else(|| {
+        ConnectError::NotFound {
+            program: command.to_string(),
+        }
+    })
+}
+
+/// The size past which a server's log starts over.
+const LOG_CAP: u64 = 1024 * 1024;
+
+/// The stderr log of one stdio server: appended to, with a line marking each start, so the
+/// tail of this start can be quoted when it fails.
+struct Log {
+    file: Option<(std::fs::File, PathBuf, u64)>,
+}
+
+impl Log {
+    fn open(dir: &Path, server: &str, program: &Path, args: &[String]) -> Log {
+        let path = dir.join(format!("{server}.log"));
+        let opened = std::fs::create_dir_all(dir).and_then(|()| {
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .read(true)
+                .open(&path)
+        });
+        // No log is no reason not to run the server: its stderr is then dropped.
+        let Ok(mut file) = opened else {
+            return Log { file: None };
+        };
+        // One server's log never grows without bound: past 1 MiB it starts over.
+        if file.metadata().is_ok_and(|m| m.len() > LOG_CAP) {
+            let _ = file.set_len(0);
+        }
+        let _ = writeln!(
+            file,
+            "--- {} finch starts: {} {}",
+            chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            program.display(),
+            args.join(" ")
+        );
+        let start = file.seek(SeekFrom::End(0)).unwrap_or(0);
+        Log {
+            file: Some((file, path, start)),
+        }
+    }
+
+    fn stderr(&self) -> Stdio {
+        match self.file.as_ref().and_then(|(f, _, _)| f.try_clone().ok()) {
+            Some(f) => Stdio::from(f),
+            None => Stdio::null(),
+        }
+    }
+
+    /// The last three non-empty lines written since this start, one line, at most 400
+    /// characters.
+    fn tail(&self) -> Tail {
+        let Some((file, path, start)) = &self.file else {
+            return Tail::default();
+        };
+        let mut text = String::new();
+        if let Ok(mut f) = file.try_clone()
+            && f.seek(SeekFrom::Start(*start)).is_ok()
+        {
+            let mut bytes = Vec::new();
+            let _ = f.take(256 * 1024).read_to_end(&mut bytes);
+            text = String::from_utf8_lossy(&bytes).into_owned();
+        }
+        let lines: Vec<&str> = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        let mut joined = lines[lines.len().saturating_sub(3)..].join(" | ");
+        if joined.chars().count() > 400 {
+            joined = format!("{}…", joined.chars().take(399).collect::<String>());
+        }
+        Tail(Some((joined, path.clone())))
+    }
+}
+
+/// A transport that signals when the server's side ends (end of input) or the transport is
+/// dropped (rmcp drops it when the session ends, whatever the reason): how the bridge learns
+/// at once that a server went away, without waiting for rmcp's own wind-down.
+struct Watched<T> {
+    inner: T,
+    closed: Option<oneshot::Sender<()>>,
+}
+
+impl<T: rmcp::transport::Transport<RoleClient>> rmcp::transport::Transport<RoleClient>
+    for Watched<T>
+{
+    type Error = T::Error;
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleClient>,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        self.inner.send(item)
+    }
+
+    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleClient>> {
+        let message = self.inner.receive().await;
+        if message.is_none()
+            && let Some(closed) = self.closed.take()
+        {
+            let _ = closed.send(());
+        }
+        message
+    }
+
+    fn close(&mut self) -> impl Future<Output = Result<(), Self::Error>> + Send {
+        self.inner.close()
+    }
+}
+
+/// A tool as a server describes it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RemoteTool {
+    pub name: String,
+    pub title: Option<String>,
+    pub description: String,
+    pub input_schema: Value,
+    /// The server marks it destructive (`annotations.destructiveHint`).
+    pub destructive: bool,
+}
+
+impl RemoteTool {
+    /// Reads the fields finch uses from a tool as the protocol shapes it.
+    pub fn from_json(tool: &Value) -> Option<RemoteTool> {
+        let name = tool.get("name")?.as_str()?.to_string();
+        let text = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_string);
+        let annotations = tool.get("annotations");
+        let title = text(tool.get("title"))
+            .or_else(|| text(annotations.and_then(|a| a.get("title"))))
+            .filter(|t| !t.trim().is_empty());
+        let input_schema = match tool.get("inputSchema") {
+            Some(s @ Value::Object(_)) => s.clone(),
+            _ => serde_json::json!({"type": "object"}),
+        };
+        Some(RemoteTool {
+            name,
+            title,
+            description: text(tool.get("description")).unwrap_or_default(),
+            input_schema,
+            destructive: annotations
+                .and_then(|a| a.get("destructiveHint"))
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
+        })
+    }
+}
+
+/// Every tool of the server (all pages), within `timeout`.
+pub async fn list_tools(
+    peer: &Peer<RoleClient>,
+    timeout: Duration,
+) -> Result<Vec<RemoteTool>, ConnectError> {
+    let tools = match tokio::time::timeout(timeout, peer.list_all_tools()).await {
+        Ok(Ok(tools)) => tools,
+        Ok(Err(e)) => {
+            return Err(ConnectError::Failed {
+                stage: LISTING,
+                message: e.to_string(),
+                tail: Tail::default(),
+            });
+        }
+        Err(_) => {
+            return Err(ConnectError::Timeout {
+                stage: LISTING,
+                after: timeout,
+                tail: Tail::default(),
+            });
+        }
+    };
+    Ok(tools
+        .iter()
+        .filter_map(|t| serde_json::to_value(t).ok())
+        .filter_map(|t| RemoteTool::from_json(&t))
+        .collect())
+}
+
+/// Why a `tools/call` produced no result.
+#[derive(Debug, thiserror::Error)]
+pub enum CallError {
+    #[error("the server answered with an error: {0}")]
+    Rejected(String),
+    #[error("the connection to the server closed during the call")]
+    Closed,
+    #[error("no answer within {}", seconds(*.0))]
+    Timeout(Duration),
+    #[error("{0}")]
+    Other(String),
+}
+
+/// Sends one `tools/call` and returns the result as the protocol shapes it (`content`,
+/// `structuredContent`, `isError`). A timeout drops the request, which makes rmcp tell the
+/// server it was cancelled.
+pub async fn call_tool(
+    peer: &Peer<RoleClient>,
+    tool: &str,
+    arguments: JsonObject,
+    timeout: Duration,
+) -> Result<Value, CallError> {
+    let params = CallToolRequestParams::new(tool.to_string()).with_arguments(arguments);
+    match tokio::time::timeout(timeout, peer.call_tool(params)).await {
+        Ok(Ok(result)) => {
+            serde_json::to_value(&result).map_err(|e| CallError::Other(e.to_string()))
+        }
+        Ok(Err(ServiceError::McpError(e))) => Err(CallError::Rejected(e.message.to_string())),
+        Ok(Err(ServiceError::TransportClosed | ServiceError::TransportSend(_))) => {
+            Err(CallError::Closed)
+        }
+        Ok(Err(e)) => Err(CallError::Other(e.to_string())),
+        Err(_) => Err(CallError::Timeout(timeout)),
+    }
+}
+
+/// Ends a session: asks it to close (a stdio server sees its stdin end) and waits up to
+/// `grace`, then kills what is left of the server's process group.
+pub async fn close(mut connection: Connection, grace: Duration) {
+    let _ = connection.service.close_with_timeout(grace).await;
+    kill_group(connection.pgid);
+}
+
+/// Kills a stdio server's whole process group (the launcher and anything it started).
+pub fn kill_group(pgid: Option<i32>) {
+    #[cfg(unix)]
+    if let Some(pgid) = pgid.filter(|p| *p > 1) {
+        // SAFETY: kill takes plain integers; a group that is already gone gives ESRCH.
+        unsafe {
+            libc::kill(-pgid, libc::SIGKILL);
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = pgid;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn tools_read_title_schema_and_destructive_hint() {
+        let tool = RemoteTool::from_json(&json!({
+            "name": "wipe",
+            "description": "Deletes",
+            "inputSchema": {"type": "object", "properties": {}},
+            "annotations": {"title": "Wipe it", "destructiveHint": true},
+        }))
+        .unwrap();
+        assert_eq!(tool.title.as_deref(), Some("Wipe it"));
+        assert!(tool.destructive);
+        let bare = RemoteTool::from_json(&json!({"name": "x"})).unwrap();
+        assert_eq!(bare.input_schema, json!({"type": "object"}));
+        assert_eq!((bare.title, bare.destructive), (None, false));
+        assert!(RemoteTool::from_json(&json!({"title": "no name"})).is_none());
+    }
+
+    #[test]
+    fn durations_read_well() {
+        assert_eq!(seconds(Duration::from_secs(20)), "20 s");
+        assert_eq!(seconds(Duration::from_millis(300)), "300 ms");
+        assert_eq!(seconds(Duration::from_millis(1500)), "1.5 s");
+    }
+}

@@ -1,0 +1,1543 @@
+//! The mini tool runtime of SPEC §9.1: one `node` process per enabled mini tool (and per
+//! `--minitool` directory), each running the bootstrap shipped in this binary, which imports the
+//! mini tool's ES module entry and calls its `activate(ctx)`. Host and bootstrap speak JSON-RPC
+//! 2.0 over fd 3 (`rpc`); the mini tool's own output goes to `<runtime>/logs/minitools/<id>.log`.
+//! To the host the runtime is one `Provider`: its tools are what the mini tools registered.
+//!
+//! Threads: each process has a reader thread that answers what the mini tool asks the host
+//! (storage, secrets, capabilities, tool registrations — `services`) and routes answers. Only
+//! prompts need the thread running `Host::call` (it owns the prompter): they are sent to it
+//! while a call is in progress. Activation of every mini tool runs in parallel; a restart runs
+//! on the calling thread.
+//!
+//! Faults — a mini tool that throws in `activate`, never settles it, crashes, hangs past its
+//! timeout, writes garbage on the channel, or exits — stop that process (its process group is
+//! killed) and are reported: in the start report, in the failing call's error (which names the
+//! log file), and through the event hook. Other mini tools and the host keep working. A stopped
+//! mini tool restarts on a later call once its backoff (`[runtime] restart_backoff`, doubling
+//! per consecutive failure up to `restart_backoff_max`) has passed; a call before that fails at
+//! once, saying when to retry. A successful call resets the backoff.
+//!
+//! Choices where the spec is silent:
+//! - `storage.*`, `secrets.*`, `capabilities.get/has`, `minitools.*` and `ui.confirm/modal/form`
+//!   return promises; `settings.get/all`, `i18n.*` and `app.getInfo()` are synchronous (their
+//!   data is sent with `activate`).
+//! - Settings values come from the app's per-mini-tool record in `<runtime>/extensions.json`
+//!   (`extensions.<id>.settings`), over the manifest's `settings.fields[].default`.
+//! - The i18n locale is `[runtime] locale`, else `FINCH_LOCALE`, `LC_ALL`, `LC_MESSAGES`,
+//!   `LANG`, else `en-US`; messages are `i18n/<locale>.json` (nested keys flattened with `.`)
+//!   over `i18n/en-US.json`; `t(key, params)` fills `{name}` and `{{name}}`.
+//! - A `--minitool` directory whose id is also installed replaces the installed one for the
+//!   run; an id installed in both tiers runs from the personal tier.
+//! - Prompts outside a tool call (during `activate`, from a timer) are refused: a headless host
+//!   has nobody to show them to then.
+//! - `capabilities.get`/`has` of a capability another mini tool declares but has not provided
+//!   yet wait until that mini tool's activation ends.
+//! - A timed-out call first aborts its `exec.signal`; a tool that settles within half the
+//!   timeout (at most 1 s) keeps running, one that does not is stopped.
+
+mod process;
+mod rpc;
+pub mod secrets;
+mod services;
+mod storage;
+mod ui;
+
+use std::collections::HashMap;
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex, MutexGuard, RwLock};
+use std::time::{Duration, Instant};
+
+use serde_json::{Map, Value, json};
+
+use super::catalog::{ToolDef, ToolSpec};
+use super::output::{Content, ToolOutput};
+use super::{CallCx, HostEvent, Provider};
+use crate::config::{RuntimeSettings, Settings};
+use crate::env::Env;
+use crate::homes::{Homes, Tier};
+use crate::minitool::manifest::{self, Manifest, Severity};
+use crate::minitool::{listing, tier};
+use process::Spawner;
+use rpc::{Conn, MainMsg, Pending, ReadEnd, RpcError, RpcResult, StopReason};
+use storage::Storage;
+
+/// The capability the host itself provides: runtime MCP server registrations (SPEC §9.2).
+pub const MCP_CLIENT_CAPABILITY: &str = "mcp.client";
+/// How long `discover` waits for the mini tools' discovery providers.
+const DISCOVER_TIMEOUT: Duration = Duration::from_secs(5);
+/// The longest a timed-out call may take to settle after its signal aborted.
+const CANCEL_GRACE_MAX: Duration = Duration::from_secs(1);
+
+/// Where a mini tool of this run comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    Personal,
+    Global,
+    /// `--minitool <dir>`: not installed, for this run only.
+    Dir,
+}
+
+impl Origin {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Origin::Personal => "personal",
+            Origin::Global => "global",
+            Origin::Dir => "dir",
+        }
+    }
+}
+
+/// What starting one mini tool came to.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    Activated {
+        tools: usize,
+    },
+    Failed {
+        error: String,
+    },
+    /// Not started (shadowed by another of the same id).
+    Skipped {
+        reason: String,
+    },
+}
+
+/// One line of the start report (`finch reload`, `finch run --minitool`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolReport {
+    pub id: String,
+    pub display_name: String,
+    pub version: Option<String>,
+    pub origin: Origin,
+    pub path: PathBuf,
+    pub log: PathBuf,
+    pub outcome: Outcome,
+}
+
+impl ToolReport {
+    /// The line a person reads.
+    pub fn line(&self) -> String {
+        match &self.outcome {
+            Outcome::Activated { tools } => format!(
+                "✓ {} activated: {tools} tool{}",
+                self.id,
+                if *tools == 1 { "" } else { "s" }
+            ),
+            Outcome::Failed { error } => format!(
+                "✖ {} failed: {error} (log: {})",
+                self.id,
+                self.log.display()
+            ),
+            Outcome::Skipped { reason } => format!("• {} skipped: {reason}", self.id),
+        }
+    }
+
+    pub fn to_json(&self) -> Value {
+        let (status, tools, error) = match &self.outcome {
+            Outcome::Activated { tools } => ("activated", Some(*tools), None),
+            Outcome::Failed { error } => ("failed", None, Some(error.clone())),
+            Outcome::Skipped { reason } => ("skipped", None, Some(reason.clone())),
+        };
+        json!({
+            "id": self.id,
+            "name": self.display_name,
+            "version": self.version,
+            "origin": self.origin.as_str(),
+            "path": self.path,
+            "status": status,
+            "tools": tools,
+            "error": error,
+            "log": self.log,
+        })
+    }
+}
+
+/// What `start` found: one report per mini tool, and problems that kept installed mini tools
+/// from being considered at all (an unreadable `extensions.json` or tier).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct StartReport {
+    pub tools: Vec<ToolReport>,
+    pub problems: Vec<String>,
+}
+
+impl StartReport {
+    pub fn to_json(&self) -> Value {
+        json!({
+            "minitools": self.tools.iter().map(ToolReport::to_json).collect::<Vec<_>>(),
+            "problems": self.problems,
+        })
+    }
+}
+
+/// Something a front end may show while mini tools run.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RuntimeEvent {
+    /// `exec.progress.report(...)` of a running call.
+    Progress {
+        minitool: String,
+        tool: String,
+        message: Option<String>,
+        percent: Option<f64>,
+    },
+    /// `ctx.ui.toast`/`notify`.
+    Notice {
+        minitool: String,
+        display_name: String,
+        level: Option<String>,
+        title: Option<String>,
+        message: String,
+    },
+    /// A mini tool was stopped for a fault outside of a start report.
+    Fault {
+        minitool: String,
+        message: String,
+        log: PathBuf,
+    },
+    /// A UI surface a headless host cannot show was asked for, and recorded.
+    Unsupported {
+        minitool: String,
+        kind: String,
+        detail: Option<String>,
+    },
+    /// Mini tools registered or removed tools: the catalog should be rebuilt.
+    ToolsChanged,
+    /// A mini tool registered or removed an MCP server through `mcp.client`.
+    McpServersChanged,
+}
+
+/// Receives runtime events, from any thread.
+pub type EventHook = Arc<dyn Fn(&RuntimeEvent) + Send + Sync>;
+
+/// The default hook: progress, notices and faults as lines on stderr (`quiet` keeps only
+/// faults).
+pub fn stderr_hook(quiet: bool) -> EventHook {
+    Arc::new(move |event: &RuntimeEvent| match event {
+        RuntimeEvent::Progress {
+            tool,
+            message,
+            percent,
+            ..
+        } if !quiet => {
+            let pct = percent.map(|p| format!(" {p:.0}%")).unwrap_or_default();
+            eprintln!(
+                "  … {tool}:{pct} {}",
+                message.as_deref().unwrap_or("working")
+            );
+        }
+        RuntimeEvent::Notice {
+            display_name,
+            level,
+            title,
+            message,
+            ..
+        } if !quiet => {
+            let level = level.as_deref().unwrap_or("info");
+            let title = title
+                .as_deref()
+                .map(|t| format!("{t}: "))
+                .unwrap_or_default();
+            eprintln!("[{display_name}] {level}: {title}{message}");
+        }
+        RuntimeEvent::Fault {
+            minitool,
+            message,
+            log,
+        } => eprintln!(
+            "warning: mini tool {minitool} {message} (log: {})",
+            log.display()
+        ),
+        _ => {}
+    })
+}
+
+/// A tool a mini tool registered for its agent's session.
+#[derive(Debug, Clone)]
+pub(crate) struct Registered {
+    pub name: String,
+    pub def: ToolDef,
+    pub timeout: Duration,
+}
+
+/// A tool a discovery provider of a mini tool found for a query.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Discovered {
+    pub minitool: String,
+    /// The name the mini tool registered it under.
+    pub name: String,
+    /// The model-facing name it asks for (`naming::minitool_tool`).
+    pub wanted_name: String,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub score: Option<f64>,
+}
+
+/// An MCP server a mini tool registered at run time through the `mcp.client` capability.
+#[derive(Debug, Clone, PartialEq)]
+pub struct McpRegistration {
+    pub minitool: String,
+    /// The normalized name (lowercase, `[^a-z0-9]` → `_`) that merging goes by (§9.2).
+    pub name: String,
+    /// The config as registered (`{name, command, args, env, cwd}` or `{name, url, headers}`).
+    pub config: Value,
+}
+
+/// A UI surface a mini tool asked for that this host does not show.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnsupportedUse {
+    pub minitool: String,
+    pub kind: String,
+    pub detail: Option<String>,
+}
+
+/// The session a runtime's mini tools see as `ctx.session` and `ctx.workspace`.
+#[derive(Debug, Clone)]
+pub struct SessionInfo {
+    pub id: String,
+    pub cwd: PathBuf,
+    pub project: PathBuf,
+    pub trusted: Vec<PathBuf>,
+}
+
+impl SessionInfo {
+    fn session_json(&self) -> Value {
+        json!({"id": self.id, "cwd": self.cwd})
+    }
+
+    fn workspace_json(&self) -> Value {
+        json!({"cwd": self.cwd, "root": self.project, "rootPath": self.project,
+               "trustedDirs": self.trusted})
+    }
+}
+
+/// What `start` needs.
+pub struct StartOptions<'a> {
+    pub homes: &'a Homes,
+    pub settings: &'a Settings,
+    pub env: &'a Env,
+    /// `--minitool` directories, absolute.
+    pub dirs: &'a [PathBuf],
+    pub session: Option<SessionInfo>,
+    /// Where events go; `stderr_hook(false)` when `None`.
+    pub hook: Option<EventHook>,
+}
+
+/// Why the runtime could not start at all: a `--minitool` directory the author must fix.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("--minitool {}: no mini tool there (no finch.json, and no package.json with a \"finch\" object)", .0.display())]
+    NotAMiniTool(PathBuf),
+    #[error("--minitool {}: {message}", dir.display())]
+    Invalid { dir: PathBuf, message: String },
+}
+
+/// The runtime: a cheap handle (clones share the processes). The processes stop — each gets
+/// `deactivate()` within `[runtime] shutdown_timeout`, then its process group is killed — when
+/// `shutdown` is called or the last handle is dropped.
+#[derive(Clone)]
+pub struct MiniToolRuntime {
+    inner: Arc<Inner>,
+    _guard: Arc<Guard>,
+}
+
+/// Shuts the runtime down when the last handle goes. The reader threads hold `Inner` too (a
+/// mini tool's `deactivate()` may still use storage), so the handles hold this as well.
+struct Guard(Arc<Inner>);
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        self.0.shutdown();
+    }
+}
+
+pub(crate) struct Instance {
+    pub id: String,
+    pub display_name: String,
+    pub version: Option<String>,
+    pub dir: PathBuf,
+    pub main: String,
+    pub origin: Origin,
+    pub log: PathBuf,
+    pub storage: Storage,
+    /// `permissions.secrets` patterns.
+    pub secrets: Vec<String>,
+    pub provides: Vec<String>,
+    pub requires: Vec<String>,
+    pub settings: Map<String, Value>,
+    pub i18n: Value,
+    pub contributes: Map<String, Value>,
+    state: Mutex<InstanceState>,
+}
+
+struct InstanceState {
+    phase: Phase,
+    tools: Vec<Registered>,
+    /// Discovery providers the mini tool has registered.
+    discovery: usize,
+    /// Consecutive failures (the backoff's exponent).
+    failures: u32,
+}
+
+enum Phase {
+    Idle,
+    Starting(Arc<Conn>),
+    Active(Arc<Conn>),
+    Down { reason: String, at: Instant },
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Instance {
+    fn state(&self) -> MutexGuard<'_, InstanceState> {
+        lock(&self.state)
+    }
+
+    /// The live process, when there is one (starting or active).
+    pub(crate) fn conn(&self) -> Option<Arc<Conn>> {
+        match &self.state().phase {
+            Phase::Starting(c) | Phase::Active(c) => Some(c.clone()),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn is_current(&self, conn: &Arc<Conn>) -> bool {
+        self.conn().is_some_and(|c| Arc::ptr_eq(&c, conn))
+    }
+
+    pub(crate) fn is_starting(&self) -> bool {
+        matches!(self.state().phase, Phase::Starting(_))
+    }
+
+    fn registered(&self, name: &str) -> Option<Registered> {
+        self.state().tools.iter().find(|t| t.name == name).cloned()
+    }
+
+    /// The process `conn` is down for `reason`: if it is the current one, the mini tool is
+    /// stopped and one more failure counts toward its backoff.
+    fn mark_down(&self, conn: &Arc<Conn>, reason: &str) -> bool {
+        let mut st = self.state();
+        let current =
+            matches!(&st.phase, Phase::Starting(c) | Phase::Active(c) if Arc::ptr_eq(c, conn));
+        if current {
+            st.phase = Phase::Down {
+                reason: reason.to_string(),
+                at: Instant::now(),
+            };
+            st.failures = st.failures.saturating_add(1);
+        }
+        current
+    }
+}
+
+pub(crate) struct Inner {
+    settings: RuntimeSettings,
+    node: Result<PathBuf, String>,
+    bootstrap: Result<PathBuf, String>,
+    instances: Vec<Arc<Instance>>,
+    app_info: Value,
+    session: Mutex<Option<SessionInfo>>,
+    capabilities: Mutex<services::Capabilities>,
+    mcp: Mutex<Vec<McpRegistration>>,
+    unsupported: Mutex<Vec<UnsupportedUse>>,
+    /// Where prompts go while a call runs (the calling thread's channel).
+    route: Mutex<Option<Sender<MainMsg>>>,
+    hook: RwLock<EventHook>,
+    keyring: secrets::Keyring,
+    spawner: Spawner,
+    /// Bumped on every tool registration change.
+    tools_version: AtomicU64,
+    call_seq: AtomicU64,
+    shut: AtomicBool,
+}
+
+impl MiniToolRuntime {
+    /// Loads every enabled mini tool of both tiers and the `--minitool` directories, activates
+    /// them in parallel, and reports on each. Only a `--minitool` directory that is not a valid
+    /// mini tool fails the whole start; an unreadable `extensions.json` or tier is a problem in
+    /// the report (no installed mini tool starts), so the host itself stays usable.
+    pub fn start(opts: StartOptions) -> Result<(MiniToolRuntime, StartReport), StartError> {
+        let mut reports = Vec::new();
+        let mut problems = Vec::new();
+        let candidates = candidates(opts.homes, opts.dirs, &mut reports, &mut problems)?;
+        let extension_records = crate::store::read_json_object(&opts.homes.extensions_json())
+            .ok()
+            .flatten()
+            .and_then(|doc| doc.get("extensions").and_then(Value::as_object).cloned())
+            .unwrap_or_default();
+        let locale = locale(opts.settings.runtime.locale.as_deref(), opts.env);
+        let instances: Vec<Arc<Instance>> = candidates
+            .into_iter()
+            .map(|(m, origin)| {
+                Arc::new(instance(
+                    opts.homes,
+                    opts.settings,
+                    &m,
+                    origin,
+                    &extension_records,
+                    &locale,
+                ))
+            })
+            .collect();
+        let node = crate::node::find_node(opts.settings, opts.env)
+            .map(|(path, _)| path)
+            .ok_or_else(|| {
+                "node was not found: set node = \"/path/to/node\" in finch.toml, or FINCH_NODE, or put node (18 or newer) on PATH".to_string()
+            });
+        let bootstrap = if instances.is_empty() {
+            Err("not needed".to_string())
+        } else {
+            process::ensure_bootstrap(&opts.homes.runtime).map_err(|e| {
+                format!(
+                    "cannot write the bootstrap under {}: {e}",
+                    opts.homes.runtime.join("cache/runtime").display()
+                )
+            })
+        };
+        let app_info = json!({
+            "name": "finch",
+            "version": env!("CARGO_PKG_VERSION"),
+            "host": "finch",
+            "headless": true,
+            "locale": locale,
+            "runtimeHome": opts.homes.runtime,
+            "agentHome": opts.homes.agent,
+        });
+        let inner = Arc::new(Inner {
+            settings: opts.settings.runtime.clone(),
+            node,
+            bootstrap,
+            instances,
+            app_info,
+            session: Mutex::new(opts.session),
+            capabilities: Mutex::new(services::Capabilities::default()),
+            mcp: Mutex::new(Vec::new()),
+            unsupported: Mutex::new(Vec::new()),
+            route: Mutex::new(None),
+            hook: RwLock::new(opts.hook.unwrap_or_else(|| stderr_hook(false))),
+            keyring: secrets::Keyring::new(opts.settings.runtime.keyring),
+            spawner: Spawner::new(),
+            tools_version: AtomicU64::new(0),
+            call_seq: AtomicU64::new(0),
+            shut: AtomicBool::new(false),
+        });
+        let results = inner.activate(&inner.instances);
+        for (inst, result) in inner.instances.iter().zip(results) {
+            reports.push(ToolReport {
+                id: inst.id.clone(),
+                display_name: inst.display_name.clone(),
+                version: inst.version.clone(),
+                origin: inst.origin,
+                path: inst.dir.clone(),
+                log: inst.log.clone(),
+                outcome: match result {
+                    Ok(tools) => Outcome::Activated { tools },
+                    Err(error) => Outcome::Failed { error },
+                },
+            });
+        }
+        let guard = Arc::new(Guard(inner.clone()));
+        Ok((
+            MiniToolRuntime {
+                inner,
+                _guard: guard,
+            },
+            StartReport {
+                tools: reports,
+                problems,
+            },
+        ))
+    }
+
+    /// Replaces the event hook (the console's progress display, say).
+    pub fn set_event_hook(&self, hook: EventHook) {
+        *self.inner.hook.write().unwrap_or_else(|e| e.into_inner()) = hook;
+    }
+
+    /// Asks every mini tool's discovery (search) providers about `query` and returns the tools
+    /// they name that their mini tool registered, best first where they gave scores.
+    pub fn discover(&self, query: &str, limit: usize) -> Vec<Discovered> {
+        self.inner.discover(query, limit)
+    }
+
+    /// MCP servers registered through the `mcp.client` capability, in registration order (a
+    /// later registration of the same normalized name replaced the earlier one).
+    pub fn mcp_registrations(&self) -> Vec<McpRegistration> {
+        lock(&self.inner.mcp).clone()
+    }
+
+    /// UI surfaces asked for and not shown (panels, canvases, composer actions, …).
+    pub fn unsupported(&self) -> Vec<UnsupportedUse> {
+        lock(&self.inner.unsupported).clone()
+    }
+
+    /// The pids of the running mini tool processes, by id (for tests and `doctor`).
+    pub fn pids(&self) -> Vec<(String, u32)> {
+        self.inner
+            .instances
+            .iter()
+            .filter_map(|i| i.conn().map(|c| (i.id.clone(), c.pid)))
+            .collect()
+    }
+
+    /// Stops every mini tool: `deactivate()` (bounded by `[runtime] shutdown_timeout`), then
+    /// the process groups are killed. Calls after this fail.
+    pub fn shutdown(&self) {
+        self.inner.shutdown();
+    }
+}
+
+impl Provider for MiniToolRuntime {
+    fn discover(&self, query: &str, limit: usize) -> Vec<(String, String)> {
+        MiniToolRuntime::discover(self, query, limit)
+            .into_iter()
+            .map(|d| (format!("minitool:{}", d.minitool), d.name))
+            .collect()
+    }
+
+    fn defs(&self) -> Vec<ToolDef> {
+        self.inner
+            .instances
+            .iter()
+            .flat_map(|i| {
+                i.state()
+                    .tools
+                    .iter()
+                    .map(|t| t.def.clone())
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    }
+
+    fn call(&mut self, tool: &ToolSpec, args: Value, cx: &mut CallCx) -> ToolOutput {
+        let id = tool
+            .def
+            .source
+            .strip_prefix("minitool:")
+            .unwrap_or_default();
+        let Some(inst) = self.inner.instances.iter().find(|i| i.id == id).cloned() else {
+            return ToolOutput::error(format!(
+                "`{}` belongs to mini tool \"{id}\", which is not loaded in this run",
+                tool.name
+            ));
+        };
+        let before = self.inner.tools_version.load(Ordering::SeqCst);
+        let output = self.inner.call(&inst, tool, args, cx);
+        if self.inner.tools_version.load(Ordering::SeqCst) != before {
+            cx.events.push(HostEvent::ToolsChanged);
+        }
+        output
+    }
+}
+
+impl Inner {
+    pub(crate) fn emit(&self, event: RuntimeEvent) {
+        let hook = self.hook.read().unwrap_or_else(|e| e.into_inner()).clone();
+        hook(&event);
+    }
+
+    pub(crate) fn instance_of(&self, conn: &Conn) -> Option<&Arc<Instance>> {
+        self.instances.iter().find(|i| i.id == conn.id)
+    }
+
+    fn backoff(&self, failures: u32) -> Duration {
+        let base = self.settings.restart_backoff;
+        let factor = 2u32.saturating_pow(failures.saturating_sub(1).min(20));
+        base.saturating_mul(factor)
+            .min(self.settings.restart_backoff_max)
+    }
+
+    fn clamp_timeout(&self, requested: Option<Duration>) -> Duration {
+        match requested {
+            None => self.settings.call_timeout,
+            Some(t) => t.clamp(
+                self.settings.call_timeout_min,
+                self.settings.call_timeout_max,
+            ),
+        }
+    }
+
+    /// Starts and activates `insts` in parallel: `Ok(tool count)` or the reason each failed.
+    fn activate(self: &Arc<Inner>, insts: &[Arc<Instance>]) -> Vec<Result<usize, String>> {
+        let (tx, rx) = mpsc::channel();
+        let mut results: Vec<Option<Result<usize, String>>> = vec![None; insts.len()];
+        let mut waiting: HashMap<u64, (Arc<Conn>, Instant)> = HashMap::new();
+        for (i, inst) in insts.iter().enumerate() {
+            match self.begin(inst, tx.clone(), i as u64) {
+                Ok(conn) => {
+                    waiting.insert(
+                        i as u64,
+                        (conn, Instant::now() + self.settings.activate_timeout),
+                    );
+                }
+                Err(e) => {
+                    self.settle_capabilities();
+                    results[i] = Some(Err(e));
+                }
+            }
+        }
+        drop(tx);
+        while !waiting.is_empty() {
+            let now = Instant::now();
+            let next = waiting.values().map(|(_, d)| *d).min().unwrap_or(now);
+            match rx.recv_timeout(next.saturating_duration_since(now)) {
+                Ok(MainMsg::Reply { tag, result }) => {
+                    if let Some((conn, _)) = waiting.remove(&tag) {
+                        let i = tag as usize;
+                        results[i] = Some(self.finish_activation(&insts[i], &conn, result));
+                    }
+                }
+                // Prompts are never routed here; answer one anyway rather than leave it waiting.
+                Ok(MainMsg::Prompt { from, id, .. }) => from.reply(
+                    id,
+                    Err(RpcError::refused("no person can answer during activation")),
+                ),
+                Err(RecvTimeoutError::Timeout) => {
+                    let now = Instant::now();
+                    let expired: Vec<u64> = waiting
+                        .iter()
+                        .filter(|(_, (_, d))| *d <= now)
+                        .map(|(t, _)| *t)
+                        .collect();
+                    for tag in expired {
+                        if let Some((conn, _)) = waiting.remove(&tag) {
+                            let i = tag as usize;
+                            let reason = format!(
+                                "activate() did not settle within {}",
+                                seconds(self.settings.activate_timeout)
+                            );
+                            conn.stop(StopReason::Fault(reason.clone()));
+                            insts[i].mark_down(&conn, &reason);
+                            self.settle_capabilities();
+                            results[i] = Some(Err(reason));
+                        }
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+        }
+        results
+            .into_iter()
+            .map(|r| r.unwrap_or_else(|| Err("activation was interrupted".into())))
+            .collect()
+    }
+
+    /// Spawns the process of `inst` and sends it `activate`; the answer goes to `tx` as `tag`.
+    fn begin(
+        self: &Arc<Inner>,
+        inst: &Arc<Instance>,
+        tx: Sender<MainMsg>,
+        tag: u64,
+    ) -> Result<Arc<Conn>, String> {
+        if self.shut.load(Ordering::SeqCst) {
+            return Err("the runtime is shutting down".into());
+        }
+        let node = self.node.clone()?;
+        let bootstrap = self.bootstrap.clone()?;
+        storage::ensure_dir(&inst.storage.dir)?;
+        let header = format!(
+            "{}{} finch {}: starting {}{} from {}",
+            process::LOG_HEADER,
+            chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+            env!("CARGO_PKG_VERSION"),
+            inst.id,
+            inst.version
+                .as_deref()
+                .map(|v| format!(" {v}"))
+                .unwrap_or_default(),
+            inst.dir.display()
+        );
+        let log = process::open_log(&inst.log, &header)
+            .map_err(|e| format!("cannot open its log {}: {e}", inst.log.display()))?;
+        let (ours, theirs) =
+            process::pair().map_err(|e| format!("cannot create its channel: {e}"))?;
+        let reader = ours
+            .try_clone()
+            .map_err(|e| format!("cannot create its channel: {e}"))?;
+        let child = self
+            .spawner
+            .spawn(process::SpawnSpec {
+                node: node.clone(),
+                bootstrap,
+                cwd: inst.dir.clone(),
+                log,
+                channel: theirs,
+            })
+            .map_err(|e| {
+                format!(
+                    "cannot start {}: {e} (set node in finch.toml or FINCH_NODE, or put node on PATH)",
+                    node.display()
+                )
+            })?;
+        let pid = child.id();
+        let conn = match Conn::new(&inst.id, child, ours) {
+            Ok(c) => Arc::new(c),
+            Err(e) => {
+                process::kill_group(pid);
+                return Err(format!("cannot set up its channel: {e}"));
+            }
+        };
+        {
+            let mut st = inst.state();
+            st.phase = Phase::Starting(conn.clone());
+            st.tools.clear();
+            st.discovery = 0;
+        }
+        self.forget_instance(inst);
+        let (reader_inner, reader_inst, reader_conn) = (self.clone(), inst.clone(), conn.clone());
+        let started = std::thread::Builder::new()
+            .name(format!("finch-minitool-{}", inst.id))
+            .spawn(move || read_loop(reader_inner, reader_inst, reader_conn, reader));
+        if let Err(e) = started {
+            conn.stop(StopReason::Fault(format!("no reader thread: {e}")));
+            inst.mark_down(&conn, "could not start its reader thread");
+            return Err(format!("cannot start a thread to read its channel: {e}"));
+        }
+        let params = self.activation_params(inst);
+        conn.request("activate", params, Pending::Main { tx, tag })
+            .map_err(|e| format!("cannot send activate: {e}"))?;
+        Ok(conn)
+    }
+
+    fn activation_params(&self, inst: &Instance) -> Value {
+        let session = lock(&self.session).clone();
+        json!({
+            "entryPath": inst.dir.join(&inst.main),
+            "main": inst.main,
+            "minitool": {
+                "id": inst.id,
+                "displayName": inst.display_name,
+                "version": inst.version,
+                "extensionPath": inst.dir,
+            },
+            "storagePath": inst.storage.dir,
+            "settings": inst.settings,
+            "i18n": inst.i18n,
+            "app": self.app_info,
+            "session": session.as_ref().map(SessionInfo::session_json),
+            "workspace": session.as_ref().map(SessionInfo::workspace_json),
+            "capabilities": {"provides": inst.provides, "requires": inst.requires},
+        })
+    }
+
+    fn finish_activation(
+        &self,
+        inst: &Arc<Instance>,
+        conn: &Arc<Conn>,
+        result: RpcResult,
+    ) -> Result<usize, String> {
+        let outcome = match result {
+            Ok(_) => {
+                let mut st = inst.state();
+                if matches!(&st.phase, Phase::Starting(c) if Arc::ptr_eq(c, conn)) {
+                    st.phase = Phase::Active(conn.clone());
+                    Ok(st.tools.len())
+                } else {
+                    Err("it stopped during activation".to_string())
+                }
+            }
+            Err(e) => {
+                let reason = if e.code == rpc::code::STOPPED {
+                    e.message
+                } else {
+                    format!("activate() failed: {}", e.message)
+                };
+                conn.stop(StopReason::Fault(reason.clone()));
+                inst.mark_down(conn, &reason);
+                Err(reason)
+            }
+        };
+        self.settle_capabilities();
+        outcome
+    }
+
+    /// Forgets what an earlier process of `inst` provided and registered.
+    fn forget_instance(&self, inst: &Instance) {
+        lock(&self.capabilities).remove_instance(&inst.id);
+        let mut mcp = lock(&self.mcp);
+        let before = mcp.len();
+        mcp.retain(|r| r.minitool != inst.id);
+        let changed = mcp.len() != before;
+        drop(mcp);
+        if changed {
+            self.emit(RuntimeEvent::McpServersChanged);
+        }
+    }
+
+    pub(crate) fn settle_capabilities(&self) {
+        services::settle(self);
+    }
+
+    /// The process of `inst`, started (or restarted after its backoff) when needed.
+    fn ensure_running(self: &Arc<Inner>, inst: &Arc<Instance>) -> Result<Arc<Conn>, String> {
+        if self.shut.load(Ordering::SeqCst) {
+            return Err("the mini tool runtime has shut down".into());
+        }
+        let dead = {
+            let st = inst.state();
+            match &st.phase {
+                Phase::Active(conn) if conn.is_alive() => return Ok(conn.clone()),
+                Phase::Active(conn) | Phase::Starting(conn) => Some(conn.clone()),
+                Phase::Down { reason, at } => {
+                    let wait = self.backoff(st.failures);
+                    let elapsed = at.elapsed();
+                    if elapsed < wait {
+                        return Err(format!(
+                            "mini tool \"{}\" is stopped ({reason}). It restarts on a call after a backoff: try again in {}. Log: {}",
+                            inst.id,
+                            seconds(wait - elapsed),
+                            inst.log.display()
+                        ));
+                    }
+                    None
+                }
+                Phase::Idle => None,
+            }
+        };
+        if let Some(conn) = dead {
+            // Its reader has not cleaned up yet: make sure the process is gone before another
+            // one starts.
+            conn.stop(StopReason::Fault("its process ended".into()));
+            inst.mark_down(&conn, "its process ended");
+        }
+        let result = self.activate(std::slice::from_ref(inst)).pop();
+        match result {
+            Some(Ok(_)) => inst.conn().ok_or_else(|| {
+                format!("mini tool \"{}\" stopped right after it restarted", inst.id)
+            }),
+            Some(Err(e)) => Err(format!(
+                "mini tool \"{}\" was restarted, but {e}. Log: {}",
+                inst.id,
+                inst.log.display()
+            )),
+            None => Err(format!("mini tool \"{}\" could not be restarted", inst.id)),
+        }
+    }
+
+    fn call(
+        self: &Arc<Inner>,
+        inst: &Arc<Instance>,
+        tool: &ToolSpec,
+        args: Value,
+        cx: &mut CallCx,
+    ) -> ToolOutput {
+        let session = SessionInfo {
+            id: cx.session.id.clone(),
+            cwd: cx.session.cwd.clone(),
+            project: cx.session.project.clone(),
+            trusted: cx.session.trusted.clone(),
+        };
+        *lock(&self.session) = Some(session.clone());
+        let conn = match self.ensure_running(inst) {
+            Ok(c) => c,
+            Err(e) => return ToolOutput::error(e),
+        };
+        let Some(reg) = inst.registered(&tool.def.raw_name) else {
+            return ToolOutput::error(format!(
+                "mini tool \"{}\" no longer registers a tool named \"{}\" (it changed when it restarted); use ToolSearch or /reload to see its tools",
+                inst.id, tool.def.raw_name
+            ));
+        };
+        let seq = self.call_seq.fetch_add(1, Ordering::SeqCst) + 1;
+        let tool_call_id = format!("call_{:x}_{seq}", std::process::id());
+        let params = json!({
+            "name": reg.name,
+            "input": args,
+            "exec": {"toolCallId": tool_call_id, "sessionId": session.id, "cwd": session.cwd},
+            "session": session.session_json(),
+            "workspace": session.workspace_json(),
+        });
+        let (tx, rx) = mpsc::channel();
+        let _route = Route::set(self, tx.clone());
+        let request = match conn.request("execute", params, Pending::Main { tx, tag: 0 }) {
+            Ok(id) => id,
+            Err(e) => {
+                return ToolOutput::error(format!(
+                    "mini tool \"{}\" could not be reached: {e}. Log: {}",
+                    inst.id,
+                    inst.log.display()
+                ));
+            }
+        };
+        let deadline = Instant::now() + reg.timeout;
+        if let Some(result) = self.wait_reply(&rx, deadline, cx) {
+            return self.finish_call(inst, &tool.name, result);
+        }
+        // Timed out: abort its signal, give it a moment to settle, else stop it.
+        let limit = seconds(reg.timeout);
+        conn.notify(
+            "$/cancel",
+            json!({"id": request, "reason": format!("timed out after {limit}")}),
+        );
+        let grace = (reg.timeout / 2).min(CANCEL_GRACE_MAX);
+        let settled = self.wait_reply(&rx, Instant::now() + grace, cx);
+        conn.forget(request);
+        if settled.is_some() {
+            return ToolOutput::error(format!(
+                "`{}` timed out after {limit}; its signal was aborted and it stopped.",
+                tool.name
+            ));
+        }
+        let reason = format!(
+            "did not finish `{}` within {limit} and ignored its abort signal",
+            tool.name
+        );
+        conn.stop(StopReason::Fault(reason.clone()));
+        inst.mark_down(&conn, &reason);
+        self.settle_capabilities();
+        self.emit(RuntimeEvent::Fault {
+            minitool: inst.id.clone(),
+            message: format!("{reason}; it was stopped"),
+            log: inst.log.clone(),
+        });
+        ToolOutput::error(format!(
+            "mini tool \"{}\" {reason}; it was stopped, and restarts on a later call. Log: {}",
+            inst.id,
+            inst.log.display()
+        ))
+    }
+
+    /// Waits for the reply tagged 0, answering prompts meanwhile; `None` at the deadline.
+    fn wait_reply(
+        &self,
+        rx: &mpsc::Receiver<MainMsg>,
+        deadline: Instant,
+        cx: &mut CallCx,
+    ) -> Option<RpcResult> {
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return None;
+            }
+            match rx.recv_timeout(left) {
+                Ok(MainMsg::Reply { tag: 0, result }) => return Some(result),
+                Ok(MainMsg::Reply { .. }) => {}
+                Ok(MainMsg::Prompt {
+                    from,
+                    id,
+                    method,
+                    params,
+                }) => {
+                    let name = self
+                        .instance_of(&from)
+                        .map(|i| i.display_name.clone())
+                        .unwrap_or_else(|| from.id.clone());
+                    let answer = ui::answer(&method, &params, &name, cx.prompter);
+                    from.reply(id, answer);
+                }
+                Err(_) => return None,
+            }
+        }
+    }
+
+    fn finish_call(&self, inst: &Arc<Instance>, tool: &str, result: RpcResult) -> ToolOutput {
+        match result {
+            Ok(value) => {
+                inst.state().failures = 0;
+                output_from(value)
+            }
+            Err(e) if e.code == rpc::code::STOPPED => ToolOutput::error(e.message),
+            Err(e) => ToolOutput::error(format!("`{tool}` failed: {}", e.message)),
+        }
+    }
+
+    fn discover(&self, query: &str, limit: usize) -> Vec<Discovered> {
+        let (tx, rx) = mpsc::channel();
+        let mut asked = HashMap::new();
+        for (i, inst) in self.instances.iter().enumerate() {
+            let conn = {
+                let st = inst.state();
+                match &st.phase {
+                    Phase::Active(c) if st.discovery > 0 && c.is_alive() => c.clone(),
+                    _ => continue,
+                }
+            };
+            let pending = Pending::Main {
+                tx: tx.clone(),
+                tag: i as u64,
+            };
+            if let Ok(id) =
+                conn.request("discover", json!({"query": query, "limit": limit}), pending)
+            {
+                asked.insert(i as u64, (conn, id));
+            }
+        }
+        drop(tx);
+        let deadline = Instant::now() + DISCOVER_TIMEOUT;
+        let mut found = Vec::new();
+        while !asked.is_empty() {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let Ok(MainMsg::Reply { tag, result }) = rx.recv_timeout(left) else {
+                break;
+            };
+            asked.remove(&tag);
+            let inst = &self.instances[tag as usize];
+            let Ok(Value::Array(items)) = result else {
+                continue;
+            };
+            let st = inst.state();
+            for item in items {
+                let Some(name) = item.get("name").and_then(Value::as_str) else {
+                    continue;
+                };
+                let Some(reg) = st.tools.iter().find(|t| t.name == name) else {
+                    continue;
+                };
+                let text = |k: &str| item.get(k).and_then(Value::as_str).map(str::to_string);
+                found.push(Discovered {
+                    minitool: inst.id.clone(),
+                    name: name.to_string(),
+                    wanted_name: reg.def.wanted_name.clone(),
+                    title: text("title").or_else(|| Some(reg.def.title.clone())),
+                    description: text("description").or_else(|| Some(reg.def.description.clone())),
+                    score: item.get("score").and_then(Value::as_f64),
+                });
+            }
+        }
+        for (conn, id) in asked.into_values() {
+            conn.forget(id);
+        }
+        found.sort_by(|a, b| {
+            b.score
+                .unwrap_or(0.0)
+                .partial_cmp(&a.score.unwrap_or(0.0))
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        if limit > 0 {
+            found.truncate(limit);
+        }
+        found
+    }
+
+    fn shutdown(&self) {
+        if self.shut.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        let (tx, rx) = mpsc::channel();
+        let mut waiting = 0usize;
+        let conns: Vec<Arc<Conn>> = self.instances.iter().filter_map(|i| i.conn()).collect();
+        for (i, conn) in conns.iter().enumerate() {
+            if conn.is_alive() {
+                let pending = Pending::Main {
+                    tx: tx.clone(),
+                    tag: i as u64,
+                };
+                if conn.request("deactivate", json!({}), pending).is_ok() {
+                    waiting += 1;
+                }
+            }
+        }
+        drop(tx);
+        let deadline = Instant::now() + self.settings.shutdown_timeout;
+        while waiting > 0 {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match rx.recv_timeout(left) {
+                Ok(MainMsg::Reply { .. }) => waiting -= 1,
+                Ok(MainMsg::Prompt { from, id, .. }) => {
+                    from.reply(id, Err(RpcError::refused("the host is shutting down")))
+                }
+                Err(_) => break,
+            }
+        }
+        for conn in conns {
+            conn.stop(StopReason::Shutdown);
+        }
+        self.spawner.close();
+    }
+}
+
+/// Routes prompts to the calling thread for as long as it lives.
+struct Route<'a>(&'a Inner);
+
+impl<'a> Route<'a> {
+    fn set(inner: &'a Inner, tx: Sender<MainMsg>) -> Route<'a> {
+        *lock(&inner.route) = Some(tx);
+        Route(inner)
+    }
+}
+
+impl Drop for Route<'_> {
+    fn drop(&mut self) {
+        lock(&self.0.route).take();
+    }
+}
+
+/// The reader thread of one process: every message until the channel closes, then cleanup.
+/// It holds the runtime until its process is gone, which shutdown makes sure of.
+fn read_loop(inner: Arc<Inner>, inst: Arc<Instance>, conn: Arc<Conn>, stream: process::Stream) {
+    let mut reader = BufReader::with_capacity(64 * 1024, stream);
+    let mut line = Vec::new();
+    let end = loop {
+        match rpc::read_message(&conn, &mut reader, &mut line) {
+            Ok(rpc::Incoming::Answered) => {}
+            Ok(rpc::Incoming::Request { id, method, params }) => {
+                services::request(&inner, &inst, &conn, id, &method, params)
+            }
+            Ok(rpc::Incoming::Notification { method, params }) => {
+                services::notification(&inner, &inst, &conn, &method, params)
+            }
+            Err(end) => break end,
+        }
+    };
+    let garbage = match end {
+        ReadEnd::Garbage(text) => {
+            let reason = format!("wrote something that is not JSON-RPC on its channel ({text})");
+            conn.stop(StopReason::Fault(reason.clone()));
+            Some(reason)
+        }
+        ReadEnd::Closed => None,
+    };
+    let Some(ended) = conn.finish() else {
+        return;
+    };
+    let (reason, unexpected) = match conn.stop_reason() {
+        Some(StopReason::Shutdown) => ("was stopped because the host ended".to_string(), false),
+        Some(StopReason::Fault(r)) => (r, garbage.is_some()),
+        None => (ended, true),
+    };
+    let stopped_now = inst.mark_down(&conn, &reason);
+    let failures = inst.state().failures;
+    let backoff = seconds(inner.backoff(failures));
+    let tail = process::log_tail(&inst.log, 8);
+    let tail = if tail.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " Last lines of its log:\n{}\n",
+            tail.lines()
+                .map(|l| format!("  {l}"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        )
+    };
+    conn.fail_pending(&format!(
+        "mini tool \"{}\" {reason} (pid {}); it was stopped and restarts on a later call (after a {backoff} backoff).{tail} Log: {}",
+        inst.id,
+        conn.pid,
+        inst.log.display()
+    ));
+    lock(&inner.capabilities).remove_conn(&conn);
+    inner.settle_capabilities();
+    if unexpected && stopped_now {
+        inner.emit(RuntimeEvent::Fault {
+            minitool: inst.id.clone(),
+            message: format!("{reason}; it was stopped"),
+            log: inst.log.clone(),
+        });
+    }
+}
+
+/// A mini tool tool's return value as a tool result: a string is text; `{content: [...],
+/// isError?, structuredContent?}` is taken as MCP shapes it; `undefined` is empty; anything
+/// else is JSON (text for the model, structured content for programs).
+fn output_from(value: Value) -> ToolOutput {
+    match value {
+        Value::Null => ToolOutput {
+            content: Vec::new(),
+            structured: None,
+            is_error: false,
+        },
+        Value::String(text) => ToolOutput::text(text),
+        Value::Object(map) if map.get("content").is_some_and(Value::is_array) => {
+            let content = map
+                .get("content")
+                .and_then(Value::as_array)
+                .map(|blocks| blocks.iter().map(block).collect())
+                .unwrap_or_default();
+            ToolOutput {
+                content,
+                structured: map.get("structuredContent").cloned(),
+                is_error: map.get("isError").and_then(Value::as_bool) == Some(true),
+            }
+        }
+        other => ToolOutput::json(other),
+    }
+}
+
+fn block(value: &Value) -> Content {
+    let field = |k: &str| value.get(k).and_then(Value::as_str);
+    match (
+        field("type"),
+        field("text"),
+        field("data"),
+        field("mimeType"),
+    ) {
+        (Some("text"), Some(text), _, _) => Content::Text(text.to_string()),
+        (Some("image"), _, Some(data), Some(mime)) => Content::Image {
+            data: data.to_string(),
+            mime_type: mime.to_string(),
+        },
+        _ => Content::Text(value.to_string()),
+    }
+}
+
+/// `1.5 s`, `30 s`, `200 ms`.
+fn seconds(d: Duration) -> String {
+    if d < Duration::from_secs(1) {
+        format!("{} ms", d.as_millis())
+    } else if d.subsec_millis() == 0 {
+        format!("{} s", d.as_secs())
+    } else {
+        format!("{:.1} s", d.as_secs_f64())
+    }
+}
+
+/// The manifests to run: enabled mini tools of both tiers (personal first), then `dirs`.
+fn candidates(
+    homes: &Homes,
+    dirs: &[PathBuf],
+    reports: &mut Vec<ToolReport>,
+    problems: &mut Vec<String>,
+) -> Result<Vec<(Manifest, Origin)>, StartError> {
+    let mut extra = Vec::new();
+    for dir in dirs {
+        let m = manifest::load(dir)
+            .map_err(|e| StartError::Invalid {
+                dir: dir.clone(),
+                message: e.to_string(),
+            })?
+            .ok_or_else(|| StartError::NotAMiniTool(dir.clone()))?;
+        let fatal: Vec<String> = m
+            .check()
+            .into_iter()
+            .filter(|i| i.severity == Severity::Fatal)
+            .map(|i| i.message)
+            .collect();
+        if !fatal.is_empty() {
+            return Err(StartError::Invalid {
+                dir: dir.clone(),
+                message: format!("not a valid mini tool:\n  ✖ {}", fatal.join("\n  ✖ ")),
+            });
+        }
+        let id = m.runtime_id().map_err(|e| StartError::Invalid {
+            dir: dir.clone(),
+            message: e.to_string(),
+        })?;
+        extra.push((id, m));
+    }
+    let mut out: Vec<(Manifest, Origin)> = Vec::new();
+    let listed = match listing::list(homes, &[Tier::Personal, Tier::Global], false) {
+        Ok(l) => l,
+        Err(e) => {
+            let fix = match &e {
+                crate::minitool::Error::Json(j) if j.is_corrupt() => {
+                    " (fix the file by hand, or run `finch doctor --state` to move it aside)"
+                }
+                _ => "",
+            };
+            problems.push(format!("{e}: no installed mini tool was started{fix}"));
+            out.extend(extra.into_iter().map(|(_, m)| (m, Origin::Dir)));
+            return Ok(out);
+        }
+    };
+    let mut seen: Vec<String> = extra.iter().map(|(id, _)| id.clone()).collect();
+    for t in &listed.tiers {
+        let origin = match t.tier {
+            Tier::Personal => Origin::Personal,
+            Tier::Global => Origin::Global,
+        };
+        for entry in &t.entries {
+            let id = &entry.dir_name;
+            if !tier::is_entry_name(id) || !listed.state.is_enabled(id) {
+                continue;
+            }
+            let log = homes.logs_dir().join("minitools").join(format!("{id}.log"));
+            let report = |outcome| ToolReport {
+                id: id.clone(),
+                display_name: id.clone(),
+                version: None,
+                origin,
+                path: entry.path.clone(),
+                log: log.clone(),
+                outcome,
+            };
+            if seen.contains(id) {
+                let by = if extra.iter().any(|(e, _)| e == id) {
+                    "a --minitool directory with the same id runs instead"
+                } else {
+                    "the personal tier's install of the same id runs instead"
+                };
+                reports.push(report(Outcome::Skipped { reason: by.into() }));
+                continue;
+            }
+            let problems = listing::problems(entry);
+            match &entry.manifest {
+                Ok(m) if problems.is_empty() => {
+                    seen.push(id.clone());
+                    out.push((m.clone(), origin));
+                }
+                _ => {
+                    seen.push(id.clone());
+                    reports.push(report(Outcome::Failed {
+                        error: format!(
+                            "its manifest is not valid: {} (run `finch doctor {}`)",
+                            problems.join("; "),
+                            entry.path.display()
+                        ),
+                    }));
+                }
+            }
+        }
+    }
+    out.extend(extra.into_iter().map(|(_, m)| (m, Origin::Dir)));
+    Ok(out)
+}
+
+/// Everything about one mini tool that does not change while it runs.
+fn instance(
+    homes: &Homes,
+    settings: &Settings,
+    m: &Manifest,
+    origin: Origin,
+    records: &Map<String, Value>,
+    locale: &str,
+) -> Instance {
+    let id = match origin {
+        Origin::Dir => m.runtime_id().unwrap_or_else(|_| dir_name(&m.dir)),
+        _ => dir_name(&m.dir),
+    };
+    let strings = |value: Option<&Value>| -> Vec<String> {
+        value
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_string)
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let permissions = m.permissions();
+    let capabilities = |key: &str| strings(m.fields.get(key).and_then(|v| v.get("capabilities")));
+    let data = homes.extension_data(&id);
+    Instance {
+        display_name: m.display_name(),
+        version: m.version.clone(),
+        dir: m.dir.clone(),
+        main: m.main(),
+        origin,
+        log: homes.logs_dir().join("minitools").join(format!("{id}.log")),
+        storage: Storage {
+            dir: data,
+            id: id.clone(),
+            lock_timeout: settings.lock_timeout,
+        },
+        secrets: strings(permissions.and_then(|p| p.get("secrets"))),
+        provides: capabilities("provides"),
+        requires: capabilities("requires"),
+        settings: setting_values(m, records.get(&id)),
+        i18n: json!({"locale": locale, "messages": messages(&m.dir, locale)}),
+        contributes: m
+            .fields
+            .get("contributes")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default(),
+        state: Mutex::new(InstanceState {
+            phase: Phase::Idle,
+            tools: Vec::new(),
+            discovery: 0,
+            failures: 0,
+        }),
+        id,
+    }
+}
+
+fn dir_name(dir: &Path) -> String {
+    dir.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// The manifest's setting defaults, overlaid by the values the app stored for this mini tool.
+fn setting_values(m: &Manifest, record: Option<&Value>) -> Map<String, Value> {
+    let mut values = Map::new();
+    let fields = m
+        .fields
+        .get("settings")
+        .and_then(|s| s.get("fields"))
+        .and_then(Value::as_array);
+    for field in fields.into_iter().flatten() {
+        if let (Some(key), Some(default)) = (
+            field.get("key").and_then(Value::as_str),
+            field.get("default"),
+        ) {
+            values.insert(key.to_string(), default.clone());
+        }
+    }
+    if let Some(stored) = record
+        .and_then(|r| r.get("settings"))
+        .and_then(Value::as_object)
+    {
+        for (k, v) in stored {
+            values.insert(k.clone(), v.clone());
+        }
+    }
+    values
+}
+
+/// The locale mini tools see: `[runtime] locale`, else the environment, else `en-US`.
+fn locale(configured: Option<&str>, env: &Env) -> String {
+    let from_env = ["FINCH_LOCALE", "LC_ALL", "LC_MESSAGES", "LANG"]
+        .iter()
+        .filter_map(|k| env.get(k))
+        .find(|v| !v.trim().is_empty());
+    let raw = configured.map(str::to_string).or(from_env);
+    normalize_locale(raw.as_deref().unwrap_or("en-US"))
+}
+
+/// `zh_CN.UTF-8` → `zh-CN`; `C` and `POSIX` → `en-US`.
+fn normalize_locale(raw: &str) -> String {
+    let base = raw.split(['.', '@']).next().unwrap_or("").trim();
+    if base.is_empty() || base == "C" || base == "POSIX" {
+        return "en-US".into();
+    }
+    let mut parts = base.split(['_', '-']);
+    let lang = parts.next().unwrap_or("en").to_lowercase();
+    match parts.next() {
+        Some(region) => format!("{lang}-{}", region.to_uppercase()),
+        None => lang,
+    }
+}
+
+/// `i18n/<locale>.json` over `i18n/en-US.json` (a language without its region falls back to
+/// `i18n/<language>.json`). A file that does not parse is skipped.
+fn messages(dir: &Path, locale: &str) -> Value {
+    let read = |name: &str| -> Option<Map<String, Value>> {
+        crate::store::read_json_object(&dir.join("i18n").join(format!("{name}.json")))
+            .ok()
+            .flatten()
+    };
+    let mut merged = read("en-US").or_else(|| read("en")).unwrap_or_default();
+    let language = locale.split('-').next().unwrap_or(locale);
+    if let Some(own) = read(locale).or_else(|| read(language)) {
+        merge(&mut merged, own);
+    }
+    Value::Object(merged)
+}
+
+fn merge(base: &mut Map<String, Value>, over: Map<String, Value>) {
+    for (k, v) in over {
+        match (base.get_mut(&k), v) {
+            (Some(Value::Object(b)), Value::Object(o)) => merge(b, o),
+            (_, v) => {
+                base.insert(k, v);
+            }
+        }
+    }
+}
+
+/// The normalized MCP server name merging goes by (SPEC §9.2).
+pub(crate) fn normalize_server_name(name: &str) -> String {
+    name.to_lowercase()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

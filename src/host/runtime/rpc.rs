@@ -1,0 +1,436 @@
+//! One JSON-RPC 2.0 connection to one mini tool process: newline-delimited JSON over the socket
+//! the child sees as fd 3. A `Conn` writes requests, notifications and replies (one writer at a
+//! time), remembers who waits for each of its requests (`Pending`), and when the process goes
+//! away fails every waiter with the reason, so no caller ever waits on a dead child. Reading is
+//! done by one thread per connection (`mod.rs`), which hands each message to `route`.
+//!
+//! Nothing here knows what the methods mean; it must never block on a child that stopped
+//! reading (writes time out) and never panic on what a child sends.
+
+use std::collections::HashMap;
+use std::io::{BufRead, Write};
+use std::process::Child;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::Sender;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use serde_json::{Map, Value, json};
+
+use super::process::Stream;
+
+/// The longest line a child may send (64 MiB): a longer one is a broken channel, not a message.
+pub(crate) const MAX_LINE: usize = 64 << 20;
+/// How long a write to a child that stopped reading may block before the child counts as hung.
+const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// JSON-RPC error codes used between host and bootstrap.
+pub(crate) mod code {
+    /// The method is unknown.
+    pub const METHOD_NOT_FOUND: i64 = -32601;
+    /// The parameters are wrong.
+    pub const INVALID_PARAMS: i64 = -32602;
+    /// The host refused (a permission, a missing capability, storage or keyring trouble).
+    pub const REFUSED: i64 = -32001;
+    /// The process stopped before it answered.
+    pub const STOPPED: i64 = -32002;
+}
+
+/// An error answer.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct RpcError {
+    pub code: i64,
+    pub message: String,
+}
+
+impl RpcError {
+    pub fn new(code: i64, message: impl Into<String>) -> RpcError {
+        RpcError {
+            code,
+            message: message.into(),
+        }
+    }
+
+    pub fn refused(message: impl Into<String>) -> RpcError {
+        RpcError::new(code::REFUSED, message)
+    }
+
+    pub fn invalid(message: impl Into<String>) -> RpcError {
+        RpcError::new(code::INVALID_PARAMS, message)
+    }
+
+    fn from_json(value: &Value) -> RpcError {
+        RpcError {
+            code: value.get("code").and_then(Value::as_i64).unwrap_or(0),
+            message: value
+                .get("message")
+                .and_then(Value::as_str)
+                .unwrap_or("the mini tool answered with an error without a message")
+                .to_string(),
+        }
+    }
+}
+
+pub(crate) type RpcResult = Result<Value, RpcError>;
+
+/// Something the main thread (the one running `Host::call`, which owns the prompter) must see.
+pub(crate) enum MainMsg {
+    /// The answer to a request the main thread sent; `tag` says which.
+    Reply { tag: u64, result: RpcResult },
+    /// A child asks a person something (`ui.confirm`, `ui.modal`, `ui.form`).
+    Prompt {
+        from: Arc<Conn>,
+        id: Value,
+        method: String,
+        params: Value,
+    },
+}
+
+/// Who waits for the answer to a request the host sent a child.
+pub(crate) enum Pending {
+    /// The main thread, on its channel.
+    Main { tx: Sender<MainMsg>, tag: u64 },
+    /// Another child, whose request `id` this answers (capability calls between mini tools).
+    Forward { to: Arc<Conn>, id: Value },
+}
+
+impl Pending {
+    fn resolve(self, result: RpcResult) {
+        match self {
+            Pending::Main { tx, tag } => {
+                // The waiter may have given up (a timeout); then nobody needs the answer.
+                let _ = tx.send(MainMsg::Reply { tag, result });
+            }
+            Pending::Forward { to, id } => to.reply(id, result),
+        }
+    }
+}
+
+/// Why the host stopped a process on purpose.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum StopReason {
+    /// The host is ending: nothing to report.
+    Shutdown,
+    /// A fault the host found; the text says what (`activate() did not settle within 30 s`).
+    Fault(String),
+}
+
+/// One live mini tool process and its channel.
+pub(crate) struct Conn {
+    /// The mini tool's id, for messages.
+    pub id: String,
+    pub pid: u32,
+    writer: Mutex<Stream>,
+    pending: Mutex<HashMap<u64, Pending>>,
+    next_id: AtomicU64,
+    alive: AtomicBool,
+    stop_reason: Mutex<Option<StopReason>>,
+    child: Mutex<Option<Child>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A thread that panicked while holding one of these left plain data behind; keep going.
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Conn {
+    pub fn new(id: &str, child: Child, stream: Stream) -> std::io::Result<Conn> {
+        stream.set_write_timeout(Some(WRITE_TIMEOUT))?;
+        Ok(Conn {
+            id: id.to_string(),
+            pid: child.id(),
+            writer: Mutex::new(stream),
+            pending: Mutex::new(HashMap::new()),
+            next_id: AtomicU64::new(1),
+            alive: AtomicBool::new(true),
+            stop_reason: Mutex::new(None),
+            child: Mutex::new(Some(child)),
+        })
+    }
+
+    pub fn is_alive(&self) -> bool {
+        self.alive.load(Ordering::SeqCst)
+    }
+
+    fn write_line(&self, message: &Value) -> Result<(), String> {
+        let mut text = message.to_string();
+        text.push('\n');
+        let mut writer = lock(&self.writer);
+        writer
+            .write_all(text.as_bytes())
+            .map_err(|e| format!("cannot write to mini tool \"{}\": {e}", self.id))
+    }
+
+    /// Sends a request; `pending` gets the answer (or the reason there is none). Returns the
+    /// request's id.
+    pub fn request(&self, method: &str, params: Value, pending: Pending) -> Result<u64, String> {
+        let id = self.next_id.fetch_add(1, Ordering::SeqCst);
+        lock(&self.pending).insert(id, pending);
+        let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        if let Err(e) = self.write_line(&message) {
+            lock(&self.pending).remove(&id);
+            self.stop(StopReason::Fault(format!(
+                "stopped reading its channel ({e})"
+            )));
+            return Err(e);
+        }
+        Ok(id)
+    }
+
+    pub fn notify(&self, method: &str, params: Value) {
+        let message = json!({"jsonrpc": "2.0", "method": method, "params": params});
+        if let Err(e) = self.write_line(&message) {
+            self.stop(StopReason::Fault(format!(
+                "stopped reading its channel ({e})"
+            )));
+        }
+    }
+
+    /// Answers a request the child sent.
+    pub fn reply(&self, id: Value, result: RpcResult) {
+        let message = match result {
+            Ok(value) => json!({"jsonrpc": "2.0", "id": id, "result": value}),
+            Err(e) => json!({"jsonrpc": "2.0", "id": id,
+                             "error": {"code": e.code, "message": e.message}}),
+        };
+        if let Err(e) = self.write_line(&message) {
+            self.stop(StopReason::Fault(format!(
+                "stopped reading its channel ({e})"
+            )));
+        }
+    }
+
+    /// The answer to request `id` arrived.
+    fn resolve(&self, id: u64, result: RpcResult) {
+        let waiter = lock(&self.pending).remove(&id);
+        if let Some(w) = waiter {
+            w.resolve(result);
+        }
+    }
+
+    /// Forgets the waiter of a request (its caller gave up).
+    pub fn forget(&self, id: u64) {
+        lock(&self.pending).remove(&id);
+    }
+
+    /// Stops the process: the whole process group, at once. The reader thread sees the channel
+    /// close and cleans up; the first reason given is the one reported.
+    pub fn stop(&self, reason: StopReason) {
+        {
+            let mut r = lock(&self.stop_reason);
+            if r.is_none() {
+                *r = Some(reason);
+            }
+        }
+        // Once reaped (`finish`), the pid may belong to someone else: signal only before.
+        if self.is_alive() {
+            super::process::kill_group(self.pid);
+        }
+    }
+
+    pub fn stop_reason(&self) -> Option<StopReason> {
+        lock(&self.stop_reason).clone()
+    }
+
+    /// Marks the connection dead, reaps the process, fails every waiter, and says how the
+    /// process ended (`exited with code 3`). Only the first call does anything.
+    pub fn finish(&self) -> Option<String> {
+        if !self.alive.swap(false, Ordering::SeqCst) {
+            return None;
+        }
+        // The channel closed: whatever is left of the group goes too (a child that closed fd 3
+        // but kept running would otherwise outlive its host's interest in it).
+        super::process::kill_group(self.pid);
+        let status = lock(&self.child).take().and_then(|mut c| c.wait().ok());
+        let ended = match status {
+            Some(s) => describe_status(s),
+            None => "ended".to_string(),
+        };
+        Some(ended)
+    }
+
+    /// Fails every request still waiting for this process.
+    pub fn fail_pending(&self, message: &str) {
+        let waiters: Vec<Pending> = lock(&self.pending).drain().map(|(_, w)| w).collect();
+        for w in waiters {
+            w.resolve(Err(RpcError::new(code::STOPPED, message)));
+        }
+    }
+}
+
+#[cfg(unix)]
+fn describe_status(status: std::process::ExitStatus) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => format!("exited with code {code}"),
+        (None, Some(signal)) => format!("was killed by signal {signal}"),
+        _ => "ended".to_string(),
+    }
+}
+
+#[cfg(not(unix))]
+fn describe_status(status: std::process::ExitStatus) -> String {
+    match status.code() {
+        Some(code) => format!("exited with code {code}"),
+        None => "ended".to_string(),
+    }
+}
+
+/// One message read from a child.
+pub(crate) enum Incoming {
+    Request {
+        id: Value,
+        method: String,
+        params: Value,
+    },
+    Notification {
+        method: String,
+        params: Value,
+    },
+    /// An answer; already delivered to its waiter.
+    Answered,
+}
+
+/// Why reading stopped.
+pub(crate) enum ReadEnd {
+    /// The channel closed.
+    Closed,
+    /// The child wrote something that is not a JSON-RPC message.
+    Garbage(String),
+}
+
+/// Reads the next message; answers are delivered to their waiters right here.
+pub(crate) fn read_message(
+    conn: &Conn,
+    reader: &mut impl BufRead,
+    line: &mut Vec<u8>,
+) -> Result<Incoming, ReadEnd> {
+    loop {
+        line.clear();
+        let n = read_line_limited(reader, line).map_err(|e| match e {
+            LineError::TooLong => {
+                ReadEnd::Garbage(format!("a line longer than {} MiB", MAX_LINE >> 20))
+            }
+            LineError::Io => ReadEnd::Closed,
+        })?;
+        if n == 0 {
+            return Err(ReadEnd::Closed);
+        }
+        let text = trim_ascii(line);
+        if text.is_empty() {
+            continue;
+        }
+        let message: Map<String, Value> = match serde_json::from_slice(text) {
+            Ok(Value::Object(m)) => m,
+            _ => return Err(ReadEnd::Garbage(preview(text))),
+        };
+        return classify(conn, message, text);
+    }
+}
+
+fn classify(
+    conn: &Conn,
+    mut message: Map<String, Value>,
+    text: &[u8],
+) -> Result<Incoming, ReadEnd> {
+    let id = message.remove("id");
+    match message.remove("method") {
+        Some(Value::String(method)) => {
+            let params = message.remove("params").unwrap_or(Value::Null);
+            Ok(match id {
+                Some(id) if !id.is_null() => Incoming::Request { id, method, params },
+                _ => Incoming::Notification { method, params },
+            })
+        }
+        Some(_) => Err(ReadEnd::Garbage(preview(text))),
+        None => {
+            let Some(id) = id.as_ref().and_then(Value::as_u64) else {
+                return Err(ReadEnd::Garbage(preview(text)));
+            };
+            let result = match (message.remove("result"), message.remove("error")) {
+                (_, Some(error)) => Err(RpcError::from_json(&error)),
+                (Some(result), None) => Ok(result),
+                (None, None) => return Err(ReadEnd::Garbage(preview(text))),
+            };
+            conn.resolve(id, result);
+            Ok(Incoming::Answered)
+        }
+    }
+}
+
+/// The start of an offending line, printable.
+fn preview(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let mut cut: String = text.chars().take(80).collect();
+    if text.chars().count() > 80 {
+        cut.push('…');
+    }
+    cut.escape_debug().to_string()
+}
+
+fn trim_ascii(bytes: &[u8]) -> &[u8] {
+    bytes.trim_ascii()
+}
+
+enum LineError {
+    TooLong,
+    Io,
+}
+
+/// `read_until(b'\n')` that gives up past `MAX_LINE` bytes.
+fn read_line_limited(reader: &mut impl BufRead, line: &mut Vec<u8>) -> Result<usize, LineError> {
+    loop {
+        let (done, used) = {
+            let available = match reader.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(_) => return Err(LineError::Io),
+            };
+            if available.is_empty() {
+                return Ok(line.len());
+            }
+            match available.iter().position(|&b| b == b'\n') {
+                Some(i) => {
+                    line.extend_from_slice(&available[..=i]);
+                    (true, i + 1)
+                }
+                None => {
+                    line.extend_from_slice(available);
+                    (false, available.len())
+                }
+            }
+        };
+        reader.consume(used);
+        if line.len() > MAX_LINE {
+            return Err(LineError::TooLong);
+        }
+        if done {
+            return Ok(line.len());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_limited_and_split() {
+        let mut input: &[u8] = b"{\"a\":1}\n\n{\"b\":2}";
+        let mut line = Vec::new();
+        assert_eq!(read_line_limited(&mut input, &mut line).ok(), Some(8));
+        assert_eq!(line, b"{\"a\":1}\n");
+        line.clear();
+        assert_eq!(read_line_limited(&mut input, &mut line).ok(), Some(1));
+        line.clear();
+        assert_eq!(read_line_limited(&mut input, &mut line).ok(), Some(7));
+        line.clear();
+        assert_eq!(read_line_limited(&mut input, &mut line).ok(), Some(0));
+    }
+
+    #[test]
+    fn previews_are_short_and_printable() {
+        assert_eq!(preview(b"\x1b[2Jhello"), "\\u{1b}[2Jhello");
+        assert_eq!(preview(&[b'x'; 100]).chars().count(), 81);
+    }
+}

@@ -1,0 +1,678 @@
+//! What the host answers when a mini tool asks (runs on that mini tool's reader thread): tool
+//! registrations, `ctx.storage`, `ctx.secrets`, capabilities between mini tools (and the host's
+//! own `mcp.client`), `minitools.listContributions`, and the UI calls — notices go to the event
+//! hook, surfaces a headless host cannot show are recorded, and prompts go to the thread running
+//! the current call. Every refusal is an error the mini tool's promise rejects with; nothing a
+//! mini tool sends can panic the host.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use super::rpc::{Conn, MainMsg, Pending, RpcError, RpcResult, code};
+use super::{
+    Inner, Instance, MCP_CLIENT_CAPABILITY, McpRegistration, Registered, RuntimeEvent,
+    UnsupportedUse, lock, normalize_server_name, secrets,
+};
+use crate::host::catalog::{Exposure, ToolDef};
+use crate::host::naming;
+use crate::host::tool::{Layer, Risk};
+
+/// Capabilities provided at run time, and requests waiting for one.
+#[derive(Default)]
+pub(crate) struct Capabilities {
+    provided: HashMap<String, Provided>,
+    parked: Vec<Parked>,
+}
+
+struct Provided {
+    by: String,
+    conn: Arc<Conn>,
+    methods: Vec<String>,
+}
+
+/// A `get` or `has` that waits for a mini tool still activating.
+struct Parked {
+    name: String,
+    has: bool,
+    conn: Arc<Conn>,
+    id: Value,
+}
+
+impl Capabilities {
+    /// Forgets what any process of mini tool `id` provided (before it starts again).
+    pub(crate) fn remove_instance(&mut self, id: &str) {
+        self.provided.retain(|_, p| p.by != id);
+    }
+
+    /// Forgets what one (ended) process provided.
+    pub(crate) fn remove_conn(&mut self, conn: &Arc<Conn>) {
+        self.provided.retain(|_, p| !Arc::ptr_eq(&p.conn, conn));
+    }
+}
+
+/// Answers every parked request that can be answered now: its capability was provided, or no
+/// mini tool that declares it is still activating.
+pub(crate) fn settle(inner: &Inner) {
+    let mut caps = lock(&inner.capabilities);
+    let parked = std::mem::take(&mut caps.parked);
+    for p in parked {
+        if let Some(provided) = caps.provided.get(&p.name) {
+            let answer = if p.has {
+                json!(true)
+            } else {
+                json!({"methods": provided.methods})
+            };
+            p.conn.reply(p.id, Ok(answer));
+        } else if starting_provider(inner, &p.name) {
+            caps.parked.push(p);
+        } else if p.has {
+            p.conn.reply(p.id, Ok(json!(false)));
+        } else {
+            p.conn.reply(p.id, Err(no_provider(&p.name)));
+        }
+    }
+}
+
+fn starting_provider(inner: &Inner, name: &str) -> bool {
+    inner
+        .instances
+        .iter()
+        .any(|i| i.provides.iter().any(|c| c == name) && i.is_starting())
+}
+
+fn no_provider(name: &str) -> RpcError {
+    RpcError::refused(format!(
+        "no running mini tool provides the capability \"{name}\" (a provider lists it in provides.capabilities, is enabled, and calls ctx.capabilities.provide)"
+    ))
+}
+
+fn str_param<'a>(params: &'a Value, key: &str) -> Result<&'a str, RpcError> {
+    params
+        .get(key)
+        .and_then(Value::as_str)
+        .ok_or_else(|| RpcError::invalid(format!("\"{key}\" must be a string")))
+}
+
+/// A request from a mini tool; answered here, or later by whoever it was handed to.
+pub(crate) fn request(
+    inner: &Arc<Inner>,
+    inst: &Arc<Instance>,
+    conn: &Arc<Conn>,
+    id: Value,
+    method: &str,
+    params: Value,
+) {
+    let answer = match method {
+        "tools.register" => Some(register(inner, inst, conn, &params)),
+        "storage.get" => Some(str_param(&params, "key").and_then(|key| {
+            let value = inst.storage.get(key).map_err(RpcError::refused)?;
+            Ok(json!({"found": value.is_some(), "value": value}))
+        })),
+        "storage.set" => Some(str_param(&params, "key").and_then(|key| {
+            let value = params.get("value").cloned().unwrap_or(Value::Null);
+            inst.storage.set(key, value).map_err(RpcError::refused)?;
+            Ok(Value::Null)
+        })),
+        "storage.delete" => Some(str_param(&params, "key").and_then(|key| {
+            let deleted = inst.storage.delete(key).map_err(RpcError::refused)?;
+            Ok(json!({"deleted": deleted}))
+        })),
+        "storage.clear" => Some(
+            inst.storage
+                .clear()
+                .map(|()| Value::Null)
+                .map_err(RpcError::refused),
+        ),
+        "storage.keys" => Some(
+            inst.storage
+                .keys()
+                .map(|k| json!(k))
+                .map_err(RpcError::refused),
+        ),
+        "secrets.get" | "secrets.set" | "secrets.delete" => {
+            Some(secret(inner, inst, method, &params))
+        }
+        "capabilities.provide" => Some(provide(inner, inst, conn, &params)),
+        "capabilities.get" | "capabilities.has" => query(
+            inner,
+            inst,
+            conn,
+            id.clone(),
+            method == "capabilities.has",
+            &params,
+        ),
+        "capabilities.invoke" => invoke(inner, inst, conn, id.clone(), &params),
+        "minitools.listContributions" => {
+            Some(str_param(&params, "point").map(|point| contributions(inner, point)))
+        }
+        "minitools.list" => Some(Ok(list(inner))),
+        "ui.confirm" | "ui.modal" | "ui.form" => {
+            let route = lock(&inner.route).clone();
+            match route {
+                Some(tx) => {
+                    let prompt = MainMsg::Prompt {
+                        from: conn.clone(),
+                        id: id.clone(),
+                        method: method.to_string(),
+                        params,
+                    };
+                    match tx.send(prompt) {
+                        Ok(()) => None,
+                        Err(_) => Some(Err(outside_call(method))),
+                    }
+                }
+                None => Some(Err(outside_call(method))),
+            }
+        }
+        other => Some(Err(RpcError::new(
+            code::METHOD_NOT_FOUND,
+            format!("the finch host has no method {other}"),
+        ))),
+    };
+    if let Some(answer) = answer {
+        conn.reply(id, answer);
+    }
+}
+
+fn outside_call(method: &str) -> RpcError {
+    RpcError::refused(format!(
+        "{method} can ask a person only while one of this mini tool's tools is running: finch is headless, and outside a call there is nobody to show it to"
+    ))
+}
+
+/// A notification from a mini tool.
+pub(crate) fn notification(
+    inner: &Arc<Inner>,
+    inst: &Arc<Instance>,
+    conn: &Arc<Conn>,
+    method: &str,
+    params: Value,
+) {
+    let text = |k: &str| params.get(k).and_then(Value::as_str).map(str::to_string);
+    match method {
+        "tools.unregister" => {
+            if let Some(name) = text("name")
+                && inst.is_current(conn)
+            {
+                let mut st = inst.state();
+                let before = st.tools.len();
+                st.tools.retain(|t| t.name != name);
+                let changed = st.tools.len() != before;
+                drop(st);
+                if changed {
+                    tools_changed(inner);
+                }
+            }
+        }
+        "tools.discovery" if inst.is_current(conn) => {
+            let count = params.get("count").and_then(Value::as_u64).unwrap_or(0);
+            inst.state().discovery = count as usize;
+        }
+        "capabilities.revoke" => {
+            if let Some(name) = text("name") {
+                let mut caps = lock(&inner.capabilities);
+                if caps.provided.get(&name).is_some_and(|p| p.by == inst.id) {
+                    caps.provided.remove(&name);
+                }
+            }
+        }
+        "ui.notify" => inner.emit(RuntimeEvent::Notice {
+            minitool: inst.id.clone(),
+            display_name: inst.display_name.clone(),
+            level: text("level"),
+            title: text("title"),
+            message: text("message").unwrap_or_default(),
+        }),
+        "ui.unsupported" => {
+            let kind = text("kind").unwrap_or_else(|| "unknown".into());
+            let detail = text("detail");
+            log_line(
+                inst,
+                &format!(
+                    "finch: ui.{kind}({}) is not shown by this headless host; recorded and ignored",
+                    detail.as_deref().unwrap_or("")
+                ),
+            );
+            lock(&inner.unsupported).push(UnsupportedUse {
+                minitool: inst.id.clone(),
+                kind: kind.clone(),
+                detail: detail.clone(),
+            });
+            inner.emit(RuntimeEvent::Unsupported {
+                minitool: inst.id.clone(),
+                kind,
+                detail,
+            });
+        }
+        "progress" => inner.emit(RuntimeEvent::Progress {
+            minitool: inst.id.clone(),
+            tool: text("tool")
+                .map(|raw| {
+                    inst.state()
+                        .tools
+                        .iter()
+                        .find(|t| t.name == raw)
+                        .map_or(raw, |t| t.def.wanted_name.clone())
+                })
+                .unwrap_or_default(),
+            message: text("message"),
+            percent: params.get("percent").and_then(Value::as_f64),
+        }),
+        _ => {}
+    }
+}
+
+/// A line the host adds to a mini tool's log.
+fn log_line(inst: &Instance, text: &str) {
+    if let Ok(mut f) = std::fs::OpenOptions::new().append(true).open(&inst.log) {
+        let _ = writeln!(f, "{text}");
+    }
+}
+
+fn tools_changed(inner: &Inner) {
+    inner
+        .tools_version
+        .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    inner.emit(RuntimeEvent::ToolsChanged);
+}
+
+/// `tools.register(def)`: checks what the bootstrap could not, and adds the tool.
+fn register(inner: &Inner, inst: &Arc<Instance>, conn: &Arc<Conn>, params: &Value) -> RpcResult {
+    if !inst.is_current(conn) {
+        return Err(RpcError::refused(
+            "this process of the mini tool was stopped",
+        ));
+    }
+    let name = str_param(params, "name")?.to_string();
+    if name.trim().is_empty() {
+        return Err(RpcError::invalid("the tool name is empty"));
+    }
+    let text = |k: &str| -> Result<Option<String>, RpcError> {
+        match params.get(k) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(other) => Err(RpcError::invalid(format!(
+                "{k} must be a string, not {other}"
+            ))),
+        }
+    };
+    let title = text("title")?.unwrap_or_else(|| name.clone());
+    let description = text("description")?.unwrap_or_default();
+    let schema = match params.get("inputSchema") {
+        None | Some(Value::Null) => json!({"type": "object"}),
+        Some(Value::Object(s)) => {
+            if let Some(t) = s.get("type")
+                && t != "object"
+            {
+                return Err(RpcError::invalid(format!(
+                    "inputSchema must describe an object (\"type\": \"object\"), not {t}"
+                )));
+            }
+            let schema = Value::Object(s.clone());
+            if let Err(e) = jsonschema::validator_for(&schema) {
+                return Err(RpcError::invalid(format!(
+                    "inputSchema is not a valid JSON Schema: {e}"
+                )));
+            }
+            schema
+        }
+        Some(other) => {
+            return Err(RpcError::invalid(format!(
+                "inputSchema must be a JSON Schema object, not {other}"
+            )));
+        }
+    };
+    let risk = match text("risk")?.as_deref() {
+        None => None,
+        Some("low") => Some(Risk::Low),
+        Some("medium") => Some(Risk::Medium),
+        Some("high") => Some(Risk::High),
+        Some(other) => {
+            return Err(RpcError::invalid(format!(
+                "risk \"{other}\" is not one of low, medium, high"
+            )));
+        }
+    };
+    let exposure = match text("exposure")?.as_deref() {
+        None | Some("startup") => Exposure::Startup,
+        Some("dynamic") => Exposure::Dynamic,
+        Some(other) => {
+            return Err(RpcError::invalid(format!(
+                "exposure \"{other}\" is not startup or dynamic"
+            )));
+        }
+    };
+    let timeout = match params.get("timeoutMs") {
+        None | Some(Value::Null) => None,
+        Some(v) => match v.as_f64().filter(|ms| ms.is_finite() && *ms > 0.0) {
+            Some(ms) => Some(Duration::from_secs_f64(ms / 1000.0)),
+            None => {
+                return Err(RpcError::invalid(format!(
+                    "timeoutMs must be a positive number of milliseconds, not {v}"
+                )));
+            }
+        },
+    };
+    let owner = match params.get("owner") {
+        None | Some(Value::Null) => inst.id.clone(),
+        Some(o) => match o
+            .get("extensionId")
+            .or_else(|| o.get("minitoolId"))
+            .and_then(Value::as_str)
+        {
+            Some(owner) if !owner.is_empty() => owner.to_string(),
+            _ => {
+                return Err(RpcError::invalid(
+                    "owner must be {\"extensionId\": \"<mini tool id>\"}",
+                ));
+            }
+        },
+    };
+    let wanted = naming::minitool_tool(&inst.id, &name);
+    let def = ToolDef {
+        raw_name: name.clone(),
+        wanted_name: wanted.clone(),
+        title,
+        description,
+        layer: Layer::MiniTool,
+        source: format!("minitool:{}", inst.id),
+        owner: Some(owner),
+        risk,
+        input_schema: schema,
+        exposure,
+    };
+    let timeout = inner.clamp_timeout(timeout);
+    {
+        let mut st = inst.state();
+        if st.tools.iter().any(|t| t.name == name) {
+            return Err(RpcError::invalid(format!(
+                "a tool named \"{name}\" is already registered"
+            )));
+        }
+        st.tools.push(Registered { name, def, timeout });
+    }
+    tools_changed(inner);
+    Ok(json!({"name": wanted}))
+}
+
+fn secret(inner: &Inner, inst: &Instance, method: &str, params: &Value) -> RpcResult {
+    let key = str_param(params, "key")?;
+    if !secrets::allowed(&inst.secrets, key) {
+        let declared = if inst.secrets.is_empty() {
+            "it declares none".to_string()
+        } else {
+            format!("it declares {}", inst.secrets.join(", "))
+        };
+        return Err(RpcError::refused(format!(
+            "{method}(\"{key}\"): the key is not in the manifest's permissions.secrets ({declared}); add it, or a \"prefix.*\" pattern that covers it"
+        )));
+    }
+    let keyring = &inner.keyring;
+    let result = match method {
+        "secrets.get" => keyring.get(&inst.id, key).map(|v| json!({"value": v})),
+        "secrets.set" => {
+            let value = str_param(params, "value")?;
+            keyring.set(&inst.id, key, value).map(|()| Value::Null)
+        }
+        _ => keyring.delete(&inst.id, key).map(|d| json!({"deleted": d})),
+    };
+    result.map_err(RpcError::refused)
+}
+
+fn provide(inner: &Inner, inst: &Instance, conn: &Arc<Conn>, params: &Value) -> RpcResult {
+    let name = str_param(params, "name")?;
+    if !inst.provides.iter().any(|c| c == name) {
+        return Err(RpcError::refused(format!(
+            "capabilities.provide(\"{name}\"): declare it in the manifest's provides.capabilities first"
+        )));
+    }
+    if name == MCP_CLIENT_CAPABILITY {
+        return Err(RpcError::refused(format!(
+            "\"{MCP_CLIENT_CAPABILITY}\" is provided by the finch host itself"
+        )));
+    }
+    let methods: Vec<String> = params
+        .get("methods")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default();
+    {
+        let mut caps = lock(&inner.capabilities);
+        if let Some(other) = caps.provided.get(name)
+            && other.by != inst.id
+        {
+            return Err(RpcError::refused(format!(
+                "the capability \"{name}\" is already provided by mini tool \"{}\"",
+                other.by
+            )));
+        }
+        caps.provided.insert(
+            name.to_string(),
+            Provided {
+                by: inst.id.clone(),
+                conn: conn.clone(),
+                methods,
+            },
+        );
+    }
+    settle(inner);
+    Ok(Value::Null)
+}
+
+/// `capabilities.get` / `has`: `None` when the request was parked.
+fn query(
+    inner: &Inner,
+    inst: &Instance,
+    conn: &Arc<Conn>,
+    id: Value,
+    has: bool,
+    params: &Value,
+) -> Option<RpcResult> {
+    let name = match str_param(params, "name") {
+        Ok(n) => n.to_string(),
+        Err(e) => return Some(Err(e)),
+    };
+    if !inst.requires.iter().any(|c| c == &name) {
+        return Some(if has {
+            Ok(json!(false))
+        } else {
+            Err(RpcError::refused(format!(
+                "capabilities.get(\"{name}\"): declare it in the manifest's requires.capabilities first"
+            )))
+        });
+    }
+    if name == MCP_CLIENT_CAPABILITY {
+        return Some(Ok(if has {
+            json!(true)
+        } else {
+            json!({"methods": ["registerServer", "unregisterServer", "listServers"]})
+        }));
+    }
+    let mut caps = lock(&inner.capabilities);
+    if let Some(p) = caps.provided.get(&name) {
+        return Some(Ok(if has {
+            json!(true)
+        } else {
+            json!({"methods": p.methods})
+        }));
+    }
+    if starting_provider(inner, &name) {
+        caps.parked.push(Parked {
+            name,
+            has,
+            conn: conn.clone(),
+            id,
+        });
+        return None;
+    }
+    Some(if has {
+        Ok(json!(false))
+    } else {
+        Err(no_provider(&name))
+    })
+}
+
+/// `capabilities.invoke`: handed to the providing mini tool (`None`), or answered by the host.
+fn invoke(
+    inner: &Inner,
+    inst: &Instance,
+    conn: &Arc<Conn>,
+    id: Value,
+    params: &Value,
+) -> Option<RpcResult> {
+    let (name, method) = match (str_param(params, "name"), str_param(params, "method")) {
+        (Ok(n), Ok(m)) => (n, m),
+        (Err(e), _) | (_, Err(e)) => return Some(Err(e)),
+    };
+    if !inst.requires.iter().any(|c| c == name) {
+        return Some(Err(RpcError::refused(format!(
+            "capability \"{name}\": declare it in the manifest's requires.capabilities first"
+        ))));
+    }
+    let args = params.get("args").cloned().unwrap_or_else(|| json!([]));
+    if name == MCP_CLIENT_CAPABILITY {
+        return Some(mcp_client(inner, inst, method, &args));
+    }
+    let provider = lock(&inner.capabilities)
+        .provided
+        .get(name)
+        .map(|p| p.conn.clone());
+    let Some(provider) = provider.filter(|c| c.is_alive()) else {
+        return Some(Err(no_provider(name)));
+    };
+    let forward = Pending::Forward {
+        to: conn.clone(),
+        id,
+    };
+    let sent = provider.request(
+        "capability.invoke",
+        json!({"name": name, "method": method, "args": args}),
+        forward,
+    );
+    match sent {
+        Ok(_) => None,
+        Err(e) => Some(Err(RpcError::refused(format!(
+            "the provider of \"{name}\" cannot be reached: {e}"
+        )))),
+    }
+}
+
+/// The host's own `mcp.client` capability: runtime MCP server registrations (SPEC §9.2).
+fn mcp_client(inner: &Inner, inst: &Instance, method: &str, args: &Value) -> RpcResult {
+    let first = args.get(0).cloned().unwrap_or(Value::Null);
+    match method {
+        "registerServer" => {
+            let Some(config) = first.as_object() else {
+                return Err(RpcError::invalid(
+                    "registerServer needs a config: {name, command, args?, env?, cwd?} or {name, url, headers?}",
+                ));
+            };
+            let name = config
+                .get("name")
+                .and_then(Value::as_str)
+                .filter(|n| !n.trim().is_empty())
+                .ok_or_else(|| RpcError::invalid("registerServer: the config needs a \"name\""))?;
+            let has = |k: &str| {
+                config
+                    .get(k)
+                    .and_then(Value::as_str)
+                    .is_some_and(|s| !s.is_empty())
+            };
+            if has("command") == has("url") {
+                return Err(RpcError::invalid(
+                    "registerServer: give either \"command\" (stdio) or \"url\" (Streamable HTTP)",
+                ));
+            }
+            let normalized = normalize_server_name(name);
+            {
+                let mut mcp = lock(&inner.mcp);
+                mcp.retain(|r| r.name != normalized);
+                mcp.push(McpRegistration {
+                    minitool: inst.id.clone(),
+                    name: normalized.clone(),
+                    config: first.clone(),
+                });
+            }
+            inner.emit(RuntimeEvent::McpServersChanged);
+            Ok(json!({"name": normalized}))
+        }
+        "unregisterServer" => {
+            let name = first
+                .as_str()
+                .or_else(|| first.get("name").and_then(Value::as_str))
+                .ok_or_else(|| RpcError::invalid("unregisterServer needs the server's name"))?;
+            let normalized = normalize_server_name(name);
+            let removed = {
+                let mut mcp = lock(&inner.mcp);
+                let before = mcp.len();
+                mcp.retain(|r| !(r.name == normalized && r.minitool == inst.id));
+                mcp.len() != before
+            };
+            if removed {
+                inner.emit(RuntimeEvent::McpServersChanged);
+            }
+            Ok(json!(removed))
+        }
+        "listServers" => Ok(Value::Array(
+            lock(&inner.mcp)
+                .iter()
+                .map(|r| json!({"name": r.name, "minitool": r.minitool, "config": r.config}))
+                .collect(),
+        )),
+        other => Err(RpcError::refused(format!(
+            "the capability \"{MCP_CLIENT_CAPABILITY}\" has no method {other} (it has registerServer, unregisterServer, listServers)"
+        ))),
+    }
+}
+
+/// `minitools.listContributions(point)`: what each mini tool of this run contributes to
+/// `point` (array contributions one item per entry).
+fn contributions(inner: &Inner, point: &str) -> Value {
+    let mut out = Vec::new();
+    for inst in &inner.instances {
+        let Some(value) = inst.contributes.get(point) else {
+            continue;
+        };
+        let items: Vec<Value> = match value {
+            Value::Array(items) => items.clone(),
+            other => vec![other.clone()],
+        };
+        for item in items {
+            out.push(json!({
+                "minitoolId": inst.id,
+                "extensionId": inst.id,
+                "displayName": inst.display_name,
+                "contribution": item,
+            }));
+        }
+    }
+    Value::Array(out)
+}
+
+fn list(inner: &Inner) -> Value {
+    Value::Array(
+        inner
+            .instances
+            .iter()
+            .map(|i| {
+                let st = i.state();
+                json!({
+                    "id": i.id,
+                    "displayName": i.display_name,
+                    "version": i.version,
+                    "active": matches!(st.phase, super::Phase::Active(_)),
+                    "tools": st.tools.iter().map(|t| t.def.wanted_name.clone()).collect::<Vec<_>>(),
+                })
+            })
+            .collect(),
+    )
+}

@@ -1,0 +1,163 @@
+//! `finch reload` (SPEC §3.7): the report per mini tool, the catalog cache that `finch tool
+//! list|search|info` read without starting anything, the exit codes, and a running
+//! `finch run` reloading in place when `finch reload` signals it.
+
+use serde_json::{Value, json};
+
+use crate::common::TestContext;
+use crate::common::fixtures::MiniTool;
+
+const FAST: &str = "[runtime]\nactivate_timeout = \"1500ms\"\nshutdown_timeout = \"2s\"\n";
+
+/// A mini tool that registers one tool per name in `tools`, each echoing its `text`.
+fn registering(id: &str, tools: &[&str]) -> MiniTool {
+    let registrations: String = tools
+        .iter()
+        .map(|t| {
+            format!(
+                "  ctx.tools.register({{ name: {t:?}, description: \"Echo back the text ({t})\", \
+                 inputSchema: {{type: \"object\", properties: {{text: {{type: \"string\"}}}}}}, \
+                 execute: async (input) => ({{ content: [{{type: \"text\", text: `{t}: ${{input.text}}`}}] }}) }});\n"
+            )
+        })
+        .collect();
+    MiniTool::new(id, "1.0.0").entry_source(&format!(
+        "export function activate(ctx) {{\n{registrations}}}\n"
+    ))
+}
+
+fn install(ctx: &TestContext, pkg: &MiniTool) {
+    let id = pkg.package_json()["name"].as_str().unwrap().to_string();
+    let dir = ctx.base().join("src").join(&id);
+    pkg.write_to(&dir);
+    ctx.run(&["add", dir.to_str().unwrap()]).success();
+    ctx.run(&["enable", &id]).success();
+}
+
+#[test]
+fn reload_reports_each_minitool_and_writes_the_catalog() {
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    let empty = ctx.run(&["reload"]);
+    empty.success().stdout_has("No enabled mini tools.");
+    let cache = ctx.runtime.join("cache/catalog.json");
+    assert_eq!(ctx.read_json(&cache)["tools"], json!([]));
+
+    install(&ctx, &registering("echoes", &["shout", "whisper"]));
+    install(
+        &ctx,
+        &MiniTool::new("broken", "1.0.0")
+            .entry_source("export function activate() { throw new Error('no config'); }\n"),
+    );
+    let out = ctx.run(&["reload", "--json"]);
+    out.failure(1);
+    let report = out.json();
+    let by_id = |id: &str| -> Value {
+        report["minitools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["id"] == id)
+            .cloned()
+            .unwrap_or_else(|| panic!("{id} in {report}"))
+    };
+    assert_eq!(by_id("echoes")["status"], "activated");
+    assert_eq!(by_id("echoes")["tools"], 2);
+    assert_eq!(by_id("broken")["status"], "failed");
+    assert!(
+        by_id("broken")["error"]
+            .as_str()
+            .unwrap()
+            .contains("no config")
+    );
+    assert!(
+        by_id("broken")["log"]
+            .as_str()
+            .unwrap()
+            .ends_with("broken.log")
+    );
+    assert_eq!(report["catalog"]["tools"], 2);
+
+    // The listing reads the cache: nothing starts.
+    let list = ctx
+        .run(&["tool", "list", "--source", "minitool", "--json"])
+        .json();
+    let names: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["echoes_shout", "echoes_whisper"]);
+    let hits = ctx.run(&["tool", "search", "whisper", "--json"]).json();
+    assert_eq!(hits[0]["name"], "echoes_whisper");
+    let info = ctx.run(&["tool", "info", "echoes_shout", "--json"]).json();
+    assert_eq!(info["inputSchema"]["properties"]["text"]["type"], "string");
+    assert_eq!(info["owner"], "echoes");
+
+    // One mini tool's report; the catalog is still whole.
+    let one = ctx.run(&["reload", "echoes", "--json"]);
+    one.success();
+    assert_eq!(one.json()["minitools"].as_array().unwrap().len(), 1);
+    assert_eq!(one.json()["catalog"]["tools"], 2);
+    ctx.run(&["reload", "nope"])
+        .failure(3)
+        .stderr_has("\"nope\" is not an enabled mini tool");
+
+    // Disabled mini tools leave the catalog at the next reload.
+    ctx.run(&["disable", "echoes"]).success();
+    ctx.run(&["disable", "broken"]).success();
+    ctx.run(&["reload"]).success();
+    assert_eq!(ctx.read_json(&cache)["tools"], json!([]));
+}
+
+#[test]
+fn a_running_run_reloads_in_place_and_keeps_its_session() {
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    let mut live = ctx.live_run(&["--approve", "later_ping"]);
+    let before = live.call("later_ping", json!({"text": "x"}));
+    assert_eq!(before["failure"], "unknownTool", "{before}");
+
+    install(&ctx, &registering("later", &["ping"]));
+    let out = ctx.run(&["reload", "--json"]);
+    out.success();
+    assert_eq!(out.json()["signalled"], json!([live.pid()]));
+
+    // The run reloads before its next call: the new mini tool answers, in the same session.
+    let after = live.call("later_ping", json!({"text": "hi"}));
+    assert_eq!(after["content"][0]["text"], "ping: hi", "{after}");
+    let (code, stderr) = live.finish();
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("reloaded"), "{stderr}");
+    let transcripts = ctx.transcripts();
+    assert_eq!(transcripts.len(), 1);
+    let calls = ctx.tool_calls(&transcripts[0]);
+    assert_eq!(calls.len(), 2);
+    assert_eq!(calls[1]["decidedBy"], "approveFlag");
+
+    // A run that ended is not signalled again, and its registration is gone.
+    let again = ctx.run(&["reload", "--json"]);
+    assert_eq!(again.json()["signalled"], json!([]));
+}
+
+#[test]
+fn a_minitool_call_that_enables_a_mini_tool_reloads_the_run() {
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    let pkg = registering("toggled", &["echo"]);
+    let dir = ctx.base().join("src/toggled");
+    pkg.write_to(&dir);
+    ctx.run(&["add", dir.to_str().unwrap()]).success();
+    let mut live = ctx.live_run(&["--approve", "MiniTool", "--approve", "toggled_echo"]);
+    assert_eq!(
+        live.call("toggled_echo", json!({"text": "a"}))["failure"],
+        "unknownTool"
+    );
+    let enabled = live.call("MiniTool", json!({"action": "enable", "id": "toggled"}));
+    assert_eq!(enabled["isError"], false, "{enabled}");
+    let echoed = live.call("toggled_echo", json!({"text": "b"}));
+    assert_eq!(echoed["content"][0]["text"], "echo: b", "{echoed}");
+    let (code, stderr) = live.finish();
+    assert_eq!(code, 0, "{stderr}");
+}

@@ -1,0 +1,902 @@
+//! The mini tool runtime (SPEC §9.1) end to end: real `node` running the real ES module mini
+//! tools of `tests/it/fixtures/minitools/`, installed with `finch add` + `finch enable` (or
+//! loaded with `--minitool`), called with `finch tool call` and `finch run --jsonl`. Every
+//! member of `ctx`, and every fault: a throwing or never-settling `activate`, a crash mid-call,
+//! a call past its timeout, garbage on stdout and on the channel, a mini tool that exits, and a
+//! host killed with SIGKILL (no orphans).
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::common::fixtures::MiniTool;
+use crate::common::{Run, TestContext};
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/it/fixtures/minitools");
+
+/// Timeouts short enough that every fault shows within a second or two.
+const FAST: &str = "[runtime]\nactivate_timeout = \"1500ms\"\ncall_timeout_min = \"100ms\"\nrestart_backoff = \"400ms\"\nshutdown_timeout = \"2s\"\n";
+
+fn source(name: &str) -> String {
+    std::fs::read_to_string(Path::new(FIXTURES).join(name))
+        .unwrap_or_else(|e| panic!("fixture {name}: {e}"))
+}
+
+/// A package whose `dist/index.js` is the fixture `entry`.
+fn package(id: &str, entry: &str) -> MiniTool {
+    MiniTool::new(id, "1.0.0").entry_source(&source(entry))
+}
+
+/// The `ctx` demo: secrets, settings, contributions, i18n, a capability it requires.
+fn ctx_demo() -> MiniTool {
+    package("ctx-demo", "ctx_demo.mjs")
+        .display_name("Ctx Demo")
+        .finch_field("permissions", json!({"secrets": ["api.*", "token"]}))
+        .finch_field(
+            "settings",
+            json!({"fields": [
+                {"key": "unit", "type": "select", "label": "Unit", "default": "metric"},
+                {"key": "count", "type": "number", "label": "Count", "default": 3},
+            ]}),
+        )
+        .finch_field(
+            "contributes",
+            json!({"tools": true, "agentProfiles": [{"id": "helper", "prompt": "Be helpful"}]}),
+        )
+        .finch_field("requires", json!({"capabilities": ["mcp.client"]}))
+        .file(
+            "i18n/en-US.json",
+            r#"{"greeting": "Hello, {name}!", "menu": {"open": "Open"}}"#,
+        )
+        .file("i18n/fr-FR.json", r#"{"greeting": "Bonjour, {name} !"}"#)
+}
+
+/// Writes the package outside the homes, then `finch add` + `finch enable`.
+fn install(ctx: &TestContext, pkg: &MiniTool) -> PathBuf {
+    let id = pkg.package_json()["name"]
+        .as_str()
+        .expect("package name")
+        .to_string();
+    let dir = ctx.base().join("src").join(&id);
+    pkg.write_to(&dir);
+    ctx.run(&["add", &dir.display().to_string()]).success();
+    ctx.run(&["enable", &id]).success();
+    ctx.personal_tier().join(id)
+}
+
+/// `finch tool call <tool> <json> --json --approve <tool>`.
+fn call(ctx: &TestContext, tool: &str, args: Value) -> Run {
+    ctx.run(&[
+        "tool",
+        "call",
+        tool,
+        &args.to_string(),
+        "--json",
+        "--approve",
+        tool,
+    ])
+}
+
+fn log_of(ctx: &TestContext, id: &str) -> String {
+    std::fs::read_to_string(ctx.runtime.join(format!("logs/minitools/{id}.log")))
+        .unwrap_or_default()
+}
+
+fn text_of(record: &Value) -> String {
+    record["content"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|b| b["text"].as_str())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn alive(pid: u64) -> bool {
+    // A zombie is gone for our purpose: it runs nothing and holds nothing but its entry.
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => !stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
+        Err(_) => false,
+    }
+}
+
+#[track_caller]
+fn wait_gone(pid: u64) {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while alive(pid) {
+        assert!(Instant::now() < deadline, "process {pid} still runs");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn pid_of(record: &Value) -> u64 {
+    record["structuredContent"]["pid"]
+        .as_u64()
+        .unwrap_or_else(|| panic!("no pid in {record}"))
+}
+
+#[test]
+fn every_ctx_member_is_there_through_tool_call() {
+    let ctx = TestContext::new();
+    ctx.write_config(&format!("{FAST}locale = \"fr-FR\"\n"));
+    let installed = install(&ctx, &ctx_demo());
+    // The app keeps each mini tool's setting values in its extensions.json record.
+    let state_path = ctx.runtime.join("extensions.json");
+    let mut state = ctx.read_json(&state_path);
+    state["extensions"]["ctx-demo"]["settings"] =
+        json!({"unit": "imperial", "saveOnDeactivate": true});
+    std::fs::write(&state_path, state.to_string()).unwrap();
+
+    let out = call(&ctx, "ctx-demo_probe", json!({"name": "Ada"}));
+    out.success();
+    let record = out.json();
+    let probe = &record["structuredContent"];
+    assert_eq!(
+        probe["minitool"],
+        json!({"id": "ctx-demo", "displayName": "Ctx Demo", "version": "1.0.0",
+               "extensionPath": installed})
+    );
+    assert_eq!(probe["extensionIsMinitool"], true);
+    let storage_path = ctx.runtime.join("extension-data/ctx-demo");
+    assert_eq!(probe["storagePath"], json!(storage_path));
+    assert!(storage_path.is_dir());
+    assert_eq!(
+        probe["settings"],
+        json!({"unit": "imperial", "count": 3, "saveOnDeactivate": true})
+    );
+    assert_eq!(
+        (&probe["unit"], &probe["fallback"]),
+        (&json!("imperial"), &json!("dflt"))
+    );
+    assert_eq!(
+        probe["i18n"],
+        json!({"locale": "fr-FR", "greeting": "Bonjour, Ada !", "nested": "Open",
+               "hasGreeting": true, "hasNope": false, "missing": "nope"})
+    );
+    let app = &probe["app"];
+    assert_eq!(
+        (&app["name"], &app["headless"]),
+        (&json!("finch"), &json!(true))
+    );
+    assert_eq!(app["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(app["runtimeHome"], json!(ctx.runtime));
+    let exec = &probe["exec"];
+    assert!(
+        exec["toolCallId"].as_str().unwrap().starts_with("call_"),
+        "{exec}"
+    );
+    assert_eq!(exec["aborted"], false);
+    assert_eq!(
+        (&exec["storageIsCtx"], &exec["secretsIsCtx"]),
+        (&json!(true), &json!(true))
+    );
+    assert_eq!(exec["cwd"], json!(ctx.work));
+    assert_eq!(probe["session"]["id"], exec["sessionId"]);
+    assert_eq!(probe["session"]["cwd"], json!(ctx.work));
+    assert_eq!(probe["workspace"]["cwd"], json!(ctx.work));
+    let contribution = json!([{"minitoolId": "ctx-demo", "extensionId": "ctx-demo",
+                               "displayName": "Ctx Demo",
+                               "contribution": {"id": "helper", "prompt": "Be helpful"}}]);
+    assert_eq!(probe["contributions"], contribution);
+    assert_eq!(probe["aliasContributions"], contribution);
+    assert_eq!(probe["minitools"][0]["id"], "ctx-demo");
+    assert_eq!(probe["minitools"][0]["active"], true);
+    assert_eq!(probe["hasMcpClient"], true);
+    assert_eq!(probe["subscriptions"], true);
+
+    // The session id the mini tool saw is the transcript's.
+    let transcript = ctx.transcripts().pop().expect("a transcript");
+    assert!(
+        transcript
+            .display()
+            .to_string()
+            .contains(exec["sessionId"].as_str().unwrap())
+    );
+    assert_eq!(ctx.tool_calls(&transcript)[0]["tool"], "ctx-demo_probe");
+
+    // Its logger, console and exec.logger wrote to its log; deactivate and the subscriptions
+    // ran when the host ended.
+    let log = log_of(&ctx, "ctx-demo");
+    for needle in [
+        "[info] activated ctx-demo",
+        "console.log goes to the log file",
+        "[info] probe: probe called",
+        "deactivate ran",
+        "[info] disposed a subscription",
+    ] {
+        assert!(log.contains(needle), "log lacks {needle:?}:\n{log}");
+    }
+    let order = |n: &str| log.find(n).unwrap();
+    assert!(
+        order("deactivate ran") < order("disposed a subscription"),
+        "{log}"
+    );
+    // deactivate() still reached the host's storage while the host shut down.
+    let stored = ctx.read_json(&storage_path.join("storage.json"));
+    assert_eq!(stored, json!({"deactivated": true}));
+}
+
+#[test]
+fn storage_persists_in_extension_data_across_runs() {
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    install(&ctx, &ctx_demo());
+    let mut live = ctx.live_run(&["--approve", "ctx-demo_storage"]);
+    let set = |live: &mut crate::common::LiveRun, key: &str, value: Value| {
+        let r = live.call(
+            "ctx-demo_storage",
+            json!({"op": "set", "key": key, "value": value}),
+        );
+        assert_eq!(r["isError"], false, "{r}");
+    };
+    set(&mut live, "b", json!({"n": [1, 2]}));
+    set(&mut live, "a", json!("x"));
+    let keys = live.call("ctx-demo_storage", json!({"op": "keys"}));
+    assert_eq!(keys["structuredContent"], json!({"keys": ["b", "a"]}));
+    let (code, stderr) = live.finish();
+    assert_eq!(code, 0, "{stderr}");
+
+    let file = ctx.runtime.join("extension-data/ctx-demo/storage.json");
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        "{\n  \"b\": {\n    \"n\": [\n      1,\n      2\n    ]\n  },\n  \"a\": \"x\"\n}\n"
+    );
+    let got = call(&ctx, "ctx-demo_storage", json!({"op": "get", "key": "b"}));
+    assert_eq!(
+        got.json()["structuredContent"],
+        json!({"value": {"n": [1, 2]}})
+    );
+    let missing = call(&ctx, "ctx-demo_storage", json!({"op": "get", "key": "zz"}));
+    assert_eq!(
+        missing.json()["structuredContent"],
+        json!({"value": "absent"})
+    );
+    let deleted = call(
+        &ctx,
+        "ctx-demo_storage",
+        json!({"op": "delete", "key": "b"}),
+    );
+    assert_eq!(
+        deleted.json()["structuredContent"],
+        json!({"deleted": true})
+    );
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        "{\n  \"a\": \"x\"\n}\n"
+    );
+    call(&ctx, "ctx-demo_storage", json!({"op": "clear"})).success();
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "{}\n");
+
+    // A corrupt storage file is named, never replaced.
+    std::fs::write(&file, "{oops").unwrap();
+    let out = call(
+        &ctx,
+        "ctx-demo_storage",
+        json!({"op": "set", "key": "k", "value": 1}),
+    );
+    out.failure(1);
+    assert!(
+        out.stderr().contains("storage.json is not valid JSON"),
+        "{out}"
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "{oops");
+}
+
+#[test]
+fn secrets_outside_permissions_secrets_are_refused() {
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    install(&ctx, &ctx_demo());
+    for key in ["other", "api", "apix.key", "tokens"] {
+        let out = call(&ctx, "ctx-demo_secret", json!({"op": "get", "key": key}));
+        out.failure(1).stderr_has(&format!(
+            "secrets.get(\"{key}\"): the key is not in the manifest's permissions.secrets (it declares api.*, token)"
+        ));
+    }
+}
+
+#[test]
+fn secrets_without_a_keyring_fail_clearly_and_never_touch_a_file() {
+    let ctx = TestContext::new();
+    install(&ctx, &ctx_demo());
+    // The sealed environment has no D-Bus session bus: the Secret Service cannot open.
+    ctx.write_config(&format!("{FAST}keyring = \"secret-service\"\n"));
+    let value = "plaintext-never-written-9f2c";
+    let out = call(
+        &ctx,
+        "ctx-demo_secret",
+        json!({"op": "set", "key": "api.key", "value": value}),
+    );
+    out.failure(1)
+        .stderr_has("no OS keyring is available (Secret Service: ")
+        .stderr_has("finch never keeps secrets in plain files");
+    let get = call(
+        &ctx,
+        "ctx-demo_secret",
+        json!({"op": "get", "key": "token"}),
+    );
+    get.failure(1).stderr_has("no OS keyring is available");
+    ctx.write_config(&format!("{FAST}keyring = \"none\"\n"));
+    call(
+        &ctx,
+        "ctx-demo_secret",
+        json!({"op": "get", "key": "token"}),
+    )
+    .failure(1)
+    .stderr_has("secrets are turned off: finch.toml sets [runtime] keyring = \"none\"");
+    for dir in ["extension-data", "logs", "cache"] {
+        assert_not_stored(&ctx.runtime.join(dir), value);
+    }
+}
+
+/// No file under `dir` holds `secret`.
+#[track_caller]
+fn assert_not_stored(dir: &Path, secret: &str) {
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for item in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let path = item.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if let Ok(bytes) = std::fs::read(&path) {
+                let text = String::from_utf8_lossy(&bytes);
+                assert!(
+                    !text.contains(secret),
+                    "{} holds the secret",
+                    path.display()
+                );
+            }
+        }
+    }
+}
+
+/// On Linux without a Secret Service (the sealed environment has no D-Bus), `auto` falls back
+/// to the kernel keyutils store: a real round trip across processes.
+#[cfg(target_os = "linux")]
+#[test]
+fn secrets_round_trip_through_the_kernel_keyring() {
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    install(&ctx, &ctx_demo());
+    // Keys of the user's keyring outlive the test: make this one unique, and delete it.
+    let nonce = ctx
+        .base()
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .replace(|c: char| !c.is_ascii_alphanumeric(), "");
+    let key = format!("api.test{nonce}");
+    let value = format!("s3cret-{nonce}");
+    let set = call(
+        &ctx,
+        "ctx-demo_secret",
+        json!({"op": "set", "key": key, "value": value}),
+    );
+    set.success();
+    let got = call(&ctx, "ctx-demo_secret", json!({"op": "get", "key": key}));
+    assert_eq!(got.json()["structuredContent"], json!({"value": value}));
+    let deleted = call(&ctx, "ctx-demo_secret", json!({"op": "delete", "key": key}));
+    assert_eq!(
+        deleted.json()["structuredContent"],
+        json!({"deleted": true})
+    );
+    let gone = call(&ctx, "ctx-demo_secret", json!({"op": "get", "key": key}));
+    assert_eq!(gone.json()["structuredContent"], json!({"value": null}));
+    for dir in ["extension-data", "logs", "cache"] {
+        assert_not_stored(&ctx.runtime.join(dir), &value);
+    }
+}
+
+#[test]
+fn progress_and_notices_show_on_stderr_under_run_jsonl() {
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    install(&ctx, &ctx_demo());
+    let (responses, out) = ctx.jsonl(
+        &["--approve", "ctx-demo_progress"],
+        &[json!({"id": 1, "tool": "ctx-demo_progress", "arguments": {}})],
+    );
+    out.success();
+    assert_eq!(text_of(&responses[0]), "finished");
+    let stderr = out.stderr();
+    for needle in [
+        "  … ctx-demo_progress: 0% starting",
+        "  … ctx-demo_progress: 50% halfway",
+        "[Ctx Demo] info: all done",
+        "[Ctx Demo] warning: Heads up: a notice",
+    ] {
+        assert!(stderr.contains(needle), "stderr lacks {needle:?}:\n{out}");
+    }
+}
+
+#[test]
+fn prompts_with_nobody_to_ask_are_refused_and_ui_surfaces_are_recorded() {
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    install(&ctx, &ctx_demo());
+    for tool in ["ctx-demo_ask", "ctx-demo_form"] {
+        call(&ctx, tool, json!({}))
+            .failure(1)
+            .stderr_has("needs a person to answer, and this run has nobody to ask");
+    }
+    let out = call(&ctx, "ctx-demo_surfaces", json!({}));
+    out.success();
+    assert_eq!(out.json()["structuredContent"], json!({"accepted": 5}));
+    let log = log_of(&ctx, "ctx-demo");
+    for kind in [
+        "registerPanel(side-panel)",
+        "openCanvas(board)",
+        "registerComposerAction(insert)",
+        "registerSettingsMenu(prefs)",
+        "registerIcon(logo)",
+    ] {
+        assert!(
+            log.contains(&format!(
+                "finch: ui.{kind} is not shown by this headless host"
+            )),
+            "log lacks {kind}:\n{log}"
+        );
+    }
+}
+
+#[test]
+fn tool_results_errors_and_timeouts_that_honour_the_signal() {
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    install(&ctx, &ctx_demo());
+    let approve = [
+        "--approve",
+        "ctx-demo_fails",
+        "--approve",
+        "ctx-demo_shaped",
+        "--approve",
+        "ctx-demo_patient",
+        "--approve",
+        "ctx-demo_storage",
+    ];
+    let mut live = ctx.live_run(&approve);
+    let failed = live.call("ctx-demo_fails", json!({}));
+    assert_eq!(failed["failure"], "toolError");
+    assert_eq!(
+        text_of(&failed),
+        "`ctx-demo_fails` failed: the tool itself failed"
+    );
+    // Dynamic: not active until ToolSearch finds it.
+    let inactive = live.call("ctx-demo_shaped", json!({}));
+    assert_eq!(inactive["failure"], "notActive");
+    let search = live.call("ToolSearch", json!({"query": "MCP-shaped content"}));
+    assert_eq!(search["isError"], false, "{search}");
+    let shaped = live.call("ctx-demo_shaped", json!({}));
+    assert_eq!(
+        shaped["content"],
+        json!([{"type": "text", "text": "line one"},
+               {"type": "image", "data": "aGk=", "mimeType": "image/png"}])
+    );
+    assert_eq!(shaped["structuredContent"], json!({"n": 1}));
+    // timeoutMs 300: the signal aborts, the tool settles, and the process keeps running.
+    let started = Instant::now();
+    let patient = live.call("ctx-demo_patient", json!({}));
+    assert!(started.elapsed() < Duration::from_secs(3));
+    assert_eq!(
+        text_of(&patient),
+        "`ctx-demo_patient` timed out after 300 ms; its signal was aborted and it stopped."
+    );
+    let after = live.call("ctx-demo_storage", json!({"op": "keys"}));
+    assert_eq!(after["isError"], false, "{after}");
+    let (code, stderr) = live.finish();
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("warning: mini tool"), "{stderr}");
+    let log = log_of(&ctx, "ctx-demo");
+    assert!(
+        log.contains("[warn] patient: aborted: timed out after 300 ms"),
+        "{log}"
+    );
+    assert_eq!(
+        log.matches("finch 0.1.0: starting ctx-demo").count(),
+        1,
+        "{log}"
+    );
+}
+
+#[test]
+fn capabilities_pass_between_mini_tools_through_the_host() {
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    install(
+        &ctx,
+        &package("cap-provider", "cap_provider.mjs")
+            .finch_field("provides", json!({"capabilities": ["acme.math"]})),
+    );
+    install(
+        &ctx,
+        &package("cap-consumer", "cap_consumer.mjs").finch_field(
+            "requires",
+            json!({"capabilities": ["acme.math", "acme.missing", "mcp.client"]}),
+        ),
+    );
+    let sum = call(&ctx, "cap-consumer_sum", json!({"a": 2, "b": 3}));
+    sum.success();
+    assert_eq!(
+        sum.json()["structuredContent"],
+        json!({"sum": 5, "provider": "cap-provider", "has": true})
+    );
+    assert!(
+        log_of(&ctx, "cap-consumer").contains("has acme.math during activate: true"),
+        "{}",
+        log_of(&ctx, "cap-consumer")
+    );
+    let refusals = call(&ctx, "cap-consumer_refusals", json!({}));
+    refusals.success();
+    let r = &refusals.json()["structuredContent"];
+    assert!(
+        r["undeclaredGet"]
+            .as_str()
+            .unwrap()
+            .contains("capabilities.get(\"acme.other\"): declare it in the manifest's requires.capabilities first"),
+        "{r}"
+    );
+    assert!(
+        r["missingProvider"]
+            .as_str()
+            .unwrap()
+            .contains("no running mini tool provides the capability \"acme.missing\""),
+        "{r}"
+    );
+    assert!(
+        r["undeclaredProvide"]
+            .as_str()
+            .unwrap()
+            .contains("declare it in the manifest's provides.capabilities first"),
+        "{r}"
+    );
+    assert_eq!(
+        (&r["hasUndeclared"], &r["hasMissing"]),
+        (&json!(false), &json!(false))
+    );
+
+    let mcp = call(&ctx, "cap-consumer_mcp", json!({}));
+    mcp.success();
+    let m = &mcp.json()["structuredContent"];
+    assert_eq!(m["stdio"], json!({"name": "local_files"}));
+    assert_eq!(m["http"], json!({"name": "remote"}));
+    assert!(
+        m["bad"].as_str().unwrap().contains("either \"command\""),
+        "{m}"
+    );
+    assert_eq!(m["servers"].as_array().unwrap().len(), 2, "{m}");
+    assert_eq!(m["servers"][0]["minitool"], "cap-consumer");
+}
+
+#[test]
+fn a_throwing_or_never_settling_activate_is_reported_and_the_others_work() {
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    install(&ctx, &package("throws", "throws.mjs"));
+    install(&ctx, &package("never", "never.mjs"));
+    install(&ctx, &package("crashy", "crashy.mjs"));
+    let started = Instant::now();
+    let (responses, out) = ctx.jsonl(
+        &["--approve", "crashy_pid"],
+        &[json!({"id": 1, "tool": "crashy_pid", "arguments": {}})],
+    );
+    out.success();
+    // Activation is parallel: the 1.5 s activate timeout is paid once.
+    assert!(started.elapsed() < Duration::from_secs(5), "{out}");
+    assert_eq!(responses[0]["isError"], false, "{out}");
+    let logs = ctx.runtime.join("logs/minitools");
+    out.stderr_has(&format!(
+        "warning: ✖ throws failed: activate() failed: boom in activate (log: {})",
+        logs.join("throws.log").display()
+    ))
+    .stderr_has(&format!(
+        "warning: ✖ never failed: activate() did not settle within 1.5 s (log: {})",
+        logs.join("never.log").display()
+    ));
+    let log = log_of(&ctx, "throws");
+    assert!(
+        log.contains("[error] activate failed: Error: boom in activate"),
+        "{log}"
+    );
+    assert!(
+        log.contains("throws.mjs") || log.contains("index.js"),
+        "{log}"
+    );
+}
+
+#[test]
+fn a_crash_mid_call_is_reported_and_the_next_call_restarts_after_the_backoff() {
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    install(&ctx, &package("crashy", "crashy.mjs"));
+    install(&ctx, &package("quitter", "quitter.mjs"));
+    let mut live = ctx.live_run(&[
+        "--approve",
+        "crashy_pid",
+        "--approve",
+        "crashy_crash",
+        "--approve",
+        "quitter_pid",
+    ]);
+    let first = pid_of(&live.call("crashy_pid", json!({})));
+    let other = pid_of(&live.call("quitter_pid", json!({})));
+    let crashed = live.call("crashy_crash", json!({}));
+    assert_eq!(crashed["failure"], "toolError");
+    let text = text_of(&crashed);
+    let log = ctx.runtime.join("logs/minitools/crashy.log");
+    for needle in [
+        "mini tool \"crashy\" exited with code 3 (pid ".to_string(),
+        "it was stopped and restarts on a later call (after a 400 ms backoff)".to_string(),
+        "Last lines of its log:\n  about to crash".to_string(),
+        format!("Log: {}", log.display()),
+    ] {
+        assert!(text.contains(&needle), "{needle:?} not in {text}");
+    }
+    wait_gone(first);
+    // Within the backoff: refused at once, saying when to retry.
+    let early = live.call("crashy_pid", json!({}));
+    assert!(
+        text_of(&early).contains("mini tool \"crashy\" is stopped (exited with code 3). It restarts on a call after a backoff: try again in"),
+        "{early}"
+    );
+    // The other mini tool never noticed.
+    assert_eq!(pid_of(&live.call("quitter_pid", json!({}))), other);
+    std::thread::sleep(Duration::from_millis(450));
+    let restarted = pid_of(&live.call("crashy_pid", json!({})));
+    assert_ne!(restarted, first);
+    let (code, stderr) = live.finish();
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "warning: mini tool crashy exited with code 3; it was stopped (log: {})",
+            log.display()
+        )),
+        "{stderr}"
+    );
+    wait_gone(restarted);
+}
+
+#[test]
+fn a_call_past_its_timeout_stops_the_tool_and_the_others_keep_working() {
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    install(&ctx, &package("hang", "hang.mjs"));
+    install(&ctx, &package("crashy", "crashy.mjs"));
+    let mut live = ctx.live_run(&[
+        "--approve",
+        "hang_spin",
+        "--approve",
+        "hang_pid",
+        "--approve",
+        "crashy_pid",
+    ]);
+    let hung = pid_of(&live.call("hang_pid", json!({})));
+    let started = Instant::now();
+    let spin = live.call("hang_spin", json!({}));
+    assert!(started.elapsed() < Duration::from_secs(3));
+    assert_eq!(
+        text_of(&spin),
+        format!(
+            "mini tool \"hang\" did not finish `hang_spin` within 200 ms and ignored its abort signal; it was stopped, and restarts on a later call. Log: {}",
+            ctx.runtime.join("logs/minitools/hang.log").display()
+        )
+    );
+    wait_gone(hung);
+    assert_eq!(live.call("crashy_pid", json!({}))["isError"], false);
+    std::thread::sleep(Duration::from_millis(450));
+    assert_ne!(pid_of(&live.call("hang_pid", json!({}))), hung);
+    let (code, stderr) = live.finish();
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("warning: mini tool hang did not finish `hang_spin` within 200 ms and ignored its abort signal; it was stopped"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn garbage_on_stdout_is_harmless_and_garbage_on_the_channel_stops_the_tool() {
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    install(&ctx, &package("noisy", "noisy.mjs"));
+    install(&ctx, &package("crashy", "crashy.mjs"));
+    let mut live = ctx.live_run(&[
+        "--approve",
+        "noisy_hello",
+        "--approve",
+        "noisy_corrupt",
+        "--approve",
+        "crashy_pid",
+    ]);
+    for _ in 0..2 {
+        assert_eq!(text_of(&live.call("noisy_hello", json!({}))), "still fine");
+    }
+    let corrupt = live.call("noisy_corrupt", json!({}));
+    assert!(
+        text_of(&corrupt).contains(
+            "mini tool \"noisy\" wrote something that is not JSON-RPC on its channel (this is not JSON-RPC)"
+        ),
+        "{corrupt}"
+    );
+    assert_eq!(live.call("crashy_pid", json!({}))["isError"], false);
+    let (code, stderr) = live.finish();
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains(
+            "warning: mini tool noisy wrote something that is not JSON-RPC on its channel"
+        ),
+        "{stderr}"
+    );
+    let log = log_of(&ctx, "noisy");
+    for needle in [
+        "{not json at all",
+        "binary-ish noise",
+        "and on stderr too",
+        "fake answer on stdout",
+    ] {
+        assert!(log.contains(needle), "log lacks {needle:?}:\n{log}");
+    }
+}
+
+#[test]
+fn a_mini_tool_that_exits_on_its_own_is_reported_and_restarts() {
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    install(&ctx, &package("quitter", "quitter.mjs"));
+    let mut live = ctx.live_run(&["--approve", "quitter_pid", "--approve", "quitter_leave"]);
+    let first = pid_of(&live.call("quitter_pid", json!({})));
+    assert_eq!(text_of(&live.call("quitter_leave", json!({}))), "leaving");
+    wait_gone(first);
+    // Its reader notices the exit right away; wait out the backoff, then it restarts.
+    std::thread::sleep(Duration::from_millis(450));
+    let second = pid_of(&live.call("quitter_pid", json!({})));
+    assert_ne!(second, first);
+    let (code, stderr) = live.finish();
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("warning: mini tool quitter exited with code 0; it was stopped"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn no_mini_tool_outlives_a_host_killed_with_sigkill() {
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    install(&ctx, &package("crashy", "crashy.mjs"));
+    install(&ctx, &package("hang", "hang.mjs"));
+    let mut live = ctx.live_run(&[
+        "--approve",
+        "crashy_pid",
+        "--approve",
+        "hang_pid",
+        "--approve",
+        "hang_spin",
+    ]);
+    let idle = pid_of(&live.call("crashy_pid", json!({})));
+    let spinning = pid_of(&live.call("hang_pid", json!({})));
+    // Its event loop is stuck in this call: only the parent-death signal (Linux) or the
+    // closed channel can end it.
+    live.send("hang_spin", json!({}));
+    std::thread::sleep(Duration::from_millis(50));
+    // SAFETY: kill only sends a signal to the finch child this test started.
+    unsafe {
+        libc::kill(live.pid() as libc::pid_t, libc::SIGKILL);
+    }
+    live.wait();
+    wait_gone(idle);
+    #[cfg(target_os = "linux")]
+    wait_gone(spinning);
+    #[cfg(not(target_os = "linux"))]
+    let _ = spinning;
+}
+
+#[test]
+fn minitool_flag_loads_an_uninstalled_directory_for_one_run() {
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    let dir = ctx.base().join("dev/crashy");
+    package("crashy", "crashy.mjs").write_to(&dir);
+    let out = ctx.run(&[
+        "tool",
+        "call",
+        "--minitool",
+        &dir.display().to_string(),
+        "crashy_pid",
+        "{}",
+        "--approve",
+        "crashy_pid",
+    ]);
+    out.success();
+    assert!(out.stdout().contains("\"pid\""), "{out}");
+    // Relative to the current directory, in `run --jsonl` too; nothing was installed.
+    let (responses, out) = ctx.jsonl(
+        &["--minitool", "../dev/crashy", "--approve", "crashy_pid"],
+        &[json!({"id": 1, "tool": "crashy_pid", "arguments": {}})],
+    );
+    out.success();
+    assert_eq!(responses[0]["isError"], false, "{out}");
+    assert!(!ctx.personal_tier().join("crashy").exists());
+
+    let plain = ctx.base().join("dev/plain");
+    std::fs::create_dir_all(&plain).unwrap();
+    ctx.run(&[
+        "tool",
+        "call",
+        "--minitool",
+        &plain.display().to_string(),
+        "Read",
+        "{}",
+    ])
+    .failure(1)
+    .stderr_has("no mini tool there (no finch.json, and no package.json with a \"finch\" object)");
+    let broken = ctx.base().join("dev/broken");
+    package("broken", "crashy.mjs").no_entry().write_to(&broken);
+    ctx.run(&[
+        "run",
+        "--jsonl",
+        "--minitool",
+        &broken.display().to_string(),
+    ])
+    .failure(1)
+    .stderr_has("not a valid mini tool")
+    .stderr_has("entry file not found: dist/index.js (build the mini tool first)")
+    .stderr_has(&format!("hint: run `finch doctor {}`", broken.display()));
+}
+
+#[test]
+fn a_missing_node_fails_each_mini_tool_clearly_and_the_host_still_runs() {
+    let ctx = TestContext::new();
+    ctx.write_config(&format!("node = \"/nonexistent/node\"\n{FAST}"));
+    install(&ctx, &package("crashy", "crashy.mjs"));
+    let (responses, out) = ctx.jsonl(
+        &[],
+        &[json!({"id": 1, "tool": "ToolSearch", "arguments": {"query": "read"}})],
+    );
+    out.success()
+        .stderr_has("warning: ✖ crashy failed: cannot start /nonexistent/node: ");
+    assert_eq!(responses[0]["isError"], false);
+}
+
+#[test]
+fn disabled_mini_tools_are_not_started() {
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    install(&ctx, &package("crashy", "crashy.mjs"));
+    ctx.run(&["disable", "crashy"]).success();
+    call(&ctx, "crashy_pid", json!({})).failure(3);
+    assert!(!ctx.runtime.join("logs/minitools/crashy.log").exists());
+}
+
+#[test]
+fn a_corrupt_extensions_json_starts_no_installed_mini_tool_but_the_host_runs() {
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    install(&ctx, &package("crashy", "crashy.mjs"));
+    let dir = ctx.base().join("dev/quitter");
+    package("quitter", "quitter.mjs").write_to(&dir);
+    let state = ctx.runtime.join("extensions.json");
+    std::fs::write(&state, "{\"enabled\": [\n").unwrap();
+    let (responses, out) = ctx.jsonl(
+        &[
+            "--minitool",
+            &dir.display().to_string(),
+            "--approve",
+            "quitter_pid",
+        ],
+        &[
+            json!({"id": 1, "tool": "quitter_pid", "arguments": {}}),
+            json!({"id": 2, "tool": "crashy_pid", "arguments": {}}),
+        ],
+    );
+    out.success()
+        .stderr_has("extensions.json is not valid JSON (line 2")
+        .stderr_has("no installed mini tool was started (fix the file by hand, or run `finch doctor --state` to move it aside)");
+    assert_eq!(responses[0]["isError"], false, "{out}");
+    assert_eq!(responses[1]["failure"], "unknownTool", "{out}");
+    assert_eq!(
+        std::fs::read_to_string(&state).unwrap(),
+        "{\"enabled\": [\n"
+    );
+}
