@@ -118,4 +118,3 @@ pub enum Command {
     /// Print or write the man pages
     Man(generate::ManArgs),
 }
-
