@@ -17,11 +17,13 @@ use crate::error::{CommandError, Result};
 use crate::host::Failure;
 use crate::host::Provider;
 use crate::host::builtins::Builtins;
-use crate::host::catalog::{self, Catalog, Exposure, Lookup, ToolSpec};
+use crate::host::catalog::{self, CachedTool, Catalog, Exposure, Lookup, ToolDef, ToolSpec};
+use crate::host::naming;
 use crate::host::policy::{Mode, Rules, ToolCall, Workspace, decide};
 use crate::host::suites::Suites;
+use crate::host::tool::Layer;
 use crate::host::tool::ToolRef;
-use crate::host::toolsearch::search_once;
+use crate::host::toolsearch::{Searchable, search_once};
 use crate::ui::Table;
 
 #[derive(Debug, Subcommand)]
@@ -110,7 +112,7 @@ fn cmd_list(ctx: &Context, args: &ListArgs) -> Result<()> {
     let tools: Vec<&ToolSpec> = catalog
         .tools()
         .iter()
-        .filter(|t| filter.admits(t))
+        .filter(|t| filter.admits(*t))
         .collect();
     if ctx.ui.json {
         let list: Vec<Value> = tools.iter().map(|t| summary_json(t)).collect();
@@ -129,39 +131,131 @@ fn cmd_list(ctx: &Context, args: &ListArgs) -> Result<()> {
 }
 
 fn cmd_search(ctx: &Context, args: &SearchArgs) -> Result<()> {
-    // Never freed: the process ends right after, and freeing thousands of cached tools one by
-    // one is a measurable part of a search.
-    let catalog: &Catalog = Box::leak(Box::new(cached_catalog(ctx, false)?));
     let filter = source_filter(args.source.as_deref())?;
-    let hits = search_once(catalog.tools(), &args.query, &filter, args.limit);
-    if ctx.ui.json {
-        let list: Vec<Value> = hits
-            .iter()
+    let mut defs = Builtins.defs();
+    defs.extend(Suites::default().defs());
+    let path = ctx.homes()?.catalog_cache();
+    // The cached tools are ranked borrowed from the mapped cache file: a search over thousands
+    // of them builds no definitions.
+    let found = catalog::with_cache_listing(&path, |cached| {
+        let tools = search_items(&defs, cached);
+        let hits = search_once(&tools, &args.query, &filter, args.limit);
+        hits.iter()
             .map(|h| {
-                let mut v = summary_json(catalog.get(h.index));
-                if let Some(map) = v.as_object_mut() {
-                    map.insert("score".into(), json!((h.score * 1000.0).round() / 1000.0));
-                }
-                v
+                let t = &tools[h.index];
+                json!({
+                    "name": t.name,
+                    "title": t.title,
+                    "description": t.description,
+                    "layer": t.layer.as_str(),
+                    "source": t.source,
+                    "owner": t.owner,
+                    "exposure": t.exposure,
+                    "score": (h.score * 1000.0).round() / 1000.0,
+                })
             })
-            .collect();
-        return ctx.ui.json(&Value::Array(list));
+            .collect::<Vec<Value>>()
+    })
+    .map_err(|e| {
+        CommandError::failed(e.to_string())
+            .with_code("corrupt_state")
+            .with_hint("delete the file; `finch reload` writes it again")
+    })?;
+    if ctx.ui.json {
+        return ctx.ui.json(&Value::Array(found));
     }
-    if hits.is_empty() {
+    if found.is_empty() {
         ctx.ui
             .status(format!("No tool matches \"{}\".", args.query));
         return Ok(());
     }
     let mut table = Table::new(&["NAME", "SOURCE", "DESCRIPTION"]);
-    for hit in &hits {
-        let tool = catalog.get(hit.index);
+    for hit in &found {
+        let text = |k: &str| hit[k].as_str().unwrap_or_default().to_string();
         table.row(vec![
-            tool.name.clone(),
-            tool.def.source.clone(),
-            first_line(&tool.def.description),
+            text("name"),
+            text("source"),
+            first_line(&text("description")),
         ]);
     }
     ctx.ui.lines(table.render(ctx.ui.width()))
+}
+
+/// A tool as `tool search` ranks it: borrowed from a definition or from the cache.
+struct SearchItem<'a> {
+    name: String,
+    raw_name: &'a str,
+    title: &'a str,
+    description: &'a str,
+    layer: Layer,
+    source: &'a str,
+    owner: Option<&'a str>,
+    exposure: Exposure,
+}
+
+impl Searchable for SearchItem<'_> {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn raw_name(&self) -> &str {
+        self.raw_name
+    }
+    fn title(&self) -> &str {
+        self.title
+    }
+    fn description(&self) -> &str {
+        self.description
+    }
+    fn layer(&self) -> Layer {
+        self.layer
+    }
+    fn source(&self) -> &str {
+        self.source
+    }
+}
+
+/// The built-ins and suites, then the cached tools, named as `Catalog::build` names them.
+fn search_items<'a>(defs: &'a [ToolDef], cached: &'a [CachedTool<'a>]) -> Vec<SearchItem<'a>> {
+    let mut items: Vec<SearchItem<'a>> = defs
+        .iter()
+        .map(|d| SearchItem {
+            name: d.wanted_name.clone(),
+            raw_name: &d.raw_name,
+            title: &d.title,
+            description: &d.description,
+            layer: d.layer,
+            source: &d.source,
+            owner: d.owner.as_deref(),
+            exposure: d.exposure,
+        })
+        .collect();
+    items.extend(cached.iter().map(|c| SearchItem {
+        name: c.wanted_name.to_string(),
+        raw_name: &c.raw_name,
+        title: &c.title,
+        description: &c.description,
+        layer: c.layer,
+        source: &c.source,
+        owner: c.owner.as_deref(),
+        exposure: c.exposure,
+    }));
+    let wanted = items
+        .iter_mut()
+        .map(|i| {
+            let name = std::mem::take(&mut i.name);
+            if naming::is_valid(&name) {
+                name
+            } else {
+                naming::sanitize(&name)
+            }
+        })
+        .collect();
+    let keys: Vec<(&str, &str)> = items.iter().map(|i| (i.source, i.raw_name)).collect();
+    let (names, _) = naming::assign(wanted, |i| format!("{}/{}", keys[i].0, keys[i].1));
+    for (item, name) in items.iter_mut().zip(names) {
+        item.name = name;
+    }
+    items
 }
 
 fn cmd_info(ctx: &Context, args: &InfoArgs) -> Result<()> {

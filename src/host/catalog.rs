@@ -8,6 +8,7 @@
 //! answer without starting anything. Built-ins and suites are never cached: they come from the
 //! binary.
 
+use std::borrow::Cow;
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -306,6 +307,14 @@ pub fn read_cache_listing(path: &Path) -> Result<Vec<ToolDef>, JsonError> {
 /// no copy of a file that can be megabytes. The cache is replaced by rename, never rewritten
 /// in place, so the mapped file does not change under the parser.
 fn read_mapped<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Option<T>, JsonError> {
+    with_mapped(path, |text| serde_json::from_str(text))
+}
+
+/// Calls `parse` with the text of the mapped file (`None` when there is no file).
+fn with_mapped<R>(
+    path: &Path,
+    parse: impl FnOnce(&str) -> Result<R, serde_json::Error>,
+) -> Result<Option<R>, JsonError> {
     let read_error = |source| JsonError::Read {
         path: path.to_path_buf(),
         source,
@@ -315,24 +324,83 @@ fn read_mapped<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Option<T>,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(read_error(e)),
     };
+    let corrupt = |e: serde_json::Error| JsonError::Corrupt {
+        path: path.to_path_buf(),
+        line: e.line(),
+        column: e.column(),
+        message: e.to_string(),
+    };
     if file.metadata().map_err(read_error)?.len() == 0 {
-        return crate::store::read_json_as(path);
+        return Err(corrupt(serde_json::from_str::<Value>("").unwrap_err()));
     }
     // SAFETY: the map is read-only and private to this function; finch replaces the cache by
     // rename (the mapped inode stays as it was), and a truncation by another program could only
     // make this process fail, which is what reading a file being destroyed does anyway.
     let map = unsafe { memmap2::Mmap::map(&file) }.map_err(read_error)?;
     match std::str::from_utf8(&map) {
-        Ok(text) => serde_json::from_str(text)
-            .map(Some)
-            .map_err(|e| JsonError::Corrupt {
-                path: path.to_path_buf(),
-                line: e.line(),
-                column: e.column(),
-                message: e.to_string(),
-            }),
-        // Not UTF-8, or not an object: the ordinary reader's precise errors.
-        Err(_) => crate::store::read_json_as(path),
+        Ok(text) => parse(text).map(Some).map_err(corrupt),
+        // Not UTF-8: the ordinary reader says where.
+        Err(_) => match crate::store::read_json_as::<serde::de::IgnoredAny>(path) {
+            Err(e) => Err(e),
+            Ok(_) => Err(corrupt(serde::de::Error::custom("the file is not UTF-8"))),
+        },
+    }
+}
+
+/// A cached tool as `finch tool search` ranks it: its text borrowed from the mapped cache, its
+/// schema skipped. Thousands of them cost no allocation per field.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CachedTool<'a> {
+    #[serde(borrow)]
+    pub raw_name: Cow<'a, str>,
+    #[serde(borrow)]
+    pub wanted_name: Cow<'a, str>,
+    #[serde(borrow)]
+    pub title: Cow<'a, str>,
+    #[serde(borrow)]
+    pub description: Cow<'a, str>,
+    pub layer: Layer,
+    #[serde(borrow)]
+    pub source: Cow<'a, str>,
+    #[serde(default, borrow)]
+    pub owner: Option<Cow<'a, str>>,
+    #[serde(default)]
+    pub exposure: Exposure,
+    #[serde(default, rename = "inputSchema")]
+    _input_schema: serde::de::IgnoredAny,
+}
+
+/// Calls `each` with the cached mini tool and MCP tools, borrowed (none when there is no cache
+/// or it is of another version).
+pub fn with_cache_listing<R>(
+    path: &Path,
+    each: impl FnOnce(&[CachedTool<'_>]) -> R,
+) -> Result<R, JsonError> {
+    #[derive(Deserialize)]
+    struct Listing<'a> {
+        version: u32,
+        #[serde(default, borrow)]
+        tools: Vec<CachedTool<'a>>,
+    }
+    let mut each = Some(each);
+    let mut call = |tools: &[CachedTool<'_>]| each.take().map(|f| f(tools));
+    let answered = with_mapped(path, |text| {
+        let listing: Listing = serde_json::from_str(text)?;
+        let tools: Vec<CachedTool> = if listing.version == CACHE_VERSION {
+            listing
+                .tools
+                .into_iter()
+                .filter(|t| matches!(t.layer, Layer::MiniTool | Layer::Mcp))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Ok(call(&tools))
+    })?;
+    match answered.flatten() {
+        Some(r) => Ok(r),
+        None => Ok(call(&[]).expect("`each` runs once")),
     }
 }
 

@@ -11,6 +11,38 @@ use super::catalog::ToolSpec;
 use super::tool::Layer;
 use crate::search::{fold, for_each_term};
 
+/// What ranking needs of a tool: the catalog's `ToolSpec`, or a lighter view of a cached tool
+/// (`finch tool search` ranks thousands of cached tools without building their definitions).
+pub trait Searchable {
+    fn name(&self) -> &str;
+    fn raw_name(&self) -> &str;
+    fn title(&self) -> &str;
+    fn description(&self) -> &str;
+    fn layer(&self) -> Layer;
+    fn source(&self) -> &str;
+}
+
+impl Searchable for ToolSpec {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn raw_name(&self) -> &str {
+        &self.def.raw_name
+    }
+    fn title(&self) -> &str {
+        &self.def.title
+    }
+    fn description(&self) -> &str {
+        &self.def.description
+    }
+    fn layer(&self) -> Layer {
+        self.def.layer
+    }
+    fn source(&self) -> &str {
+        &self.def.source
+    }
+}
+
 /// Which tools a search looks at (`source` of ToolSearch).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SourceFilter {
@@ -43,20 +75,21 @@ impl SourceFilter {
         }
     }
 
-    pub fn admits(&self, tool: &ToolSpec) -> bool {
-        let source = tool.def.source.as_str();
+    pub fn admits(&self, tool: &impl Searchable) -> bool {
+        let source = tool.source();
+        let layer = tool.layer();
         match self {
             SourceFilter::Any => true,
-            SourceFilter::Builtin => tool.def.layer == Layer::Builtin,
-            SourceFilter::Suite => tool.def.layer == Layer::Suite,
-            SourceFilter::MiniTool(None) => tool.def.layer == Layer::MiniTool,
+            SourceFilter::Builtin => layer == Layer::Builtin,
+            SourceFilter::Suite => layer == Layer::Suite,
+            SourceFilter::MiniTool(None) => layer == Layer::MiniTool,
             SourceFilter::MiniTool(Some(id)) => {
-                tool.def.layer == Layer::MiniTool
+                layer == Layer::MiniTool
                     && source.strip_prefix("minitool:").is_some_and(|s| s == id)
             }
-            SourceFilter::Mcp(None) => tool.def.layer == Layer::Mcp,
+            SourceFilter::Mcp(None) => layer == Layer::Mcp,
             SourceFilter::Mcp(Some(server)) => {
-                tool.def.layer == Layer::Mcp
+                layer == Layer::Mcp
                     && source
                         .strip_prefix("mcp:")
                         .is_some_and(|s| normalize_server(s) == normalize_server(server))
@@ -104,9 +137,9 @@ struct Names {
 }
 
 impl Names {
-    fn of(tool: &ToolSpec) -> Names {
-        let name = fold(&tool.name);
-        let raw = fold(&tool.def.raw_name);
+    fn of(tool: &impl Searchable) -> Names {
+        let name = fold(tool.name());
+        let raw = fold(tool.raw_name());
         Names {
             name_squashed: squash(&name),
             raw_squashed: squash(&raw),
@@ -139,10 +172,10 @@ struct NameTerms {
 
 impl NameTerms {
     /// Calls `each` with every distinct stemmed term of a tool's names (model-facing and raw).
-    fn each(&mut self, tool: &ToolSpec, mut each: impl FnMut(&str)) {
+    fn each(&mut self, tool: &impl Searchable, mut each: impl FnMut(&str)) {
         self.text.clear();
         self.spans.clear();
-        for name in [&tool.name, &tool.def.raw_name] {
+        for name in [tool.name(), tool.raw_name()] {
             for_each_term(name, |t| {
                 let t = stem(t);
                 let seen = self.spans.iter().any(|&(a, b)| self.text[a..b] == *t);
@@ -162,14 +195,14 @@ impl NameTerms {
 /// Calls `each(term, weight, in_name)` for every term of a tool's searchable text: the terms
 /// of its names (each distinct term once), its title and its description, stemmed.
 fn for_each_tool_term(
-    tool: &ToolSpec,
+    tool: &impl Searchable,
     scratch: &mut NameTerms,
     mut each: impl FnMut(&str, u32, bool),
 ) {
     scratch.each(tool, |t| each(t, NAME_WEIGHT, true));
     for (text, weight) in [
-        (&tool.def.title, TITLE_WEIGHT),
-        (&tool.def.description, DESCRIPTION_WEIGHT),
+        (tool.title(), TITLE_WEIGHT),
+        (tool.description(), DESCRIPTION_WEIGHT),
     ] {
         for_each_term(text, |t| each(&stem(t), weight, false));
     }
@@ -299,8 +332,8 @@ impl SearchIndex {
 
 /// Ranks the catalog for one query without building an index: one pass over every tool,
 /// counting only the query's terms (what `finch tool search` needs, once per process).
-pub fn search_once(
-    tools: &[ToolSpec],
+pub fn search_once<T: Searchable>(
+    tools: &[T],
     query: &str,
     filter: &SourceFilter,
     limit: usize,
@@ -333,8 +366,8 @@ pub fn search_once(
             }
         });
         for (text, weight) in [
-            (&tool.def.title, TITLE_WEIGHT),
-            (&tool.def.description, DESCRIPTION_WEIGHT),
+            (tool.title(), TITLE_WEIGHT),
+            (tool.description(), DESCRIPTION_WEIGHT),
         ] {
             for_each_term(text, |word| {
                 len += weight;
@@ -383,8 +416,8 @@ fn folded_query(query: &str) -> (String, String) {
 }
 
 /// `Names::boost` without building `Names`: ASCII names (nearly all) are compared in place.
-fn name_boost(tool: &ToolSpec, folded: &str, squashed: &str) -> f64 {
-    let (name, raw) = (&tool.name, &tool.def.raw_name);
+fn name_boost(tool: &impl Searchable, folded: &str, squashed: &str) -> f64 {
+    let (name, raw) = (tool.name(), tool.raw_name());
     if !name.is_ascii() || !raw.is_ascii() {
         return Names::of(tool).boost(folded, squashed);
     }
@@ -407,8 +440,8 @@ fn name_boost(tool: &ToolSpec, folded: &str, squashed: &str) -> f64 {
 
 /// Adds the name boosts to the BM25 scores and returns the admitted tools that scored, best
 /// first (ties by name).
-fn rank(
-    tools: &[ToolSpec],
+fn rank<T: Searchable>(
+    tools: &[T],
     filter: &SourceFilter,
     limit: usize,
     mut scores: Vec<f64>,
@@ -434,7 +467,7 @@ fn rank(
     hits.sort_by(|a, b| {
         b.score
             .total_cmp(&a.score)
-            .then_with(|| tools[a.index].name.cmp(&tools[b.index].name))
+            .then_with(|| tools[a.index].name().cmp(tools[b.index].name()))
     });
     if limit > 0 {
         hits.truncate(limit);
@@ -443,12 +476,12 @@ fn rank(
 }
 
 /// Every admitted tool, by name (an empty query).
-fn by_name(tools: &[ToolSpec], filter: &SourceFilter, limit: usize) -> Vec<Hit> {
+fn by_name<T: Searchable>(tools: &[T], filter: &SourceFilter, limit: usize) -> Vec<Hit> {
     let mut all: Vec<Hit> = (0..tools.len())
         .filter(|&i| filter.admits(&tools[i]))
         .map(|index| Hit { index, score: 0.0 })
         .collect();
-    all.sort_by(|a, b| tools[a.index].name.cmp(&tools[b.index].name));
+    all.sort_by(|a, b| tools[a.index].name().cmp(tools[b.index].name()));
     if limit > 0 {
         all.truncate(limit);
     }
