@@ -9,8 +9,8 @@ use serde_json::{Map, Value, json};
 use crate::Context;
 use crate::error::{CommandError, Result};
 use crate::homes::absolutize;
-use crate::host::policy::rules::{project_root, rules_files};
-use crate::host::policy::{Mode, Rules, RulesError, ToolCall, Verdict, Workspace, decide};
+use crate::host::policy::rules::project_root;
+use crate::host::policy::{Mode, ToolCall, Verdict, Workspace, decide};
 use crate::host::tool::ToolRef;
 
 #[derive(Debug, Subcommand)]
@@ -65,8 +65,7 @@ fn check(ctx: &Context, args: &CheckArgs) -> Result<()> {
     let homes = ctx.homes()?;
     let home = ctx.env.home_dir();
     let project = project_root(&cwd, &homes.runtime);
-    let rules = Rules::load(&rules_files(&project, &homes.runtime), home.as_deref())
-        .map_err(rules_error)?;
+    let rules = super::run::load_rules(&project, &homes.runtime, home.as_deref())?;
     let workspace = Workspace {
         trusted: args
             .trusted_dirs
@@ -142,18 +141,6 @@ fn parse_args(tool: &str, text: Option<&str>) -> Result<Value> {
         .with_hint(hint));
     }
     Ok(value)
-}
-
-fn rules_error(err: RulesError) -> CommandError {
-    let message = err.to_string();
-    match err {
-        RulesError::Invalid { .. } => CommandError::failed(message)
-            .with_code("corrupt_state")
-            .with_hint(
-                "fix the file by hand; the format is {\"allow\":[{\"toolName\":\"Bash\",\"key\":\"npm test\"}],\"ask\":[],\"deny\":[]}",
-            ),
-        RulesError::Read { .. } => CommandError::failed(message),
-    }
 }
 
 fn verdict_json(tool: &ToolRef, mode: Mode, verdict: &Verdict) -> Value {

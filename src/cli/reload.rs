@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use crate::Context;
 use crate::error::{CommandError, Result};
 use crate::host::catalog::{self, ToolDef};
-use crate::host::mcp::{McpBridge, McpServerConfig, Origin as McpOrigin};
+use crate::host::mcp::McpBridge;
 use crate::host::runtime::{MiniToolRuntime, Outcome, StartError, StartOptions};
 use crate::host::{HostEnv, Provider, control};
 
@@ -62,13 +62,7 @@ pub fn cmd_reload(ctx: &Context, args: &ReloadArgs) -> Result<()> {
             ),
         );
     }
-    let registered: Vec<McpServerConfig> = runtime
-        .mcp_registrations()
-        .into_iter()
-        .filter_map(|r| {
-            McpServerConfig::from_json(&r.config, McpOrigin::Runtime { id: r.minitool }).ok()
-        })
-        .collect();
+    let registered = super::run::registered_servers(ctx, &runtime);
     let bridge = McpBridge::start(&env, &ctx.cwd, registered);
     let mut defs: Vec<ToolDef> = runtime.defs();
     defs.extend(bridge.defs());

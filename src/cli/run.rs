@@ -248,7 +248,19 @@ fn providers(
         return Ok(providers);
     }
     let runtime = start_minitools(ctx, env, session, &args.minitool)?;
-    let registered = runtime
+    let registered = registered_servers(ctx, &runtime);
+    providers.push(Box::new(runtime));
+    providers.push(Box::new(start_mcp(ctx, env, &session.cwd, registered)));
+    Ok(providers)
+}
+
+/// The MCP servers mini tools registered through `mcp.client`; one that does not parse is
+/// left out with a warning.
+pub(crate) fn registered_servers(
+    ctx: &Context,
+    runtime: &crate::host::runtime::MiniToolRuntime,
+) -> Vec<crate::host::mcp::McpServerConfig> {
+    runtime
         .mcp_registrations()
         .into_iter()
         .filter_map(|r| {
@@ -266,10 +278,7 @@ fn providers(
                 }
             }
         })
-        .collect();
-    providers.push(Box::new(runtime));
-    providers.push(Box::new(start_mcp(ctx, env, &session.cwd, registered)));
-    Ok(providers)
+        .collect()
 }
 
 /// Reloads a running host in place (`/reload`, `finch reload`): re-reads the rules, stops the
@@ -717,7 +726,8 @@ pub(crate) fn print_content(ctx: &Context, record: &CallRecord) -> Result<()> {
     Ok(())
 }
 
-fn first_line(text: &str) -> String {
+/// The first line of a description, for tables.
+pub(crate) fn first_line(text: &str) -> String {
     text.lines().next().unwrap_or("").to_string()
 }
 

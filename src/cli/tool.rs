@@ -11,7 +11,9 @@
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
-use super::run::{SessionArgs, key_values, print_content, print_verdict, setup, source_filter};
+use super::run::{
+    SessionArgs, first_line, key_values, print_content, print_verdict, setup, source_filter,
+};
 use crate::Context;
 use crate::error::{CommandError, Result};
 use crate::host::Failure;
@@ -96,11 +98,7 @@ fn cached_catalog(ctx: &Context, schemas: bool) -> Result<Catalog> {
     } else {
         catalog::read_cache_listing(&path)
     }
-    .map_err(|e| {
-        CommandError::failed(e.to_string())
-            .with_code("corrupt_state")
-            .with_hint("delete the file; `finch reload` writes it again")
-    })?;
+    .map_err(cache_error)?;
     defs.extend(cached);
     Ok(Catalog::build(defs))
 }
@@ -156,11 +154,7 @@ fn cmd_search(ctx: &Context, args: &SearchArgs) -> Result<()> {
             })
             .collect::<Vec<Value>>()
     })
-    .map_err(|e| {
-        CommandError::failed(e.to_string())
-            .with_code("corrupt_state")
-            .with_hint("delete the file; `finch reload` writes it again")
-    })?;
+    .map_err(cache_error)?;
     if ctx.ui.json {
         return ctx.ui.json(&Value::Array(found));
     }
@@ -472,6 +466,9 @@ fn exposure(tool: &ToolSpec) -> &'static str {
     }
 }
 
-fn first_line(text: &str) -> String {
-    text.lines().next().unwrap_or("").to_string()
+/// A catalog cache that does not parse: say which file, and that reload rewrites it.
+fn cache_error(e: crate::store::JsonError) -> CommandError {
+    CommandError::failed(e.to_string())
+        .with_code("corrupt_state")
+        .with_hint("delete the file; `finch reload` writes it again")
 }
