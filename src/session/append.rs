@@ -152,9 +152,7 @@ pub fn append(
     if !ends_with_newline {
         line.push(b'\n');
     }
-    // Serializing a `Value` cannot fail.
-    line.extend_from_slice(entry.to_string().as_bytes());
-    line.push(b'\n');
+    write_entry(&mut line, &entry);
     let write_err = |source| SessionError::Write {
         path: transcript.to_path_buf(),
         source,
@@ -167,6 +165,13 @@ pub fn append(
         path: transcript.to_path_buf(),
         entry,
     })
+}
+
+/// Adds `entry` and its newline to `line`.
+fn write_entry(line: &mut Vec<u8>, entry: &Value) {
+    // Writing a `Value` to a Vec cannot fail: its keys are strings and the Vec grows.
+    let _ = serde_json::to_writer(&mut *line, entry);
+    line.push(b'\n');
 }
 
 /// The id of the last valid entry (`None` when only the header precedes), and whether the file
@@ -463,8 +468,7 @@ impl Appender {
         if !self.ends_with_newline {
             line.push(b'\n');
         }
-        line.extend_from_slice(entry.to_string().as_bytes());
-        line.push(b'\n');
+        write_entry(&mut line, &entry);
         self.file
             .write_all(&line)
             .map_err(|source| SessionError::Write {

@@ -195,9 +195,7 @@ impl HeldOpen {
             match self.file.try_lock() {
                 Ok(()) => break,
                 Err(TryLockError::WouldBlock) if started.elapsed() >= timeout => {
-                    let mut file = &self.file;
-                    let _ = file.seek(SeekFrom::Start(0));
-                    let pid = match holder_of(&mut file) {
+                    let pid = match holder_of(&self.file) {
                         p if p.is_empty() => "unknown".to_string(),
                         p => p,
                     };
@@ -219,9 +217,11 @@ impl HeldOpen {
                 }
             }
         }
-        let mut file = &self.file;
-        let _ = file.seek(SeekFrom::Start(0));
-        if holder_of(&mut file) != self.pid {
+        // Usually the file still names this process from its previous hold: one read, no write.
+        let mut buf = [0u8; 32];
+        let n = read_start(&self.file, &mut buf).unwrap_or(0);
+        if buf[..n].trim_ascii() != self.pid.as_bytes() {
+            let mut file = &self.file;
             let _ = file.set_len(0);
             let _ = file.seek(SeekFrom::Start(0));
             let _ = file.write_all(self.pid.as_bytes());
@@ -230,10 +230,23 @@ impl HeldOpen {
     }
 }
 
-fn holder_of(file: &mut &File) -> String {
+fn holder_of(file: &File) -> String {
     let mut buf = [0u8; 32];
-    let n = file.read(&mut buf).unwrap_or(0);
+    let n = read_start(file, &mut buf).unwrap_or(0);
     String::from_utf8_lossy(&buf[..n]).trim().to_string()
+}
+
+/// Reads the start of `file` (a positioned read where the platform has one: one system call,
+/// and the file position is left alone).
+#[cfg(unix)]
+fn read_start(file: &File, buf: &mut [u8]) -> std::io::Result<usize> {
+    std::os::unix::fs::FileExt::read_at(file, buf, 0)
+}
+
+#[cfg(not(unix))]
+fn read_start(mut file: &File, buf: &mut [u8]) -> std::io::Result<usize> {
+    file.seek(SeekFrom::Start(0))?;
+    file.read(buf)
 }
 
 #[cfg(test)]

@@ -73,11 +73,22 @@ pub fn call(args: &Value, cx: &mut CallCx) -> ToolOutput {
         return ToolOutput::error("Read needs `file_path`: the file to read.");
     };
     let path = resolve_path(cx, raw);
+    let shown = path.display();
+    // The usual case, in three system calls: a regular file, opened through the path the
+    // gateway judged, its real path read back from the open descriptor.
+    if let Some((mut file, meta)) = open_regular(&path) {
+        let real = opened_path(&file).unwrap_or_else(|| real_path(&path));
+        if let Err(message) = check_real(cx, "Read", "file_path", &path, &real) {
+            return ToolOutput::error(message);
+        }
+        return read_file(args, &path, &mut file, meta.len());
+    }
+    // Everything else (missing, a directory, a special file, unreadable) takes the careful
+    // order: the link check first, so nothing is said about what lies outside.
     let real = match real_target(cx, "Read", "file_path", &path) {
         Ok(real) => real,
         Err(message) => return ToolOutput::error(message),
     };
-    let shown = path.display();
     let meta = match std::fs::metadata(&real) {
         Ok(meta) => meta,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -102,12 +113,47 @@ pub fn call(args: &Value, cx: &mut CallCx) -> ToolOutput {
         Ok(file) => file,
         Err(e) => return ToolOutput::error(format!("Cannot read `{shown}`: {e}.")),
     };
-    let head = match read_head(&mut file) {
+    read_file(args, &path, &mut file, meta.len())
+}
+
+/// `path` opened for reading when it is a regular file (following links), with its metadata;
+/// `None` for anything else, and when it cannot be opened.
+fn open_regular(path: &Path) -> Option<(File, std::fs::Metadata)> {
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() {
+        return None;
+    }
+    let file = File::open(path).ok()?;
+    Some((file, meta))
+}
+
+/// The real path of an open file, from `/proc/self/fd` (one system call, where `canonicalize`
+/// reads every component's link); `None` where that is unavailable.
+#[cfg(target_os = "linux")]
+fn opened_path(file: &File) -> Option<PathBuf> {
+    use std::os::fd::AsRawFd;
+    let real = std::fs::read_link(format!("/proc/self/fd/{}", file.as_raw_fd())).ok()?;
+    // A file deleted since it was opened reads back with a " (deleted)" suffix: not a path.
+    let deleted = real.as_os_str().as_encoded_bytes().ends_with(b" (deleted)") && !real.exists();
+    (real.is_absolute() && !deleted).then_some(real)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn opened_path(_file: &File) -> Option<PathBuf> {
+    None
+}
+
+/// Reads the open regular file `path` whose size was `size` when it was looked at.
+fn read_file(args: &Value, path: &Path, file: &mut File, size: u64) -> ToolOutput {
+    let shown = path.display();
+    let head = match read_head(file, size) {
         Ok(head) => head,
         Err(e) => return ToolOutput::error(format!("Cannot read `{shown}`: {e}.")),
     };
+    // Read whole already (the size as looked at; `/proc` files say 0 and are read to the end).
+    let whole = size > 0 && head.len() as u64 >= size;
     match sniff(&head) {
-        Some(Kind::Image(mime)) => read_image(&shown.to_string(), mime, meta.len(), head, file),
+        Some(Kind::Image(mime)) => read_image(&shown.to_string(), mime, size, head, file),
         Some(Kind::Binary(what)) => ToolOutput::error(format!(
             "`{shown}` is a binary file ({what}); Read returns text, and images as PNG, JPEG, \
              GIF or WebP. Use Bash with a tool made for this format to look inside it."
@@ -115,7 +161,7 @@ pub fn call(args: &Value, cx: &mut CallCx) -> ToolOutput {
         None if head.is_empty() => ToolOutput::text(format!("`{shown}` is empty (0 bytes).")),
         // Sending bytes that are not the image they claim to be would make the model's API
         // reject the whole request; better to say so here.
-        None if let Some(mime) = image_by_extension(&path) => ToolOutput::error(format!(
+        None if let Some(mime) = image_by_extension(path) => ToolOutput::error(format!(
             "`{shown}` is named like an image ({mime}) but its content does not start like \
              one: the file is damaged or not an image. Read returns PNG, JPEG, GIF and WebP \
              images whose content matches."
@@ -123,7 +169,8 @@ pub fn call(args: &Value, cx: &mut CallCx) -> ToolOutput {
         None => {
             let offset = uint_arg(args, "offset").unwrap_or(1).max(1);
             let limit = uint_arg(args, "limit").unwrap_or(DEFAULT_LIMIT).max(1);
-            let reader = BufReader::new(Cursor::new(head).chain(file));
+            let rest: &mut dyn Read = if whole { &mut std::io::empty() } else { file };
+            let reader = BufReader::new(Cursor::new(head).chain(rest));
             match number_lines(reader, offset, limit, OUTPUT_CAP) {
                 Ok(page) => page_output(&shown.to_string(), &page),
                 Err(e) => ToolOutput::error(format!("Cannot read `{shown}`: {e}.")),
@@ -132,16 +179,34 @@ pub fn call(args: &Value, cx: &mut CallCx) -> ToolOutput {
     }
 }
 
-/// The first `SNIFF_LEN` bytes (fewer when the file is shorter).
-fn read_head(file: &mut File) -> std::io::Result<Vec<u8>> {
-    let mut head = Vec::with_capacity(SNIFF_LEN);
-    file.by_ref()
-        .take(SNIFF_LEN as u64)
-        .read_to_end(&mut head)?;
+/// The first `SNIFF_LEN` bytes (fewer when the file is shorter). A file of known `size` stops
+/// being read once that much came, sparing the read that would only report its end.
+fn read_head(file: &mut File, size: u64) -> std::io::Result<Vec<u8>> {
+    let want = match size {
+        0 => SNIFF_LEN,
+        size => SNIFF_LEN.min(usize::try_from(size).unwrap_or(SNIFF_LEN)),
+    };
+    let mut head = vec![0; want];
+    let mut filled = 0;
+    while filled < want {
+        match file.read(&mut head[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    head.truncate(filled);
     Ok(head)
 }
 
-fn read_image(shown: &str, mime: &'static str, size: u64, head: Vec<u8>, file: File) -> ToolOutput {
+fn read_image(
+    shown: &str,
+    mime: &'static str,
+    size: u64,
+    head: Vec<u8>,
+    file: &mut File,
+) -> ToolOutput {
     if size > IMAGE_CAP {
         return ToolOutput::error(format!(
             "`{shown}` is an image of {}; Read returns images up to 5 MiB. Make a smaller copy \
@@ -404,14 +469,21 @@ pub(super) fn real_target(
     path: &Path,
 ) -> Result<PathBuf, String> {
     let real = real_path(path);
+    check_real(cx, tool, arg, path, &real)?;
+    Ok(real)
+}
+
+/// Refuses `real`, what `path` really names, when a link took a path inside the session's
+/// directories outside them (see `real_target`).
+fn check_real(cx: &CallCx, tool: &str, arg: &str, path: &Path, real: &Path) -> Result<(), String> {
     if real == path || !cx.session.contains(path) {
-        return Ok(real);
+        return Ok(());
     }
     let inside = std::iter::once(&cx.session.cwd)
         .chain(&cx.session.trusted)
         .any(|dir| real.starts_with(std::fs::canonicalize(dir).unwrap_or_else(|_| dir.clone())));
     if inside {
-        Ok(real)
+        Ok(())
     } else {
         Err(format!(
             "`{}` leads through a symbolic link to `{}`, which is outside the session's \
@@ -487,6 +559,86 @@ mod tests {
         for (path, want) in cases {
             assert_eq!(image_by_extension(Path::new(path)), want, "{path}");
         }
+    }
+
+    #[test]
+    fn the_head_stops_at_the_size_looked_at_and_reads_unsized_files_to_the_end() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.txt");
+        std::fs::write(&path, "abcdef").unwrap();
+        let mut file = File::open(&path).unwrap();
+        assert_eq!(
+            read_head(&mut file, 3).unwrap(),
+            b"abc",
+            "stops at the size given"
+        );
+        let mut file = File::open(&path).unwrap();
+        assert_eq!(
+            read_head(&mut file, 0).unwrap(),
+            b"abcdef",
+            "size 0: to the end"
+        );
+        let big = "x".repeat(SNIFF_LEN + 10);
+        std::fs::write(&path, &big).unwrap();
+        let mut file = File::open(&path).unwrap();
+        assert_eq!(
+            read_head(&mut file, big.len() as u64).unwrap().len(),
+            SNIFF_LEN
+        );
+    }
+
+    #[test]
+    fn a_file_that_grew_since_it_was_looked_at_is_read_as_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log.txt");
+        std::fs::write(&path, "one\ntwo\n").unwrap();
+        let mut file = File::open(&path).unwrap();
+        let out = read_file(&json!({}), &path, &mut file, 4);
+        assert!(!out.is_error);
+        assert!(
+            out.text_content().contains("     1\tone\n"),
+            "{}",
+            out.text_content()
+        );
+        assert!(
+            !out.text_content().contains("two"),
+            "{}",
+            out.text_content()
+        );
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn files_that_report_no_size_are_read_whole() {
+        // /proc files are regular files of size 0 whose reads return content.
+        let path = Path::new("/proc/self/status");
+        let mut file = File::open(path).unwrap();
+        let out = read_file(&json!({}), path, &mut file, 0);
+        assert!(!out.is_error);
+        assert!(
+            out.text_content().contains("Name:"),
+            "{}",
+            out.text_content()
+        );
+        assert!(out.text_content().contains("VmRSS") || out.text_content().contains("Pid:"));
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn an_open_file_names_its_real_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = std::fs::canonicalize(dir.path()).unwrap().join("real.txt");
+        std::fs::write(&real, "x").unwrap();
+        let link = dir.path().join("link.txt");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        let (file, meta) = open_regular(&link).unwrap();
+        assert!(meta.is_file());
+        assert_eq!(opened_path(&file).unwrap(), real);
+        assert!(
+            open_regular(dir.path()).is_none(),
+            "a directory is not opened"
+        );
+        assert!(open_regular(&dir.path().join("missing")).is_none());
     }
 
     fn page(input: &str, offset: u64, limit: u64, cap: usize) -> Page {
