@@ -10,7 +10,8 @@
 # `tools/call` requests (after 500 warm-up calls), written one at a time, each timed from the
 # write to its response line. Three rounds, the servers interleaved; the figures are the median
 # round's (by calls/s). Two layouts, since CPU placement dominates here: driver and server
-# pinned to one CPU, then to two. Targets: finch >= 10x (b) and >= 2x (c) in calls/s, finch p50
+# pinned to one CPU, then to two. Also timed: finch answered a tool name it does not know
+# (refused before any tool runs, still recorded in the transcript) — finch's loop alone. Targets: finch >= 10x (b) and >= 2x (c) in calls/s, finch p50
 # <= 100 us. MCP_BENCH_CALLS sets the number of timed calls (default 10,000).
 #
 # Builds `cargo build --release` first and installs the pinned peers (scripts/install-test-peers:
@@ -59,6 +60,9 @@ for layout in "${layouts[@]}"; do
         say "$layout core(s), round $round: finch"
         taskset -c 0 "${driver[@]}" --tool Read --arguments '{"file_path":"small.txt"}' -- \
             "${pin[@]}" "$finch" run --serve mcp --mode acceptCalls >>"$tmp/$layout-finch.jsonl"
+        say "$layout core(s), round $round: finch, a tool name it does not know"
+        taskset -c 0 "${driver[@]}" --tool NoSuchTool --expect-error -- \
+            "${pin[@]}" "$finch" run --serve mcp --mode acceptCalls >>"$tmp/$layout-loop.jsonl"
         say "$layout core(s), round $round: python mcp echo"
         taskset -c 0 "${driver[@]}" --tool echo --arguments '{"message":"hello from the benchmark"}' -- \
             "${pin[@]}" python3 "$echo_server" >>"$tmp/$layout-python.jsonl" 2>/dev/null
@@ -87,6 +91,8 @@ for layout in layouts:
     row("(a) finch run --serve mcp, Read", finch)
     row("(b) Python mcp echo", python)
     row("(c) server-everything echo", everything)
+    loop, _ = median_round(f"{layout}-loop")
+    row("finch, unknown tool (loop alone)", loop)
     vs_python = finch["calls_per_s"] / python["calls_per_s"]
     vs_everything = finch["calls_per_s"] / everything["calls_per_s"]
     print(f"  finch / (b): {vs_python:.1f}x calls/s (goal 10x: {ok(vs_python >= 10)}); "
@@ -95,4 +101,7 @@ for layout in layouts:
           f"p50 {everything['p50_us'] / finch['p50_us']:.2f}x lower")
     print(f"  finch p50: {finch['p50_us']:.1f} us (goal 100 us: {ok(finch['p50_us'] <= 100)}); "
           "each run: " + ", ".join(f"{r['calls_per_s']:,.0f}/s" for r in finch_all))
+    print(f"  the loop alone (rmcp's service, the gateway, the transcript entry; no tool runs) is "
+          f"{loop['calls_per_s'] / everything['calls_per_s']:.2f}x (c); Read adds "
+          f"{1e6 / finch['calls_per_s'] - 1e6 / loop['calls_per_s']:.1f} us per call")
 PY

@@ -46,6 +46,8 @@ def main():
     parser.add_argument("--arguments", default="{}")
     parser.add_argument("--calls", type=int, default=10_000)
     parser.add_argument("--warmup", type=int, default=500)
+    parser.add_argument("--expect-error", action="store_true",
+                        help="the calls are expected to answer isError (to time a server's loop alone)")
     parser.add_argument("command", nargs="+")
     opts = parser.parse_args()
 
@@ -88,8 +90,8 @@ def main():
         if i == 1 or i % 1000 == 0:
             response = json.loads(line)
             result = response.get("result")
-            if result is None or result.get("isError"):
-                raise SystemExit(f"call {i} failed: {line.decode()}")
+            if result is None or bool(result.get("isError")) != opts.expect_error:
+                raise SystemExit(f"call {i} answered unexpectedly: {line.decode()}")
         if i > opts.warmup:
             times.append(elapsed)
     wall = clock() - started

@@ -8,7 +8,9 @@
 #                        difference is the trip through node and back.
 #   ready with 20        `finch run --jsonl` with 20 enabled mini tools (3 tools each): process
 #                        start → first answer (every mini tool activated, one call through node),
-#                        median of 15 runs (goal ≤ 600 ms)
+#                        median of 15 runs (goal ≤ 600 ms); beside it, 20 bare `node -e 0`
+#                        started at once (what node alone costs), and where NODE_EXTRA_CA_CERTS
+#                        is set, both again without it
 #   memory               resident memory (VmRSS) of each of the 20 node processes, and of finch
 #
 # Builds `cargo build --release` first; needs node and python3. Runs in one temp dir with its own
@@ -68,11 +70,11 @@ import json, os, subprocess, sys, time
 
 finch = sys.argv[1]
 
-def start():
+def start(env=None):
     return subprocess.Popen(
         [finch, "run", "--jsonl", "--mode", "acceptCalls", "--approve", "bench01_echo",
          "--approve", "bench01_pid"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0)
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0, env=env)
 
 def round_trips(proc, request, n, warmup=500):
     out, times = proc.stdout, []
@@ -98,18 +100,40 @@ def rss_kib(pid):
     return 0
 
 # Ready with 20: process start → first answer of a call through node.
-ready = []
-for _ in range(15):
-    t = time.perf_counter_ns()
-    proc = start()
-    proc.stdin.write(b'{"id":1,"tool":"bench01_pid","arguments":{}}\n')
-    line = proc.stdout.readline()
-    ready.append((time.perf_counter_ns() - t) / 1e6)
-    if json.loads(line).get("isError"):
-        sys.exit("the call after start failed: %s" % line.decode())
-    proc.stdin.close()
-    proc.wait()
-ready.sort()
+def ready_times(env=None, runs=15):
+    ready = []
+    for _ in range(runs):
+        t = time.perf_counter_ns()
+        proc = start(env)
+        proc.stdin.write(b'{"id":1,"tool":"bench01_pid","arguments":{}}\n')
+        line = proc.stdout.readline()
+        ready.append((time.perf_counter_ns() - t) / 1e6)
+        if json.loads(line).get("isError"):
+            sys.exit("the call after start failed: %s" % line.decode())
+        proc.stdin.close()
+        proc.wait()
+    return sorted(ready)
+
+# What node alone needs: 20 `node -e 0` started at once, until the last one ended.
+def bare_nodes(env=None, runs=15):
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter_ns()
+        procs = [subprocess.Popen(["node", "-e", "0"], env=env) for _ in range(20)]
+        for p in procs:
+            p.wait()
+        times.append((time.perf_counter_ns() - t) / 1e6)
+    return sorted(times)
+
+median = lambda xs: xs[len(xs) // 2] if xs else 0
+ready = ready_times()
+bare = bare_nodes()
+# NODE_EXTRA_CA_CERTS makes every node parse its root store and the extra file at start (not
+# lazily at the first TLS connection); where it is set, ready is also timed without it.
+without_ca = {k: v for k, v in os.environ.items() if k != "NODE_EXTRA_CA_CERTS"}
+extra_ca = "NODE_EXTRA_CA_CERTS" in os.environ
+ready_no_ca = ready_times(without_ca) if extra_ca else []
+bare_no_ca = bare_nodes(without_ca) if extra_ca else []
 
 proc = start()
 echo = (json.dumps({"id": 1, "tool": "bench01_echo", "arguments": {"text": "hi"}}) + "\n").encode()
@@ -126,7 +150,9 @@ finch_rss = rss_kib(proc.pid)
 proc.stdin.close()
 proc.wait()
 print(json.dumps({
-    "ready_median_ms": ready[len(ready) // 2], "ready_min_ms": ready[0], "ready_max_ms": ready[-1],
+    "ready_median_ms": median(ready), "ready_min_ms": ready[0], "ready_max_ms": ready[-1],
+    "bare_nodes_median_ms": median(bare), "extra_ca": extra_ca,
+    "ready_no_ca_median_ms": median(ready_no_ca), "bare_nodes_no_ca_median_ms": median(bare_no_ca),
     "echo_p50_us": echo_p50, "echo_p95_us": echo_p95, "read_p50_us": read_p50, "read_p95_us": read_p95,
     "node_count": len(node_rss), "node_rss_median_kib": node_rss[len(node_rss) // 2] if node_rss else 0,
     "node_rss_min_kib": node_rss[0] if node_rss else 0, "node_rss_max_kib": node_rss[-1] if node_rss else 0,
@@ -145,6 +171,10 @@ print("  built-in Read through the same host: median %.1f µs, p95 %.1f µs → 
       % (f["read_p50_us"], f["read_p95_us"], f["echo_p50_us"] - f["read_p50_us"]))
 print("finch run ready with 20 enabled mini tools: median %.0f ms (min %.0f, max %.0f; goal ≤ 600 ms)"
       % (f["ready_median_ms"], f["ready_min_ms"], f["ready_max_ms"]))
+print("  node alone: 20 `node -e 0` started at once end after %.0f ms (median)" % f["bare_nodes_median_ms"])
+if f["extra_ca"]:
+    print("  without NODE_EXTRA_CA_CERTS (set here; each node then parses its CA store at start):"
+          " ready %.0f ms, node alone %.0f ms" % (f["ready_no_ca_median_ms"], f["bare_nodes_no_ca_median_ms"]))
 print("resident memory: %d node processes, median %.1f MiB each (min %.1f, max %.1f); finch itself %.1f MiB"
       % (f["node_count"], mib(f["node_rss_median_kib"]), mib(f["node_rss_min_kib"]), mib(f["node_rss_max_kib"]),
          mib(f["finch_rss_kib"])))
