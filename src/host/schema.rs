@@ -29,6 +29,10 @@ impl Schema {
         let Some(validator) = &self.validator else {
             return Ok(());
         };
+        // The common case answers without building any error.
+        if validator.is_valid(args) {
+            return Ok(());
+        }
         let problems: Vec<String> = validator
             .iter_errors(args)
             .take(10)
