@@ -36,7 +36,7 @@ use serde_json::{Map, Value, json};
 
 use super::super::CallCx;
 use super::super::output::{Content, ToolOutput};
-use super::{Action, ActionError, Suite};
+use super::{Action, ActionError, Suite, text};
 use crate::cli::memory::{entry_json, memory_error};
 use crate::cli::space::space_error;
 use crate::homes::{absolutize, expand_tilde};
@@ -187,10 +187,6 @@ impl Suite for AppCallSuite {
             other => Err(ActionError::new(format!("AppCall has no action {other}"))),
         }
     }
-}
-
-fn str_arg<'a>(args: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
-    args.get(key).and_then(Value::as_str)
 }
 
 /// A JSON result with a first line for the model to read before the data.
@@ -358,8 +354,8 @@ fn list_spaces(cx: &CallCx) -> Result<ToolOutput, ActionError> {
 }
 
 fn create_space(args: &Map<String, Value>, cx: &mut CallCx) -> Result<ToolOutput, ActionError> {
-    let name = str_arg(args, "name").unwrap_or_default();
-    let dir = match str_arg(args, "dir") {
+    let name = text(args, "name").unwrap_or_default();
+    let dir = match text(args, "dir") {
         Some(d) => {
             let expanded =
                 expand_tilde(Path::new(d), cx.session.home.as_deref()).map_err(|_| {
@@ -433,7 +429,7 @@ fn check_update() -> ToolOutput {
 }
 
 fn save_profile(args: &Map<String, Value>, cx: &mut CallCx) -> Result<ToolOutput, ActionError> {
-    let content = match (str_arg(args, "content"), str_arg(args, "text")) {
+    let content = match (text(args, "content"), text(args, "text")) {
         (Some(c), None) | (None, Some(c)) => c,
         (Some(_), Some(_)) => {
             return Err(ActionError::new(
@@ -449,7 +445,7 @@ fn save_profile(args: &Map<String, Value>, cx: &mut CallCx) -> Result<ToolOutput
         }
     };
     let home = MemoryHome::new(&cx.env.homes.agent, cx.env.settings.lock_timeout);
-    match str_arg(args, "mode").unwrap_or("append") {
+    match text(args, "mode").unwrap_or("append") {
         "replace" => {
             if args.contains_key("section") {
                 return Err(ActionError::new(
@@ -460,7 +456,7 @@ fn save_profile(args: &Map<String, Value>, cx: &mut CallCx) -> Result<ToolOutput
         }
         _ => {
             let now = cx.env.now().naive_local();
-            let section = str_arg(args, "section");
+            let section = text(args, "section");
             let done = memory::remember(&home, &Target::Profile, content, section, now)
                 .map_err(memory_error)?;
             let mut v = entry_json(&done.entry);

@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 
 use super::super::CallCx;
 use super::super::output::{Content, ToolOutput};
-use super::{Action, ActionError, Suite};
+use super::{Action, ActionError, Suite, text};
 use crate::cli::memory::{
     SNIPPET_CHARS, ScopeArg, entry_json, hit_json, match_error, memory_error, no_files, selection,
     show_json,
@@ -174,10 +174,6 @@ impl Suite for MemorySuite {
             other => Err(ActionError::new(format!("Memory has no action {other}"))),
         }
     }
-}
-
-fn text<'a>(args: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
-    args.get(key).and_then(Value::as_str)
 }
 
 fn remember(

@@ -25,7 +25,7 @@ use serde_json::{Map, Value, json};
 
 use super::super::output::{Content, ToolOutput};
 use super::super::{CallCx, HostEvent};
-use super::{Action, ActionError, Suite};
+use super::{Action, ActionError, Suite, text};
 use crate::error::CommandError;
 use crate::homes::Tier;
 use crate::minitool::install::Installer;
@@ -172,10 +172,6 @@ impl Suite for MiniToolSuite {
     }
 }
 
-fn str_arg<'a>(args: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
-    args.get(key).and_then(Value::as_str)
-}
-
 fn flag(args: &Map<String, Value>, key: &str) -> bool {
     args.get(key).and_then(Value::as_bool).unwrap_or(false)
 }
@@ -250,7 +246,7 @@ fn list(args: &Map<String, Value>, cx: &mut CallCx) -> Result<ToolOutput, Action
 }
 
 fn add(args: &Map<String, Value>, cx: &mut CallCx) -> Result<ToolOutput, ActionError> {
-    let raw = str_arg(args, "source").unwrap_or_default();
+    let raw = text(args, "source").unwrap_or_default();
     let dev = flag(args, "dev");
     let home = cx.env.env.home_dir();
     let source =
@@ -264,7 +260,7 @@ fn add(args: &Map<String, Value>, cx: &mut CallCx) -> Result<ToolOutput, ActionE
     let notes = RefCell::new(Vec::new());
     let report = {
         let installer = installer(cx, flag(args, "global"));
-        let network = network(cx, str_arg(args, "registry"));
+        let network = network(cx, text(args, "registry"));
         add::add(&installer, &source, dev, &network).map_err(err)?
     };
     if !report.installed.is_empty() {
@@ -289,7 +285,7 @@ fn add(args: &Map<String, Value>, cx: &mut CallCx) -> Result<ToolOutput, ActionE
 
 fn update(args: &Map<String, Value>, cx: &mut CallCx) -> Result<ToolOutput, ActionError> {
     let dry_run = flag(args, "dryRun");
-    let id = str_arg(args, "id");
+    let id = text(args, "id");
     let all = flag(args, "all");
     let notes = RefCell::new(Vec::new());
     let note = |text: String| notes.borrow_mut().push(text);
@@ -304,7 +300,7 @@ fn update(args: &Map<String, Value>, cx: &mut CallCx) -> Result<ToolOutput, Acti
         (Some(id), false) => {
             let outcome = {
                 let installer = installer(cx, flag(args, "global"));
-                let network = network(cx, str_arg(args, "registry"));
+                let network = network(cx, text(args, "registry"));
                 update::update_one(&installer, id, dry_run, &network, &note).map_err(err)?
             };
             if outcome.changed && !dry_run {
@@ -346,7 +342,7 @@ fn update(args: &Map<String, Value>, cx: &mut CallCx) -> Result<ToolOutput, Acti
             let mut links = Vec::new();
             let summary = {
                 let installer = installer(cx, flag(args, "global"));
-                let network = network(cx, str_arg(args, "registry"));
+                let network = network(cx, text(args, "registry"));
                 update::update_all(
                     &installer,
                     dry_run,
@@ -392,7 +388,7 @@ fn update(args: &Map<String, Value>, cx: &mut CallCx) -> Result<ToolOutput, Acti
 }
 
 fn remove(args: &Map<String, Value>, cx: &mut CallCx) -> Result<ToolOutput, ActionError> {
-    let id = str_arg(args, "id").unwrap_or_default();
+    let id = text(args, "id").unwrap_or_default();
     let removed = {
         let installer = installer(cx, flag(args, "global"));
         remove::remove(&installer, id).map_err(err)?
@@ -412,7 +408,7 @@ fn set_enabled(
     cx: &mut CallCx,
     enable: bool,
 ) -> Result<ToolOutput, ActionError> {
-    let id = str_arg(args, "id").unwrap_or_default().to_string();
+    let id = text(args, "id").unwrap_or_default().to_string();
     let changes = enabled::change(
         &cx.env.homes,
         std::slice::from_ref(&id),
@@ -443,7 +439,7 @@ fn set_enabled(
 }
 
 fn reload(args: &Map<String, Value>, cx: &mut CallCx) -> Result<ToolOutput, ActionError> {
-    let only = str_arg(args, "id");
+    let only = text(args, "id");
     let listing =
         listing::list(&cx.env.homes, &[Tier::Personal, Tier::Global], false).map_err(err)?;
     let mut items = Vec::new();

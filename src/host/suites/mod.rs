@@ -192,6 +192,11 @@ impl Provider for Suites {
 
 /// The tool a suite becomes: `action` (one of its actions) plus every action's parameters,
 /// none required at this level (each action checks its own).
+/// A string argument of an action (its schema already checked the type).
+fn text<'a>(args: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
+    args.get(key).and_then(Value::as_str)
+}
+
 fn def(suite: &dyn Suite) -> ToolDef {
     let actions = suite.actions();
     let mut properties = Map::new();

@@ -197,7 +197,7 @@ impl Suite for ScheduleSuite {
 }
 
 fn text(args: &Map<String, Value>, key: &str) -> Option<String> {
-    args.get(key).and_then(Value::as_str).map(str::to_string)
+    super::text(args, key).map(str::to_string)
 }
 
 fn id(args: &Map<String, Value>) -> String {

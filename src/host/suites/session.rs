@@ -10,7 +10,7 @@ use serde_json::{Map, Value, json};
 
 use super::super::CallCx;
 use super::super::output::{Content, ToolOutput};
-use super::{Action, ActionError, Suite};
+use super::{Action, ActionError, Suite, text};
 use crate::cli::session::{session_error, since_arg};
 use crate::homes::{absolutize, expand_tilde};
 use crate::session::{Appended, SearchOptions, SessionError, append, locate, search};
@@ -117,10 +117,6 @@ impl Suite for SessionSuite {
             other => Err(ActionError::new(format!("Session has no action {other}"))),
         }
     }
-}
-
-fn text<'a>(args: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
-    args.get(key).and_then(Value::as_str)
 }
 
 fn search(args: &Map<String, Value>, cx: &mut CallCx) -> Result<ToolOutput, ActionError> {
