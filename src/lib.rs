@@ -1,6 +1,7 @@
 //! finch: parse the command line, build the context every command receives, dispatch, and turn
 //! the outcome into an exit code. Commands live in `cli/`, their domain logic in the modules below.
 
+pub mod capture;
 pub mod cli;
 pub mod config;
 pub mod env;

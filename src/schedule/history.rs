@@ -7,7 +7,7 @@
 //! task's last run for `list`, checked against the history file's length before it is trusted.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::io::Write;
 #[cfg(not(unix))]
 use std::io::{Read, Seek, SeekFrom};
@@ -366,57 +366,8 @@ fn read_range(file: &std::fs::File, start: u64, len: usize) -> std::io::Result<V
     Ok(bytes)
 }
 
-/// The last `capacity` bytes of a stream.
-#[derive(Debug)]
-pub struct OutputTail {
-    bytes: VecDeque<u8>,
-    capacity: usize,
-    total: u64,
-}
-
 /// How much output a run record keeps.
 pub const TAIL_BYTES: usize = 64 * 1024;
-
-impl OutputTail {
-    pub fn new(capacity: usize) -> OutputTail {
-        OutputTail {
-            bytes: VecDeque::with_capacity(capacity.min(8192)),
-            capacity,
-            total: 0,
-        }
-    }
-
-    pub fn push(&mut self, chunk: &[u8]) {
-        self.total += chunk.len() as u64;
-        let chunk = &chunk[chunk.len().saturating_sub(self.capacity)..];
-        let overflow = (self.bytes.len() + chunk.len()).saturating_sub(self.capacity);
-        self.bytes.drain(..overflow);
-        self.bytes.extend(chunk);
-    }
-
-    /// Total bytes seen, kept or not.
-    pub fn total(&self) -> u64 {
-        self.total
-    }
-
-    /// The kept bytes as text; a character cut at the start is dropped, invalid UTF-8 is
-    /// replaced.
-    pub fn text(&self) -> String {
-        let (a, b) = self.bytes.as_slices();
-        let mut all = Vec::with_capacity(a.len() + b.len());
-        all.extend_from_slice(a);
-        all.extend_from_slice(b);
-        let cut = if self.total > self.bytes.len() as u64 {
-            all.iter()
-                .take(3)
-                .take_while(|b| (**b & 0xC0) == 0x80)
-                .count()
-        } else {
-            0
-        };
-        String::from_utf8_lossy(&all[cut..]).into_owned()
-    }
-}
 
 /// The history file of a task, for messages.
 pub fn path_of(homes: &Homes, task_id: &str) -> PathBuf {
@@ -516,23 +467,5 @@ mod tests {
             ("r-c", RunStatus::Failed)
         );
         assert!(read(&homes, Some("t-3"), 10).unwrap().runs.is_empty());
-    }
-
-    #[test]
-    fn tail_keeps_the_last_bytes_and_whole_characters() {
-        let tail = |capacity: usize| {
-            let mut tail = OutputTail::new(capacity);
-            tail.push(b"hello ");
-            tail.push("w\u{f6}rld!".as_bytes());
-            assert_eq!(tail.total(), 13);
-            tail.text()
-        };
-        assert_eq!(tail(64), "hello w\u{f6}rld!");
-        assert_eq!(tail(6), "\u{f6}rld!");
-        // The cut falls inside "ö": the half character is dropped.
-        assert_eq!(tail(5), "rld!");
-        let mut big = OutputTail::new(4);
-        big.push(b"0123456789");
-        assert_eq!(big.text(), "6789");
     }
 }

@@ -18,8 +18,9 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, Utc};
 
 use super::ScheduleError;
-use super::history::{self, OutputTail, RunRecord, RunStatus, TAIL_BYTES, Trigger};
+use super::history::{self, RunRecord, RunStatus, TAIL_BYTES, Trigger};
 use super::tasks::{Target, Task, timestamp};
+use crate::capture::{OutputTail, pump};
 use crate::homes::Homes;
 use crate::ids;
 use crate::store::{PidLock, TryLock};
@@ -342,21 +343,10 @@ impl Runner {
         {
             let tail = Arc::clone(&tail);
             let tx = tx.clone();
-            let mut reader = reader;
             std::thread::spawn(move || {
-                use std::io::Read;
-                let mut buf = [0u8; 8192];
-                loop {
-                    match reader.read(&mut buf) {
-                        Ok(0) => break,
-                        Ok(n) => tail
-                            .lock()
-                            .unwrap_or_else(|e| e.into_inner())
-                            .push(&buf[..n]),
-                        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                        Err(_) => break,
-                    }
-                }
+                pump(reader, |chunk| {
+                    tail.lock().unwrap_or_else(|e| e.into_inner()).push(chunk)
+                });
                 let _ = tx.send(Event::OutputClosed);
             });
         }

@@ -12,7 +12,6 @@
 //! A non-zero exit status is not a tool error: the command ran, and the model reads the exit code
 //! (`grep` finding nothing exits 1). A timeout, or a command that could not be started, is.
 
-use std::collections::VecDeque;
 use std::io::Read;
 use std::path::Path;
 use std::process::{Command, ExitStatus, Stdio};
@@ -25,6 +24,7 @@ use serde_json::{Value, json};
 use super::super::CallCx;
 use super::super::catalog::ToolDef;
 use super::super::output::{Content, ToolOutput};
+use crate::capture::{OutputTail, pump};
 use crate::schedule::runner::{Signal, signal_group};
 
 /// The longest timeout a call may ask for.
@@ -103,52 +103,54 @@ fn execute(command: &str, cwd: &Path, timeout: Duration) -> ToolOutput {
     }
 }
 
-/// One stream's output: its first and last bytes, and how many there were in all.
-#[derive(Debug, Default)]
+/// One stream's output: its first bytes, then the last ones of what followed.
+#[derive(Debug)]
 struct Capture {
     head: Vec<u8>,
-    tail: VecDeque<u8>,
-    total: u64,
+    tail: OutputTail,
+}
+
+impl Default for Capture {
+    fn default() -> Capture {
+        Capture {
+            head: Vec::new(),
+            tail: OutputTail::new(KEEP_TAIL),
+        }
+    }
 }
 
 impl Capture {
     fn push(&mut self, mut bytes: &[u8]) {
-        self.total += bytes.len() as u64;
         let room = KEEP_HEAD - self.head.len();
         if room > 0 {
             let take = room.min(bytes.len());
             self.head.extend_from_slice(&bytes[..take]);
             bytes = &bytes[take..];
         }
-        if bytes.len() >= KEEP_TAIL {
-            self.tail.clear();
-            self.tail.extend(&bytes[bytes.len() - KEEP_TAIL..]);
-        } else {
-            self.tail.extend(bytes);
-            let excess = self.tail.len().saturating_sub(KEEP_TAIL);
-            self.tail.drain(..excess);
+        if !bytes.is_empty() {
+            self.tail.push(bytes);
         }
     }
 
     /// Whether bytes between the head and the tail were dropped.
     fn cut(&self) -> bool {
-        self.total > (self.head.len() + self.tail.len()) as u64
+        self.tail.is_cut()
     }
 
     /// The output as text; a cut is marked where it happened.
     fn text(&self) -> String {
-        let tail: Vec<u8> = self.tail.iter().copied().collect();
+        let tail = self.tail.bytes();
         if !self.cut() {
             let mut all = self.head.clone();
             all.extend_from_slice(&tail);
             return String::from_utf8_lossy(&all).into_owned();
         }
-        let omitted = self.total - (self.head.len() + tail.len()) as u64;
+        let total = self.head.len() as u64 + self.tail.total();
+        let omitted = total - (self.head.len() + tail.len()) as u64;
         format!(
-            "{}\n… [{omitted} bytes cut: the stream had {} bytes; its first {KEEP_HEAD} and last {KEEP_TAIL} are shown] …\n{}",
+            "{}\n… [{omitted} bytes cut: the stream had {total} bytes; its first {KEEP_HEAD} and last {KEEP_TAIL} are shown] …\n{}",
             String::from_utf8_lossy(whole_chars_head(&self.head)),
-            self.total,
-            String::from_utf8_lossy(whole_chars_tail(&tail)),
+            self.tail.text(),
         )
     }
 }
@@ -159,16 +161,6 @@ fn whole_chars_head(bytes: &[u8]) -> &[u8] {
         Err(e) if e.error_len().is_none() => &bytes[..e.valid_up_to()],
         _ => bytes,
     }
-}
-
-/// `bytes` without the continuation bytes of a character cut short at its start.
-fn whole_chars_tail(bytes: &[u8]) -> &[u8] {
-    let skip = bytes
-        .iter()
-        .take(3)
-        .take_while(|b| (**b & 0b1100_0000) == 0b1000_0000)
-        .count();
-    &bytes[skip..]
 }
 
 /// How a command ended.
@@ -275,24 +267,14 @@ fn run(command: &str, cwd: &Path, timeout: Duration) -> Result<Outcome, String> 
 }
 
 /// Reads `pipe` to its end on a thread of its own, keeping what the capture keeps.
-fn drain(
-    mut pipe: impl Read + Send + 'static,
-    capture: Arc<Mutex<Capture>>,
-    tx: mpsc::Sender<Event>,
-) {
+fn drain(pipe: impl Read + Send + 'static, capture: Arc<Mutex<Capture>>, tx: mpsc::Sender<Event>) {
     std::thread::spawn(move || {
-        let mut buf = [0u8; 8192];
-        loop {
-            match pipe.read(&mut buf) {
-                Ok(0) => break,
-                Ok(n) => capture
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push(&buf[..n]),
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(_) => break,
-            }
-        }
+        pump(pipe, |chunk| {
+            capture
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(chunk)
+        });
         let _ = tx.send(Event::Closed);
     });
 }
