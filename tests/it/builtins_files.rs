@@ -323,6 +323,9 @@ fn symbolic_links_out_of_the_working_directory_are_refused() {
     let real = outside.join("secret.txt");
     for (tool, args) in [
         ("Read", json!({"file_path": "link.txt"})),
+        // Not regular files: Read's careful path, which refuses before saying what is there.
+        ("Read", json!({"file_path": "linkdir"})),
+        ("Read", json!({"file_path": "linkdir/missing.txt"})),
         (
             "Write",
             json!({"file_path": "link.txt", "content": "owned"}),
