@@ -5,6 +5,7 @@
 //! A session is new (a fresh transcript under `<runtime>/pi/sessions/<slug>/`) or continues an
 //! existing transcript, whose trusted directories and latest to-do list are read back.
 
+use std::cell::OnceCell;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -46,6 +47,8 @@ pub struct SessionState {
     /// The user's home, for `~` in paths.
     pub home: Option<PathBuf>,
     transcript: Option<Appender>,
+    /// `cwd` held open once the file tools first ask (see `cwd_dir`).
+    cwd_dir: OnceCell<Option<std::fs::File>>,
 }
 
 impl SessionState {
@@ -63,6 +66,7 @@ impl SessionState {
             todos: Value::Array(Vec::new()),
             home,
             transcript: None,
+            cwd_dir: OnceCell::new(),
         }
     }
 
@@ -167,6 +171,19 @@ impl SessionState {
             trusted: self.trusted.clone(),
             home: self.home.clone(),
         }
+    }
+
+    /// The working directory, held open (from the first call on) so that files can be opened
+    /// beneath it; `None` when it cannot be opened. It is the directory `cwd` named when it was
+    /// first asked for, even if that directory is renamed later.
+    #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+    pub fn cwd_dir(&self) -> Option<&std::fs::File> {
+        self.cwd_dir
+            .get_or_init(|| {
+                let dir = std::fs::File::open(&self.cwd).ok()?;
+                dir.metadata().ok()?.is_dir().then_some(dir)
+            })
+            .as_ref()
     }
 
     /// Whether `path` (absolute) lies in the working directory or a trusted directory.

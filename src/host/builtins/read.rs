@@ -74,14 +74,24 @@ pub fn call(args: &Value, cx: &mut CallCx) -> ToolOutput {
     };
     let path = resolve_path(cx, raw);
     let shown = path.display();
-    // The usual case, in three system calls: a regular file, opened through the path the
-    // gateway judged, its real path read back from the open descriptor.
-    if let Some((mut file, meta)) = open_regular(&path) {
-        let real = opened_path(&file).unwrap_or_else(|| real_path(&path));
-        if let Err(message) = check_real(cx, "Read", "file_path", &path, &real) {
-            return ToolOutput::error(message);
+    // The usual case: a regular file, opened through the path the gateway judged. Beneath the
+    // working directory the kernel keeps the open from leaving it through a link; elsewhere
+    // the real path is read back from the open descriptor and checked.
+    if let Some(meta) = regular_file(&path) {
+        let beneath = cx.session.cwd_dir().and_then(|cwd_dir| {
+            let inner = path.strip_prefix(&cx.session.cwd).ok()?;
+            open_beneath(cwd_dir, inner, &meta)
+        });
+        if let Some(mut file) = beneath {
+            return read_file(args, &path, &mut file, meta.len());
         }
-        return read_file(args, &path, &mut file, meta.len());
+        if let Ok(mut file) = File::open(&path) {
+            let real = opened_path(&file).unwrap_or_else(|| real_path(&path));
+            if let Err(message) = check_real(cx, "Read", "file_path", &path, &real) {
+                return ToolOutput::error(message);
+            }
+            return read_file(args, &path, &mut file, meta.len());
+        }
     }
     // Everything else (missing, a directory, a special file, unreadable) takes the careful
     // order: the link check first, so nothing is said about what lies outside.
@@ -116,15 +126,63 @@ pub fn call(args: &Value, cx: &mut CallCx) -> ToolOutput {
     read_file(args, &path, &mut file, meta.len())
 }
 
-/// `path` opened for reading when it is a regular file (following links), with its metadata;
-/// `None` for anything else, and when it cannot be opened.
-fn open_regular(path: &Path) -> Option<(File, std::fs::Metadata)> {
-    let meta = std::fs::metadata(path).ok()?;
-    if !meta.is_file() {
+/// The metadata of `path` (following links) when it is a regular file; `None` for anything
+/// else, and when it cannot be looked at. Looked at before opening, so that nothing else (a
+/// pipe, a device) is ever opened.
+fn regular_file(path: &Path) -> Option<std::fs::Metadata> {
+    std::fs::metadata(path).ok().filter(|meta| meta.is_file())
+}
+
+/// The regular file `inner` (a path relative to the directory `dir`, described by `meta`)
+/// opened with `openat2(RESOLVE_BENEATH)`: the kernel refuses any link, `..` or absolute path
+/// that would leave `dir`, so what opens lies inside it and needs no real-path check (this
+/// spares the `/proc/self/fd` lookup, the costliest step of a Read). `None` whenever that does
+/// not give the very file `meta` describes — a link leads out, the kernel lacks `openat2`,
+/// `dir` is no longer what the path names — and the caller takes the general way.
+#[cfg(target_os = "linux")]
+fn open_beneath(dir: &File, inner: &Path, meta: &std::fs::Metadata) -> Option<File> {
+    use std::os::fd::{AsRawFd, FromRawFd};
+    use std::os::unix::ffi::OsStrExt;
+    use std::os::unix::fs::MetadataExt;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    /// Set once the kernel (or a seccomp filter) refused `openat2` itself.
+    static UNSUPPORTED: AtomicBool = AtomicBool::new(false);
+
+    if inner.as_os_str().is_empty() || UNSUPPORTED.load(Ordering::Relaxed) {
         return None;
     }
-    let file = File::open(path).ok()?;
-    Some((file, meta))
+    let inner = std::ffi::CString::new(inner.as_os_str().as_bytes()).ok()?;
+    // SAFETY: `open_how` is plain integers, for which all zeroes is a valid value.
+    let mut how: libc::open_how = unsafe { std::mem::zeroed() };
+    how.flags = (libc::O_RDONLY | libc::O_CLOEXEC | libc::O_NOCTTY) as u64;
+    how.resolve = libc::RESOLVE_BENEATH | libc::RESOLVE_NO_MAGICLINKS;
+    // SAFETY: `inner` is a NUL-terminated string and `how` an `open_how` of the size passed,
+    // both alive for the call; the returned descriptor is owned by nothing else.
+    let fd = unsafe {
+        libc::syscall(
+            libc::SYS_openat2,
+            dir.as_raw_fd(),
+            inner.as_ptr(),
+            &how as *const libc::open_how,
+            std::mem::size_of::<libc::open_how>(),
+        )
+    };
+    if fd < 0 {
+        let errno = std::io::Error::last_os_error().raw_os_error();
+        if matches!(errno, Some(libc::ENOSYS | libc::EPERM)) {
+            UNSUPPORTED.store(true, Ordering::Relaxed);
+        }
+        return None;
+    }
+    // SAFETY: `fd` was just opened by the kernel for this process and is owned here only.
+    let file = unsafe { File::from_raw_fd(fd as libc::c_int) };
+    let opened = file.metadata().ok()?;
+    (opened.dev() == meta.dev() && opened.ino() == meta.ino()).then_some(file)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn open_beneath(_dir: &File, _inner: &Path, _meta: &std::fs::Metadata) -> Option<File> {
+    None
 }
 
 /// The real path of an open file, from `/proc/self/fd` (one system call, where `canonicalize`
@@ -169,9 +227,13 @@ fn read_file(args: &Value, path: &Path, file: &mut File, size: u64) -> ToolOutpu
         None => {
             let offset = uint_arg(args, "offset").unwrap_or(1).max(1);
             let limit = uint_arg(args, "limit").unwrap_or(DEFAULT_LIMIT).max(1);
-            let rest: &mut dyn Read = if whole { &mut std::io::empty() } else { file };
-            let reader = BufReader::new(Cursor::new(head).chain(rest));
-            match number_lines(reader, offset, limit, OUTPUT_CAP) {
+            let page = if whole {
+                number_lines(Cursor::new(head), offset, limit, OUTPUT_CAP)
+            } else {
+                let reader = BufReader::new(Cursor::new(head).chain(file));
+                number_lines(reader, offset, limit, OUTPUT_CAP)
+            };
+            match page {
                 Ok(page) => page_output(&shown.to_string(), &page),
                 Err(e) => ToolOutput::error(format!("Cannot read `{shown}`: {e}.")),
             }
@@ -631,14 +693,53 @@ mod tests {
         std::fs::write(&real, "x").unwrap();
         let link = dir.path().join("link.txt");
         std::os::unix::fs::symlink(&real, &link).unwrap();
-        let (file, meta) = open_regular(&link).unwrap();
+        let meta = regular_file(&link).unwrap();
         assert!(meta.is_file());
-        assert_eq!(opened_path(&file).unwrap(), real);
+        assert_eq!(opened_path(&File::open(&link).unwrap()).unwrap(), real);
         assert!(
-            open_regular(dir.path()).is_none(),
-            "a directory is not opened"
+            regular_file(dir.path()).is_none(),
+            "a directory is not taken for a file"
         );
-        assert!(open_regular(&dir.path().join("missing")).is_none());
+        assert!(regular_file(&dir.path().join("missing")).is_none());
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn files_open_beneath_their_directory_only() {
+        use std::os::unix::fs::symlink;
+        let top = tempfile::tempdir().unwrap();
+        let cwd = top.path().join("cwd");
+        std::fs::create_dir_all(cwd.join("sub")).unwrap();
+        std::fs::write(cwd.join("sub/a.txt"), "inside").unwrap();
+        std::fs::write(top.path().join("outside.txt"), "outside").unwrap();
+        symlink("sub/a.txt", cwd.join("near")).unwrap();
+        symlink(top.path().join("outside.txt"), cwd.join("far")).unwrap();
+        symlink("../outside.txt", cwd.join("up")).unwrap();
+        let dir = File::open(&cwd).unwrap();
+        let opens = |inner: &str| {
+            let meta = regular_file(&cwd.join(inner)).unwrap();
+            open_beneath(&dir, Path::new(inner), &meta).map(|mut file| {
+                let mut text = String::new();
+                file.read_to_string(&mut text).unwrap();
+                text
+            })
+        };
+        assert_eq!(opens("sub/a.txt").as_deref(), Some("inside"));
+        assert_eq!(
+            opens("near").as_deref(),
+            Some("inside"),
+            "a link that stays"
+        );
+        assert_eq!(opens("far"), None, "an absolute link out");
+        assert_eq!(opens("up"), None, "a relative link out");
+        assert_eq!(opens("sub/../../outside.txt"), None, "`..` out");
+
+        // The directory renamed and another put in its place: the held one is no longer
+        // what the path names, and the file there is not taken for the one asked about.
+        std::fs::rename(&cwd, top.path().join("old")).unwrap();
+        std::fs::create_dir_all(cwd.join("sub")).unwrap();
+        std::fs::write(cwd.join("sub/a.txt"), "new").unwrap();
+        assert_eq!(opens("sub/a.txt"), None);
     }
 
     fn page(input: &str, offset: u64, limit: u64, cap: usize) -> Page {

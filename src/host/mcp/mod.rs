@@ -21,6 +21,7 @@
 pub mod client;
 pub mod config;
 pub mod server;
+pub mod wire;
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};

@@ -39,6 +39,7 @@ use serde_json::{Map, Value, json};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::{mpsc, oneshot};
 
+use super::wire::ServerWire;
 use crate::host::catalog::ToolSpec;
 use crate::host::output::Content;
 use crate::host::prompt::{Card, CardAnswer, Prompter, Question, QuestionAnswer};
@@ -237,7 +238,8 @@ where
     let (jobs, mut requests) = mpsc::unbounded_channel::<Job>();
     let relay = Relay { jobs: jobs.clone() };
     let started = runtime.block_on(async move {
-        match relay.serve(open()).await {
+        let (read, write) = open();
+        match relay.serve(ServerWire::new(read, write)).await {
             Ok(running) => {
                 tokio::spawn(async move {
                     let ended = running
@@ -254,19 +256,30 @@ where
         }
     });
     let mut reloaded = false;
+    // The answer to the last job, handed over inside the runtime: waking the waiting task
+    // from there queues it directly, where from outside it would cost a wake-up of the
+    // runtime's driver.
+    let mut answer: Option<Reply> = None;
     let outcome = started.and_then(|()| {
         loop {
-            let Some(job) = runtime.block_on(requests.recv()) else {
+            let next = runtime.block_on(async {
+                if let Some(reply) = answer.take() {
+                    reply.send();
+                }
+                requests.recv().await
+            });
+            let Some(job) = next else {
                 break Err(ServeError::Stopped("the server's tasks ended".into()));
             };
             if crate::host::control::take_reload_request() {
                 reload(host);
                 reloaded = true;
             }
-            match job {
-                Job::ListTools { reply } => {
-                    let _ = reply.send(host.active_tools().into_iter().map(mcp_tool).collect());
-                }
+            answer = match job {
+                Job::ListTools { reply } => Some(Reply::Tools(
+                    reply,
+                    host.active_tools().into_iter().map(mcp_tool).collect(),
+                )),
                 Job::CallTool {
                     name,
                     arguments,
@@ -277,13 +290,14 @@ where
                     let record = host.call(&name, arguments);
                     let tools_changed =
                         settle_events(host, reload) || std::mem::take(&mut reloaded);
-                    let _ = reply.send(Answer {
+                    let answer = Answer {
                         result: call_result(record),
                         tools_changed,
-                    });
+                    };
+                    Some(Reply::Call(reply, answer))
                 }
                 Job::Ended(ended) => break ended,
-            }
+            };
         }
     });
     link.detach();
@@ -333,6 +347,22 @@ enum Job {
 struct Answer {
     result: CallToolResult,
     tools_changed: bool,
+}
+
+/// A job's answer on its way back to the rmcp side.
+enum Reply {
+    Tools(oneshot::Sender<Vec<Tool>>, Vec<Tool>),
+    Call(oneshot::Sender<Answer>, Answer),
+}
+
+impl Reply {
+    /// Hands the answer over; a request the service gave up on (cancelled) no longer waits.
+    fn send(self) {
+        match self {
+            Reply::Tools(reply, tools) => drop(reply.send(tools)),
+            Reply::Call(reply, answer) => drop(reply.send(answer)),
+        }
+    }
 }
 
 /// The rmcp side: forwards every request to the host thread and waits for the answer.
