@@ -2,7 +2,8 @@
 # Benchmarks `finch run --serve mcp` against two reference MCP servers on stdio (issue 6):
 #
 #   (a) finch run --serve mcp --mode acceptCalls, calling the Read built-in on a small file
-#       (allowed by the fast lane; the call is recorded in the session transcript, as every call)
+#       (allowed by the fast lane; the call is recorded in the session transcript, as every call,
+#       the records of a burst of calls written together: `[host] record_delay`, 2 ms)
 #   (b) tests/peers/echo_server.py: an `echo` tool written with the official Python SDK (mcp 2.x)
 #   (c) npm @modelcontextprotocol/server-everything, its `echo` tool
 #
@@ -11,8 +12,10 @@
 # write to its response line. Three rounds, the servers interleaved; the figures are the median
 # round's (by calls/s). Two layouts, since CPU placement dominates here: driver and server
 # pinned to one CPU, then to two. Also timed: finch answered a tool name it does not know
-# (refused before any tool runs, still recorded in the transcript) — finch's loop alone. Targets: finch >= 10x (b) and >= 2x (c) in calls/s, finch p50
-# <= 100 us. MCP_BENCH_CALLS sets the number of timed calls (default 10,000).
+# (refused before any tool runs, still recorded in the transcript) — finch's loop alone — and
+# finch with `record_delay = "0"`, an append to the transcript per call (what a burst saves).
+# Targets: finch >= 10x (b) and >= 2x (c) in calls/s, finch p50 <= 100 us. MCP_BENCH_CALLS
+# sets the number of timed calls (default 10,000).
 #
 # Builds `cargo build --release` first and installs the pinned peers (scripts/install-test-peers:
 # python mcp, server-everything) when missing. Runs in one temp dir with its own HOME and homes,
@@ -45,6 +48,11 @@ mkdir -p "$work" "$HOME"
 cd "$work"
 printf 'hello from the benchmark\n' >"$work/small.txt"
 
+# The same runtime home but for one setting: each call's record written as the call ends.
+per_call_home="$tmp/per-call-runtime"
+mkdir -p "$per_call_home/config"
+printf '[host]\nrecord_delay = "0"\n' >"$per_call_home/config/finch.toml"
+
 driver=(python3 "$repo/benches/mcp_driver.py" --calls "${MCP_BENCH_CALLS:-10000}" --warmup 500)
 say "load average before measuring: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 # Where the driver and the server run matters more than anything they do: on this kind of
@@ -60,6 +68,10 @@ for layout in "${layouts[@]}"; do
         say "$layout core(s), round $round: finch"
         taskset -c 0 "${driver[@]}" --tool Read --arguments '{"file_path":"small.txt"}' -- \
             "${pin[@]}" "$finch" run --serve mcp --mode acceptCalls >>"$tmp/$layout-finch.jsonl"
+        say "$layout core(s), round $round: finch, a transcript append per call"
+        taskset -c 0 "${driver[@]}" --tool Read --arguments '{"file_path":"small.txt"}' -- \
+            "${pin[@]}" env FINCH_RUNTIME_HOME="$per_call_home" "$finch" run --serve mcp --mode acceptCalls \
+            >>"$tmp/$layout-percall.jsonl"
         say "$layout core(s), round $round: finch, a tool name it does not know"
         taskset -c 0 "${driver[@]}" --tool NoSuchTool --expect-error -- \
             "${pin[@]}" "$finch" run --serve mcp --mode acceptCalls >>"$tmp/$layout-loop.jsonl"
@@ -93,6 +105,8 @@ for layout in layouts:
     row("(c) server-everything echo", everything)
     loop, _ = median_round(f"{layout}-loop")
     row("finch, unknown tool (loop alone)", loop)
+    per_call, _ = median_round(f"{layout}-percall")
+    row("finch, Read, record_delay = 0", per_call)
     vs_python = finch["calls_per_s"] / python["calls_per_s"]
     vs_everything = finch["calls_per_s"] / everything["calls_per_s"]
     print(f"  finch / (b): {vs_python:.1f}x calls/s (goal 10x: {ok(vs_python >= 10)}); "
@@ -104,4 +118,7 @@ for layout in layouts:
     print(f"  the loop alone (rmcp's service, the gateway, the transcript entry; no tool runs) is "
           f"{loop['calls_per_s'] / everything['calls_per_s']:.2f}x (c); Read adds "
           f"{1e6 / finch['calls_per_s'] - 1e6 / loop['calls_per_s']:.1f} us per call")
+    print(f"  a transcript append per call (record_delay = 0) costs "
+          f"{1e6 / per_call['calls_per_s'] - 1e6 / finch['calls_per_s']:.1f} us per call more: "
+          f"{per_call['calls_per_s'] / everything['calls_per_s']:.2f}x (c)")
 PY

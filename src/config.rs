@@ -16,6 +16,8 @@
 //! mode = "ask"                             # default permission mode of `finch run` (ask|acceptCalls)
 //! card_timeout = "5m"                      # an unanswered permission card is denied after this
 //! bash_timeout = "2m"                      # default timeout of the Bash built-in
+//! record_delay = "2ms"                     # serve mcp: call records written together once
+//!                                          # idle this long ("0": each call at once)
 //! [web_search]
 //! provider = "searxng"                     # searxng | brave; none → WebSearch says how to set one
 //! url = "http://127.0.0.1:8888"            # the provider's endpoint (searxng; brave has a default)
@@ -217,6 +219,7 @@ pub struct HostConfig {
     mode: Option<String>,
     card_timeout: Option<String>,
     bash_timeout: Option<String>,
+    record_delay: Option<String>,
 }
 
 /// `[web_search]`: the WebSearch built-in's provider.
@@ -275,6 +278,10 @@ pub struct Settings {
     pub card_timeout: Duration,
     /// `[host] bash_timeout` (default 2 minutes).
     pub bash_timeout: Duration,
+    /// `[host] record_delay` (default 2 ms): how long `finch run --serve mcp` lets call
+    /// records wait once no request comes, so that a burst of calls is written at once; zero
+    /// writes each record as its call ends.
+    pub record_delay: Duration,
     pub web_search: WebSearchConfig,
     /// `[mcp]`.
     pub mcp: McpSettings,
@@ -340,6 +347,11 @@ impl Config {
                 "host.bash_timeout",
                 &self.host.bash_timeout,
                 Duration::from_secs(120),
+            )?,
+            record_delay: duration(
+                "host.record_delay",
+                &self.host.record_delay,
+                Duration::from_millis(2),
             )?,
             web_search: self.web_search.clone(),
             mcp: McpSettings {

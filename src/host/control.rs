@@ -3,9 +3,14 @@
 //! arrives; `finch reload` signals every registered host whose lock is still held. A lock that
 //! nobody holds belongs to a host that died, and its file is removed. The signal handler only
 //! sets a flag; a host acts on it between calls, so a reload never cuts a call in half.
+//!
+//! Also here: stopping a host whose call records wait unwritten (`finch run --serve mcp` writes
+//! them in bursts). SIGTERM, SIGINT and SIGHUP still end the process at once, as by default,
+//! when nothing waits; when records wait, the host writes them first and then dies of the same
+//! signal (see `watch_stop_signals`).
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 use crate::homes::Homes;
 use crate::store::{PidLock, TryLock};
@@ -49,6 +54,123 @@ pub fn take_reload_request() -> bool {
 /// Asks this process to reload (the console's `/reload` takes the same path).
 pub fn request_reload() {
     RELOAD_REQUESTED.store(true, Ordering::SeqCst);
+}
+
+/// Whether call records may wait unwritten (set by the host; read by the stop handler).
+static RECORDS_WAIT: AtomicBool = AtomicBool::new(false);
+/// The stop signal that came while records waited (0: none).
+static STOP_SIGNAL: AtomicI32 = AtomicI32::new(0);
+/// The write end of the pipe through which the stop handler wakes the host (-1: none). Open
+/// for the rest of the process once made, so the handler never writes to a reused number.
+static WAKE_FD: AtomicI32 = AtomicI32::new(-1);
+/// The read end of that pipe, until the host takes it (`take_stop_wake`).
+#[cfg(unix)]
+static WAKE_READ: std::sync::Mutex<Option<std::os::fd::OwnedFd>> = std::sync::Mutex::new(None);
+
+/// The signals that stop a host.
+#[cfg(unix)]
+const STOP_SIGNALS: [libc::c_int; 3] = [libc::SIGTERM, libc::SIGINT, libc::SIGHUP];
+
+#[cfg(unix)]
+extern "C" fn on_stop_signal(signal: libc::c_int) {
+    if !RECORDS_WAIT.load(Ordering::SeqCst) {
+        die_of(signal);
+    }
+    STOP_SIGNAL.store(signal, Ordering::SeqCst);
+    let wake = WAKE_FD.load(Ordering::SeqCst);
+    if wake >= 0 {
+        // SAFETY: write(2) of one byte from a live local to a descriptor never closed; a full
+        // pipe (a wake-up already waiting) is fine.
+        unsafe { libc::write(wake, [1u8].as_ptr().cast(), 1) };
+    }
+    // The host may have written its records and looked for a stop between the two loads:
+    // then nobody else would act on it.
+    if !RECORDS_WAIT.load(Ordering::SeqCst) {
+        die_of(signal);
+    }
+}
+
+/// Ends the process by `signal` with its default action, as if no handler had been installed
+/// (async-signal-safe: `signal` and `raise` only).
+#[cfg(unix)]
+fn die_of(signal: libc::c_int) {
+    // SAFETY: restoring the default action and raising the signal again.
+    unsafe {
+        libc::signal(signal, libc::SIG_DFL);
+        libc::raise(signal);
+    }
+}
+
+/// Installs the stop handler for SIGTERM, SIGINT and SIGHUP: a stop that comes while call
+/// records wait (`records_wait(true)`) is held until the host says they are written
+/// (`records_wait(false)`), or until it asks (`stop_requested`), and then ends the process
+/// by that signal; any other stop ends it at once. A held stop also makes the pipe of
+/// `take_stop_wake` readable, so a host waiting for requests wakes up to write its records.
+#[cfg(unix)]
+pub fn watch_stop_signals() -> std::io::Result<()> {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    if WAKE_FD.load(Ordering::SeqCst) < 0 {
+        let mut ends = [-1; 2];
+        // SAFETY: pipe2(2) fills the two descriptors on success.
+        if unsafe { libc::pipe2(ends.as_mut_ptr(), libc::O_CLOEXEC | libc::O_NONBLOCK) } != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        // SAFETY: the read end was just made and is owned here only.
+        let read = unsafe { OwnedFd::from_raw_fd(ends[0]) };
+        *WAKE_READ.lock().unwrap_or_else(|e| e.into_inner()) = Some(read);
+        WAKE_FD.store(ends[1], Ordering::SeqCst);
+    }
+    for signal in STOP_SIGNALS {
+        // SAFETY: a zeroed sigaction whose handler touches only atomics and calls
+        // async-signal-safe functions; SA_RESTART so blocking reads carry on.
+        let ok = unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_stop_signal as *const () as usize;
+            action.sa_flags = libc::SA_RESTART;
+            libc::sigemptyset(&mut action.sa_mask);
+            libc::sigaction(signal, &action, std::ptr::null_mut())
+        };
+        if ok != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+pub fn watch_stop_signals() -> std::io::Result<()> {
+    Ok(())
+}
+
+/// The read end of the stop handler's wake-up pipe (once; `None` without `watch_stop_signals`).
+#[cfg(unix)]
+pub fn take_stop_wake() -> Option<std::os::fd::OwnedFd> {
+    WAKE_READ.lock().unwrap_or_else(|e| e.into_inner()).take()
+}
+
+/// Says whether call records wait unwritten. Saying they no longer do ends the process when a
+/// stop signal came while they waited.
+pub fn records_wait(waiting: bool) {
+    RECORDS_WAIT.store(waiting, Ordering::SeqCst);
+    if !waiting {
+        stop_if_requested();
+    }
+}
+
+/// Ends the process when a stop signal came while records waited (they must be written).
+pub fn stop_if_requested() {
+    #[cfg(unix)]
+    {
+        let signal = STOP_SIGNAL.load(Ordering::SeqCst);
+        if signal != 0 {
+            die_of(signal);
+        }
+    }
+}
+
+/// Whether a stop signal came while records waited.
+pub fn stop_requested() -> bool {
+    STOP_SIGNAL.load(Ordering::SeqCst) != 0
 }
 
 /// The directory of the registrations.

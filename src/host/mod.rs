@@ -35,7 +35,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use chrono::{DateTime, FixedOffset, Utc};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::config::Settings;
 use crate::env::Env;
@@ -271,17 +271,17 @@ impl Host {
         let started = Instant::now();
         let mut record = self.run_call(name, args.clone());
         record.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
-        let data = json!({
-            "tool": record.tool,
-            "arguments": args,
-            "decision": record.decision,
-            "decidedBy": record.decided_by,
-            "result": record.output.to_json(),
-            "isError": record.output.is_error,
-            "durationMs": (record.duration_ms * 1000.0).round() / 1000.0,
-        });
+        let data = CallEntry {
+            tool: &record.tool,
+            arguments: &args,
+            decision: record.decision,
+            decided_by: &record.decided_by,
+            result: &record.output,
+            is_error: record.output.is_error,
+            duration_ms: (record.duration_ms * 1000.0).round() / 1000.0,
+        };
         let now = self.env.now_utc();
-        if let Err(e) = self.session.record(TOOL_CALL_ENTRY, data, now) {
+        if let Err(e) = self.session.record(TOOL_CALL_ENTRY, &data, now) {
             // The call happened; losing its record is worth saying, not worth failing it.
             eprintln!("warning: could not record the call in the transcript: {e}");
         }
@@ -461,6 +461,9 @@ impl Host {
     }
 
     fn dispatch(&mut self, index: usize, args: Value) -> ToolOutput {
+        if self.session.has_pending_records() && self.may_see_transcript(index, &args) {
+            self.write_records();
+        }
         let at = self.provider_of[index];
         let tool = self.catalog.get(index);
         let (before, rest) = self.providers.split_at_mut(at);
@@ -504,10 +507,74 @@ impl Host {
         message
     }
 
-    /// Ends the session: flushes the transcript.
+    /// Ends the session: writes what waits and flushes the transcript.
     pub fn finish(&mut self) -> Result<(), crate::session::SessionError> {
         self.session.sync()
     }
+
+    /// Lets the call records wait and be written several at once (`write_records`, or when
+    /// 64 wait): what `finch run --serve mcp` does, which writes them once it has been idle
+    /// for a moment. A call that may look at the transcript sees it whole: the records that
+    /// wait are written before it runs (see `may_see_transcript`).
+    pub fn defer_records(&mut self) {
+        // Turning deferral on writes nothing, so it cannot fail.
+        let _ = self.session.defer_records(true);
+    }
+
+    /// Whether call records wait to be written.
+    pub fn has_pending_records(&self) -> bool {
+        self.session.has_pending_records()
+    }
+
+    /// Writes the call records that wait.
+    pub fn write_records(&mut self) {
+        if let Err(e) = self.session.flush_records() {
+            eprintln!("warning: could not record calls in the transcript: {e}");
+        }
+    }
+
+    /// Whether the tool at `index`, called with `args`, could read this session's transcript
+    /// and so must find every earlier call in it. Only two built-ins are known not to:
+    /// `TodoWrite`, and `Read` of a file outside the sessions directory (judged by its path as
+    /// given: a link from elsewhere into that directory is not followed here). Everything
+    /// else — dispatchers, mini tools, MCP servers, `Bash`, the other file tools — could.
+    fn may_see_transcript(&self, index: usize, args: &Value) -> bool {
+        let tool = self.catalog.get(index);
+        if tool.layer() != tool::Layer::Builtin {
+            return true;
+        }
+        match tool.name.as_str() {
+            "TodoWrite" => false,
+            "Read" => {
+                let sessions = self
+                    .session
+                    .transcript_path()
+                    .and_then(|t| t.parent()?.parent());
+                let file = args.get("file_path").and_then(Value::as_str);
+                match (sessions, file) {
+                    (Some(sessions), Some(file)) => {
+                        builtins::resolve_in(&self.session, file).starts_with(sessions)
+                    }
+                    _ => true,
+                }
+            }
+            _ => true,
+        }
+    }
+}
+
+/// The data of a call's `finch.toolCall` transcript entry (SPEC §7).
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CallEntry<'a> {
+    tool: &'a str,
+    arguments: &'a Value,
+    decision: &'a str,
+    decided_by: &'a str,
+    /// As `ToolOutput::to_json` shapes it.
+    result: &'a ToolOutput,
+    is_error: bool,
+    duration_ms: f64,
 }
 
 fn build_catalog(providers: &[Box<dyn Provider>]) -> (Catalog, Vec<usize>) {
@@ -565,6 +632,7 @@ mod tests {
     use super::*;
     use crate::host::prompt::{Question, QuestionAnswer};
     use policy::Mode;
+    use serde_json::json;
     use std::cell::RefCell;
     use std::rc::Rc;
     use tool::Layer;
@@ -623,6 +691,32 @@ mod tests {
         }
     }
 
+    /// A `Read` that reads nothing, and `Peek`, a dispatcher whose manual says how many lines
+    /// the session's transcript holds when it runs: a call that looks at the transcript.
+    struct Peek;
+
+    impl Provider for Peek {
+        fn defs(&self) -> Vec<ToolDef> {
+            vec![
+                echo_def("Read", "Read", Layer::Builtin, Exposure::Startup),
+                echo_def("Peek", "Peek", Layer::Suite, Exposure::Startup),
+            ]
+        }
+
+        fn call(&mut self, tool: &ToolSpec, _args: Value, cx: &mut CallCx) -> ToolOutput {
+            if tool.name == "Read" {
+                return ToolOutput::text("read");
+            }
+            let path = cx.session.transcript_path().unwrap();
+            let lines = std::fs::read_to_string(path).unwrap().lines().count();
+            ToolOutput::text(format!("{lines} lines"))
+        }
+
+        fn is_manual_call(&self, tool: &ToolSpec, _args: &Value) -> bool {
+            tool.name == "Peek"
+        }
+    }
+
     /// Answers cards from a script and counts them.
     struct Scripted {
         answers: Vec<CardAnswer>,
@@ -675,7 +769,7 @@ mod tests {
         };
         let host = Host::new(
             env,
-            vec![Box::new(Echo)],
+            vec![Box::new(Echo), Box::new(Peek)],
             Rules::default(),
             session,
             Box::new(prompter),
@@ -824,5 +918,78 @@ mod tests {
         );
         assert_eq!(lines[2]["parentId"], first["id"]);
         assert_eq!(lines[2]["data"]["decidedBy"], "unknownTool");
+    }
+
+    fn transcript_lines(host: &Host) -> Vec<Value> {
+        let path = host.session().transcript_path().unwrap();
+        std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn deferred_records_wait_but_a_call_that_may_read_the_transcript_finds_it_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.txt"), "a").unwrap();
+        let (mut host, _) = host(dir.path(), vec![]);
+        host.session_mut().mode = Mode::AcceptCalls;
+        host.defer_records();
+        let read = json!({"file_path": "a.txt"});
+        assert_eq!(host.call("Read", read.clone()).decision, "allow");
+        host.call("Read", read.clone());
+        assert!(host.has_pending_records());
+        assert_eq!(transcript_lines(&host).len(), 1, "only the header so far");
+
+        // Peek could read the transcript: the two records are written before it runs.
+        let peek = host.call("Peek", json!({}));
+        assert_eq!(peek.output.text_content(), "3 lines");
+        assert_eq!(transcript_lines(&host).len(), 3);
+
+        // So is a Read of a file in the sessions directory.
+        let sessions = host
+            .session()
+            .transcript_path()
+            .unwrap()
+            .parent()
+            .unwrap()
+            .parent()
+            .unwrap()
+            .to_path_buf();
+        let inside = sessions.join("x.jsonl");
+        host.call("Read", json!({"file_path": inside}));
+        assert_eq!(transcript_lines(&host).len(), 4, "Peek's record went first");
+
+        host.write_records();
+        assert!(!host.has_pending_records());
+        let lines = transcript_lines(&host);
+        assert_eq!(lines.len(), 5);
+        let tools: Vec<&str> = lines[1..]
+            .iter()
+            .map(|l| l["data"]["tool"].as_str().unwrap())
+            .collect();
+        assert_eq!(tools, ["Read", "Read", "Peek", "Read"]);
+        for pair in lines[1..].windows(2) {
+            assert_eq!(pair[1]["parentId"], pair[0]["id"], "one chain");
+        }
+    }
+
+    #[test]
+    fn deferred_records_are_written_when_64_wait_and_when_the_session_ends() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut host, _) = host(dir.path(), vec![]);
+        host.session_mut().mode = Mode::AcceptCalls;
+        host.defer_records();
+        for _ in 0..63 {
+            host.call("Read", json!({"file_path": "a.txt"}));
+        }
+        assert_eq!(transcript_lines(&host).len(), 1);
+        host.call("Read", json!({"file_path": "a.txt"}));
+        assert_eq!(transcript_lines(&host).len(), 65);
+        assert!(!host.has_pending_records());
+        host.call("Read", json!({"file_path": "a.txt"}));
+        host.finish().unwrap();
+        assert_eq!(transcript_lines(&host).len(), 66);
     }
 }

@@ -2,6 +2,7 @@
 //! structured content, and whether it is an error the model should read. Every layer returns
 //! this one type, so the front ends (console, JSON lines, MCP) render one thing.
 
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Value, json};
 
 /// One block of a result.
@@ -21,6 +22,27 @@ impl Content {
             Content::Text(text) => json!({"type": "text", "text": text}),
             Content::Image { data, mime_type } => {
                 json!({"type": "image", "data": data, "mimeType": mime_type})
+            }
+        }
+    }
+}
+
+impl Serialize for Content {
+    /// The same object as `to_json`.
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Content::Text(text) => {
+                let mut map = serializer.serialize_map(Some(2))?;
+                map.serialize_entry("type", "text")?;
+                map.serialize_entry("text", text)?;
+                map.end()
+            }
+            Content::Image { data, mime_type } => {
+                let mut map = serializer.serialize_map(Some(3))?;
+                map.serialize_entry("type", "image")?;
+                map.serialize_entry("data", data)?;
+                map.serialize_entry("mimeType", mime_type)?;
+                map.end()
             }
         }
     }
@@ -76,7 +98,8 @@ impl ToolOutput {
         out
     }
 
-    /// The result as JSON lines and transcripts carry it.
+    /// The result as JSON lines and transcripts carry it:
+    /// `{"content", "isError", "structuredContent"?}`, the MCP result's shape.
     pub fn to_json(&self) -> Value {
         let mut out = json!({
             "content": self.content.iter().map(Content::to_json).collect::<Vec<_>>(),
@@ -86,5 +109,47 @@ impl ToolOutput {
             map.insert("structuredContent".into(), structured.clone());
         }
         out
+    }
+}
+
+impl Serialize for ToolOutput {
+    /// The same object as `to_json`, written without building it.
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let fields = if self.structured.is_some() { 3 } else { 2 };
+        let mut map = serializer.serialize_map(Some(fields))?;
+        map.serialize_entry("content", &self.content)?;
+        map.serialize_entry("isError", &self.is_error)?;
+        if let Some(structured) = &self.structured {
+            map.serialize_entry("structuredContent", structured)?;
+        }
+        map.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn serializing_gives_what_to_json_builds() {
+        let outputs = [
+            ToolOutput::text("one\ttwo \"quoted\""),
+            ToolOutput::error("it failed"),
+            ToolOutput {
+                content: vec![
+                    Content::Text("an image".into()),
+                    Content::Image {
+                        data: "aGk=".into(),
+                        mime_type: "image/png".into(),
+                    },
+                ],
+                structured: Some(json!({"rows": [1, 2], "ok": true})),
+                is_error: false,
+            },
+        ];
+        for output in outputs {
+            let written = serde_json::to_string(&output).unwrap();
+            assert_eq!(written, output.to_json().to_string());
+        }
     }
 }

@@ -11,17 +11,20 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use chrono::{DateTime, SecondsFormat, Utc};
-use serde_json::{Map, Value, json};
+use serde::Serialize;
+use serde_json::{Value, json};
 
 use super::policy::{Mode, Workspace};
 use crate::session::SessionError;
-use crate::session::append::{Appender, custom};
+use crate::session::append::{Appender, Entry};
 use crate::session::transcript::{self, Transcript};
 
 /// The custom entry type of a to-do list written by `TodoWrite`.
 pub const TODOS_ENTRY: &str = "finch.todos";
 /// The custom entry type of one call of a run.
 pub const TOOL_CALL_ENTRY: &str = "finch.toolCall";
+/// The most entries that wait while writing is deferred (see `SessionState::defer_records`).
+const MAX_PENDING: usize = 64;
 /// The custom entry type of a trusted directory.
 pub const TRUSTED_DIR_ENTRY: &str = "finch.trustedDir";
 
@@ -47,6 +50,8 @@ pub struct SessionState {
     /// The user's home, for `~` in paths.
     pub home: Option<PathBuf>,
     transcript: Option<Appender>,
+    /// Entries recorded but not yet written, while writing is deferred (`defer_records`).
+    pending: Option<Vec<Entry>>,
     /// `cwd` held open once the file tools first ask (see `cwd_dir`).
     cwd_dir: OnceCell<Option<std::fs::File>>,
 }
@@ -66,6 +71,7 @@ impl SessionState {
             todos: Value::Array(Vec::new()),
             home,
             transcript: None,
+            pending: None,
             cwd_dir: OnceCell::new(),
         }
     }
@@ -131,32 +137,63 @@ impl SessionState {
     }
 
     /// Appends a `custom` entry to the transcript (nothing when the session records none).
+    /// While writing is deferred, the entry waits with the others and is written with them
+    /// (at once when `MAX_PENDING` wait).
     pub fn record(
         &mut self,
         custom_type: &str,
-        data: Value,
+        data: &impl Serialize,
         now: DateTime<Utc>,
     ) -> Result<(), SessionError> {
-        match &mut self.transcript {
-            Some(t) => t.append(custom(custom_type, data), now).map(drop),
-            None => Ok(()),
+        let Some(transcript) = &mut self.transcript else {
+            return Ok(());
+        };
+        let entry = Entry::custom(custom_type, data, now);
+        match &mut self.pending {
+            Some(pending) => {
+                pending.push(entry);
+                if pending.len() >= MAX_PENDING {
+                    self.flush_records()?;
+                }
+                Ok(())
+            }
+            None => transcript.append_all(std::slice::from_ref(&entry)),
         }
     }
 
-    /// Appends any entry body (which must hold `type`).
-    pub fn record_entry(
-        &mut self,
-        body: Map<String, Value>,
-        now: DateTime<Utc>,
-    ) -> Result<(), SessionError> {
-        match &mut self.transcript {
-            Some(t) => t.append(body, now).map(drop),
-            None => Ok(()),
+    /// Defers writing recorded entries until `flush_records` (or `MAX_PENDING` of them wait),
+    /// so a burst of calls costs one write; `false` writes what waits and stops deferring.
+    pub fn defer_records(&mut self, defer: bool) -> Result<(), SessionError> {
+        if defer {
+            self.pending.get_or_insert_with(Vec::new);
+            Ok(())
+        } else {
+            let flushed = self.flush_records();
+            self.pending = None;
+            flushed
         }
     }
 
-    /// Flushes the transcript to disk (end of a run).
-    pub fn sync(&self) -> Result<(), SessionError> {
+    /// Whether recorded entries wait to be written.
+    pub fn has_pending_records(&self) -> bool {
+        self.pending.as_ref().is_some_and(|p| !p.is_empty())
+    }
+
+    /// Writes the entries that wait, in one append. Entries that could not be written are
+    /// dropped with the error (as a failed single append would drop its entry).
+    pub fn flush_records(&mut self) -> Result<(), SessionError> {
+        let (Some(transcript), Some(pending)) = (&mut self.transcript, &mut self.pending) else {
+            return Ok(());
+        };
+        if pending.is_empty() {
+            return Ok(());
+        }
+        transcript.append_all(&std::mem::take(pending))
+    }
+
+    /// Writes what waits and flushes the transcript to disk (end of a run).
+    pub fn sync(&mut self) -> Result<(), SessionError> {
+        self.flush_records()?;
         match &self.transcript {
             Some(t) => t.sync(),
             None => Ok(()),

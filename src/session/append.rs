@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use chrono::{DateTime, SecondsFormat, Utc};
+use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use super::SessionError;
@@ -340,6 +341,43 @@ mod tests {
     }
 
     #[test]
+    fn an_appender_writes_batches_in_one_chain_and_follows_other_writers() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.jsonl");
+        let header: Value = serde_json::from_str(HEADER).unwrap();
+        let lock_timeout = Duration::from_secs(1);
+        let mut appender = Appender::create(&path, &header, lock_timeout).unwrap();
+        let batch = [
+            Entry::custom("finch.toolCall", &json!({"tool": "Read", "n": 1}), now()),
+            Entry::custom("finch.toolCall", &json!({"tool": "Read", "n": 2}), now()),
+        ];
+        appender.append_all(&batch).unwrap();
+        // Another writer appends between two batches.
+        let theirs = rename(&path, "Theirs", now(), lock_timeout).unwrap();
+        appender.append_all(&batch[..1]).unwrap();
+        appender.append_all(&[]).unwrap();
+
+        let all: Vec<Value> = lines(&path)
+            .iter()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(all.len(), 5, "{all:?}");
+        let keys: Vec<&String> = all[1].as_object().unwrap().keys().collect();
+        assert_eq!(
+            keys,
+            ["type", "id", "parentId", "timestamp", "customType", "data"]
+        );
+        assert_eq!(all[1]["type"], "custom");
+        assert_eq!(all[1]["parentId"], Value::Null);
+        assert_eq!(all[1]["timestamp"], "2026-02-03T04:05:06.789Z");
+        assert_eq!(all[1]["data"], json!({"tool": "Read", "n": 1}));
+        assert_eq!(all[2]["parentId"], all[1]["id"]);
+        assert_eq!(all[3], theirs.entry);
+        assert_eq!(all[3]["parentId"], all[2]["id"]);
+        assert_eq!(all[4]["parentId"], theirs.entry["id"]);
+    }
+
+    #[test]
     fn entry_ids_are_8_hex_and_differ() {
         let ids: std::collections::HashSet<String> =
             (0..200).map(|_| crate::ids::new_entry_id()).collect();
@@ -448,12 +486,12 @@ impl Appender {
         &self.path
     }
 
-    /// Appends one entry (see `append`); returns it as written.
-    pub fn append(
-        &mut self,
-        body: Map<String, Value>,
-        now: DateTime<Utc>,
-    ) -> Result<Value, SessionError> {
+    /// Appends `entries` in order, each linked to the one before, with one lock hold and one
+    /// `write`.
+    pub fn append_all(&mut self, entries: &[Entry]) -> Result<(), SessionError> {
+        if entries.is_empty() {
+            return Ok(());
+        }
         let _hold = self.lock.hold(self.lock_timeout)?;
         let read_err = |e| SessionError::read(&self.path, e);
         let len = self.file.metadata().map_err(read_err)?.len();
@@ -462,13 +500,16 @@ impl Appender {
             self.last_id = last;
             self.ends_with_newline = ends;
         }
-        let id = crate::ids::new_entry_id();
-        let entry = entry_line(body, &id, self.last_id.take(), now);
-        let mut line = Vec::with_capacity(256);
+        let mut line = Vec::with_capacity(entries.iter().map(|e| e.rest.len() + 128).sum());
         if !self.ends_with_newline {
             line.push(b'\n');
         }
-        write_entry(&mut line, &entry);
+        let mut parent = self.last_id.clone();
+        for entry in entries {
+            let id = crate::ids::new_entry_id();
+            entry.write(&mut line, &id, parent.as_deref());
+            parent = Some(id);
+        }
         self.file
             .write_all(&line)
             .map_err(|source| SessionError::Write {
@@ -476,9 +517,9 @@ impl Appender {
                 source,
             })?;
         self.known_len = len + line.len() as u64;
-        self.last_id = Some(id);
+        self.last_id = parent;
         self.ends_with_newline = true;
-        Ok(entry)
+        Ok(())
     }
 
     /// Flushes the transcript to disk.
@@ -488,6 +529,65 @@ impl Appender {
             source,
         })
     }
+}
+
+/// An entry on its way to an `Appender`: its `type`, its time, and its other fields already
+/// serialized; `id` and `parentId` are given when it is written. Written as `append` writes
+/// entries: `type`, `id`, `parentId`, `timestamp`, then the rest in order.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    kind: String,
+    timestamp: String,
+    /// `"key":value` pairs, comma-separated, without braces.
+    rest: Vec<u8>,
+}
+
+impl Entry {
+    /// A pi extension-state entry: `customType` and `data` (see `custom`).
+    pub fn custom(custom_type: &str, data: &impl Serialize, now: DateTime<Utc>) -> Entry {
+        let mut rest = Vec::with_capacity(256);
+        rest.extend_from_slice(b"\"customType\":");
+        push_json(&mut rest, custom_type);
+        rest.extend_from_slice(b",\"data\":");
+        push_json(&mut rest, data);
+        Entry {
+            kind: "custom".into(),
+            timestamp: timestamp(now),
+            rest,
+        }
+    }
+
+    /// Adds the entry's line, newline included, to `line`.
+    fn write(&self, line: &mut Vec<u8>, id: &str, parent: Option<&str>) {
+        line.extend_from_slice(b"{\"type\":");
+        push_json(line, &self.kind);
+        line.extend_from_slice(b",\"id\":");
+        push_json(line, id);
+        line.extend_from_slice(b",\"parentId\":");
+        push_json(line, &parent);
+        line.extend_from_slice(b",\"timestamp\":");
+        push_json(line, &self.timestamp);
+        if !self.rest.is_empty() {
+            line.push(b',');
+            line.extend_from_slice(&self.rest);
+        }
+        line.extend_from_slice(b"}\n");
+    }
+}
+
+/// Adds `value` as JSON to `out`; what cannot be serialized (a map with keys that are not
+/// strings — no caller passes one) becomes `null`, so a line is never cut short.
+fn push_json(out: &mut Vec<u8>, value: &(impl Serialize + ?Sized)) {
+    let mark = out.len();
+    if serde_json::to_writer(&mut *out, value).is_err() {
+        out.truncate(mark);
+        out.extend_from_slice(b"null");
+    }
+}
+
+/// An entry's `timestamp`: ISO-8601 UTC with milliseconds.
+fn timestamp(now: DateTime<Utc>) -> String {
+    now.to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 
 /// The lock of a transcript's directory, kept open for a run's many appends.
@@ -511,10 +611,7 @@ fn entry_line(
     );
     entry.insert("id".into(), id.into());
     entry.insert("parentId".into(), parent.map_or(Value::Null, Value::from));
-    entry.insert(
-        "timestamp".into(),
-        now.to_rfc3339_opts(SecondsFormat::Millis, true).into(),
-    );
+    entry.insert("timestamp".into(), timestamp(now).into());
     for (k, v) in body {
         if k != "type" {
             entry.insert(k, v);

@@ -786,3 +786,196 @@ fn a_mini_tool_tool_is_called_with_its_card_elicited() {
         ["allowOnce", "deny", "denyWithReason"]
     );
 }
+
+/// `finch run --serve mcp` driven line by line over its pipes, for what happens between
+/// calls while it runs: when call records reach the transcript, and stop signals.
+struct Raw {
+    child: std::process::Child,
+    stdin: Option<std::process::ChildStdin>,
+    stdout: std::io::BufReader<std::process::ChildStdout>,
+    next_id: u64,
+}
+
+impl Raw {
+    fn start(ctx: &TestContext, args: &[&str]) -> Raw {
+        use std::process::Stdio;
+        let mut child = ctx
+            .std_cmd()
+            .args(["run", "--serve", "mcp"])
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("finch starts");
+        let stdin = child.stdin.take();
+        let stdout = std::io::BufReader::new(child.stdout.take().expect("stdout"));
+        let mut raw = Raw {
+            child,
+            stdin,
+            stdout,
+            next_id: 0,
+        };
+        let init = raw.request(
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "raw", "version": "1"}}),
+        );
+        assert!(init["result"]["serverInfo"].is_object(), "{init}");
+        raw.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        raw
+    }
+
+    fn send(&mut self, message: &Value) {
+        use std::io::Write;
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        writeln!(stdin, "{message}").expect("write to finch");
+        stdin.flush().expect("flush");
+    }
+
+    /// Sends one request and returns its response.
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        use std::io::BufRead;
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let mut line = String::new();
+            let n = self.stdout.read_line(&mut line).expect("read from finch");
+            assert!(n > 0, "finch closed stdout before answering {method}");
+            let message: Value = serde_json::from_str(&line).expect("a JSON line");
+            if message["id"] == id {
+                return message;
+            }
+        }
+    }
+
+    fn call(&mut self, name: &str, arguments: Value) -> Value {
+        let response = self.request("tools/call", json!({"name": name, "arguments": arguments}));
+        response["result"].clone()
+    }
+
+    fn running(&mut self) -> bool {
+        self.child.try_wait().expect("try_wait").is_none()
+    }
+
+    fn signal(&self, signal: libc::c_int) {
+        let pid = libc::pid_t::try_from(self.child.id()).expect("a pid");
+        // SAFETY: kill(2) on the child this test started and has not reaped.
+        assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
+    }
+
+    /// Waits (at most 20 s) for finch to end.
+    fn wait(&mut self) -> std::process::ExitStatus {
+        let started = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().expect("try_wait") {
+                return status;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "finch did not end"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// Closes stdin (the client leaves) and waits for finch to end.
+    fn close(&mut self) -> std::process::ExitStatus {
+        drop(self.stdin.take());
+        self.wait()
+    }
+}
+
+impl Drop for Raw {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The tools of the `finch.toolCall` entries of the run's one transcript, as it is now.
+fn recorded_tools(ctx: &TestContext) -> Vec<String> {
+    let transcripts = ctx.transcripts();
+    assert_eq!(transcripts.len(), 1, "one transcript: {transcripts:?}");
+    ctx.tool_calls(&transcripts[0])
+        .iter()
+        .map(|c| c["tool"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+#[test]
+fn call_records_reach_the_transcript_soon_after_the_calls_while_the_server_runs() {
+    let ctx = TestContext::new();
+    std::fs::write(ctx.work.join("a.txt"), "alpha\n").unwrap();
+    let mut raw = Raw::start(&ctx, &["--mode", "acceptCalls"]);
+    for _ in 0..3 {
+        let result = raw.call("Read", json!({"file_path": "a.txt"}));
+        assert_eq!(result["isError"], false, "{result}");
+    }
+    // Written together once no request came for `[host] record_delay` (2 ms by default).
+    let started = Instant::now();
+    while recorded_tools(&ctx).len() < 3 && started.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(recorded_tools(&ctx), ["Read", "Read", "Read"]);
+    assert!(raw.running(), "written while finch still serves");
+    assert!(raw.close().success());
+    assert_eq!(recorded_tools(&ctx), ["Read", "Read", "Read"]);
+}
+
+#[test]
+fn a_command_that_may_read_the_transcript_finds_the_waiting_records_written() {
+    let ctx = TestContext::new();
+    // Records would wait an hour: only the rule that writes them before such a call can
+    // put them in the file in time.
+    ctx.write_config("[host]\nrecord_delay = \"1h\"\n");
+    std::fs::write(ctx.work.join("a.txt"), "alpha\n").unwrap();
+    let mut raw = Raw::start(&ctx, &["--mode", "acceptCalls"]);
+    raw.call("Read", json!({"file_path": "a.txt"}));
+    raw.call("Read", json!({"file_path": "a.txt"}));
+    assert!(recorded_tools(&ctx).is_empty(), "the records wait");
+    let transcript = ctx.transcripts()[0].display().to_string();
+    let result = raw.call(
+        "Bash",
+        json!({"command": format!("grep -c finch.toolCall {transcript}")}),
+    );
+    assert_eq!(
+        result["structuredContent"]["stdout"], "2\n",
+        "Bash saw both records: {result}"
+    );
+    assert!(raw.close().success());
+    assert_eq!(recorded_tools(&ctx), ["Read", "Read", "Bash"]);
+}
+
+#[test]
+fn a_stop_signal_writes_the_waiting_records_then_ends_finch_by_that_signal() {
+    use std::os::unix::process::ExitStatusExt;
+    for signal in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP] {
+        let ctx = TestContext::new();
+        ctx.write_config("[host]\nrecord_delay = \"1h\"\n");
+        std::fs::write(ctx.work.join("a.txt"), "alpha\n").unwrap();
+        let mut raw = Raw::start(&ctx, &["--mode", "acceptCalls"]);
+        raw.call("Read", json!({"file_path": "a.txt"}));
+        raw.call("TodoWrite", json!({"todos": []}));
+        assert!(recorded_tools(&ctx).is_empty(), "the records wait");
+        raw.signal(signal);
+        let status = raw.wait();
+        assert_eq!(status.signal(), Some(signal), "{status:?}");
+        assert_eq!(recorded_tools(&ctx), ["Read", "TodoWrite"]);
+    }
+}
+
+#[test]
+fn with_no_record_delay_each_call_is_written_at_once_and_a_stop_ends_finch_at_once() {
+    use std::os::unix::process::ExitStatusExt;
+    let ctx = TestContext::new();
+    ctx.write_config("[host]\nrecord_delay = \"0\"\n");
+    std::fs::write(ctx.work.join("a.txt"), "alpha\n").unwrap();
+    let mut raw = Raw::start(&ctx, &["--mode", "acceptCalls"]);
+    raw.call("Read", json!({"file_path": "a.txt"}));
+    assert_eq!(recorded_tools(&ctx), ["Read"], "written before the answer");
+    raw.signal(libc::SIGTERM);
+    assert_eq!(raw.wait().signal(), Some(libc::SIGTERM));
+    assert_eq!(recorded_tools(&ctx), ["Read"]);
+}

@@ -24,6 +24,7 @@ use serde_json::Value;
 
 use super::catalog::{Exposure, ToolDef, ToolSpec};
 use super::output::ToolOutput;
+use super::session::SessionState;
 use super::tool::Layer;
 use super::{CallCx, Provider};
 
@@ -90,8 +91,12 @@ fn str_arg<'a>(args: &'a Value, key: &str) -> Option<&'a str> {
 /// A path argument made absolute against the session's cwd (`~` expanded), lexically
 /// normalized — the same way the gateway judged it.
 fn resolve_path(cx: &CallCx, path: &str) -> PathBuf {
-    let expanded =
-        crate::homes::expand_tilde(std::path::Path::new(path), cx.session.home.as_deref())
-            .unwrap_or_else(|_| PathBuf::from(path));
-    crate::homes::absolutize(&expanded, &cx.session.cwd)
+    resolve_in(cx.session, path)
+}
+
+/// `resolve_path` for a session outside a call.
+pub(crate) fn resolve_in(session: &SessionState, path: &str) -> PathBuf {
+    let expanded = crate::homes::expand_tilde(std::path::Path::new(path), session.home.as_deref())
+        .unwrap_or_else(|_| PathBuf::from(path));
+    crate::homes::absolutize(&expanded, &session.cwd)
 }

@@ -77,7 +77,7 @@ fn write(args: &Value, session: &mut SessionState, now: DateTime<Utc>) -> ToolOu
     }
     session.todos = todos.clone();
     let text = checklist(items);
-    if let Err(e) = session.record(TODOS_ENTRY, json!({"todos": todos}), now) {
+    if let Err(e) = session.record(TODOS_ENTRY, &json!({"todos": todos}), now) {
         return ToolOutput::error(format!(
             "The to-do list is set for this run, but it could not be saved in the session \
              transcript ({e}), so a continued session will not see it.\n{text}"

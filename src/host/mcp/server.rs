@@ -15,6 +15,15 @@
 //! call cost two more wake-ups, 3.6 instead of 1 context switches and 54 instead of 35 µs of CPU
 //! (benches/mcp.sh measures the round trip).
 //!
+//! Call records are written in bursts: they wait until no request came for `[host]
+//! record_delay` (2 ms; or until 64 wait) and go to the transcript in one append, since an
+//! append per call (lock, look at the size, `write`) cost more than the rest of a call. A call
+//! that may read the transcript (anything but `TodoWrite` and a `Read` outside the sessions
+//! directory) finds every earlier record written; SIGTERM, SIGINT and SIGHUP write what waits
+//! before the process dies of them (`control::watch_stop_signals`); `record_delay = "0"`
+//! writes each record as its call ends. Only SIGKILL or a crash can lose the records of the
+//! last moment.
+//!
 //! Permission cards and `AskUserQuestion` questions become `elicitation/create` forms when the
 //! client declared form elicitation at `initialize`, else go to `/dev/tty`, else to nobody
 //! (deny); an elicitation never waits longer than `[host] card_timeout`.
@@ -41,6 +50,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::wire::ServerWire;
 use crate::host::catalog::ToolSpec;
+use crate::host::control;
 use crate::host::output::Content;
 use crate::host::prompt::{Card, CardAnswer, Prompter, Question, QuestionAnswer};
 use crate::host::{CallRecord, Host, HostEvent};
@@ -210,6 +220,11 @@ pub fn serve_stdio(
     link: &ClientLink,
     reload: &mut dyn FnMut(&mut Host),
 ) -> Result<(), ServeError> {
+    if let Err(e) = control::watch_stop_signals() {
+        // Without the watch a stop signal still ends the process; only the records of the
+        // last moment (`[host] record_delay`) could be lost. Worth saying, not failing for.
+        eprintln!("warning: cannot watch stop signals: {e}");
+    }
     serve(host, link, reload, rmcp::transport::io::stdio_pipes)
 }
 
@@ -235,6 +250,14 @@ where
             .build()
             .map_err(ServeError::Start)?,
     );
+    // Call records wait until no request came for `[host] record_delay` (or 64 wait): a burst
+    // of calls is written in one append instead of one per call, and a record reaches the
+    // transcript that long after its call was answered. A call that may read the transcript
+    // finds it whole (`Host::defer_records`); a stop signal writes what waits first.
+    let record_delay = host.env().settings.record_delay;
+    if !record_delay.is_zero() {
+        host.defer_records();
+    }
     let (jobs, mut requests) = mpsc::unbounded_channel::<Job>();
     let relay = Relay { jobs: jobs.clone() };
     let started = runtime.block_on(async move {
@@ -255,6 +278,12 @@ where
             Err(e) => Err(ServeError::Handshake(e.to_string())),
         }
     });
+    // A stop signal that comes while records wait wakes the loop through this pipe.
+    #[cfg(unix)]
+    let stop_wake = control::take_stop_wake().and_then(|fd| {
+        let _entered = runtime.enter();
+        tokio::net::unix::pipe::Receiver::from_owned_fd(fd).ok()
+    });
     let mut reloaded = false;
     // The answer to the last job, handed over inside the runtime: waking the waiting task
     // from there queues it directly, where from outside it would cost a wake-up of the
@@ -262,15 +291,41 @@ where
     let mut answer: Option<Reply> = None;
     let outcome = started.and_then(|()| {
         loop {
+            let waiting = host.has_pending_records();
             let next = runtime.block_on(async {
                 if let Some(reply) = answer.take() {
                     reply.send();
                 }
-                requests.recv().await
+                if !waiting {
+                    return Next::Job(requests.recv().await);
+                }
+                let stopped = async {
+                    #[cfg(unix)]
+                    if let Some(wake) = &stop_wake {
+                        let _ = wake.readable().await;
+                        return;
+                    }
+                    std::future::pending::<()>().await
+                };
+                tokio::select! {
+                    job = requests.recv() => Next::Job(job),
+                    () = tokio::time::sleep(record_delay) => Next::Quiet,
+                    () = stopped => Next::Quiet,
+                }
             });
-            let Some(job) = next else {
-                break Err(ServeError::Stopped("the server's tasks ended".into()));
+            let job = match next {
+                Next::Quiet => {
+                    write_records(host);
+                    continue;
+                }
+                Next::Job(Some(job)) => job,
+                Next::Job(None) => {
+                    break Err(ServeError::Stopped("the server's tasks ended".into()));
+                }
             };
+            if control::stop_requested() {
+                write_records(host);
+            }
             if crate::host::control::take_reload_request() {
                 reload(host);
                 reloaded = true;
@@ -287,7 +342,12 @@ where
                     reply,
                 } => {
                     link.attach(&peer, &runtime);
+                    // From here until they are written, a stop signal waits for the records.
+                    control::records_wait(true);
                     let record = host.call(&name, arguments);
+                    if !host.has_pending_records() {
+                        control::records_wait(false);
+                    }
                     let tools_changed =
                         settle_events(host, reload) || std::mem::take(&mut reloaded);
                     let answer = Answer {
@@ -300,12 +360,27 @@ where
             };
         }
     });
+    write_records(host);
     link.detach();
     // A blocking stdin read (stdin not a pipe) may still be pending: never wait for it.
     if let Ok(runtime) = Rc::try_unwrap(runtime) {
         runtime.shutdown_background();
     }
     outcome
+}
+
+/// Writes the call records that wait (and ends the process if a stop signal came meanwhile).
+fn write_records(host: &mut Host) {
+    host.write_records();
+    control::records_wait(false);
+}
+
+/// What the host loop woke up for.
+enum Next {
+    Job(Option<Job>),
+    /// No request came for `[host] record_delay` while call records waited, or a stop
+    /// signal came: time to write them.
+    Quiet,
 }
 
 /// Applies what the last call changed; whether the active tools may have changed.

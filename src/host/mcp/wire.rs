@@ -315,7 +315,10 @@ mod tests {
             .map(|m| m["method"].as_str().unwrap())
             .collect();
         // A notification outside the protocol comes through as rmcp reads it (a custom one).
-        assert_eq!(methods, ["tools/call", "notifications/somebody_else", "ping"]);
+        assert_eq!(
+            methods,
+            ["tools/call", "notifications/somebody_else", "ping"]
+        );
         assert_eq!(received[0]["id"], json!(1));
         let answers: Vec<Value> = written
             .lines()
