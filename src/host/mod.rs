@@ -517,8 +517,7 @@ impl Host {
     /// for a moment. A call that may look at the transcript sees it whole: the records that
     /// wait are written before it runs (see `may_see_transcript`).
     pub fn defer_records(&mut self) {
-        // Turning deferral on writes nothing, so it cannot fail.
-        let _ = self.session.defer_records(true);
+        self.session.defer_records();
     }
 
     /// Whether call records wait to be written.

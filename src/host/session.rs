@@ -151,6 +151,9 @@ impl SessionState {
         let entry = Entry::custom(custom_type, data, now);
         match &mut self.pending {
             Some(pending) => {
+                // Said before the entry waits, so a stop signal never ends the process with
+                // an entry waiting unannounced.
+                crate::host::control::records_wait(true);
                 pending.push(entry);
                 if pending.len() >= MAX_PENDING {
                     self.flush_records()?;
@@ -161,17 +164,10 @@ impl SessionState {
         }
     }
 
-    /// Defers writing recorded entries until `flush_records` (or `MAX_PENDING` of them wait),
-    /// so a burst of calls costs one write; `false` writes what waits and stops deferring.
-    pub fn defer_records(&mut self, defer: bool) -> Result<(), SessionError> {
-        if defer {
-            self.pending.get_or_insert_with(Vec::new);
-            Ok(())
-        } else {
-            let flushed = self.flush_records();
-            self.pending = None;
-            flushed
-        }
+    /// From now on, defers writing recorded entries until `flush_records` (or until
+    /// `MAX_PENDING` of them wait), so that a burst of calls costs one write.
+    pub fn defer_records(&mut self) {
+        self.pending.get_or_insert_with(Vec::new);
     }
 
     /// Whether recorded entries wait to be written.
@@ -180,7 +176,9 @@ impl SessionState {
     }
 
     /// Writes the entries that wait, in one append. Entries that could not be written are
-    /// dropped with the error (as a failed single append would drop its entry).
+    /// dropped with the error (as a failed single append would drop its entry). With nothing
+    /// left waiting, a stop signal that came meanwhile ends the process here
+    /// (`control::records_wait`).
     pub fn flush_records(&mut self) -> Result<(), SessionError> {
         let (Some(transcript), Some(pending)) = (&mut self.transcript, &mut self.pending) else {
             return Ok(());
@@ -188,7 +186,9 @@ impl SessionState {
         if pending.is_empty() {
             return Ok(());
         }
-        transcript.append_all(&std::mem::take(pending))
+        let written = transcript.append_all(&std::mem::take(pending));
+        crate::host::control::records_wait(false);
+        written
     }
 
     /// Writes what waits and flushes the transcript to disk (end of a run).

@@ -979,3 +979,26 @@ fn with_no_record_delay_each_call_is_written_at_once_and_a_stop_ends_finch_at_on
     assert_eq!(raw.wait().signal(), Some(libc::SIGTERM));
     assert_eq!(recorded_tools(&ctx), ["Read"]);
 }
+
+#[test]
+fn a_stop_signal_during_a_long_call_ends_finch_at_once_with_the_earlier_records_written() {
+    use std::os::unix::process::ExitStatusExt;
+    let ctx = TestContext::new();
+    ctx.write_config("[host]\nrecord_delay = \"1h\"\n");
+    std::fs::write(ctx.work.join("a.txt"), "alpha\n").unwrap();
+    let mut raw = Raw::start(&ctx, &["--mode", "acceptCalls"]);
+    raw.call("Read", json!({"file_path": "a.txt"}));
+    // Bash may read the transcript: the Read record is written before it runs, and nothing
+    // waits while it runs, so the stop does not wait for it.
+    raw.send(&json!({"jsonrpc": "2.0", "id": 99, "method": "tools/call",
+                     "params": {"name": "Bash", "arguments": {"command": "sleep 60"}}}));
+    let started = Instant::now();
+    while recorded_tools(&ctx).is_empty() && started.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(recorded_tools(&ctx), ["Read"]);
+    raw.signal(libc::SIGTERM);
+    // `wait` gives up after 20 s, well before the sleep would end.
+    assert_eq!(raw.wait().signal(), Some(libc::SIGTERM));
+    assert_eq!(recorded_tools(&ctx), ["Read"]);
+}

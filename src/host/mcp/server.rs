@@ -315,7 +315,7 @@ where
             });
             let job = match next {
                 Next::Quiet => {
-                    write_records(host);
+                    host.write_records();
                     continue;
                 }
                 Next::Job(Some(job)) => job,
@@ -324,7 +324,8 @@ where
                 }
             };
             if control::stop_requested() {
-                write_records(host);
+                // Calls keep coming: write what waits now (the stop then ends the process).
+                host.write_records();
             }
             if crate::host::control::take_reload_request() {
                 reload(host);
@@ -342,12 +343,7 @@ where
                     reply,
                 } => {
                     link.attach(&peer, &runtime);
-                    // From here until they are written, a stop signal waits for the records.
-                    control::records_wait(true);
                     let record = host.call(&name, arguments);
-                    if !host.has_pending_records() {
-                        control::records_wait(false);
-                    }
                     let tools_changed =
                         settle_events(host, reload) || std::mem::take(&mut reloaded);
                     let answer = Answer {
@@ -360,19 +356,13 @@ where
             };
         }
     });
-    write_records(host);
+    host.write_records();
     link.detach();
     // A blocking stdin read (stdin not a pipe) may still be pending: never wait for it.
     if let Ok(runtime) = Rc::try_unwrap(runtime) {
         runtime.shutdown_background();
     }
     outcome
-}
-
-/// Writes the call records that wait (and ends the process if a stop signal came meanwhile).
-fn write_records(host: &mut Host) {
-    host.write_records();
-    control::records_wait(false);
 }
 
 /// What the host loop woke up for.
