@@ -13,7 +13,9 @@
 # round's (by calls/s). Two layouts, since CPU placement dominates here: driver and server
 # pinned to one CPU, then to two. Also timed: finch answered a tool name it does not know
 # (refused before any tool runs, still recorded in the transcript) — finch's loop alone — and
-# finch with `record_delay = "0"`, an append to the transcript per call (what a burst saves).
+# finch with `record_delay = "0"`, an append to the transcript per call (what a burst saves),
+# and, when a C compiler is there, benches/null_server.c: canned answers and no work at all,
+# the floor of the driver, the pipes and the scheduler (the best ratio any server could get).
 # Targets: finch >= 10x (b) and >= 2x (c) in calls/s, finch p50 <= 100 us. MCP_BENCH_CALLS
 # sets the number of timed calls (default 10,000).
 #
@@ -48,6 +50,11 @@ mkdir -p "$work" "$HOME"
 cd "$work"
 printf 'hello from the benchmark\n' >"$work/small.txt"
 
+null_server=""
+if command -v cc >/dev/null; then
+    cc -O2 -o "$tmp/null_server" "$repo/benches/null_server.c" && null_server="$tmp/null_server"
+fi
+
 # The same runtime home but for one setting: each call's record written as the call ends.
 per_call_home="$tmp/per-call-runtime"
 mkdir -p "$per_call_home/config"
@@ -78,6 +85,11 @@ for layout in "${layouts[@]}"; do
         say "$layout core(s), round $round: python mcp echo"
         taskset -c 0 "${driver[@]}" --tool echo --arguments '{"message":"hello from the benchmark"}' -- \
             "${pin[@]}" python3 "$echo_server" >>"$tmp/$layout-python.jsonl" 2>/dev/null
+        if [ -n "$null_server" ]; then
+            say "$layout core(s), round $round: null server (the floor)"
+            taskset -c 0 "${driver[@]}" --tool echo --arguments '{}' -- \
+                "${pin[@]}" "$null_server" >>"$tmp/$layout-null.jsonl"
+        fi
         say "$layout core(s), round $round: server-everything echo"
         taskset -c 0 "${driver[@]}" --tool echo --arguments '{"message":"hello from the benchmark"}' -- \
             "${pin[@]}" node "$everything" stdio >>"$tmp/$layout-everything.jsonl" 2>/dev/null
@@ -85,7 +97,7 @@ for layout in "${layouts[@]}"; do
 done
 
 python3 - "$tmp" "${layouts[@]}" <<'PY'
-import json, sys
+import json, os, sys
 tmp, layouts = sys.argv[1], sys.argv[2:]
 
 def median_round(name):
@@ -118,6 +130,11 @@ for layout in layouts:
     print(f"  the loop alone (rmcp's service, the gateway, the transcript entry; no tool runs) is "
           f"{loop['calls_per_s'] / everything['calls_per_s']:.2f}x (c); Read adds "
           f"{1e6 / finch['calls_per_s'] - 1e6 / loop['calls_per_s']:.1f} us per call")
+    if os.path.exists(f"{tmp}/{layout}-null.jsonl"):
+        floor, _ = median_round(f"{layout}-null")
+        row("null server (the floor)", floor)
+        print(f"  the floor itself is {floor['calls_per_s'] / python['calls_per_s']:.1f}x (b) and "
+              f"{floor['calls_per_s'] / everything['calls_per_s']:.2f}x (c): no server can do better here")
     print(f"  a transcript append per call (record_delay = 0) costs "
           f"{1e6 / per_call['calls_per_s'] - 1e6 / finch['calls_per_s']:.1f} us per call more: "
           f"{per_call['calls_per_s'] / everything['calls_per_s']:.2f}x (c)")

@@ -62,6 +62,7 @@ static RECORDS_WAIT: AtomicBool = AtomicBool::new(false);
 static STOP_SIGNAL: AtomicI32 = AtomicI32::new(0);
 /// The write end of the pipe through which the stop handler wakes the host (-1: none). Open
 /// for the rest of the process once made, so the handler never writes to a reused number.
+#[cfg(unix)]
 static WAKE_FD: AtomicI32 = AtomicI32::new(-1);
 /// The read end of that pipe, until the host takes it (`take_stop_wake`).
 #[cfg(unix)]
@@ -158,7 +159,7 @@ pub fn records_wait(waiting: bool) {
 }
 
 /// Ends the process when a stop signal came while records waited (they must be written).
-pub fn stop_if_requested() {
+fn stop_if_requested() {
     #[cfg(unix)]
     {
         let signal = STOP_SIGNAL.load(Ordering::SeqCst);
