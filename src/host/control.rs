@@ -102,11 +102,12 @@ fn die_of(signal: libc::c_int) {
     }
 }
 
-/// Installs the stop handler for SIGTERM, SIGINT and SIGHUP: a stop that comes while call
-/// records wait (`records_wait(true)`) is held until the host says they are written
-/// (`records_wait(false)`), or until it asks (`stop_requested`), and then ends the process
-/// by that signal; any other stop ends it at once. A held stop also makes the pipe of
-/// `take_stop_wake` readable, so a host waiting for requests wakes up to write its records.
+/// Installs the stop handler for SIGTERM, SIGINT and SIGHUP (each one not ignored already):
+/// a stop that comes while call records wait (`records_wait(true)`) is held until the host
+/// says they are written (`records_wait(false)`), or until it asks (`stop_requested`), and
+/// then ends the process by that signal; any other stop ends it at once. A held stop also
+/// makes the pipe of `take_stop_wake` readable, so a host waiting for requests wakes up to
+/// write its records.
 #[cfg(unix)]
 pub fn watch_stop_signals() -> std::io::Result<()> {
     use std::os::fd::{FromRawFd, OwnedFd};
@@ -122,6 +123,17 @@ pub fn watch_stop_signals() -> std::io::Result<()> {
         WAKE_FD.store(ends[1], Ordering::SeqCst);
     }
     for signal in STOP_SIGNALS {
+        // A signal ignored by whoever started finch (`nohup` ignores SIGHUP, a shell's
+        // background jobs SIGINT) stays ignored.
+        // SAFETY: sigaction(2) with no new action only reads the current one into `current`.
+        let ignored = unsafe {
+            let mut current: libc::sigaction = std::mem::zeroed();
+            libc::sigaction(signal, std::ptr::null(), &mut current) == 0
+                && current.sa_sigaction == libc::SIG_IGN
+        };
+        if ignored {
+            continue;
+        }
         // SAFETY: a zeroed sigaction whose handler touches only atomics and calls
         // async-signal-safe functions; SA_RESTART so blocking reads carry on.
         let ok = unsafe {

@@ -798,9 +798,23 @@ struct Raw {
 
 impl Raw {
     fn start(ctx: &TestContext, args: &[&str]) -> Raw {
+        Raw::start_ignoring(ctx, args, None)
+    }
+
+    /// `start`, with `ignored` ignored by finch from its start (as `nohup` ignores SIGHUP).
+    fn start_ignoring(ctx: &TestContext, args: &[&str], ignored: Option<libc::c_int>) -> Raw {
         use std::process::Stdio;
-        let mut child = ctx
-            .std_cmd()
+        let mut cmd = ctx.std_cmd();
+        if let Some(signal) = ignored {
+            // SAFETY: signal(2) is async-signal-safe and touches no memory of this process.
+            unsafe {
+                cmd.pre_exec(move || {
+                    libc::signal(signal, libc::SIG_IGN);
+                    Ok(())
+                });
+            }
+        }
+        let mut child = cmd
             .args(["run", "--serve", "mcp"])
             .args(args)
             .stdin(Stdio::piped())
@@ -1001,4 +1015,20 @@ fn a_stop_signal_during_a_long_call_ends_finch_at_once_with_the_earlier_records_
     // `wait` gives up after 20 s, well before the sleep would end.
     assert_eq!(raw.wait().signal(), Some(libc::SIGTERM));
     assert_eq!(recorded_tools(&ctx), ["Read"]);
+}
+
+#[test]
+fn a_stop_signal_ignored_by_whoever_started_finch_stays_ignored() {
+    let ctx = TestContext::new();
+    ctx.write_config("[host]\nrecord_delay = \"1h\"\n");
+    std::fs::write(ctx.work.join("a.txt"), "alpha\n").unwrap();
+    let mut raw = Raw::start_ignoring(&ctx, &["--mode", "acceptCalls"], Some(libc::SIGHUP));
+    raw.call("Read", json!({"file_path": "a.txt"}));
+    raw.signal(libc::SIGHUP);
+    // Still serving: the next call is answered.
+    let result = raw.call("Read", json!({"file_path": "a.txt"}));
+    assert_eq!(result["isError"], false, "{result}");
+    assert!(raw.running());
+    assert!(raw.close().success());
+    assert_eq!(recorded_tools(&ctx), ["Read", "Read"]);
 }
