@@ -23,10 +23,10 @@ use crate::session::transcript::{self, Transcript};
 pub const TODOS_ENTRY: &str = "finch.todos";
 /// The custom entry type of one call of a run.
 pub const TOOL_CALL_ENTRY: &str = "finch.toolCall";
-/// The most entries that wait while writing is deferred (see `SessionState::defer_records`).
-const MAX_PENDING: usize = 64;
 /// The custom entry type of a trusted directory.
 pub const TRUSTED_DIR_ENTRY: &str = "finch.trustedDir";
+/// The most entries that wait while writing is deferred (see `SessionState::defer_records`).
+const MAX_PENDING: usize = 64;
 
 /// Everything a run remembers between calls.
 #[derive(Debug)]
