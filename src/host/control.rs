@@ -110,17 +110,16 @@ fn die_of(signal: libc::c_int) {
 /// write its records.
 #[cfg(unix)]
 pub fn watch_stop_signals() -> std::io::Result<()> {
-    use std::os::fd::{FromRawFd, OwnedFd};
+    use std::os::fd::{AsRawFd, IntoRawFd};
     if WAKE_FD.load(Ordering::SeqCst) < 0 {
-        let mut ends = [-1; 2];
-        // SAFETY: pipe2(2) fills the two descriptors on success.
-        if unsafe { libc::pipe2(ends.as_mut_ptr(), libc::O_CLOEXEC | libc::O_NONBLOCK) } != 0 {
+        let (read, write) = std::io::pipe()?;
+        // The handler must never block on a full pipe (it never fills: one byte ends it all).
+        // SAFETY: fcntl(2) on a descriptor this function owns.
+        if unsafe { libc::fcntl(write.as_raw_fd(), libc::F_SETFL, libc::O_NONBLOCK) } != 0 {
             return Err(std::io::Error::last_os_error());
         }
-        // SAFETY: the read end was just made and is owned here only.
-        let read = unsafe { OwnedFd::from_raw_fd(ends[0]) };
-        *WAKE_READ.lock().unwrap_or_else(|e| e.into_inner()) = Some(read);
-        WAKE_FD.store(ends[1], Ordering::SeqCst);
+        *WAKE_READ.lock().unwrap_or_else(|e| e.into_inner()) = Some(read.into());
+        WAKE_FD.store(write.into_raw_fd(), Ordering::SeqCst);
     }
     for signal in STOP_SIGNALS {
         // A signal ignored by whoever started finch (`nohup` ignores SIGHUP, a shell's
