@@ -147,13 +147,15 @@ pub fn append(
     let len = file.metadata().map_err(read_err)?.len();
     let (parent, ends_with_newline) = last_entry(&mut file, len).map_err(read_err)?;
 
-    let entry = entry_line(body, &crate::ids::new_entry_id(), parent, now);
-
     let mut line = Vec::with_capacity(256);
     if !ends_with_newline {
         line.push(b'\n');
     }
-    write_entry(&mut line, &entry);
+    let start = line.len();
+    let id = crate::ids::new_entry_id();
+    Entry::from_body(&body, now).write(&mut line, &id, parent.as_deref());
+    // Read back from what is written, so the answer is the line exactly.
+    let entry = serde_json::from_slice(&line[start..]).unwrap_or(Value::Null);
     let write_err = |source| SessionError::Write {
         path: transcript.to_path_buf(),
         source,
@@ -166,13 +168,6 @@ pub fn append(
         path: transcript.to_path_buf(),
         entry,
     })
-}
-
-/// Adds `entry` and its newline to `line`.
-fn write_entry(line: &mut Vec<u8>, entry: &Value) {
-    // Writing a `Value` to a Vec cannot fail: its keys are strings and the Vec grows.
-    let _ = serde_json::to_writer(&mut *line, entry);
-    line.push(b'\n');
 }
 
 /// The id of the last valid entry (`None` when only the header precedes), and whether the file
@@ -531,9 +526,9 @@ impl Appender {
     }
 }
 
-/// An entry on its way to an `Appender`: its `type`, its time, and its other fields already
-/// serialized; `id` and `parentId` are given when it is written. Written as `append` writes
-/// entries: `type`, `id`, `parentId`, `timestamp`, then the rest in order.
+/// An entry on its way to a transcript: its `type`, its time, and its other fields already
+/// serialized; `id` and `parentId` are given when it is written, as `type`, `id`, `parentId`,
+/// `timestamp`, then the rest in order (the one place that shapes an entry's line).
 #[derive(Debug, Clone)]
 pub struct Entry {
     kind: String,
@@ -552,6 +547,28 @@ impl Entry {
         push_json(&mut rest, data);
         Entry {
             kind: "custom".into(),
+            timestamp: timestamp(now),
+            rest,
+        }
+    }
+
+    /// An entry of the fields of `body` (which holds `type`), in their order.
+    pub fn from_body(body: &Map<String, Value>, now: DateTime<Utc>) -> Entry {
+        let mut rest = Vec::new();
+        for (key, value) in body.iter().filter(|(key, _)| *key != "type") {
+            if !rest.is_empty() {
+                rest.push(b',');
+            }
+            push_json(&mut rest, key);
+            rest.push(b':');
+            push_json(&mut rest, value);
+        }
+        Entry {
+            kind: body
+                .get("type")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .into(),
             timestamp: timestamp(now),
             rest,
         }
@@ -595,27 +612,4 @@ fn transcript_lock(path: &Path) -> Result<HeldOpen, SessionError> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let what = format!("the session transcript {}", path.display());
     Ok(HeldOpen::open(dir, &what)?)
-}
-
-/// An entry with `type` first, then `id`, `parentId`, `timestamp`, then the rest of `body`.
-fn entry_line(
-    body: Map<String, Value>,
-    id: &str,
-    parent: Option<String>,
-    now: DateTime<Utc>,
-) -> Value {
-    let mut entry = Map::new();
-    entry.insert(
-        "type".into(),
-        body.get("type").cloned().unwrap_or(Value::Null),
-    );
-    entry.insert("id".into(), id.into());
-    entry.insert("parentId".into(), parent.map_or(Value::Null, Value::from));
-    entry.insert("timestamp".into(), timestamp(now).into());
-    for (k, v) in body {
-        if k != "type" {
-            entry.insert(k, v);
-        }
-    }
-    Value::Object(entry)
 }
