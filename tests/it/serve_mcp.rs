@@ -111,6 +111,11 @@ impl Report {
         self.result(step)["isError"] == true
     }
 
+    /// The message of elicitation `i` (a card's text).
+    fn card_message(&self, i: usize) -> &str {
+        self.elicitations()[i]["message"].as_str().expect("message")
+    }
+
     fn elicitations(&self) -> &[Value] {
         self.0["elicitations"].as_array().map_or(&[], Vec::as_slice)
     }
@@ -720,9 +725,7 @@ fn toolsearch_activation_announces_list_changed_and_mcp_tool_cards_are_elicited(
     assert!(names(3).contains(&"mcp__echo__echo".to_string()));
     assert_eq!(report.text(4), "Echo: hi");
     assert_eq!(report.decided_by(4), "card:allowOnce");
-    let card = report.elicitations()[0]["message"]
-        .as_str()
-        .expect("message");
+    let card = report.card_message(0);
     assert!(
         card.starts_with("Permission needed: mcp__echo__echo"),
         "{card}"
@@ -773,9 +776,7 @@ fn a_mini_tool_tool_is_called_with_its_card_elicited() {
     );
     assert_eq!(report.decided_by(1), "card:allowOnce");
     assert_eq!(report.decided_by(2), "card:deny");
-    let card = report.elicitations()[0]["message"]
-        .as_str()
-        .expect("message");
+    let card = report.card_message(0);
     assert!(
         card.starts_with("Permission needed: greeter_greet"),
         "{card}"
@@ -918,10 +919,19 @@ fn recorded_tools(ctx: &TestContext) -> Vec<String> {
         .collect()
 }
 
+/// A context with `a.txt` to read, and `[host] record_delay` set when `record_delay` is.
+fn records_context(record_delay: Option<&str>) -> TestContext {
+    let ctx = TestContext::new();
+    if let Some(delay) = record_delay {
+        ctx.write_config(&format!("[host]\nrecord_delay = \"{delay}\"\n"));
+    }
+    std::fs::write(ctx.work.join("a.txt"), "alpha\n").unwrap();
+    ctx
+}
+
 #[test]
 fn call_records_reach_the_transcript_soon_after_the_calls_while_the_server_runs() {
-    let ctx = TestContext::new();
-    std::fs::write(ctx.work.join("a.txt"), "alpha\n").unwrap();
+    let ctx = records_context(None);
     let mut raw = Raw::start(&ctx, &["--mode", "acceptCalls"]);
     for _ in 0..3 {
         let result = raw.call("Read", json!({"file_path": "a.txt"}));
@@ -940,11 +950,9 @@ fn call_records_reach_the_transcript_soon_after_the_calls_while_the_server_runs(
 
 #[test]
 fn a_command_that_may_read_the_transcript_finds_the_waiting_records_written() {
-    let ctx = TestContext::new();
     // Records would wait an hour: only the rule that writes them before such a call can
     // put them in the file in time.
-    ctx.write_config("[host]\nrecord_delay = \"1h\"\n");
-    std::fs::write(ctx.work.join("a.txt"), "alpha\n").unwrap();
+    let ctx = records_context(Some("1h"));
     let mut raw = Raw::start(&ctx, &["--mode", "acceptCalls"]);
     raw.call("Read", json!({"file_path": "a.txt"}));
     raw.call("Read", json!({"file_path": "a.txt"}));
@@ -966,9 +974,7 @@ fn a_command_that_may_read_the_transcript_finds_the_waiting_records_written() {
 fn a_stop_signal_writes_the_waiting_records_then_ends_finch_by_that_signal() {
     use std::os::unix::process::ExitStatusExt;
     for signal in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP] {
-        let ctx = TestContext::new();
-        ctx.write_config("[host]\nrecord_delay = \"1h\"\n");
-        std::fs::write(ctx.work.join("a.txt"), "alpha\n").unwrap();
+        let ctx = records_context(Some("1h"));
         let mut raw = Raw::start(&ctx, &["--mode", "acceptCalls"]);
         raw.call("Read", json!({"file_path": "a.txt"}));
         raw.call("TodoWrite", json!({"todos": []}));
@@ -983,9 +989,7 @@ fn a_stop_signal_writes_the_waiting_records_then_ends_finch_by_that_signal() {
 #[test]
 fn with_no_record_delay_each_call_is_written_at_once_and_a_stop_ends_finch_at_once() {
     use std::os::unix::process::ExitStatusExt;
-    let ctx = TestContext::new();
-    ctx.write_config("[host]\nrecord_delay = \"0\"\n");
-    std::fs::write(ctx.work.join("a.txt"), "alpha\n").unwrap();
+    let ctx = records_context(Some("0"));
     let mut raw = Raw::start(&ctx, &["--mode", "acceptCalls"]);
     raw.call("Read", json!({"file_path": "a.txt"}));
     assert_eq!(recorded_tools(&ctx), ["Read"], "written before the answer");
@@ -997,9 +1001,7 @@ fn with_no_record_delay_each_call_is_written_at_once_and_a_stop_ends_finch_at_on
 #[test]
 fn a_stop_signal_during_a_long_call_ends_finch_at_once_with_the_earlier_records_written() {
     use std::os::unix::process::ExitStatusExt;
-    let ctx = TestContext::new();
-    ctx.write_config("[host]\nrecord_delay = \"1h\"\n");
-    std::fs::write(ctx.work.join("a.txt"), "alpha\n").unwrap();
+    let ctx = records_context(Some("1h"));
     let mut raw = Raw::start(&ctx, &["--mode", "acceptCalls"]);
     raw.call("Read", json!({"file_path": "a.txt"}));
     // Bash may read the transcript: the Read record is written before it runs, and nothing
@@ -1019,9 +1021,7 @@ fn a_stop_signal_during_a_long_call_ends_finch_at_once_with_the_earlier_records_
 
 #[test]
 fn a_stop_signal_ignored_by_whoever_started_finch_stays_ignored() {
-    let ctx = TestContext::new();
-    ctx.write_config("[host]\nrecord_delay = \"1h\"\n");
-    std::fs::write(ctx.work.join("a.txt"), "alpha\n").unwrap();
+    let ctx = records_context(Some("1h"));
     let mut raw = Raw::start_ignoring(&ctx, &["--mode", "acceptCalls"], Some(libc::SIGHUP));
     raw.call("Read", json!({"file_path": "a.txt"}));
     raw.signal(libc::SIGHUP);
