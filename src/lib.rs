@@ -76,6 +76,20 @@ impl Context {
         }
     }
 
+    /// What a host needs from this process: homes, settings, environment, and the fixed clock
+    /// when `FINCH_NOW` is set.
+    pub fn host_env(&self) -> Result<host::HostEnv> {
+        Ok(host::HostEnv {
+            homes: self.homes()?.clone(),
+            settings: self.settings()?.clone(),
+            env: self.env.clone(),
+            fixed_now: match self.env.get("FINCH_NOW") {
+                Some(_) => Some(self.now()?),
+                None => None,
+            },
+        })
+    }
+
     pub fn settings(&self) -> Result<&Settings> {
         if let Some(s) = self.settings.get() {
             return Ok(s);

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
+use crate::error::{CommandError, ErrorKind};
 use crate::homes::Homes;
 use crate::store::{DirLock, JsonError, LockError, read_json_object, write_json};
 
@@ -160,6 +161,26 @@ fn parse(doc: &Map<String, Value>, path: &Path) -> Result<Vec<Space>, SpaceError
             })
         })
         .collect()
+}
+
+/// Space errors as exit codes: a name taken or invalid is the user's to fix (1), a missing
+/// directory is not found (3), a held lock is 5.
+impl From<SpaceError> for CommandError {
+    fn from(err: SpaceError) -> CommandError {
+        let message = err.to_string();
+        match err {
+            SpaceError::MissingDir(_) => CommandError::not_found(message),
+            SpaceError::Lock(LockError::Held { .. }) => {
+                CommandError::new(ErrorKind::Locked, message)
+            }
+            SpaceError::Json(j) if j.is_corrupt() => CommandError::failed(message)
+                .with_code("corrupt_state")
+                .with_hint("fix the file by hand, or run `finch doctor --state` to move it aside"),
+            SpaceError::Exists(_) => CommandError::failed(message)
+                .with_hint("run `finch space list` to see the names in use"),
+            _ => CommandError::failed(message),
+        }
+    }
 }
 
 #[cfg(test)]

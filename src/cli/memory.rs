@@ -5,23 +5,17 @@
 
 use std::time::Duration;
 
-use chrono::{NaiveDate, NaiveDateTime};
+use chrono::NaiveDateTime;
 use clap::{Subcommand, ValueEnum};
 use serde_json::{Value, json};
 
 use crate::Context;
-use crate::error::{CommandError, ErrorKind, Result};
+use crate::error::{CommandError, Result};
 use crate::memory::{
-    self, Entry, EntryMatch, Hit, MemoryError, MemoryFile, MemoryHome, Scope, SearchRequest,
-    Selection, Skipped, Target,
+    self, EntryMatch, Hit, MemoryFile, MemoryHome, SNIPPET_CHARS, Scope, SearchRequest, Skipped,
+    Target, entry_json, hit_json, match_error, no_files, selection, show_json,
 };
-use crate::store::LockError;
 use crate::ui::Table;
-
-/// Snippet width on a pipe and in `--json`.
-pub(crate) const SNIPPET_CHARS: usize = 160;
-/// Candidates listed by an ambiguous `replace`/`forget`.
-const MAX_CANDIDATES: usize = 20;
 
 #[derive(Debug, Subcommand)]
 pub enum MemoryCommand {
@@ -154,11 +148,11 @@ pub fn run(ctx: &Context, command: &MemoryCommand) -> Result<()> {
     let now = clock(ctx)?;
     match command {
         MemoryCommand::Remember { text, to, section } => {
-            let target = Target::parse(to).map_err(memory_error)?;
+            let target = Target::parse(to).map_err(CommandError::from)?;
             let home = home(ctx, true)?;
             let new_home = !home.agent.exists();
             let done = memory::remember(&home, &target, text, section.as_deref(), now)
-                .map_err(memory_error)?;
+                .map_err(CommandError::from)?;
             if new_home {
                 ctx.ui
                     .status(format!("Created the agent home {}", home.agent.display()));
@@ -198,7 +192,7 @@ pub fn run(ctx: &Context, command: &MemoryCommand) -> Result<()> {
                     .with_hint("or choose the entry by id: `finch memory replace --id ID <new text>`"));
                 }
             };
-            let which = which.map_err(memory_error)?;
+            let which = which.map_err(CommandError::from)?;
             let home = home(ctx, true)?;
             let within = within_file(&home, within.as_deref(), now)?;
             let done = memory::replace(&home, &which, within.as_ref(), new_text, now)
@@ -229,7 +223,7 @@ pub fn run(ctx: &Context, command: &MemoryCommand) -> Result<()> {
                 (None, Some(text)) => EntryMatch::new_text(text),
                 (None, None) => return Err(CommandError::usage("give the text or --id to forget")),
             }
-            .map_err(memory_error)?;
+            .map_err(CommandError::from)?;
             let home = home(ctx, true)?;
             let within = within_file(&home, within.as_deref(), now)?;
             let done = memory::forget(&home, &which, within.as_ref(), *all_matching)
@@ -260,8 +254,12 @@ pub fn run(ctx: &Context, command: &MemoryCommand) -> Result<()> {
             until,
             limit,
         } => {
-            let selection =
-                selection(*scope, space.as_deref(), since.as_deref(), until.as_deref())?;
+            let selection = selection(
+                (*scope).into(),
+                space.as_deref(),
+                since.as_deref(),
+                until.as_deref(),
+            )?;
             let home = home(ctx, false)?;
             let request = SearchRequest {
                 query,
@@ -270,7 +268,7 @@ pub fn run(ctx: &Context, command: &MemoryCommand) -> Result<()> {
                 snippet_width: SNIPPET_CHARS,
                 today: now.date(),
             };
-            let found = memory::search(&home, &request).map_err(memory_error)?;
+            let found = memory::search(&home, &request).map_err(CommandError::from)?;
             warn_skipped(ctx, &found.skipped);
             if ctx.ui.json {
                 return ctx
@@ -292,9 +290,9 @@ pub fn run(ctx: &Context, command: &MemoryCommand) -> Result<()> {
             print_hits(ctx, &found.hits, &request)
         }
         MemoryCommand::List { scope, space } => {
-            let selection = selection(*scope, space.as_deref(), None, None)?;
+            let selection = selection((*scope).into(), space.as_deref(), None, None)?;
             let home = home(ctx, false)?;
-            let (entries, skipped) = memory::list(&home, &selection).map_err(memory_error)?;
+            let (entries, skipped) = memory::list(&home, &selection).map_err(CommandError::from)?;
             warn_skipped(ctx, &skipped);
             if ctx.ui.json {
                 return ctx
@@ -331,8 +329,8 @@ pub fn run(ctx: &Context, command: &MemoryCommand) -> Result<()> {
         }
         MemoryCommand::Show { what } => {
             let home = home(ctx, false)?;
-            let file = memory::resolve_file(&home, what, now.date()).map_err(memory_error)?;
-            let text = memory::show(&file).map_err(memory_error)?;
+            let file = memory::resolve_file(&home, what, now.date()).map_err(CommandError::from)?;
+            let text = memory::show(&file).map_err(CommandError::from)?;
             if ctx.ui.json {
                 return ctx.ui.json(&show_json(&file, &text));
             }
@@ -348,7 +346,7 @@ pub fn run(ctx: &Context, command: &MemoryCommand) -> Result<()> {
         } => {
             let age = prune_age(older_than)?;
             let home = home(ctx, true)?;
-            let logs = memory::prune_candidates(&home, age, now).map_err(memory_error)?;
+            let logs = memory::prune_candidates(&home, age, now).map_err(CommandError::from)?;
             let files_json = |files: &[MemoryFile]| {
                 Value::Array(files.iter().map(file_json).collect::<Vec<_>>())
             };
@@ -382,7 +380,7 @@ pub fn run(ctx: &Context, command: &MemoryCommand) -> Result<()> {
                 ctx.ui.status("Nothing deleted");
                 return Ok(());
             }
-            let deleted = memory::prune(&home, &logs).map_err(memory_error)?;
+            let deleted = memory::prune(&home, &logs).map_err(CommandError::from)?;
             if ctx.ui.json {
                 return ctx
                     .ui
@@ -412,52 +410,6 @@ fn home(ctx: &Context, writes: bool) -> Result<MemoryHome> {
     Ok(MemoryHome::new(agent, timeout))
 }
 
-pub(crate) fn selection(
-    scope: ScopeArg,
-    space: Option<&str>,
-    since: Option<&str>,
-    until: Option<&str>,
-) -> Result<Selection> {
-    if space.is_some() && !matches!(scope, ScopeArg::All | ScopeArg::Spaces) {
-        return Err(CommandError::usage(
-            "--space works with --scope spaces (or all), not with another scope",
-        ));
-    }
-    let space = match space {
-        Some(name) => match Target::parse(&format!("space:{name}")).map_err(memory_error)? {
-            Target::Space(name) => Some(name),
-            _ => None,
-        },
-        None => None,
-    };
-    let since = since.map(|d| date_arg("--since", d)).transpose()?;
-    let until = until.map(|d| date_arg("--until", d)).transpose()?;
-    if let (Some(s), Some(u)) = (since, until)
-        && s > u
-    {
-        return Err(CommandError::usage(format!(
-            "--since {s} is after --until {u}"
-        )));
-    }
-    Ok(Selection {
-        scope: scope.into(),
-        space,
-        since,
-        until,
-    })
-}
-
-fn date_arg(flag: &str, text: &str) -> Result<NaiveDate> {
-    let t = text.trim();
-    let date = (t.len() == 10)
-        .then(|| NaiveDate::parse_from_str(t, "%Y-%m-%d").ok())
-        .flatten();
-    date.ok_or_else(|| {
-        CommandError::usage(format!("{flag} \"{text}\" is not a date"))
-            .with_hint("write the day as YYYY-MM-DD, e.g. 2026-11-29")
-    })
-}
-
 /// `--older-than`: a duration with a unit (a bare number would be seconds, which would delete
 /// every log before today — never what anyone means).
 fn prune_age(text: &str) -> Result<Duration> {
@@ -478,19 +430,8 @@ fn within_file(
     now: NaiveDateTime,
 ) -> Result<Option<MemoryFile>> {
     within
-        .map(|w| memory::resolve_file(home, w, now.date()).map_err(memory_error))
+        .map(|w| memory::resolve_file(home, w, now.date()).map_err(CommandError::from))
         .transpose()
-}
-
-pub(crate) fn no_files(home: &MemoryHome) -> String {
-    if home.agent.exists() {
-        format!("No memory files in {}", home.agent.display())
-    } else {
-        format!(
-            "No agent home at {} (nothing remembered yet)",
-            home.agent.display()
-        )
-    }
 }
 
 fn warn_skipped(ctx: &Context, skipped: &[Skipped]) {
@@ -552,136 +493,10 @@ fn print_hits(ctx: &Context, hits: &[Hit], request: &SearchRequest) -> Result<()
     Ok(())
 }
 
-/// `memory show --json`: the file, its content, and its entries with ids.
-pub(crate) fn show_json(file: &MemoryFile, text: &str) -> Value {
-    let doc = memory::doc::Document::parse(text);
-    let entries: Vec<Value> = (0..doc.entries.len())
-        .map(|i| {
-            let text = doc.entry_text(i);
-            json!({
-                "id": memory::doc::entry_id(memory::doc::normalize(&text, file.kind.is_daily())),
-                "line": doc.entries[i].first_line + 1,
-                "section": doc.entry_section(i),
-                "text": text,
-            })
-        })
-        .collect();
-    json!({
-        "file": file.name,
-        "path": file.path,
-        "content": text,
-        "entries": entries,
-    })
-}
-
 fn file_json(f: &MemoryFile) -> Value {
     let date = match &f.kind {
         memory::FileKind::Daily(d) => Some(d.to_string()),
         _ => None,
     };
     json!({"file": f.name, "path": f.path, "date": date})
-}
-
-pub(crate) fn entry_json(e: &Entry) -> Value {
-    json!({
-        "id": e.id,
-        "file": e.file.name,
-        "path": e.file.path,
-        "line": e.line,
-        "date": e.date.map(|d| d.to_string()),
-        "section": e.section,
-        "text": e.text,
-    })
-}
-
-pub(crate) fn hit_json(h: &Hit) -> Value {
-    let mut v = entry_json(&h.entry);
-    v["score"] = json!((h.score * 1000.0).round() / 1000.0);
-    v["snippet"] = h.snippet.text.clone().into();
-    v
-}
-
-/// `text` cut to `chars` characters, with `…` where it was cut.
-fn cut(text: &str, chars: usize) -> String {
-    match text.char_indices().nth(chars) {
-        Some((at, _)) => format!("{}…", &text[..at]),
-        None => text.to_string(),
-    }
-}
-
-/// Errors of `replace`/`forget`, whose ambiguous matches list the candidates as hints.
-pub(crate) fn match_error(err: MemoryError, forgetting: bool) -> CommandError {
-    match err {
-        MemoryError::Ambiguous { what, candidates } => {
-            let mut hints: Vec<String> = candidates
-                .iter()
-                .take(MAX_CANDIDATES)
-                .map(|c| {
-                    format!(
-                        "{}  {}:{}  {}",
-                        c.id,
-                        c.file.name,
-                        c.line,
-                        cut(&c.text, 100)
-                    )
-                })
-                .collect();
-            if candidates.len() > MAX_CANDIDATES {
-                hints.push(format!(
-                    "… and {} more (narrow the text, or pass --in <file>)",
-                    candidates.len() - MAX_CANDIDATES
-                ));
-            }
-            hints.push(if forgetting {
-                "choose one with --id <id>, or remove them all with --all-matching".to_string()
-            } else {
-                "choose one with --id <id>".to_string()
-            });
-            CommandError::failed(format!("{} memory entries match {what}", candidates.len()))
-                .with_code("ambiguous")
-                .with_hints(hints)
-        }
-        other => memory_error(other),
-    }
-}
-
-/// Maps memory errors to exit codes: bad input is a usage error (2), a missing file or entry is
-/// not found (3), a held lock is 5, everything else fails (1).
-pub(crate) fn memory_error(err: MemoryError) -> CommandError {
-    let message = err.to_string();
-    match err {
-        MemoryError::NotUtf8 { .. } => CommandError::failed(message)
-            .with_code("not_utf8")
-            .with_hint("convert the file to UTF-8 (e.g. with iconv), then run the command again"),
-        MemoryError::Io { ref source, .. } if source.kind() == std::io::ErrorKind::BrokenPipe => {
-            CommandError::broken_pipe()
-        }
-        MemoryError::Io { .. } => CommandError::failed(message),
-        MemoryError::Lock(LockError::Held { .. }) => CommandError::new(ErrorKind::Locked, message)
-            .with_hint("wait for the other finch to finish, then try again"),
-        MemoryError::Lock(_) => CommandError::failed(message),
-        MemoryError::EmptyText | MemoryError::EmptyQuery | MemoryError::BadSection(_) => {
-            CommandError::usage(message)
-        }
-        MemoryError::BadTarget(_) => CommandError::usage(message)
-            .with_hint("use --to long-term, daily, space:<name>, lessons or profile"),
-        MemoryError::BadFile(_) => CommandError::usage(message).with_hint(
-            "name a file as long-term, profile, lessons, today, YYYY-MM-DD, space:<name> or a space name",
-        ),
-        MemoryError::BadId(_) | MemoryError::BadSpace { .. } => CommandError::usage(message),
-        MemoryError::MissingFile { .. } => CommandError::not_found(message)
-            .with_hint("run `finch memory list` to see what is remembered where"),
-        MemoryError::Duplicate { .. } => CommandError::failed(message).with_code("duplicate"),
-        MemoryError::NoMatch { unreadable, .. } => {
-            let hints = unreadable
-                .iter()
-                .map(|p| format!("{} was not searched: it is not UTF-8", p.display()))
-                .chain(["run `finch memory search <words>` to find the entry".to_string()]);
-            CommandError::not_found(message)
-                .with_code("no_match")
-                .with_hints(hints)
-        }
-        MemoryError::Ambiguous { .. } => match_error(err, false),
-        MemoryError::Changed { .. } => CommandError::failed(message).with_code("changed"),
-    }
 }

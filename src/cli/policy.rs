@@ -65,7 +65,7 @@ fn check(ctx: &Context, args: &CheckArgs) -> Result<()> {
     let homes = ctx.homes()?;
     let home = ctx.env.home_dir();
     let project = project_root(&cwd, &homes.runtime);
-    let rules = super::run::load_rules(&project, &homes.runtime, home.as_deref())?;
+    let rules = crate::host::assembly::load_rules(&project, &homes.runtime, home.as_deref())?;
     let workspace = Workspace {
         trusted: args
             .trusted_dirs

@@ -16,7 +16,7 @@ use crate::error::{CommandError, Result};
 use crate::host::catalog::{self, ToolDef};
 use crate::host::mcp::McpBridge;
 use crate::host::runtime::{MiniToolRuntime, Outcome, StartError, StartOptions};
-use crate::host::{HostEnv, Provider, control};
+use crate::host::{Provider, control};
 
 #[derive(Debug, Args)]
 pub struct ReloadArgs {
@@ -25,17 +25,7 @@ pub struct ReloadArgs {
 }
 
 pub fn cmd_reload(ctx: &Context, args: &ReloadArgs) -> Result<()> {
-    let homes = ctx.homes()?.clone();
-    let settings = ctx.settings()?.clone();
-    let env = HostEnv {
-        homes,
-        settings,
-        env: ctx.env.clone(),
-        fixed_now: match ctx.env.get("FINCH_NOW") {
-            Some(_) => Some(ctx.now()?),
-            None => None,
-        },
-    };
+    let env = ctx.host_env()?;
     let options = StartOptions {
         homes: &env.homes,
         settings: &env.settings,
@@ -62,7 +52,7 @@ pub fn cmd_reload(ctx: &Context, args: &ReloadArgs) -> Result<()> {
             ),
         );
     }
-    let registered = super::run::registered_servers(ctx, &runtime);
+    let registered = crate::host::assembly::registered_servers(&ctx.ui, &runtime);
     let bridge = McpBridge::start(&env, &ctx.cwd, registered);
     let mut defs: Vec<ToolDef> = runtime.defs();
     defs.extend(bridge.defs());

@@ -4,7 +4,7 @@
 //! `FINCH_NOW` variable when it holds an RFC 3339 time — a testing and scripting aid — else the
 //! system clock. Runs and the daemon always use the system clock.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::schedule::zone::Zone;
@@ -13,20 +13,18 @@ use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
 use crate::Context;
-use crate::config::Settings;
-use crate::env::Env;
 use crate::error::{CommandError, ErrorKind, Result};
-use crate::homes::{Homes, absolutize};
+use crate::schedule::ScheduleError;
 use crate::schedule::daemon::{Daemon, DaemonEvent, DaemonOptions};
 use crate::schedule::history::{self, LastRun, RunRecord, RunStatus, Trigger};
-use crate::schedule::runner::{Cancel, DEFAULT_TIMEOUT, RunStarted, Runner};
-use crate::schedule::signals::on_stop_signal;
-use crate::schedule::tasks::{
-    self, NewTask, PermissionMode, Target, Task, TaskChanges, TaskFile, timestamp,
+use crate::schedule::report::{
+    TaskSettings, When, find_task, invalid, listed_task_json, local_zone_in, mode_of, outcome,
+    runner_for, schedule_of, target_in, task_json, timeout_of,
 };
+use crate::schedule::runner::{Cancel, RunStarted, Runner};
+use crate::schedule::signals::on_stop_signal;
+use crate::schedule::tasks::{self, NewTask, Target, Task, TaskChanges, TaskFile, timestamp};
 use crate::schedule::timing::parse_zone;
-use crate::schedule::{FieldError, Schedule, ScheduleError, zone};
-use crate::store::LockError;
 use crate::ui::Table;
 
 /// When a task fires: exactly one of these.
@@ -79,6 +77,33 @@ pub struct TaskOptions {
     /// Stop a run after this long, e.g. 45m (default 30m)
     #[arg(long, value_name = "DURATION")]
     pub timeout: Option<String>,
+}
+
+impl From<&WhenArgs> for When {
+    fn from(w: &WhenArgs) -> When {
+        When {
+            hourly: w.hourly.clone(),
+            daily: w.daily.clone(),
+            weekdays: w.weekdays.clone(),
+            weekly: w.weekly.clone(),
+            cron: w.cron.clone(),
+            once: w.once.clone(),
+        }
+    }
+}
+
+impl From<&TaskOptions> for TaskSettings {
+    fn from(o: &TaskOptions) -> TaskSettings {
+        TaskSettings {
+            tz: o.tz.clone(),
+            space: o.space.clone(),
+            cwd: o.cwd.clone(),
+            model: o.model.clone(),
+            effort: o.effort.clone(),
+            mode: o.mode.clone(),
+            timeout: o.timeout.clone(),
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -182,6 +207,7 @@ fn cmd_create(
     when: &WhenArgs,
     options: &TaskOptions,
 ) -> Result<()> {
+    let (when, options) = (&When::from(when), &TaskSettings::from(options));
     let now = now(ctx)?;
     let tz = match &options.tz {
         Some(tz) => parse_zone(tz).map_err(invalid)?,
@@ -206,7 +232,7 @@ fn cmd_create(
     };
     let homes = ctx.homes()?;
     let task =
-        tasks::create(homes, new, now, ctx.settings()?.lock_timeout).map_err(schedule_error)?;
+        tasks::create(homes, new, now, ctx.settings()?.lock_timeout).map_err(CommandError::from)?;
     warn_without_agent(ctx);
     print_task(ctx, &task, now, "Created")
 }
@@ -219,6 +245,7 @@ fn cmd_update(
     when: &WhenArgs,
     options: &TaskOptions,
 ) -> Result<()> {
+    let (when, options) = (&When::from(when), &TaskSettings::from(options));
     let now = now(ctx)?;
     let homes = ctx.homes()?;
     let current = find_task(&load(ctx)?, id)?.clone();
@@ -245,7 +272,7 @@ fn cmd_update(
         enabled: None,
     };
     let task = tasks::update(homes, id, changes, now, ctx.settings()?.lock_timeout)
-        .map_err(schedule_error)?;
+        .map_err(CommandError::from)?;
     print_task(ctx, &task, now, "Updated")
 }
 
@@ -256,7 +283,7 @@ fn cmd_enable(ctx: &Context, id: &str, enabled: bool) -> Result<()> {
         ..Default::default()
     };
     let task = tasks::update(ctx.homes()?, id, changes, now, ctx.settings()?.lock_timeout)
-        .map_err(schedule_error)?;
+        .map_err(CommandError::from)?;
     if ctx.ui.json {
         return ctx.ui.json(&task_json(&task, now));
     }
@@ -274,7 +301,11 @@ fn cmd_delete(ctx: &Context, id: &str) -> Result<()> {
     let name = match file.find(id) {
         Some(task) => task.name.clone(),
         None if file.broken.iter().any(|b| b.id.as_deref() == Some(id)) => String::new(),
-        None => return Err(schedule_error(ScheduleError::UnknownTask(id.to_string()))),
+        None => {
+            return Err(CommandError::from(ScheduleError::UnknownTask(
+                id.to_string(),
+            )));
+        }
     };
     if !ctx.ui.confirm(&format!(
         "Delete task {id} \"{name}\"? (its run history is kept)"
@@ -283,7 +314,8 @@ fn cmd_delete(ctx: &Context, id: &str) -> Result<()> {
         return Ok(());
     }
     let homes = ctx.homes()?;
-    let removed = tasks::delete(homes, id, ctx.settings()?.lock_timeout).map_err(schedule_error)?;
+    let removed =
+        tasks::delete(homes, id, ctx.settings()?.lock_timeout).map_err(CommandError::from)?;
     if ctx.ui.json {
         return ctx.ui.json(&json!({"deleted": removed}));
     }
@@ -298,42 +330,6 @@ fn cmd_delete(ctx: &Context, id: &str) -> Result<()> {
         ));
     }
     Ok(())
-}
-
-/// The task as `--json` shows it: the stored object plus the next fire times.
-pub(crate) fn task_json(task: &Task, now: DateTime<Utc>) -> Value {
-    let mut value = task.to_json();
-    let next: Vec<Value> = task
-        .schedule
-        .upcoming(task.timezone, now, 3)
-        .into_iter()
-        .map(|t| timestamp(t).into())
-        .collect();
-    if let Value::Object(map) = &mut value {
-        map.insert("nextRuns".into(), Value::Array(next));
-    }
-    value
-}
-
-/// A task as `list --json` shows it: the stored object plus its next run and last run.
-pub(crate) fn listed_task_json(
-    task: &Task,
-    next: Option<DateTime<Utc>>,
-    last: Option<&LastRun>,
-) -> Value {
-    let mut value = task.to_json();
-    if let Value::Object(map) = &mut value {
-        map.insert("nextRun".into(), next.map(timestamp).into());
-        map.insert(
-            "lastRun".into(),
-            last.map_or(Value::Null, |r| {
-                json!({"runId": r.run_id, "status": r.status.as_str(),
-                       "startedAt": r.started_at, "finishedAt": r.finished_at,
-                       "exitCode": r.exit_code})
-            }),
-        );
-    }
-    value
 }
 
 fn print_task(ctx: &Context, task: &Task, now: DateTime<Utc>, verb: &str) -> Result<()> {
@@ -465,7 +461,7 @@ fn cmd_run(ctx: &Context, id: &str) -> Result<()> {
     let file = load(ctx)?;
     let task = find_task(&file, id)?.clone();
     let runner = runner(ctx)?;
-    runner.agent_command().map_err(schedule_error)?;
+    runner.agent_command().map_err(CommandError::from)?;
     let cancel = Cancel::default();
     let stop = cancel.clone();
     // Ctrl-C stops the agent (its process group) and still records the run.
@@ -484,7 +480,7 @@ fn cmd_run(ctx: &Context, id: &str) -> Result<()> {
                 started.task_id, started.task_name, started.pid, started.run_id
             ));
         })
-        .map_err(schedule_error);
+        .map_err(CommandError::from);
     spinner.finish_and_clear();
     let record = record?;
     if ctx.ui.json {
@@ -526,23 +522,6 @@ fn cmd_run(ctx: &Context, id: &str) -> Result<()> {
     })
 }
 
-/// `succeeded (exit code 0, 1.2s)`, `timed-out (stopped after 30m …)`, …
-pub(crate) fn outcome(record: &RunRecord) -> String {
-    let mut parts = Vec::new();
-    if let Some(code) = record.exit_code {
-        parts.push(format!("exit code {code}"));
-    } else if let Some(signal) = record.signal {
-        parts.push(format!("signal {signal}"));
-    }
-    if let Some(note) = &record.note {
-        parts.push(note.clone());
-    }
-    if record.status != RunStatus::SkippedOverlap {
-        parts.push(format!("{:.1}s", record.duration_ms as f64 / 1000.0));
-    }
-    format!("{} ({})", record.status.as_str(), parts.join(", "))
-}
-
 fn cmd_history(ctx: &Context, id: Option<&str>, limit: usize) -> Result<()> {
     let homes = ctx.homes()?;
     if let Some(id) = id {
@@ -550,10 +529,12 @@ fn cmd_history(ctx: &Context, id: Option<&str>, limit: usize) -> Result<()> {
         let known =
             file.find(id).is_some() || file.broken.iter().any(|b| b.id.as_deref() == Some(id));
         if !known && !history::exists(homes, id) {
-            return Err(schedule_error(ScheduleError::UnknownTask(id.to_string())));
+            return Err(CommandError::from(ScheduleError::UnknownTask(
+                id.to_string(),
+            )));
         }
     }
-    let found = history::read(homes, id, limit).map_err(schedule_error)?;
+    let found = history::read(homes, id, limit).map_err(CommandError::from)?;
     for problem in &found.problems {
         ctx.ui.warn(problem);
     }
@@ -648,7 +629,7 @@ fn cmd_history(ctx: &Context, id: Option<&str>, limit: usize) -> Result<()> {
 // daemon
 
 fn cmd_daemon(ctx: &Context) -> Result<()> {
-    let daemon = Daemon::new(runner(ctx)?, DaemonOptions::default()).map_err(schedule_error)?;
+    let daemon = Daemon::new(runner(ctx)?, DaemonOptions::default()).map_err(CommandError::from)?;
     let control = daemon.control();
     on_stop_signal(move |signal| control.stop(signal))
         .map_err(|e| CommandError::failed(format!("cannot handle signals: {e}")))?;
@@ -668,7 +649,7 @@ fn cmd_daemon(ctx: &Context) -> Result<()> {
             // A closed stdout must not stop the daemon: it keeps running tasks.
             let _ = result;
         })
-        .map_err(schedule_error)?;
+        .map_err(CommandError::from)?;
     // SIGINT and SIGTERM are both a requested, clean stop: exit 0.
     Ok(())
 }
@@ -801,15 +782,6 @@ fn local_zone(ctx: &Context) -> Zone {
     local_zone_in(&ctx.env)
 }
 
-/// The local time zone: `TZ`, else the system's.
-pub(crate) fn local_zone_in(env: &Env) -> Zone {
-    zone::local_zone(
-        env.get("TZ").as_deref(),
-        Path::new("/etc/localtime"),
-        Path::new("/etc/timezone"),
-    )
-}
-
 /// `Sun 2026-03-08 03:00 EDT`
 fn local_time(t: DateTime<Utc>, zone: Zone) -> String {
     t.with_timezone(&zone)
@@ -829,141 +801,20 @@ fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
 }
 
 fn load(ctx: &Context) -> Result<TaskFile> {
-    tasks::load(ctx.homes()?).map_err(schedule_error)
-}
-
-pub(crate) fn find_task<'a>(file: &'a TaskFile, id: &str) -> Result<&'a Task> {
-    if let Some(task) = file.find(id) {
-        return Ok(task);
-    }
-    Err(schedule_error(
-        match file.broken.iter().find(|b| b.id.as_deref() == Some(id)) {
-            Some(b) => ScheduleError::BrokenTask {
-                id: id.to_string(),
-                reason: b.reason.clone(),
-            },
-            None => ScheduleError::UnknownTask(id.to_string()),
-        },
-    ))
-}
-
-/// The schedule the flags give, if any (clap lets at most one through).
-pub(crate) fn schedule_of(when: &WhenArgs, tz: Zone) -> Result<Option<Schedule>> {
-    let schedule = if let Some(m) = &when.hourly {
-        Schedule::hourly(m)
-    } else if let Some(t) = &when.daily {
-        Schedule::daily(t)
-    } else if let Some(t) = &when.weekdays {
-        Schedule::weekdays(t)
-    } else if let Some(v) = &when.weekly {
-        match v.as_slice() {
-            [day, at] => Schedule::weekly(day, at),
-            _ => Err(FieldError::new(
-                "weekly",
-                &v.join(" "),
-                "write --weekly DAY HH:MM",
-            )),
-        }
-    } else if let Some(expr) = &when.cron {
-        Schedule::cron(expr)
-    } else if let Some(at) = &when.once {
-        Schedule::once(at, tz)
-    } else {
-        return Ok(None);
-    };
-    schedule.map(Some).map_err(invalid)
+    tasks::load(ctx.homes()?).map_err(CommandError::from)
 }
 
 /// `--space` (resolved to its id) or `--cwd` (made absolute; must exist). An empty value
 /// means the agent home.
-fn target_of(ctx: &Context, options: &TaskOptions) -> Result<Option<Target>> {
+fn target_of(ctx: &Context, options: &TaskSettings) -> Result<Option<Target>> {
     if options.space.is_none() && options.cwd.is_none() {
         return Ok(None);
     }
     target_in(ctx.homes()?, &ctx.cwd, options)
 }
 
-/// `target_of` with the homes and the directory a relative `cwd` starts from.
-pub(crate) fn target_in(
-    homes: &Homes,
-    base: &Path,
-    options: &TaskOptions,
-) -> Result<Option<Target>> {
-    if let Some(key) = &options.space {
-        if key.is_empty() {
-            return Ok(Some(Target::AgentHome));
-        }
-        let spaces =
-            crate::space::list(homes).map_err(|e| schedule_error(ScheduleError::Space(e)))?;
-        let space = crate::space::find(&spaces, key)
-            .ok_or_else(|| schedule_error(ScheduleError::UnknownSpace(key.clone())))?;
-        return Ok(Some(Target::Space(space.id.clone())));
-    }
-    if let Some(dir) = &options.cwd {
-        if dir.as_os_str().is_empty() {
-            return Ok(Some(Target::AgentHome));
-        }
-        let dir = absolutize(dir, base);
-        if !dir.is_dir() {
-            return Err(schedule_error(ScheduleError::MissingDir(dir)));
-        }
-        return Ok(Some(Target::Cwd(dir)));
-    }
-    Ok(None)
-}
-
-pub(crate) fn mode_of(options: &TaskOptions) -> Result<Option<PermissionMode>> {
-    options
-        .mode
-        .as_deref()
-        .map(PermissionMode::parse)
-        .transpose()
-        .map_err(invalid)
-}
-
-/// `Some(None)` for an empty `--timeout` (back to the default).
-pub(crate) fn timeout_of(options: &TaskOptions) -> Result<Option<Option<Duration>>> {
-    let Some(text) = &options.timeout else {
-        return Ok(None);
-    };
-    if text.is_empty() {
-        return Ok(Some(None));
-    }
-    match crate::config::parse_duration(text) {
-        Some(d) if d >= Duration::from_secs(1) => {
-            // Stored in whole seconds; round up so a limit is never shorter than asked.
-            Ok(Some(Some(Duration::from_secs(
-                d.as_secs() + u64::from(d.subsec_nanos() > 0),
-            ))))
-        }
-        Some(_) => Err(invalid(FieldError::new(
-            "timeout",
-            text,
-            "must be at least 1s",
-        ))),
-        None => Err(invalid(FieldError::new(
-            "timeout",
-            text,
-            "not a duration (write e.g. 90s, 45m, 2h)",
-        ))),
-    }
-}
-
 fn runner(ctx: &Context) -> Result<Runner> {
     Ok(runner_for(ctx.homes()?, ctx.settings()?))
-}
-
-/// The runner of manual runs and the daemon: the configured agent, the system clock.
-pub(crate) fn runner_for(homes: &Homes, settings: &Settings) -> Runner {
-    Runner {
-        homes: homes.clone(),
-        agent: settings.agent_command.clone(),
-        finch_toml: homes.finch_toml(),
-        default_timeout: DEFAULT_TIMEOUT,
-        lock_timeout: settings.lock_timeout,
-        kill_grace: Duration::from_secs(5),
-        clock: Utc::now,
-    }
 }
 
 fn warn_without_agent(ctx: &Context) {
@@ -989,45 +840,4 @@ fn spinner(ctx: &Context, message: &str) -> indicatif::ProgressBar {
     bar.set_message(message.to_string());
     bar.enable_steady_tick(Duration::from_millis(120));
     bar
-}
-
-pub(crate) fn invalid(err: FieldError) -> CommandError {
-    schedule_error(ScheduleError::Invalid(err))
-}
-
-/// Maps schedule errors to exit codes: invalid input is a usage error (2), unknown ids, spaces
-/// and directories are not found (3), a held lock or a running daemon is 5.
-pub(crate) fn schedule_error(err: ScheduleError) -> CommandError {
-    let message = err.to_string();
-    match err {
-        ScheduleError::Invalid(f) => {
-            CommandError::usage(format!("invalid --{} {:?}: {}", f.field, f.value, f.reason))
-                .with_code("invalid_task")
-        }
-        ScheduleError::UnknownTask(_) => CommandError::not_found(message)
-            .with_hint("run `finch schedule list` to see the task ids"),
-        ScheduleError::UnknownSpace(_) => {
-            CommandError::not_found(message).with_hint("run `finch space list` to see the spaces")
-        }
-        ScheduleError::MissingDir(_) => CommandError::not_found(message),
-        ScheduleError::BrokenTask { .. } | ScheduleError::BadFile { .. } => {
-            CommandError::failed(message)
-                .with_code("corrupt_state")
-                .with_hint("fix the entry in tasks.json by hand")
-        }
-        ScheduleError::Json(j) if j.is_corrupt() => CommandError::failed(message)
-            .with_code("corrupt_state")
-            .with_hint("fix the file by hand, or run `finch doctor --state` to move it aside"),
-        ScheduleError::Lock(LockError::Held { .. }) => {
-            CommandError::new(ErrorKind::Locked, message)
-        }
-        ScheduleError::DaemonRunning { .. } => CommandError::new(ErrorKind::Locked, message)
-            .with_code("daemon_running")
-            .with_hint("only one daemon runs at a time; stop the other one first"),
-        ScheduleError::Space(e) => crate::cli::space::space_error(e),
-        ScheduleError::NoAgent { .. } => CommandError::failed(message)
-            .with_code("no_agent")
-            .with_hint("add e.g.\n[agent]\ncommand = [\"pi\", \"-p\", \"{prompt}\"]"),
-        _ => CommandError::failed(message),
-    }
 }

@@ -10,13 +10,12 @@ use clap::Subcommand;
 use serde_json::{Value, json};
 
 use crate::Context;
-use crate::error::{CommandError, ErrorKind, Result};
+use crate::error::{CommandError, Result};
 use crate::homes::absolutize;
 use crate::search::Snippet;
 use crate::session::locate::{self, ListOptions, SessionRef};
 use crate::session::transcript::{self, Transcript};
-use crate::session::{Appended, SearchOptions, SessionError, append, search, since};
-use crate::store::LockError;
+use crate::session::{Appended, SearchOptions, append, search, since};
 use crate::ui::{Table, Ui};
 
 #[derive(Debug, Subcommand)]
@@ -79,7 +78,8 @@ pub fn run(ctx: &Context, command: &SessionCommand) -> Result<()> {
         } => cmd_search(ctx, query, *limit, since.as_deref()),
         SessionCommand::Rename { id, title } => {
             let (session, now, timeout) = prepare_append(ctx, id)?;
-            let done = append::rename(&session.path, title, now, timeout).map_err(session_error)?;
+            let done =
+                append::rename(&session.path, title, now, timeout).map_err(CommandError::from)?;
             report_append(ctx, &session, &done, || {
                 format!("Renamed session {} to \"{}\"", session.id, title.trim())
             })
@@ -87,8 +87,8 @@ pub fn run(ctx: &Context, command: &SessionCommand) -> Result<()> {
         SessionCommand::ExtendDir { id, dir } => {
             let (session, now, timeout) = prepare_append(ctx, id)?;
             let dir = absolutize(dir, &ctx.cwd);
-            let done =
-                append::extend_dir(&session.path, &dir, now, timeout).map_err(session_error)?;
+            let done = append::extend_dir(&session.path, &dir, now, timeout)
+                .map_err(CommandError::from)?;
             report_append(ctx, &session, &done, || {
                 let path = done.entry.pointer("/data/path").and_then(Value::as_str);
                 format!(
@@ -101,7 +101,8 @@ pub fn run(ctx: &Context, command: &SessionCommand) -> Result<()> {
         SessionCommand::Attach { id, file } => {
             let (session, now, timeout) = prepare_append(ctx, id)?;
             let file = absolutize(file, &ctx.cwd);
-            let done = append::attach(&session.path, &file, now, timeout).map_err(session_error)?;
+            let done =
+                append::attach(&session.path, &file, now, timeout).map_err(CommandError::from)?;
             report_append(ctx, &session, &done, || {
                 let data = done.entry.get("data").cloned().unwrap_or_default();
                 format!(
@@ -122,7 +123,7 @@ fn cmd_list(ctx: &Context, workspace: Option<&PathBuf>, limit: usize) -> Result<
         workspace: workspace.map(|w| absolutize(w, &ctx.cwd)),
         limit,
     };
-    let (sessions, warnings) = locate::list(homes, &options).map_err(session_error)?;
+    let (sessions, warnings) = locate::list(homes, &options).map_err(CommandError::from)?;
     for w in &warnings {
         ctx.ui.warn(w);
     }
@@ -176,8 +177,8 @@ fn cmd_list(ctx: &Context, workspace: Option<&PathBuf>, limit: usize) -> Result<
 }
 
 fn cmd_show(ctx: &Context, id: &str) -> Result<()> {
-    let session = locate::resolve(ctx.homes()?, id).map_err(session_error)?;
-    let transcript = Transcript::read(&session.path).map_err(session_error)?;
+    let session = locate::resolve(ctx.homes()?, id).map_err(CommandError::from)?;
+    let transcript = Transcript::read(&session.path).map_err(CommandError::from)?;
     for w in &transcript.warnings {
         ctx.ui.warn(w);
     }
@@ -220,7 +221,7 @@ fn cmd_show(ctx: &Context, id: &str) -> Result<()> {
 
 fn cmd_search(ctx: &Context, query: &str, limit: usize, since: Option<&str>) -> Result<()> {
     let since = match since {
-        Some(text) => Some(since_arg(text, now(ctx)?)?),
+        Some(text) => Some(since::parse_since_arg(text, now(ctx)?)?),
         None => None,
     };
     let options = SearchOptions {
@@ -228,7 +229,7 @@ fn cmd_search(ctx: &Context, query: &str, limit: usize, since: Option<&str>) -> 
         limit,
         since,
     };
-    let results = search::search(ctx.homes()?, &options).map_err(session_error)?;
+    let results = search::search(ctx.homes()?, &options).map_err(CommandError::from)?;
     for w in &results.warnings {
         ctx.ui.warn(w);
     }
@@ -272,20 +273,12 @@ fn cmd_search(ctx: &Context, query: &str, limit: usize, since: Option<&str>) -> 
     Ok(())
 }
 
-/// `--since`: a date, a time or an age before `now`.
-pub(crate) fn since_arg(text: &str, now: DateTime<Utc>) -> Result<DateTime<Utc>> {
-    since::parse_since(text, now).ok_or_else(|| {
-        CommandError::usage(format!("--since {text:?} is not a date, time or age"))
-            .with_hint("use a date (2026-03-01), a time (2026-03-01T09:30) or an age (12h, 7d, 2w)")
-    })
-}
-
 /// Resolves the session and reads the clock and lock timeout for an append.
 fn prepare_append(
     ctx: &Context,
     id: &str,
 ) -> Result<(SessionRef, DateTime<Utc>, std::time::Duration)> {
-    let session = locate::resolve(ctx.homes()?, id).map_err(session_error)?;
+    let session = locate::resolve(ctx.homes()?, id).map_err(CommandError::from)?;
     let timeout = ctx.settings()?.lock_timeout;
     Ok((session, now(ctx)?, timeout))
 }
@@ -341,47 +334,4 @@ fn local_time(timestamp: Option<&str>) -> String {
             .to_string(),
         None => timestamp.unwrap_or("").to_string(),
     }
-}
-
-/// Maps session errors to exit codes: unknown ids and missing paths are "not found" (3), a held
-/// lock is 5, a bad query is usage (2), everything else 1.
-pub fn session_error(err: SessionError) -> CommandError {
-    let message = err.to_string();
-    match err {
-        SessionError::NotFound(_) => CommandError::not_found(message)
-            .with_hint("run `finch session list` to see session ids"),
-        SessionError::MissingDir(_) | SessionError::MissingFile(_) => {
-            CommandError::not_found(message)
-        }
-        SessionError::Ambiguous { query, candidates } => {
-            let lines: Vec<String> = candidates.iter().map(describe_candidate).collect();
-            CommandError::failed(format!(
-                "\"{query}\" matches {} sessions:\n{}",
-                candidates.len(),
-                lines.join("\n")
-            ))
-            .with_code("ambiguous_id")
-            .with_hint("give more characters of the id")
-        }
-        SessionError::EmptyId | SessionError::EmptyQuery => CommandError::usage(message),
-        SessionError::NotATranscript { .. } => CommandError::failed(message)
-            .with_code("not_a_transcript")
-            .with_hint("the file is left as it is; move it out of the sessions directory if it is not a session"),
-        SessionError::TooLarge { .. } => CommandError::failed(message).with_code("too_large"),
-        SessionError::NotADirectory(_) => {
-            CommandError::failed(message).with_code("not_a_directory")
-        }
-        SessionError::NotAFile(_) => CommandError::failed(message).with_code("not_a_file"),
-        SessionError::Lock(LockError::Held { .. }) => {
-            CommandError::new(ErrorKind::Locked, message)
-        }
-        _ => CommandError::failed(message),
-    }
-}
-
-fn describe_candidate(s: &SessionRef) -> String {
-    let header = s.header.as_ref();
-    let started = header.and_then(|h| h.timestamp.as_deref()).unwrap_or("?");
-    let cwd = header.and_then(|h| h.cwd.as_deref()).unwrap_or("?");
-    format!("  {}  started {started}  in {cwd}", s.id)
 }

@@ -7,10 +7,9 @@ use clap::Subcommand;
 use serde_json::Value;
 
 use crate::Context;
-use crate::error::{CommandError, ErrorKind, Result};
+use crate::error::{CommandError, Result};
 use crate::homes::absolutize;
-use crate::space::{self, Space, SpaceError};
-use crate::store::LockError;
+use crate::space::{self, Space};
 use crate::ui::Table;
 
 #[derive(Debug, Subcommand)]
@@ -30,7 +29,7 @@ pub fn run(ctx: &Context, command: &SpaceCommand) -> Result<()> {
     let homes = ctx.homes()?;
     match command {
         SpaceCommand::List => {
-            let spaces = space::list(homes).map_err(space_error)?;
+            let spaces = space::list(homes).map_err(CommandError::from)?;
             if ctx.ui.json {
                 return ctx
                     .ui
@@ -83,7 +82,7 @@ pub fn run(ctx: &Context, command: &SpaceCommand) -> Result<()> {
                 ctx.settings()?.lock_timeout,
                 &now,
             )
-            .map_err(space_error)?;
+            .map_err(CommandError::from)?;
             if ctx.ui.json {
                 return ctx.ui.json(&space.to_json());
             }
@@ -94,21 +93,5 @@ pub fn run(ctx: &Context, command: &SpaceCommand) -> Result<()> {
                 space.id
             ))
         }
-    }
-}
-
-/// Maps space errors to exit codes: a name taken or invalid is the user's to fix (1), a missing
-/// directory is not found (3), a held lock is 5.
-pub fn space_error(err: SpaceError) -> CommandError {
-    let message = err.to_string();
-    match err {
-        SpaceError::MissingDir(_) => CommandError::not_found(message),
-        SpaceError::Lock(LockError::Held { .. }) => CommandError::new(ErrorKind::Locked, message),
-        SpaceError::Json(j) if j.is_corrupt() => CommandError::failed(message)
-            .with_code("corrupt_state")
-            .with_hint("fix the file by hand, or run `finch doctor --state` to move it aside"),
-        SpaceError::Exists(_) => CommandError::failed(message)
-            .with_hint("run `finch space list` to see the names in use"),
-        _ => CommandError::failed(message),
     }
 }

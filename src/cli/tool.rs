@@ -11,22 +11,22 @@
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
-use super::run::{
-    SessionArgs, first_line, key_values, print_content, print_verdict, setup, source_filter,
-};
+use super::run::{SessionArgs, host_options};
 use crate::Context;
 use crate::error::{CommandError, Result};
 use crate::host::Failure;
 use crate::host::Provider;
+use crate::host::assembly::{self, Assembly, Layers};
 use crate::host::builtins::Builtins;
 use crate::host::catalog::{self, CachedTool, Catalog, Exposure, Lookup, ToolDef, ToolSpec};
+use crate::host::frontend::console::{key_values, print_content, print_verdict};
 use crate::host::naming;
 use crate::host::policy::{Mode, Rules, ToolCall, Workspace, decide};
 use crate::host::suites::Suites;
 use crate::host::tool::Layer;
 use crate::host::tool::ToolRef;
-use crate::host::toolsearch::{Searchable, search_once};
-use crate::ui::Table;
+use crate::host::toolsearch::{Searchable, SourceFilter, search_once};
+use crate::ui::{Table, first_line};
 
 #[derive(Debug, Subcommand)]
 pub enum ToolCommand {
@@ -316,7 +316,7 @@ fn permission_summary(ctx: &Context, tool: &ToolSpec) -> Result<Value> {
     let homes = ctx.homes()?;
     let home = ctx.env.home_dir();
     let project = crate::host::policy::rules::project_root(&ctx.cwd, &homes.runtime);
-    let rules: Rules = super::run::load_rules(&project, &homes.runtime, home.as_deref())?;
+    let rules: Rules = assembly::load_rules(&project, &homes.runtime, home.as_deref())?;
     let workspace = Workspace {
         cwd: ctx.cwd.clone(),
         project,
@@ -358,11 +358,12 @@ fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
             crate::host::tool::Layer::of_name(&args.name),
             crate::host::tool::Layer::Builtin | crate::host::tool::Layer::Suite
         );
-    let layers = super::run::Layers {
+    let layers = Layers {
         builtins: true,
         external,
     };
-    let mut host = setup(ctx, &args.session, layers)?;
+    let assembly = Assembly::new(host_options(ctx, &args.session, layers), &ctx.ui);
+    let mut host = assembly.open(ctx.host_env()?)?;
     let name = match host.catalog().lookup(&args.name) {
         Lookup::Found(i) => {
             let tool = host.catalog().get(i);
@@ -375,17 +376,17 @@ fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
         _ => args.name.clone(),
     };
     let record = host.call(&name, call_args);
-    host.finish().map_err(crate::cli::session::session_error)?;
+    host.finish().map_err(crate::error::CommandError::from)?;
     if ctx.ui.json {
         ctx.ui.json(&record.to_json())?;
     } else if ctx.ui.verbose {
-        print_verdict(ctx, &record);
+        print_verdict(&ctx.ui, &record);
     }
     let Some(failure) = record.failure else {
         return if ctx.ui.json {
             Ok(())
         } else {
-            print_content(ctx, &record)
+            print_content(&ctx.ui, &record)
         };
     };
     // A failed call's text is the error message, on stderr.
@@ -471,4 +472,12 @@ fn cache_error(e: crate::store::JsonError) -> CommandError {
     CommandError::failed(e.to_string())
         .with_code("corrupt_state")
         .with_hint("delete the file; `finch reload` writes it again")
+}
+
+/// Parses a `--source` value for the CLI.
+fn source_filter(text: Option<&str>) -> Result<SourceFilter> {
+    match text {
+        None => Ok(SourceFilter::Any),
+        Some(t) => SourceFilter::parse(t).map_err(CommandError::usage),
+    }
 }

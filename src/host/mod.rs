@@ -13,11 +13,15 @@
 //! 7. the call, the decision, who decided and the result go into the transcript.
 //!
 //! Providers are the four layers: `builtins`, `suites`, and (through the same trait) the mini
-//! tool runtime and the MCP bridge. Front ends (console, JSON lines, MCP) only call `Host::call`.
+//! tool runtime and the MCP bridge. `assembly` builds a host from plain options (which providers,
+//! when they start, the rules, the transcript); the front ends in `frontend` (console, JSON
+//! lines, MCP) only call `Host::call`.
 
+pub mod assembly;
 pub mod builtins;
 pub mod catalog;
 pub mod control;
+pub mod frontend;
 pub mod mcp;
 pub mod naming;
 pub mod output;

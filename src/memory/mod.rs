@@ -13,6 +13,7 @@ pub mod doc;
 mod edit;
 mod files;
 mod prune;
+mod report;
 mod search;
 
 use std::path::{Path, PathBuf};
@@ -26,6 +27,9 @@ use crate::store::LockError;
 pub use edit::{EntryMatch, Forgotten, Remembered, Replaced, forget, remember, replace};
 pub use files::{list, resolve_file, show};
 pub use prune::{prune, prune_candidates};
+pub use report::{
+    SNIPPET_CHARS, entry_json, hit_json, match_error, no_files, selection, show_json,
+};
 pub use search::{Hit, SearchRequest, SearchResults, search};
 
 /// Where the memory files live, and how long to wait for another finch's lock.
@@ -145,6 +149,21 @@ pub enum Scope {
     Spaces,
     Lessons,
     Profile,
+}
+
+impl Scope {
+    /// A scope by the name `--scope` and the `Memory` tool take (`long-term`, …).
+    pub fn parse(name: &str) -> Option<Scope> {
+        Some(match name {
+            "all" => Scope::All,
+            "long-term" => Scope::LongTerm,
+            "daily" => Scope::Daily,
+            "spaces" => Scope::Spaces,
+            "lessons" => Scope::Lessons,
+            "profile" => Scope::Profile,
+            _ => return None,
+        })
+    }
 }
 
 /// Files chosen by scope, one space, and a date range (inclusive). A daily log's date is in its

@@ -6,6 +6,7 @@
 
 pub mod daemon;
 pub mod history;
+pub mod report;
 pub mod runner;
 pub mod signals;
 pub mod tasks;

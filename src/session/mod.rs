@@ -16,6 +16,7 @@ pub mod transcript;
 
 use std::path::PathBuf;
 
+use crate::error::{CommandError, ErrorKind};
 use crate::store::LockError;
 
 pub use append::{Appended, MAX_ATTACHMENT_BYTES};
@@ -70,8 +71,58 @@ pub enum SessionError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error("--since {0:?} is not a date, time or age")]
+    BadSince(String),
     #[error(transparent)]
     Lock(#[from] LockError),
+}
+
+/// Session errors as exit codes: unknown ids and missing paths are "not found" (3), a held lock
+/// is 5, a bad query or `--since` is usage (2), everything else 1.
+impl From<SessionError> for CommandError {
+    fn from(err: SessionError) -> CommandError {
+        let message = err.to_string();
+        match err {
+        SessionError::NotFound(_) => CommandError::not_found(message)
+            .with_hint("run `finch session list` to see session ids"),
+        SessionError::MissingDir(_) | SessionError::MissingFile(_) => {
+            CommandError::not_found(message)
+        }
+        SessionError::Ambiguous { query, candidates } => {
+            let lines: Vec<String> = candidates.iter().map(describe_candidate).collect();
+            CommandError::failed(format!(
+                "\"{query}\" matches {} sessions:\n{}",
+                candidates.len(),
+                lines.join("\n")
+            ))
+            .with_code("ambiguous_id")
+            .with_hint("give more characters of the id")
+        }
+        SessionError::EmptyId | SessionError::EmptyQuery => CommandError::usage(message),
+        SessionError::BadSince(_) => CommandError::usage(message).with_hint(
+            "use a date (2026-03-01), a time (2026-03-01T09:30) or an age (12h, 7d, 2w)",
+        ),
+        SessionError::NotATranscript { .. } => CommandError::failed(message)
+            .with_code("not_a_transcript")
+            .with_hint("the file is left as it is; move it out of the sessions directory if it is not a session"),
+        SessionError::TooLarge { .. } => CommandError::failed(message).with_code("too_large"),
+        SessionError::NotADirectory(_) => {
+            CommandError::failed(message).with_code("not_a_directory")
+        }
+        SessionError::NotAFile(_) => CommandError::failed(message).with_code("not_a_file"),
+        SessionError::Lock(LockError::Held { .. }) => {
+            CommandError::new(ErrorKind::Locked, message)
+        }
+        _ => CommandError::failed(message),
+    }
+    }
+}
+
+fn describe_candidate(s: &SessionRef) -> String {
+    let header = s.header.as_ref();
+    let started = header.and_then(|h| h.timestamp.as_deref()).unwrap_or("?");
+    let cwd = header.and_then(|h| h.cwd.as_deref()).unwrap_or("?");
+    format!("  {}  started {started}  in {cwd}", s.id)
 }
 
 impl SessionError {

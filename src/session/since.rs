@@ -4,6 +4,15 @@
 
 use chrono::{DateTime, Local, NaiveDate, NaiveDateTime, TimeZone, Utc};
 
+/// `--since` (and the `Session` tool's `since`): the instant `text` names, or the error that
+/// says which forms it takes.
+pub fn parse_since_arg(
+    text: &str,
+    now: DateTime<Utc>,
+) -> Result<DateTime<Utc>, super::SessionError> {
+    parse_since(text, now).ok_or_else(|| super::SessionError::BadSince(text.to_string()))
+}
+
 /// The instant `text` names, or `None` when it is none of the accepted forms.
 pub fn parse_since(text: &str, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
     let text = text.trim();

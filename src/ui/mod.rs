@@ -235,3 +235,8 @@ fn terminal_width() -> Option<usize> {
 fn terminal_width() -> Option<usize> {
     None
 }
+
+/// The first line of a description, for tables.
+pub fn first_line(text: &str) -> String {
+    text.lines().next().unwrap_or("").to_string()
+}

@@ -20,8 +20,6 @@
 
 pub mod client;
 pub mod config;
-pub mod server;
-pub mod wire;
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};

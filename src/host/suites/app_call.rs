@@ -36,10 +36,10 @@ use serde_json::{Map, Value, json};
 
 use super::super::CallCx;
 use super::super::output::{Content, ToolOutput};
-use super::{Action, ActionError, Suite, text};
-use crate::cli::memory::{entry_json, memory_error};
-use crate::cli::space::space_error;
+use super::{About, Action, ActionError, Suite, text};
+use crate::error::CommandError;
 use crate::homes::{absolutize, expand_tilde};
+use crate::memory::entry_json;
 use crate::memory::{self, FileKind, MemoryHome, Target};
 use crate::store::{DirLock, JsonError, LockError, read_json_object, write_atomic, write_json};
 
@@ -48,17 +48,15 @@ pub struct AppCallSuite;
 /// The keys `setAppearance` writes under `appearance`.
 const APPEARANCE_KEYS: [&str; 3] = ["theme", "accentColor", "fontSize"];
 
+const ABOUT: About = About {
+    name: "AppCall",
+    title: "Finch app",
+    description: "Ask the Finch app and this finch: version, homes and node (info), the appearance theme, spaces, models, update status, and the user's profile (USER.md)",
+};
+
 impl Suite for AppCallSuite {
-    fn name(&self) -> &'static str {
-        "AppCall"
-    }
-
-    fn title(&self) -> &'static str {
-        "Finch app"
-    }
-
-    fn description(&self) -> &'static str {
-        "Ask the Finch app and this finch: version, homes and node (info), the appearance theme, spaces, models, update status, and the user's profile (USER.md)"
+    fn about(&self) -> &'static About {
+        &ABOUT
     }
 
     fn actions(&self) -> Vec<Action> {
@@ -340,7 +338,7 @@ fn lock_error(e: LockError) -> ActionError {
 }
 
 fn list_spaces(cx: &CallCx) -> Result<ToolOutput, ActionError> {
-    let spaces = crate::space::list(&cx.env.homes).map_err(space_error)?;
+    let spaces = crate::space::list(&cx.env.homes).map_err(CommandError::from)?;
     let summary = match spaces.len() {
         0 => format!(
             "No spaces yet ({}). Create one with {{\"action\": \"createSpace\", \"name\": \"…\"}}.",
@@ -379,7 +377,7 @@ fn create_space(args: &Map<String, Value>, cx: &mut CallCx) -> Result<ToolOutput
         cx.env.settings.lock_timeout,
         &now,
     )
-    .map_err(space_error)?;
+    .map_err(CommandError::from)?;
     Ok(json_with(
         format!("Created space \"{}\" ({}).", space.name, space.id),
         space.to_json(),
@@ -458,7 +456,7 @@ fn save_profile(args: &Map<String, Value>, cx: &mut CallCx) -> Result<ToolOutput
             let now = cx.env.now().naive_local();
             let section = text(args, "section");
             let done = memory::remember(&home, &Target::Profile, content, section, now)
-                .map_err(memory_error)?;
+                .map_err(CommandError::from)?;
             let mut v = entry_json(&done.entry);
             v["mode"] = "append".into();
             v["createdFile"] = done.created_file.into();

@@ -4,36 +4,33 @@
 //! asks: the gateway lets it run (autoAllow), and what it changes is what the command would.
 
 use chrono::NaiveDateTime;
-use clap::ValueEnum;
 use serde_json::{Map, Value, json};
 
 use super::super::CallCx;
 use super::super::output::{Content, ToolOutput};
-use super::{Action, ActionError, Suite, text};
-use crate::cli::memory::{
-    SNIPPET_CHARS, ScopeArg, entry_json, hit_json, match_error, memory_error, no_files, selection,
-    show_json,
+use super::{About, Action, ActionError, Suite, text};
+use crate::error::CommandError;
+use crate::memory::{
+    self, EntryMatch, MemoryFile, MemoryHome, SNIPPET_CHARS, Scope, SearchRequest, Skipped, Target,
+    entry_json, hit_json, match_error, no_files, selection, show_json,
 };
-use crate::memory::{self, EntryMatch, MemoryFile, MemoryHome, SearchRequest, Skipped, Target};
 
 /// The CLI's default number of search hits.
 const DEFAULT_LIMIT: u64 = 20;
 
 pub struct MemorySuite;
 
+const ABOUT: About = About {
+    name: "Memory",
+    title: "Memory",
+    description: "Remember, replace, forget, search, list and show entries of the agent's memory files \
+     (long-term MEMORY.md, daily logs, space memory, lessons, the USER.md profile). \
+     Entries are Markdown list items; each has an 8-hex id shown by search and list.",
+};
+
 impl Suite for MemorySuite {
-    fn name(&self) -> &'static str {
-        "Memory"
-    }
-
-    fn title(&self) -> &'static str {
-        "Memory"
-    }
-
-    fn description(&self) -> &'static str {
-        "Remember, replace, forget, search, list and show entries of the agent's memory files \
-         (long-term MEMORY.md, daily logs, space memory, lessons, the USER.md profile). \
-         Entries are Markdown list items; each has an 8-hex id shown by search and list."
+    fn about(&self) -> &'static About {
+        &ABOUT
     }
 
     fn actions(&self) -> Vec<Action> {
@@ -181,10 +178,11 @@ fn remember(
     args: &Map<String, Value>,
     now: NaiveDateTime,
 ) -> Result<ToolOutput, ActionError> {
-    let target = Target::parse(text(args, "to").unwrap_or("long-term")).map_err(memory_error)?;
+    let target =
+        Target::parse(text(args, "to").unwrap_or("long-term")).map_err(CommandError::from)?;
     let entry = text(args, "text").unwrap_or_default();
-    let done =
-        memory::remember(home, &target, entry, text(args, "section"), now).map_err(memory_error)?;
+    let done = memory::remember(home, &target, entry, text(args, "section"), now)
+        .map_err(CommandError::from)?;
     let mut value = entry_json(&done.entry);
     value["createdFile"] = done.created_file.into();
     value["createdSection"] = done.created_section.into();
@@ -244,7 +242,7 @@ fn search(
         snippet_width: SNIPPET_CHARS,
         today: now.date(),
     };
-    let found = memory::search(home, &request).map_err(memory_error)?;
+    let found = memory::search(home, &request).map_err(CommandError::from)?;
     let hits: Vec<Value> = found.hits.iter().map(hit_json).collect();
     let output = if hits.is_empty() {
         let message = if found.files == 0 {
@@ -265,7 +263,7 @@ fn search(
 
 fn list(home: &MemoryHome, args: &Map<String, Value>) -> Result<ToolOutput, ActionError> {
     let selection = selection(scope(args), text(args, "space"), None, None)?;
-    let (entries, skipped) = memory::list(home, &selection).map_err(memory_error)?;
+    let (entries, skipped) = memory::list(home, &selection).map_err(CommandError::from)?;
     let output = if entries.is_empty() {
         empty(if home.agent.exists() {
             format!("No memory entries in {}", home.agent.display())
@@ -284,8 +282,8 @@ fn show(
     now: NaiveDateTime,
 ) -> Result<ToolOutput, ActionError> {
     let what = text(args, "what").unwrap_or_default();
-    let file = memory::resolve_file(home, what, now.date()).map_err(memory_error)?;
-    let content = memory::show(&file).map_err(memory_error)?;
+    let file = memory::resolve_file(home, what, now.date()).map_err(CommandError::from)?;
+    let content = memory::show(&file).map_err(CommandError::from)?;
     Ok(ToolOutput::json(show_json(&file, &content)))
 }
 
@@ -306,7 +304,7 @@ fn entry_match(args: &Map<String, Value>, text_key: &str) -> Result<EntryMatch, 
             .with_hint("search or list shows the entries with their ids"));
         }
     }
-    .map_err(|e| memory_error(e).into())
+    .map_err(|e| CommandError::from(e).into())
 }
 
 fn within_file(
@@ -317,15 +315,15 @@ fn within_file(
     let Some(within) = text(args, "in") else {
         return Ok(None);
     };
-    let file = memory::resolve_file(home, within, now.date()).map_err(memory_error)?;
+    let file = memory::resolve_file(home, within, now.date()).map_err(CommandError::from)?;
     Ok(Some(file))
 }
 
 /// `scope`, as the CLI's `--scope` reads it (the schema admits only its values).
-fn scope(args: &Map<String, Value>) -> ScopeArg {
+fn scope(args: &Map<String, Value>) -> Scope {
     text(args, "scope")
-        .and_then(|s| ScopeArg::from_str(s, false).ok())
-        .unwrap_or(ScopeArg::All)
+        .and_then(Scope::parse)
+        .unwrap_or(Scope::All)
 }
 
 fn limit(args: &Map<String, Value>) -> usize {
@@ -394,11 +392,8 @@ mod tests {
 
     #[test]
     fn scope_and_limit_default_like_the_cli() {
-        assert_eq!(scope(&args(json!({}))), ScopeArg::All);
-        assert_eq!(
-            scope(&args(json!({"scope": "long-term"}))),
-            ScopeArg::LongTerm
-        );
+        assert_eq!(scope(&args(json!({}))), Scope::All);
+        assert_eq!(scope(&args(json!({"scope": "long-term"}))), Scope::LongTerm);
         assert_eq!(limit(&args(json!({}))), 20);
         assert_eq!(limit(&args(json!({"limit": 0}))), 0);
     }

@@ -25,7 +25,7 @@ use serde_json::{Map, Value, json};
 
 use super::super::output::{Content, ToolOutput};
 use super::super::{CallCx, HostEvent};
-use super::{Action, ActionError, Suite, text};
+use super::{About, Action, ActionError, Suite, text};
 use crate::error::CommandError;
 use crate::homes::Tier;
 use crate::minitool::install::Installer;
@@ -36,17 +36,15 @@ use crate::minitool::{Error, add, enabled, listing, remove};
 
 pub struct MiniToolSuite;
 
+const ABOUT: About = About {
+    name: "MiniTool",
+    title: "Mini tools",
+    description: "Install, update, remove, list, enable and disable Finch mini tools (as `finch add`, `update`, `remove`, `list`, `enable`, `disable`), and check installed manifests (reload)",
+};
+
 impl Suite for MiniToolSuite {
-    fn name(&self) -> &'static str {
-        "MiniTool"
-    }
-
-    fn title(&self) -> &'static str {
-        "Mini tools"
-    }
-
-    fn description(&self) -> &'static str {
-        "Install, update, remove, list, enable and disable Finch mini tools (as `finch add`, `update`, `remove`, `list`, `enable`, `disable`), and check installed manifests (reload)"
+    fn about(&self) -> &'static About {
+        &ABOUT
     }
 
     fn actions(&self) -> Vec<Action> {

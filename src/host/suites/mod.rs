@@ -68,11 +68,16 @@ impl From<CommandError> for ActionError {
     }
 }
 
+/// What a dispatcher tool is called and what it tells the model it does.
+pub struct About {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub description: &'static str,
+}
+
 /// A dispatcher tool.
 pub trait Suite {
-    fn name(&self) -> &'static str;
-    fn title(&self) -> &'static str;
-    fn description(&self) -> &'static str;
+    fn about(&self) -> &'static About;
     fn actions(&self) -> Vec<Action>;
     /// The action a call without `action` runs when it carries parameters (`ToolSearch` has a
     /// single action and is called with `query` alone); `None`: such a call gets the manual.
@@ -117,7 +122,11 @@ impl Provider for Suites {
     }
 
     fn is_manual_call(&self, tool: &ToolSpec, args: &Value) -> bool {
-        let Some(suite) = self.suites.iter().find(|s| s.name() == tool.def.raw_name) else {
+        let Some(suite) = self
+            .suites
+            .iter()
+            .find(|s| s.about().name == tool.def.raw_name)
+        else {
             return false;
         };
         args.get("action").is_none()
@@ -128,7 +137,7 @@ impl Provider for Suites {
         let Some(at) = self
             .suites
             .iter()
-            .position(|s| s.name() == tool.def.raw_name)
+            .position(|s| s.about().name == tool.def.raw_name)
         else {
             return ToolOutput::error(format!("`{}` is not a tool suite", tool.def.raw_name));
         };
@@ -148,9 +157,9 @@ impl Provider for Suites {
             let names: Vec<&str> = actions.iter().map(|a| a.name).collect();
             return ToolOutput::error(format!(
                 "`{}` has no action {action_name}. Actions: {}. Call `{}` without `action` for its manual.",
-                suite.name(),
+                suite.about().name,
                 names.join(", "),
-                suite.name()
+                suite.about().name
             ));
         };
         let mut params = match args {
@@ -166,7 +175,7 @@ impl Provider for Suites {
         if let Err(problems) = schema.check(&params_value) {
             return ToolOutput::error(format!(
                 "Invalid parameters for {} action `{}`:\n- {}\nExample: {}",
-                suite.name(),
+                suite.about().name,
                 action.name,
                 problems.join("\n- "),
                 action.example
@@ -216,10 +225,10 @@ fn def(suite: &dyn Suite) -> ToolDef {
         }
     }
     ToolDef {
-        raw_name: suite.name().into(),
-        wanted_name: suite.name().into(),
-        title: suite.title().into(),
-        description: suite.description().into(),
+        raw_name: suite.about().name.into(),
+        wanted_name: suite.about().name.into(),
+        title: suite.about().title.into(),
+        description: suite.about().description.into(),
         layer: Layer::Suite,
         source: "suite".into(),
         owner: None,
@@ -233,8 +242,8 @@ fn def(suite: &dyn Suite) -> ToolDef {
 pub fn manual(suite: &dyn Suite, actions: &[Action]) -> String {
     let mut out = format!(
         "{} — {}\nCall it with \"action\" set to one of: {}.\n",
-        suite.name(),
-        suite.description(),
+        suite.about().name,
+        suite.about().description,
         actions
             .iter()
             .map(|a| a.name)

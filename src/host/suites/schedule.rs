@@ -14,13 +14,14 @@ use serde_json::{Map, Value, json};
 
 use super::super::output::{Content, ToolOutput};
 use super::super::{CallCx, HostEnv};
-use super::{Action, ActionError, Suite};
-use crate::cli::schedule::{
-    TaskOptions, WhenArgs, find_task, invalid, listed_task_json, local_zone_in, mode_of, outcome,
-    runner_for, schedule_error, schedule_of, target_in, task_json, timeout_of,
-};
+use super::{About, Action, ActionError, Suite};
+use crate::error::CommandError;
 use crate::schedule::ScheduleError;
 use crate::schedule::history::{self, RunStatus, Trigger};
+use crate::schedule::report::{
+    TaskSettings, When, find_task, invalid, listed_task_json, local_zone_in, mode_of, outcome,
+    runner_for, schedule_of, target_in, task_json, timeout_of,
+};
 use crate::schedule::runner::Cancel;
 use crate::schedule::tasks::{self, NewTask, TaskChanges, TaskFile};
 use crate::schedule::timing::parse_zone;
@@ -33,19 +34,17 @@ const WHEN_HINT: &str = "give one of hourly (\":MM\"), daily (\"HH:MM\"), weekda
 
 pub struct ScheduleSuite;
 
+const ABOUT: About = About {
+    name: "Schedule",
+    title: "Schedule",
+    description: "Scheduled tasks: prompts the agent runs on a schedule (hourly, daily, weekdays, weekly, \
+     cron or once). List, create, update, enable, disable, delete, run now, and read the run \
+     history.",
+};
+
 impl Suite for ScheduleSuite {
-    fn name(&self) -> &'static str {
-        "Schedule"
-    }
-
-    fn title(&self) -> &'static str {
-        "Schedule"
-    }
-
-    fn description(&self) -> &'static str {
-        "Scheduled tasks: prompts the agent runs on a schedule (hourly, daily, weekdays, weekly, \
-         cron or once). List, create, update, enable, disable, delete, run now, and read the run \
-         history."
+    fn about(&self) -> &'static About {
+        &ABOUT
     }
 
     fn actions(&self) -> Vec<Action> {
@@ -205,7 +204,7 @@ fn id(args: &Map<String, Value>) -> String {
 }
 
 fn load(env: &HostEnv) -> Result<TaskFile, ActionError> {
-    Ok(tasks::load(&env.homes).map_err(schedule_error)?)
+    Ok(tasks::load(&env.homes).map_err(CommandError::from)?)
 }
 
 fn list(env: &HostEnv) -> Result<ToolOutput, ActionError> {
@@ -244,8 +243,8 @@ fn list(env: &HostEnv) -> Result<ToolOutput, ActionError> {
     Ok(output)
 }
 
-/// The schedule parameters as the CLI's `WhenArgs` (which clap lets hold at most one).
-fn when_of(args: &Map<String, Value>) -> Result<WhenArgs, ActionError> {
+/// The schedule parameters (at most one, as `finch schedule`'s flags).
+fn when_of(args: &Map<String, Value>) -> Result<When, ActionError> {
     let given: Vec<&str> = WHEN.into_iter().filter(|k| args.contains_key(*k)).collect();
     if given.len() > 1 {
         return Err(
@@ -253,7 +252,7 @@ fn when_of(args: &Map<String, Value>) -> Result<WhenArgs, ActionError> {
                 .with_hint(WHEN_HINT),
         );
     }
-    Ok(WhenArgs {
+    Ok(When {
         hourly: text(args, "hourly"),
         daily: text(args, "daily"),
         weekdays: text(args, "weekdays"),
@@ -263,14 +262,14 @@ fn when_of(args: &Map<String, Value>) -> Result<WhenArgs, ActionError> {
     })
 }
 
-/// The other settings as the CLI's `TaskOptions`.
-fn options_of(args: &Map<String, Value>) -> Result<TaskOptions, ActionError> {
+/// The other settings, as `finch schedule`'s flags give them.
+fn options_of(args: &Map<String, Value>) -> Result<TaskSettings, ActionError> {
     if args.contains_key("space") && args.contains_key("cwd") {
         return Err(ActionError::new(
             "give `space` or `cwd`, not both: a task runs in one place",
         ));
     }
-    Ok(TaskOptions {
+    Ok(TaskSettings {
         tz: text(args, "tz"),
         space: text(args, "space"),
         cwd: text(args, "cwd").map(PathBuf::from),
@@ -304,8 +303,8 @@ fn create(args: &Map<String, Value>, cx: &mut CallCx) -> Result<ToolOutput, Acti
         permission_mode: mode_of(&options)?.unwrap_or_default(),
         timeout: timeout_of(&options)?.flatten(),
     };
-    let task =
-        tasks::create(&env.homes, new, now, env.settings.lock_timeout).map_err(schedule_error)?;
+    let task = tasks::create(&env.homes, new, now, env.settings.lock_timeout)
+        .map_err(CommandError::from)?;
     let mut output = ToolOutput::json(task_json(&task, now));
     if env.settings.agent_command.is_none() {
         output.content.push(Content::Text(format!(
@@ -347,7 +346,7 @@ fn update(args: &Map<String, Value>, cx: &mut CallCx) -> Result<ToolOutput, Acti
         enabled: None,
     };
     let task = tasks::update(&env.homes, &id, changes, now, env.settings.lock_timeout)
-        .map_err(schedule_error)?;
+        .map_err(CommandError::from)?;
     Ok(ToolOutput::json(task_json(&task, now)))
 }
 
@@ -368,14 +367,14 @@ fn enable(
         now,
         env.settings.lock_timeout,
     )
-    .map_err(schedule_error)?;
+    .map_err(CommandError::from)?;
     Ok(ToolOutput::json(task_json(&task, now)))
 }
 
 fn delete(args: &Map<String, Value>, env: &HostEnv) -> Result<ToolOutput, ActionError> {
     let id = id(args);
     let removed =
-        tasks::delete(&env.homes, &id, env.settings.lock_timeout).map_err(schedule_error)?;
+        tasks::delete(&env.homes, &id, env.settings.lock_timeout).map_err(CommandError::from)?;
     let mut output = ToolOutput::json(json!({ "deleted": removed }));
     if history::exists(&env.homes, &id) {
         output.content.push(Content::Text(format!(
@@ -390,7 +389,7 @@ fn run_now(args: &Map<String, Value>, env: &HostEnv) -> Result<ToolOutput, Actio
     let file = load(env)?;
     let task = find_task(&file, &id(args))?.clone();
     let runner = runner_for(&env.homes, &env.settings);
-    runner.agent_command().map_err(schedule_error)?;
+    runner.agent_command().map_err(CommandError::from)?;
     let record = runner
         .run(
             &task,
@@ -399,7 +398,7 @@ fn run_now(args: &Map<String, Value>, env: &HostEnv) -> Result<ToolOutput, Actio
             &Cancel::default(),
             &mut |_| {},
         )
-        .map_err(schedule_error)?;
+        .map_err(CommandError::from)?;
     let summary = format!(
         "run {} of task {} \"{}\" {}",
         record.run_id,
@@ -437,7 +436,7 @@ fn history_of(args: &Map<String, Value>, env: &HostEnv) -> Result<ToolOutput, Ac
         let known =
             file.find(id).is_some() || file.broken.iter().any(|b| b.id.as_deref() == Some(id));
         if !known && !history::exists(homes, id) {
-            return Err(schedule_error(ScheduleError::UnknownTask(id.clone())).into());
+            return Err(CommandError::from(ScheduleError::UnknownTask(id.clone())).into());
         }
     }
     let limit = args
@@ -445,7 +444,7 @@ fn history_of(args: &Map<String, Value>, env: &HostEnv) -> Result<ToolOutput, Ac
         .and_then(Value::as_u64)
         .unwrap_or(DEFAULT_HISTORY);
     let limit = usize::try_from(limit).unwrap_or(usize::MAX);
-    let found = history::read(homes, id.as_deref(), limit).map_err(schedule_error)?;
+    let found = history::read(homes, id.as_deref(), limit).map_err(CommandError::from)?;
     let runs: Vec<Value> = found
         .runs
         .iter()

@@ -10,28 +10,26 @@ use serde_json::{Map, Value, json};
 
 use super::super::CallCx;
 use super::super::output::{Content, ToolOutput};
-use super::{Action, ActionError, Suite, text};
-use crate::cli::session::{session_error, since_arg};
+use super::{About, Action, ActionError, Suite, text};
+use crate::error::CommandError;
 use crate::homes::{absolutize, expand_tilde};
-use crate::session::{Appended, SearchOptions, SessionError, append, locate, search};
+use crate::session::{Appended, SearchOptions, SessionError, append, locate, search, since};
 
 /// The CLI's default number of search hits.
 const DEFAULT_LIMIT: u64 = 20;
 
 pub struct SessionSuite;
 
+const ABOUT: About = About {
+    name: "Session",
+    title: "Session",
+    description: "Search past sessions' transcripts; rename a session, trust another directory for its \
+     file tools, or attach a file to it — the current session unless sessionId names another.",
+};
+
 impl Suite for SessionSuite {
-    fn name(&self) -> &'static str {
-        "Session"
-    }
-
-    fn title(&self) -> &'static str {
-        "Session"
-    }
-
-    fn description(&self) -> &'static str {
-        "Search past sessions' transcripts; rename a session, trust another directory for its \
-         file tools, or attach a file to it — the current session unless sessionId names another."
+    fn about(&self) -> &'static About {
+        &ABOUT
     }
 
     fn actions(&self) -> Vec<Action> {
@@ -121,7 +119,7 @@ impl Suite for SessionSuite {
 
 fn search(args: &Map<String, Value>, cx: &mut CallCx) -> Result<ToolOutput, ActionError> {
     let since = match text(args, "since") {
-        Some(t) => Some(since_arg(t, cx.env.now_utc())?),
+        Some(t) => Some(since::parse_since_arg(t, cx.env.now_utc()).map_err(CommandError::from)?),
         None => None,
     };
     let limit = args
@@ -133,7 +131,7 @@ fn search(args: &Map<String, Value>, cx: &mut CallCx) -> Result<ToolOutput, Acti
         limit: usize::try_from(limit).unwrap_or(usize::MAX),
         since,
     };
-    let results = search::search(&cx.env.homes, &options).map_err(session_error)?;
+    let results = search::search(&cx.env.homes, &options).map_err(CommandError::from)?;
     let mut output = if results.hits.is_empty() {
         ToolOutput {
             content: vec![Content::Text(format!(
@@ -161,7 +159,7 @@ fn extend_dir(args: &Map<String, Value>, cx: &mut CallCx) -> Result<ToolOutput, 
     let target = target(args, cx)?;
     let (trusted, appended) = match &target.transcript {
         Some(path) => {
-            let done = append::extend_dir(path, &dir, now, timeout).map_err(session_error)?;
+            let done = append::extend_dir(path, &dir, now, timeout).map_err(CommandError::from)?;
             let trusted = done
                 .entry
                 .pointer("/data/path")
@@ -186,7 +184,7 @@ fn attach(args: &Map<String, Value>, cx: &mut CallCx) -> Result<ToolOutput, Acti
     let target = target(args, cx)?;
     let path = target.recorded()?;
     let done = append::attach(path, &file, cx.env.now_utc(), cx.env.settings.lock_timeout)
-        .map_err(session_error)?;
+        .map_err(CommandError::from)?;
     Ok(report(&target.id, Some(&done)))
 }
 
@@ -195,7 +193,7 @@ fn rename(args: &Map<String, Value>, cx: &mut CallCx) -> Result<ToolOutput, Acti
     let target = target(args, cx)?;
     let path = target.recorded()?;
     let done = append::rename(path, title, cx.env.now_utc(), cx.env.settings.lock_timeout)
-        .map_err(session_error)?;
+        .map_err(CommandError::from)?;
     Ok(report(&target.id, Some(&done)))
 }
 
@@ -227,7 +225,7 @@ fn target(args: &Map<String, Value>, cx: &CallCx) -> Result<Target, ActionError>
             current: true,
         });
     };
-    let found = locate::resolve(&cx.env.homes, id).map_err(session_error)?;
+    let found = locate::resolve(&cx.env.homes, id).map_err(CommandError::from)?;
     let current = found.id == cx.session.id || current_path == Some(found.path.as_path());
     Ok(Target {
         id: found.id,
@@ -247,9 +245,9 @@ fn path_arg(args: &Map<String, Value>, key: &str, cx: &CallCx) -> Result<PathBuf
 /// The checks `append::extend_dir` makes, for a session without a transcript.
 fn canonical_dir(dir: &Path) -> Result<PathBuf, ActionError> {
     let canonical = std::fs::canonicalize(dir)
-        .map_err(|_| session_error(SessionError::MissingDir(dir.to_path_buf())))?;
+        .map_err(|_| CommandError::from(SessionError::MissingDir(dir.to_path_buf())))?;
     if !canonical.is_dir() {
-        return Err(session_error(SessionError::NotADirectory(dir.to_path_buf())).into());
+        return Err(CommandError::from(SessionError::NotADirectory(dir.to_path_buf())).into());
     }
     Ok(canonical)
 }

@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 
 use super::super::CallCx;
 use super::super::output::{Content, ToolOutput};
-use super::{Action, ActionError, Suite};
+use super::{About, Action, ActionError, Suite};
 use crate::skill::{self, Skill};
 
 /// Where a skill's body takes the caller's arguments (the convention of Claude Code's skills
@@ -18,18 +18,16 @@ const MAX_NAMES: usize = 30;
 
 pub struct SkillsSuite;
 
+const ABOUT: About = About {
+    name: "Skills",
+    title: "Skills",
+    description: "List the skills available here (project, personal, global and mini tool skills) and \
+     invoke one by name: it returns the skill's instructions for you to follow.",
+};
+
 impl Suite for SkillsSuite {
-    fn name(&self) -> &'static str {
-        "Skills"
-    }
-
-    fn title(&self) -> &'static str {
-        "Skills"
-    }
-
-    fn description(&self) -> &'static str {
-        "List the skills available here (project, personal, global and mini tool skills) and \
-         invoke one by name: it returns the skill's instructions for you to follow."
+    fn about(&self) -> &'static About {
+        &ABOUT
     }
 
     fn actions(&self) -> Vec<Action> {

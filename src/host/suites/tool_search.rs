@@ -10,26 +10,24 @@ use super::super::catalog::Exposure;
 use super::super::output::{Content, ToolOutput};
 use super::super::toolsearch::SourceFilter;
 use super::super::{CallCx, HostEvent};
-use super::{Action, ActionError, Suite};
+use super::{About, Action, ActionError, Suite};
 
 /// Matches returned when the call sets no `limit` (SPEC §8.2).
 const DEFAULT_LIMIT: u64 = 8;
 
 pub struct ToolSearchSuite;
 
+const ABOUT: About = About {
+    name: "ToolSearch",
+    title: "Tool search",
+    description: "Find tools by what they do — built-ins, tool suites, mini tool tools and MCP tools, \
+     also those not active yet — and activate the matches so they can be called. MCP tools \
+     and other dynamic tools can only be called after a search returned them.",
+};
+
 impl Suite for ToolSearchSuite {
-    fn name(&self) -> &'static str {
-        "ToolSearch"
-    }
-
-    fn title(&self) -> &'static str {
-        "Tool search"
-    }
-
-    fn description(&self) -> &'static str {
-        "Find tools by what they do — built-ins, tool suites, mini tool tools and MCP tools, \
-         also those not active yet — and activate the matches so they can be called. MCP tools \
-         and other dynamic tools can only be called after a search returned them."
+    fn about(&self) -> &'static About {
+        &ABOUT
     }
 
     fn actions(&self) -> Vec<Action> {

@@ -30,6 +30,8 @@
 //!
 //! stdout carries only the protocol: nothing here prints to it, and warnings go to stderr.
 
+mod wire;
+
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -48,12 +50,15 @@ use serde_json::{Map, Value, json};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::{mpsc, oneshot};
 
-use super::wire::ServerWire;
+use wire::ServerWire;
+
+use crate::error::CommandError;
+use crate::host::assembly::Assembly;
 use crate::host::catalog::ToolSpec;
 use crate::host::control;
 use crate::host::output::Content;
 use crate::host::prompt::{Card, CardAnswer, Prompter, Question, QuestionAnswer};
-use crate::host::{CallRecord, Host, HostEvent};
+use crate::host::{CallRecord, Host, HostEnv, HostEvent};
 
 /// What the instructions of `initialize` tell the agent.
 const INSTRUCTIONS: &str = "finch's tool host: built-in tools, finch's dispatchers, mini tool \
@@ -211,6 +216,36 @@ impl Prompter for ElicitingPrompter {
             }
         }
     }
+}
+
+/// `finch run --serve mcp`: builds the host and serves it on stdio until the client closes
+/// stdin. Cards go to the client as elicitations when it supports them, else to the terminal,
+/// else nobody.
+pub fn run(env: HostEnv, assembly: &Assembly) -> crate::error::Result<()> {
+    let ui = assembly.ui;
+    let link = ClientLink::new();
+    let mut host = assembly.open_with(env, |env, fallback| {
+        let timeout = env.settings.card_timeout;
+        Box::new(ElicitingPrompter::new(link.clone(), fallback, timeout))
+    })?;
+    if ui.stdin_tty && !ui.quiet {
+        eprintln!(
+            "finch run --serve mcp — session {} in {} ({} mode): speaking MCP on stdin/stdout; end with Ctrl-D.",
+            host.session().id,
+            host.session().cwd.display(),
+            host.session().mode.as_str()
+        );
+    }
+    let _registration = assembly.register_for_reload(&host);
+    let mut reload = |host: &mut Host| assembly.reload_reporting(host);
+    let outcome = serve_stdio(&mut host, &link, &mut reload).map_err(|e| match e {
+        ServeError::NoClient => CommandError::failed(e.to_string())
+            .with_hint("configure an MCP client (an agent, an IDE, the MCP inspector) to start `finch run --serve mcp`"),
+        _ => CommandError::failed(e.to_string()),
+    });
+    host.finish()
+        .map_err(|e| CommandError::failed(e.to_string()))?;
+    outcome
 }
 
 /// Serves `host` on stdin/stdout until the client closes stdin. `link` must be the one the

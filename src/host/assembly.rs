@@ -1,0 +1,304 @@
+//! How a host is put together (SPEC §8–9): which providers it gets, when the mini tools start
+//! and the MCP servers connect, where the rules come from, how the session's transcript is
+//! started or continued, who answers the cards, and how a running host reloads in place.
+//! `finch run` (every front end), `finch tool call` and `--serve mcp` all build their host
+//! here from a plain `HostOptions`; the command line only turns flags into those options.
+//!
+//! Everything said to the person while a host is built or reloaded (a mini tool that failed,
+//! an MCP server left out, `--approve` taking effect) goes through `ui` as warnings and details
+//! on stderr; nothing here writes to stdout, which may carry a protocol.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::{CommandError, Result};
+use crate::ui::Ui;
+
+use super::builtins::Builtins;
+use super::control::{self, Registration};
+use super::mcp::{self, McpBridge, McpServerConfig};
+use super::policy::rules::{project_root, rules_files};
+use super::policy::{Mode, Rules, RulesError};
+use super::prompt::{Nobody, Prompter};
+use super::runtime::{self, MiniToolRuntime, Outcome, SessionInfo, StartError, StartOptions};
+use super::session::SessionState;
+use super::suites::Suites;
+use super::{Host, HostEnv, Provider, canonical_cwd};
+
+/// Which providers a host gets.
+#[derive(Debug, Clone, Copy)]
+pub struct Layers {
+    /// The runtime built-ins (not with `--no-builtins`).
+    pub builtins: bool,
+    /// The mini tools (started) and MCP servers (connected): not needed by a `tool call` of a
+    /// built-in or a dispatcher, and costly to start.
+    pub external: bool,
+}
+
+/// What one host session is built from: the flags of `finch run` and `finch tool call`,
+/// resolved by the command line (paths absolute).
+#[derive(Debug, Clone)]
+pub struct HostOptions {
+    /// The permission mode; `None`: finch.toml `[host] mode`, else ask.
+    pub mode: Option<Mode>,
+    /// Tool names whose cards are answered allow (`--approve`).
+    pub approve: Vec<String>,
+    /// The session's working directory.
+    pub cwd: PathBuf,
+    /// A session to continue (id or unique prefix) instead of starting a new transcript.
+    pub session: Option<String>,
+    /// Mini tool directories loaded for this run only (`--minitool`).
+    pub minitools: Vec<PathBuf>,
+    pub layers: Layers,
+}
+
+/// Builds hosts from one set of options, and reloads them: what a front end holds on to.
+pub struct Assembly<'a> {
+    pub options: HostOptions,
+    pub ui: &'a Ui,
+}
+
+impl<'a> Assembly<'a> {
+    pub fn new(options: HostOptions, ui: &'a Ui) -> Assembly<'a> {
+        Assembly { options, ui }
+    }
+
+    /// The host of one session, its cards asked on the terminal (else answered by nobody).
+    pub fn open(&self, env: HostEnv) -> Result<Host> {
+        self.open_with(env, |_, prompter| prompter)
+    }
+
+    /// `open` with the prompter wrapped: `wrap` gets the terminal's prompter (or `Nobody`) and
+    /// returns the one the host asks (the MCP front end puts elicitation in front of it).
+    pub fn open_with(
+        &self,
+        env: HostEnv,
+        wrap: impl FnOnce(&HostEnv, Box<dyn Prompter>) -> Box<dyn Prompter>,
+    ) -> Result<Host> {
+        let options = &self.options;
+        let mode = match (options.mode, env.settings.host_mode.as_deref()) {
+            (Some(m), _) => m,
+            (None, None) => Mode::Ask,
+            (None, Some("ask")) => Mode::Ask,
+            (None, Some("acceptCalls")) => Mode::AcceptCalls,
+            (None, Some(other)) => {
+                return Err(CommandError::failed(format!(
+                    "{}: [host] mode = {other:?} is not a permission mode",
+                    env.homes.finch_toml().display()
+                ))
+                .with_hint("write mode = \"ask\" or mode = \"acceptCalls\""));
+            }
+        };
+        if !options.cwd.is_dir() {
+            return Err(CommandError::not_found(format!(
+                "--cwd {}: no such directory",
+                options.cwd.display()
+            )));
+        }
+        let cwd = canonical_cwd(&options.cwd);
+        let home = env.env.home_dir();
+        let project = project_root(&cwd, &env.homes.runtime);
+        let rules = load_rules(&project, &env.homes.runtime, home.as_deref())?;
+        let mut session = SessionState::detached(cwd, project, mode, home);
+        session.approve = options.approve.clone();
+        let lock_timeout = env.settings.lock_timeout;
+        let recorded = match &options.session {
+            Some(id) => {
+                let found = crate::session::resolve(&env.homes, id).map_err(CommandError::from)?;
+                session.continue_transcript(&found.path, lock_timeout)
+            }
+            None => {
+                session.start_transcript(&env.homes.sessions_dir(), env.now_utc(), lock_timeout)
+            }
+        };
+        recorded.map_err(CommandError::from)?;
+        for tool in &options.approve {
+            self.ui.detail(format!(
+                "--approve {tool}: its permission cards are answered allow"
+            ));
+        }
+        let providers = self.providers(&env, &session)?;
+        let prompter = wrap(&env, self.terminal_prompter(&env));
+        Ok(Host::new(env, providers, rules, session, prompter))
+    }
+
+    /// Reloads a running host in place (`/reload`, `finch reload`): re-reads the rules, stops
+    /// the mini tools and MCP servers, starts them again from what is installed and configured
+    /// now, and rebuilds the catalog. The session — transcript, activations, answers — is kept.
+    pub fn reload(&self, host: &mut Host) -> Result<()> {
+        let s = host.session();
+        let rules = load_rules(&s.project, &host.env().homes.runtime, s.home.as_deref())?;
+        host.set_rules(rules);
+        host.clear_providers();
+        let env = host.env().clone();
+        let providers = self.providers(&env, host.session())?;
+        host.set_providers(providers);
+        self.ui.status(format!(
+            "reloaded: rules re-read, mini tools and MCP servers restarted, {} tools in the catalog",
+            host.catalog().len()
+        ));
+        Ok(())
+    }
+
+    /// Reloads when `finch reload` asked since the last call. A failed reload is reported and
+    /// the run goes on with what it has.
+    pub fn reload_if_asked(&self, host: &mut Host) {
+        if control::take_reload_request() {
+            self.reload_reporting(host);
+        }
+    }
+
+    /// `reload`, its failure reported rather than returned.
+    pub fn reload_reporting(&self, host: &mut Host) {
+        if let Err(e) = self.reload(host) {
+            self.ui.error(&e);
+        }
+    }
+
+    /// Registers the run for `finch reload` and installs the reload signal; a failure only
+    /// costs the reloads, so it is a warning.
+    pub fn register_for_reload(&self, host: &Host) -> Option<Registration> {
+        let registered =
+            control::install_reload_signal().and_then(|()| control::register(&host.env().homes));
+        match registered {
+            Ok(r) => Some(r),
+            Err(e) => {
+                self.ui
+                    .warn(format!("`finch reload` cannot reach this run: {e}"));
+                None
+            }
+        }
+    }
+
+    /// The four layers: built-ins (unless left out), suites, mini tools (started), MCP servers
+    /// (connected; with the servers mini tools registered through `mcp.client`).
+    fn providers(&self, env: &HostEnv, session: &SessionState) -> Result<Vec<Box<dyn Provider>>> {
+        let layers = self.options.layers;
+        let mut providers: Vec<Box<dyn Provider>> = Vec::new();
+        if layers.builtins {
+            providers.push(Box::new(Builtins));
+        }
+        providers.push(Box::new(Suites::default()));
+        if !layers.external {
+            return Ok(providers);
+        }
+        let runtime = self.start_minitools(env, session)?;
+        let registered = registered_servers(self.ui, &runtime);
+        providers.push(Box::new(runtime));
+        providers.push(Box::new(start_mcp(self.ui, env, &session.cwd, registered)));
+        Ok(providers)
+    }
+
+    /// The mini tool layer (SPEC §9.1): starts every enabled mini tool and each `--minitool`
+    /// directory, warns about each one that failed, and lists the others with `--verbose`.
+    fn start_minitools(&self, env: &HostEnv, session: &SessionState) -> Result<MiniToolRuntime> {
+        let options = StartOptions {
+            homes: &env.homes,
+            settings: &env.settings,
+            env: &env.env,
+            dirs: &self.options.minitools,
+            session: Some(SessionInfo {
+                id: session.id.clone(),
+                cwd: session.cwd.clone(),
+                project: session.project.clone(),
+                trusted: session.trusted.clone(),
+            }),
+            hook: Some(runtime::stderr_hook(self.ui.quiet)),
+        };
+        let (runtime, report) = MiniToolRuntime::start(options).map_err(|e| match e {
+            StartError::NotAMiniTool(ref dir) | StartError::Invalid { ref dir, .. } => {
+                let message = e.to_string();
+                CommandError::failed(message)
+                    .with_code("invalid_minitool")
+                    .with_hint(format!(
+                        "run `finch doctor {}` for the full report",
+                        dir.display()
+                    ))
+            }
+        })?;
+        for problem in &report.problems {
+            self.ui.warn(problem);
+        }
+        for tool in &report.tools {
+            match tool.outcome {
+                Outcome::Failed { .. } => self.ui.warn(tool.line()),
+                _ => self.ui.detail(tool.line()),
+            }
+        }
+        Ok(runtime)
+    }
+
+    fn terminal_prompter(&self, env: &HostEnv) -> Box<dyn Prompter> {
+        match crate::ui::card::TtyPrompter::open(env.settings.card_timeout, self.ui.color_stderr())
+        {
+            Some(tty) => Box::new(tty),
+            None => Box::new(Nobody),
+        }
+    }
+}
+
+/// The MCP servers mini tools registered through `mcp.client`; one that does not parse is left
+/// out with a warning.
+pub fn registered_servers(ui: &Ui, runtime: &MiniToolRuntime) -> Vec<McpServerConfig> {
+    runtime
+        .mcp_registrations()
+        .into_iter()
+        .filter_map(|r| {
+            let origin = mcp::Origin::Runtime {
+                id: r.minitool.clone(),
+            };
+            match McpServerConfig::from_json(&r.config, origin) {
+                Ok(config) => Some(config),
+                Err(e) => {
+                    ui.warn(format!(
+                        "mini tool {} registered MCP server {}: {e}; left out",
+                        r.minitool, r.name
+                    ));
+                    None
+                }
+            }
+        })
+        .collect()
+}
+
+/// The MCP layer (SPEC §9.2): connects to every configured server (`registered`: the servers
+/// mini tools registered through `mcp.client`) and warns about each one left out.
+fn start_mcp(ui: &Ui, env: &HostEnv, cwd: &Path, registered: Vec<McpServerConfig>) -> McpBridge {
+    let bridge = McpBridge::start(env, cwd, registered);
+    for status in bridge.statuses() {
+        if let Some(error) = &status.error {
+            ui.warn(format!(
+                "MCP server {} ({}): {error}; its tools are left out",
+                status.config.name,
+                status.config.origin.source()
+            ));
+        }
+    }
+    for problem in bridge.problems() {
+        ui.warn(format!(
+            "MCP server {}({}): {}",
+            problem
+                .name
+                .as_deref()
+                .map(|n| format!("{n} "))
+                .unwrap_or_default(),
+            problem.source,
+            problem.message
+        ));
+    }
+    bridge
+}
+
+/// The permission rules of a project (its `.finch/permissions.json`) over the runtime's.
+pub fn load_rules(project: &Path, runtime: &Path, home: Option<&Path>) -> Result<Rules> {
+    Rules::load(&rules_files(project, runtime), home).map_err(|err| {
+        let message = err.to_string();
+        match err {
+            RulesError::Invalid { .. } => CommandError::failed(message)
+                .with_code("corrupt_state")
+                .with_hint(
+                    "fix the file by hand; the format is {\"allow\":[{\"toolName\":\"Bash\",\"key\":\"npm test\"}],\"ask\":[],\"deny\":[]}",
+                ),
+            RulesError::Read { .. } => CommandError::failed(message),
+        }
+    })
+}

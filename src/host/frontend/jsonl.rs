@@ -1,0 +1,75 @@
+//! `finch run --jsonl`: one JSON request per stdin line (`{"id","tool","arguments"}`), one
+//! response per stdout line — the call's record with the request's `id` — until stdin ends.
+//! A line that is no request gets a `bad_request` error response and the run goes on.
+
+use std::io::{BufRead, Write};
+
+use serde_json::{Map, Value, json};
+
+use super::reload_if_minitools_changed;
+use crate::error::{CommandError, Result};
+use crate::host::assembly::Assembly;
+use crate::host::{Host, HostEnv};
+
+/// Builds the host and answers requests until stdin ends.
+pub fn run(env: HostEnv, assembly: &Assembly) -> Result<()> {
+    super::run_session(env, assembly, serve)
+}
+
+fn serve(host: &mut Host, assembly: &Assembly) -> Result<()> {
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut line = String::new();
+    let mut input = stdin.lock();
+    loop {
+        line.clear();
+        match input.read_line(&mut line) {
+            Ok(0) => return Ok(()),
+            Ok(_) => {}
+            Err(e) => return Err(CommandError::failed(format!("cannot read stdin: {e}"))),
+        }
+        if line.trim().is_empty() {
+            continue;
+        }
+        assembly.reload_if_asked(host);
+        let response = answer_request(host, line.trim());
+        reload_if_minitools_changed(host);
+        let mut text = response.to_string();
+        text.push('\n');
+        if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+            return if e.kind() == std::io::ErrorKind::BrokenPipe {
+                Err(CommandError::broken_pipe())
+            } else {
+                Err(CommandError::failed(format!("cannot write stdout: {e}")))
+            };
+        }
+    }
+}
+
+/// One JSON-lines request → its response.
+fn answer_request(host: &mut Host, line: &str) -> Value {
+    let bad = |id: Value, message: String| json!({"id": id, "error": {"code": "bad_request", "message": message}});
+    let request: Value = match serde_json::from_str(line) {
+        Ok(v) => v,
+        Err(e) => return bad(Value::Null, format!("the line is not JSON: {e}")),
+    };
+    let id = request.get("id").cloned().unwrap_or(Value::Null);
+    let Some(tool) = request.get("tool").and_then(Value::as_str) else {
+        return bad(
+            id,
+            "a request is {\"id\": …, \"tool\": \"<name>\", \"arguments\": {…}}; `tool` is missing"
+                .into(),
+        );
+    };
+    let arguments = request
+        .get("arguments")
+        .cloned()
+        .unwrap_or_else(|| Value::Object(Map::new()));
+    let record = host.call(tool, arguments);
+    let mut response = record.to_json();
+    if let Some(map) = response.as_object_mut() {
+        map.insert("id".into(), id);
+    }
+    response
+}
