@@ -27,6 +27,7 @@ pub struct ReloadArgs {
 pub fn cmd_reload(ctx: &Context, args: &ReloadArgs) -> Result<()> {
     let env = ctx.host_env()?;
     let options = StartOptions {
+        only: None,
         homes: &env.homes,
         settings: &env.settings,
         env: &env.env,

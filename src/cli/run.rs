@@ -10,7 +10,7 @@ use clap::{Args, ValueEnum};
 use crate::Context;
 use crate::error::Result;
 use crate::homes::absolutize;
-use crate::host::assembly::{Assembly, HostOptions, Layers};
+use crate::host::assembly::{Assembly, External, HostOptions, Layers};
 use crate::host::frontend;
 use crate::host::policy::Mode;
 
@@ -77,7 +77,7 @@ impl From<ModeArg> for Mode {
 pub fn cmd_run(ctx: &Context, args: &RunArgs) -> Result<()> {
     let layers = Layers {
         builtins: !args.no_builtins,
-        external: true,
+        external: External::All,
     };
     let assembly = Assembly::new(host_options(ctx, &args.session, layers), &ctx.ui);
     let env = ctx.host_env()?;

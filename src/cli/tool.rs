@@ -16,7 +16,7 @@ use crate::Context;
 use crate::error::{CommandError, Result};
 use crate::host::Failure;
 use crate::host::Provider;
-use crate::host::assembly::{self, Assembly, Layers};
+use crate::host::assembly::{self, Assembly, External, Layers};
 use crate::host::builtins::Builtins;
 use crate::host::catalog::{self, CachedTool, Catalog, Exposure, Lookup, ToolDef, ToolSpec};
 use crate::host::frontend::console::{key_values, print_content, print_verdict};
@@ -352,15 +352,9 @@ fn permission_summary(ctx: &Context, tool: &ToolSpec) -> Result<Value> {
 
 fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
     let call_args = call_arguments(&args.name, &args.args)?;
-    // A built-in or a dispatcher needs neither the mini tools nor the MCP servers started.
-    let external = !args.session.minitool.is_empty()
-        || !matches!(
-            crate::host::tool::Layer::of_name(&args.name),
-            crate::host::tool::Layer::Builtin | crate::host::tool::Layer::Suite
-        );
     let layers = Layers {
         builtins: true,
-        external,
+        external: external_for(ctx, &args.name, !args.session.minitool.is_empty()),
     };
     let assembly = Assembly::new(host_options(ctx, &args.session, layers), &ctx.ui);
     let mut host = assembly.open(ctx.host_env()?)?;
@@ -400,6 +394,43 @@ fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
     };
     // The record (with --json) or the content already said everything.
     Err(err.json_reported())
+}
+
+/// What a `tool call` of `name` starts besides the built-ins and suites: nothing for a
+/// built-in or a dispatcher; for a mini tool's tool, only the mini tool that owns it in the
+/// catalog cache `reload` wrote (with the providers of the capabilities it requires) and no MCP
+/// server; everything for an MCP tool (its server may be one a mini tool registers) and for a
+/// name the cache does not know (a stale or missing cache). `--minitool` directories always
+/// start, and with them an unknown name starts nothing else.
+fn external_for(ctx: &Context, name: &str, minitool_dirs: bool) -> External {
+    // The `--minitool` directories alone, or nothing at all.
+    let bare = if minitool_dirs {
+        External::MiniTools(Vec::new())
+    } else {
+        External::Nothing
+    };
+    let everything = if minitool_dirs {
+        External::MiniTools(Vec::new())
+    } else {
+        External::All
+    };
+    match Layer::of_name(name) {
+        Layer::Builtin | Layer::Suite => return bare,
+        Layer::Mcp => return External::All,
+        Layer::MiniTool => {}
+    }
+    let Ok(catalog) = cached_catalog(ctx, false) else {
+        return everything;
+    };
+    let Lookup::Found(i) = catalog.lookup(name) else {
+        return everything;
+    };
+    let def = &catalog.get(i).def;
+    match (def.layer, def.source.strip_prefix("minitool:")) {
+        (Layer::MiniTool, Some(id)) => External::MiniTools(vec![id.to_string()]),
+        (Layer::Builtin | Layer::Suite, _) => bare,
+        _ => everything,
+    }
 }
 
 /// The arguments of `tool call`: nothing, one JSON object, `-` (a JSON object on stdin), or

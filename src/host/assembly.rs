@@ -25,13 +25,26 @@ use super::suites::Suites;
 use super::{Host, HostEnv, Provider, canonical_cwd};
 
 /// Which providers a host gets.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Layers {
     /// The runtime built-ins (not with `--no-builtins`).
     pub builtins: bool,
-    /// The mini tools (started) and MCP servers (connected): not needed by a `tool call` of a
-    /// built-in or a dispatcher, and costly to start.
-    pub external: bool,
+    /// Which mini tools start and whether the MCP servers connect: costly, and not needed by a
+    /// `tool call` of a built-in or a dispatcher.
+    pub external: External,
+}
+
+/// The mini tools and MCP servers a host starts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum External {
+    /// Neither (the `--minitool` directories neither).
+    Nothing,
+    /// Every enabled mini tool, the `--minitool` directories and every MCP server.
+    All,
+    /// Only these enabled mini tools (with the mini tools providing the capabilities they
+    /// require) and the `--minitool` directories; no MCP server. What `finch tool call` of a
+    /// mini tool's tool starts.
+    MiniTools(Vec<String>),
 }
 
 /// What one host session is built from: the flags of `finch run` and `finch tool call`,
@@ -172,26 +185,36 @@ impl<'a> Assembly<'a> {
     /// The four layers: built-ins (unless left out), suites, mini tools (started), MCP servers
     /// (connected; with the servers mini tools registered through `mcp.client`).
     fn providers(&self, env: &HostEnv, session: &SessionState) -> Result<Vec<Box<dyn Provider>>> {
-        let layers = self.options.layers;
+        let layers = &self.options.layers;
         let mut providers: Vec<Box<dyn Provider>> = Vec::new();
         if layers.builtins {
             providers.push(Box::new(Builtins));
         }
         providers.push(Box::new(Suites::default()));
-        if !layers.external {
-            return Ok(providers);
-        }
-        let runtime = self.start_minitools(env, session)?;
+        let only = match &layers.external {
+            External::Nothing => return Ok(providers),
+            External::All => None,
+            External::MiniTools(ids) => Some(ids.as_slice()),
+        };
+        let runtime = self.start_minitools(env, session, only)?;
         let registered = registered_servers(self.ui, &runtime);
         providers.push(Box::new(runtime));
-        providers.push(Box::new(start_mcp(self.ui, env, &session.cwd, registered)));
+        if only.is_none() {
+            providers.push(Box::new(start_mcp(self.ui, env, &session.cwd, registered)));
+        }
         Ok(providers)
     }
 
-    /// The mini tool layer (SPEC §9.1): starts every enabled mini tool and each `--minitool`
-    /// directory, warns about each one that failed, and lists the others with `--verbose`.
-    fn start_minitools(&self, env: &HostEnv, session: &SessionState) -> Result<MiniToolRuntime> {
+    /// The mini tool layer (SPEC §9.1): starts the enabled mini tools `only` names (every one
+    /// when `None`) and each `--minitool` directory, warns about each one that failed, and lists the others with `--verbose`.
+    fn start_minitools(
+        &self,
+        env: &HostEnv,
+        session: &SessionState,
+        only: Option<&[String]>,
+    ) -> Result<MiniToolRuntime> {
         let options = StartOptions {
+            only,
             homes: &env.homes,
             settings: &env.settings,
             env: &env.env,

@@ -22,6 +22,7 @@ mod schedule;
 mod serve_mcp;
 mod session;
 mod space_skill;
+mod start_on_demand;
 mod suites;
 mod suites_app;
 mod update;

@@ -323,6 +323,9 @@ pub struct StartOptions<'a> {
     pub session: Option<SessionInfo>,
     /// Where events go; `stderr_hook(false)` when `None`.
     pub hook: Option<EventHook>,
+    /// Start only these enabled mini tools, and those providing the capabilities they require
+    /// (transitively); every enabled one when `None`. `--minitool` directories always start.
+    pub only: Option<&'a [String]>,
 }
 
 /// Why the runtime could not start at all: a `--minitool` directory the author must fix.
@@ -483,6 +486,10 @@ impl MiniToolRuntime {
                 ))
             })
             .collect();
+        let instances = match opts.only {
+            Some(ids) => needed(instances, ids),
+            None => instances,
+        };
         let node = crate::node::find_node(opts.settings, opts.env)
             .map(|(path, _)| path)
             .ok_or_else(|| {
@@ -1287,6 +1294,38 @@ fn seconds(d: Duration) -> String {
 }
 
 /// The manifests to run: enabled mini tools of both tiers (personal first), then `dirs`.
+/// The instances a start with `only: ids` runs: those named, the `--minitool` directories, and
+/// every instance providing a capability one of them requires, and so on.
+fn needed(instances: Vec<Arc<Instance>>, ids: &[String]) -> Vec<Arc<Instance>> {
+    let mut wanted: Vec<bool> = instances
+        .iter()
+        .map(|i| i.origin == Origin::Dir || ids.contains(&i.id))
+        .collect();
+    loop {
+        let required: Vec<&String> = instances
+            .iter()
+            .zip(&wanted)
+            .filter(|(_, w)| **w)
+            .flat_map(|(i, _)| &i.requires)
+            .collect();
+        let mut grew = false;
+        for (inst, w) in instances.iter().zip(wanted.iter_mut()) {
+            if !*w && inst.provides.iter().any(|p| required.contains(&p)) {
+                *w = true;
+                grew = true;
+            }
+        }
+        if !grew {
+            break;
+        }
+    }
+    instances
+        .into_iter()
+        .zip(wanted)
+        .filter_map(|(i, w)| w.then_some(i))
+        .collect()
+}
+
 fn candidates(
     homes: &Homes,
     dirs: &[PathBuf],

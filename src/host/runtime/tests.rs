@@ -68,6 +68,7 @@ fn start(s: &Setup, dirs: &[PathBuf]) -> (MiniToolRuntime, Vec<ToolReport>, Even
     let sink = events.clone();
     let hook: EventHook = Arc::new(move |e: &RuntimeEvent| sink.lock().unwrap().push(e.clone()));
     let (runtime, report) = MiniToolRuntime::start(StartOptions {
+        only: None,
         homes: &s.homes,
         settings: &s.settings,
         env: &s.env,
