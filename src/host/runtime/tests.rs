@@ -148,10 +148,10 @@ fn definitions_carry_names_owner_risk_exposure_and_clamped_timeouts() {
     let (runtime, reports, _) = start(&s, &[ctx_demo(root.path())]);
     assert_eq!(reports.len(), 1);
     assert!(
-        matches!(reports[0].outcome, Outcome::Activated { tools: 10 }),
+        matches!(reports[0].outcome, Outcome::Activated { tools: 15 }),
         "{reports:?}"
     );
-    assert_eq!(reports[0].line(), "✓ ctx-demo activated: 10 tools");
+    assert_eq!(reports[0].line(), "✓ ctx-demo activated: 15 tools");
     assert_eq!(reports[0].to_json()["status"], "activated");
     let defs = runtime.defs();
     let shaped = defs.iter().find(|d| d.raw_name == "shaped").unwrap();
@@ -215,12 +215,16 @@ fn prompts_reach_the_prompter_of_the_call_and_mcp_registrations_are_exposed() {
     );
     let (runtime, _, events) = start(&s, &[ctx_demo(root.path()), consumer]);
     let answers = vec![
-        QuestionAnswer::Chosen(vec!["Yes".into()]),
+        QuestionAnswer::Chosen(vec!["Delete".into()]),
         QuestionAnswer::Other("Ada".into()),
+        QuestionAnswer::Chosen(vec!["Submit".into()]),
+        QuestionAnswer::Other("k-1".into()),
+        QuestionAnswer::Chosen(vec!["Save".into()]),
     ];
     let approve = [
         "ctx-demo_ask",
         "ctx-demo_form",
+        "ctx-demo_modal",
         "cap-consumer_mcp",
         "ctx-demo_surfaces",
     ];
@@ -235,9 +239,16 @@ fn prompts_reach_the_prompter_of_the_call_and_mcp_registrations_are_exposed() {
     let form = host.call("ctx-demo_form", json!({}));
     assert_eq!(
         form.output.structured,
-        Some(json!({"name": "Ada"})),
+        Some(json!({"submitted": true, "values": {"name": "Ada"}})),
         "{:?}",
         form.output
+    );
+    let modal = host.call("ctx-demo_modal", json!({}));
+    assert_eq!(
+        modal.output.structured,
+        Some(json!({"closable": true, "action": "save", "values": {"apiKey": "k-1"}})),
+        "{:?}",
+        modal.output
     );
 
     let mcp = host.call("cap-consumer_mcp", json!({}));
@@ -264,16 +275,21 @@ fn prompts_reach_the_prompter_of_the_call_and_mcp_registrations_are_exposed() {
     assert_eq!(
         kinds,
         [
-            "registerPanel",
-            "openCanvas",
-            "registerComposerAction",
-            "registerSettingsMenu",
-            "registerIcon"
+            "ui.createPanel",
+            "ui.createCanvasWindow",
+            "ui.onDidOpenPanel",
+            "composerActions.register",
+            "settingsMenu.register",
+            "sessionContainers.registerSettingsMenu",
+            "icons.register",
+            "ui.registerPanel",
+            "ui.delivery",
+            "ui.openFilePreview",
         ]
     );
     assert!(events.lock().unwrap().iter().any(|e| matches!(
         e,
-        RuntimeEvent::Unsupported { kind, detail, .. } if kind == "registerPanel" && detail.as_deref() == Some("side-panel")
+        RuntimeEvent::Unsupported { kind, detail, .. } if kind == "ui.createPanel" && detail.as_deref() == Some("side-panel")
     )));
 }
 
