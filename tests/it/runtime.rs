@@ -429,17 +429,17 @@ fn dialogs_with_nobody_to_ask_answer_cancelled_and_say_so_and_ui_surfaces_are_re
         (
             "ctx-demo_ask",
             json!({"confirmed": false, "reason": "background"}),
-            "ui.showConfirmDialog \"Really?\" was not shown: this run has nobody to ask",
+            "ui.showConfirmDialog \"Really?\" got no answer (nobody to ask in this run",
         ),
         (
             "ctx-demo_form",
             json!({"submitted": false, "values": {}, "reason": "background"}),
-            "ui.requestForm \"Profile\" was not shown: this run has nobody to ask",
+            "ui.requestForm \"Profile\" got no answer (nobody to ask in this run",
         ),
         (
             "ctx-demo_modal",
             json!({"closable": true, "action": "dismissed", "reason": "background"}),
-            "ui.showModalDialog \"API key\" was not shown: this run has nobody to ask",
+            "ui.showModalDialog \"API key\" got no answer (nobody to ask in this run",
         ),
     ];
     for (tool, result, notice) in cases {
@@ -1179,4 +1179,67 @@ fn events_status_and_spaces_deliver_what_the_host_has() {
     assert_eq!(seen["statuses"], json!(["running", "idle", "running"]));
     assert_eq!(seen["now"]["status"], "running");
     assert_eq!(seen["now"]["runningCount"], 1);
+}
+
+/// The call record `finch tool call --json` printed at the end of a terminal's output.
+#[track_caller]
+fn record_in(tail: &str) -> Value {
+    let start = tail
+        .find("\n{")
+        .unwrap_or_else(|| panic!("no JSON in {tail}"));
+    serde_json::from_str(tail[start..].trim()).unwrap_or_else(|e| panic!("{e}: {tail}"))
+}
+
+/// On a terminal, `ui.showConfirmDialog` in a tool call is a question a person answers, after
+/// the call's permission card (SPEC §9.1: dialogs become cards on the console).
+#[test]
+fn a_confirm_dialog_is_asked_on_the_terminal() {
+    use crate::cards::{CARD_SHOWN, Pty};
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    install(&ctx, &ctx_demo());
+    let mut pty = Pty::spawn(&ctx, &["tool", "call", "ctx-demo_ask", "{}", "--json"]);
+    pty.expect(CARD_SHOWN);
+    pty.send("1");
+    let question = pty.expect("2) Cancel");
+    assert!(
+        question.contains("Question: Ctx Demo: Really?"),
+        "{question}"
+    );
+    assert!(question.contains("Delete everything?"), "{question}");
+    assert!(question.contains("1) Delete"), "{question}");
+    pty.send("1");
+    let (code, tail) = pty.finish();
+    assert_eq!(code, 0, "{tail}");
+    assert_eq!(
+        record_in(&tail)["structuredContent"],
+        json!({"confirmed": true})
+    );
+    assert!(!tail.contains("got no answer"), "{tail}");
+}
+
+/// `exec.ui.requestForm` on a terminal: one question per field, then Submit or Cancel.
+#[test]
+fn a_form_is_filled_in_on_the_terminal() {
+    use crate::cards::{CARD_SHOWN, Pty};
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    install(&ctx, &ctx_demo());
+    let mut pty = Pty::spawn(&ctx, &["tool", "call", "ctx-demo_form", "{}", "--json"]);
+    pty.expect(CARD_SHOWN);
+    pty.send("1");
+    let field = pty.expect("Other…");
+    assert!(field.contains("Profile — Name"), "{field}");
+    pty.send("o");
+    pty.expect("Your answer");
+    pty.send("Ada\r");
+    let submit = pty.expect("2) Cancel");
+    assert!(submit.contains("1) Submit"), "{submit}");
+    pty.send("1");
+    let (code, tail) = pty.finish();
+    assert_eq!(code, 0, "{tail}");
+    assert_eq!(
+        record_in(&tail)["structuredContent"],
+        json!({"submitted": true, "values": {"name": "Ada"}})
+    );
 }

@@ -7,7 +7,7 @@
 //! `{action, values?}`; a form → `{submitted, values, reason?}`. With nobody to ask, the answer
 //! is the documented "not answered" result — `{confirmed: false}`, `{action: "dismissed"}`,
 //! `{submitted: false, reason: "background"}` (the first two also carry `reason`) — and the
-//! caller prints a notice that the dialog was not shown: never a silent or made-up answer.
+//! caller prints a notice that the dialog got no answer: never a silent or made-up answer.
 
 use serde_json::{Map, Value, json};
 
@@ -49,7 +49,7 @@ pub(crate) fn answer(
                 .unwrap_or_default();
             let notice = match why {
                 Unanswered::Nobody => format!(
-                    "{}{title} was not shown: this run has nobody to ask (no terminal, no MCP client that elicits); answered {result}",
+                    "{}{title} got no answer (nobody to ask in this run — no terminal, no MCP client that elicits — or it was dismissed); answered {result}",
                     dialog_name(method)
                 ),
                 Unanswered::TimedOut => format!(
@@ -410,7 +410,7 @@ mod tests {
         );
         let notice = nobody.notice.unwrap();
         assert!(
-            notice.contains("ui.showConfirmDialog \"Clean up\" was not shown"),
+            notice.contains("ui.showConfirmDialog \"Clean up\" got no answer"),
             "{notice}"
         );
     }
