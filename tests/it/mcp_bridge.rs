@@ -759,6 +759,8 @@ fn minitool_servers_merge_under_user_servers() {
                 // Relative to the mini tool: its servers start in its directory.
                 {"name": "Acme", "command": python(), "args": ["server/test_server.py"]},
                 {"name": "broken", "args": []},
+                // Metadata for a server it registers at run time: neither a server nor a problem.
+                {"name": "Later", "description": "registered through mcp.client", "toolMeta": {"titles": {}}},
             ]}),
         )
         .file(
@@ -791,6 +793,7 @@ fn minitool_servers_merge_under_user_servers() {
             .is_some_and(|e| e.contains("needs a \"command\"")),
         "{broken}"
     );
+    assert!(list.iter().all(|s| s["name"] != "Later"), "{list:?}");
     let echo = approved_call(
         &ctx,
         "mcp__acme__echo",
