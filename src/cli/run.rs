@@ -249,8 +249,10 @@ fn providers(
     }
     let runtime = start_minitools(ctx, env, session, &args.minitool)?;
     let registered = registered_servers(ctx, &runtime);
+    let bridge = start_mcp(ctx, env, &session.cwd, registered);
+    runtime.set_mcp_bridge(bridge.handle());
     providers.push(Box::new(runtime));
-    providers.push(Box::new(start_mcp(ctx, env, &session.cwd, registered)));
+    providers.push(Box::new(bridge));
     Ok(providers)
 }
 

@@ -70,13 +70,13 @@ fn everything() -> String {
 }
 
 /// A `servers.json` stdio entry running the Python test server with `extra` arguments.
-fn python_entry(name: &str, extra: &[&str]) -> Value {
+pub(crate) fn python_entry(name: &str, extra: &[&str]) -> Value {
     let mut args = vec![test_server()];
     args.extend(extra.iter().map(|a| a.to_string()));
     json!({"name": name, "command": python(), "args": args})
 }
 
-fn write_servers(ctx: &TestContext, doc: &Value) -> PathBuf {
+pub(crate) fn write_servers(ctx: &TestContext, doc: &Value) -> PathBuf {
     let path = ctx.runtime.join("extension-data/mcp/servers.json");
     std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
     std::fs::write(&path, serde_json::to_string_pretty(doc).expect("json")).expect("write");

@@ -637,14 +637,24 @@ fn capabilities_pass_between_mini_tools_through_the_host() {
     let mcp = call(&ctx, "cap-consumer_mcp", json!({}));
     mcp.success();
     let m = &mcp.json()["structuredContent"];
-    assert_eq!(m["stdio"], json!({"name": "local_files"}));
-    assert_eq!(m["http"], json!({"name": "remote"}));
+    // The official MCP Client's shapes: {ok, error?}, and server names.
+    assert_eq!(m["stdio"], json!({"ok": true, "name": "local_files"}));
+    assert_eq!(m["http"], json!({"ok": true, "name": "remote"}));
+    assert_eq!(m["bad"]["ok"], false, "{m}");
     assert!(
-        m["bad"].as_str().unwrap().contains("either \"command\""),
+        m["bad"]["error"]
+            .as_str()
+            .unwrap()
+            .contains("either \"command\""),
         "{m}"
     );
-    assert_eq!(m["servers"].as_array().unwrap().len(), 2, "{m}");
-    assert_eq!(m["servers"][0]["minitool"], "cap-consumer");
+    assert_eq!(m["servers"], json!(["Local Files", "remote"]));
+    // Registered during a call: they connect when the host reloads.
+    assert_eq!(
+        m["statuses"][0],
+        json!({"name": "Local Files", "status": "pending", "toolCount": 0,
+               "ownerExtensionId": "cap-consumer", "qualifiedName": "local_files"})
+    );
 }
 
 #[test]
@@ -1241,5 +1251,62 @@ fn a_form_is_filled_in_on_the_terminal() {
     assert_eq!(
         record_in(&tail)["structuredContent"],
         json!({"submitted": true, "values": {"name": "Ada"}})
+    );
+}
+
+/// `mcp.client` of the host is backed by finch's own MCP bridge: a mini tool lists the
+/// servers, their statuses and tools, and calls a tool of a real MCP server (the Python SDK's).
+#[test]
+fn mcp_client_reaches_the_servers_of_finchs_bridge() {
+    use crate::mcp_bridge::{python_entry, write_servers};
+    let ctx = TestContext::new();
+    ctx.write_config(&format!("{FAST}[mcp]\ntimeout = \"8s\"\n"));
+    write_servers(
+        &ctx,
+        &json!({"servers": [python_entry("Echo Server", &[])]}),
+    );
+    install(
+        &ctx,
+        &package("cap-consumer", "cap_consumer.mjs")
+            .finch_field("requires", json!({"capabilities": ["mcp.client"]})),
+    );
+    let out = call(
+        &ctx,
+        "cap-consumer_bridge",
+        json!({"server": "Echo Server", "message": "through mcp.client"}),
+    );
+    out.success();
+    let r = &out.json()["structuredContent"];
+    assert_eq!(r["servers"], json!(["Echo Server"]));
+    assert_eq!(r["statuses"][0]["status"], "connected", "{r}");
+    assert_eq!(r["statuses"][0]["qualifiedName"], "echo_server", "{r}");
+    assert!(r["statuses"][0]["toolCount"].as_u64() > Some(0), "{r}");
+    assert!(
+        r["tools"].as_array().unwrap().contains(&json!("echo")),
+        "{r}"
+    );
+    assert_eq!(
+        r["called"]["content"][0]["text"], "Echo: through mcp.client",
+        "{r}"
+    );
+    assert_eq!(r["connected"], json!({"ok": true}));
+    assert_eq!(r["disconnected"], json!({"ok": true}));
+    assert!(
+        r["unknownServer"]
+            .as_str()
+            .unwrap()
+            .contains("no MCP server named \"nope\""),
+        "{r}"
+    );
+    assert!(
+        r["unknownTool"].is_string() || r["unknownTool"]["isError"] == true,
+        "{r}"
+    );
+    assert!(
+        r["unknownMethod"]
+            .as_str()
+            .unwrap()
+            .contains("has no method frobnicate (it has registerServer"),
+        "{r}"
     );
 }

@@ -524,6 +524,8 @@ pub(crate) struct Inner {
     session: Mutex<Option<SessionInfo>>,
     capabilities: Mutex<services::Capabilities>,
     mcp: Mutex<Vec<McpRegistration>>,
+    /// The running MCP bridge, once the host started it (`set_mcp_bridge`).
+    bridge: Mutex<Option<crate::host::mcp::McpHandle>>,
     unsupported: Mutex<Vec<UnsupportedUse>>,
     /// Where prompts go while a call runs (the calling thread's channel).
     route: Mutex<Option<Sender<MainMsg>>>,
@@ -608,6 +610,7 @@ impl MiniToolRuntime {
             session: Mutex::new(opts.session),
             capabilities: Mutex::new(services::Capabilities::default()),
             mcp: Mutex::new(Vec::new()),
+            bridge: Mutex::new(None),
             unsupported: Mutex::new(Vec::new()),
             route: Mutex::new(None),
             hook: RwLock::new(opts.hook.unwrap_or_else(|| stderr_hook(false))),
@@ -667,6 +670,13 @@ impl MiniToolRuntime {
     /// later registration of the same normalized name replaced the earlier one).
     pub fn mcp_registrations(&self) -> Vec<McpRegistration> {
         lock(&self.inner.mcp).clone()
+    }
+
+    /// Gives `mcp.client` the MCP bridge the host started after this runtime (the bridge needs
+    /// the servers mini tools registered while they activated, so it cannot exist before).
+    /// Until then `listTools`, `callTool` and the statuses know no connected server.
+    pub fn set_mcp_bridge(&self, handle: crate::host::mcp::McpHandle) {
+        *lock(&self.inner.bridge) = Some(handle);
     }
 
     /// UI surfaces asked for and not shown (panels, canvases, composer actions, …).
