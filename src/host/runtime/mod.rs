@@ -75,6 +75,7 @@
 //! - A timed-out call first aborts its `exec.signal`; a tool that settles within half the
 //!   timeout (at most 1 s) keeps running, one that does not is stopped.
 
+pub mod headless;
 mod process;
 mod rpc;
 pub mod secrets;
