@@ -1310,3 +1310,37 @@ fn mcp_client_reaches_the_servers_of_finchs_bridge() {
         "{r}"
     );
 }
+
+/// With `[agent] command` set, `ctx.sessions` runs turns through it (as schedules do): the
+/// agent's output is the turn's output, events reach the listeners and the event log.
+#[test]
+fn sessions_run_agent_turns_through_the_configured_agent_command() {
+    let ctx = TestContext::new();
+    ctx.write_config(&format!(
+        "[agent]\ncommand = [\"sh\", \"-c\", \"printf 'agent says: %s in %s' \\\"$0\\\" \\\"$1\\\"\", \"{{prompt}}\", \"{{cwd}}\"]\n{FAST}"
+    ));
+    install(&ctx, &ctx_demo());
+    let out = call(&ctx, "ctx-demo_sessions", json!({"text": "hello"}));
+    out.success();
+    let r = &out.json()["structuredContent"];
+    let created = &r["created"];
+    assert_eq!(
+        created["owner"],
+        json!({"type": "minitool", "minitoolId": "ctx-demo"})
+    );
+    assert_eq!(created["placement"], json!({"type": "chat"}));
+    assert_eq!(r["receipt"]["state"], "accepted", "{r}");
+    assert_eq!(r["duplicate"], "duplicate", "{r}");
+    assert_eq!(r["done"]["state"], "completed", "{r}");
+    assert_eq!(
+        r["done"]["outputText"],
+        format!("agent says: hello in {}", ctx.agent.display()),
+        "{r}"
+    );
+    assert_eq!(r["received"], json!(["turn.completed"]), "{r}");
+    assert_eq!(r["events"], json!(["turn.completed"]), "{r}");
+    assert_eq!((&r["got"], &r["missing"]), (&json!(true), &json!(true)));
+    assert_eq!(r["listed"], 1);
+    assert_eq!(r["waits"], json!([]));
+    assert_eq!(r["respond"]["state"], "not_found");
+}

@@ -1444,6 +1444,7 @@ impl Inner {
         for conn in conns {
             conn.stop(StopReason::Shutdown);
         }
+        self.sessions.stop_all();
         self.spawner.close();
     }
 }

@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 
 use super::rpc::{Conn, RpcError, RpcResult};
 use super::{Inner, Instance, lock, now_iso};
-use crate::schedule::runner::{Placeholders, substitute};
+use crate::schedule::runner::{Placeholders, Signal, signal_group, substitute};
 
 /// The longest turn: the schedules' default time limit.
 const TURN_TIMEOUT: Duration = crate::schedule::runner::DEFAULT_TIMEOUT;
@@ -31,6 +31,17 @@ const OUTPUT_MAX: usize = 256 * 1024;
 pub(crate) struct Sessions {
     state: Mutex<State>,
     changed: Condvar,
+    /// Process groups of the agents running now, stopped when the runtime shuts down.
+    running: Mutex<Vec<u32>>,
+}
+
+impl Sessions {
+    /// Stops every agent still running a turn (the host is ending).
+    pub(crate) fn stop_all(&self) {
+        for pid in std::mem::take(&mut *lock(&self.running)) {
+            signal_group(pid, Signal::Kill);
+        }
+    }
 }
 
 #[derive(Default)]
@@ -293,7 +304,7 @@ fn send(
     std::thread::spawn(move || {
         // One turn of a session at a time, in the order they were sent.
         wait_for_earlier_turns(&inner.sessions, &sid, &tid);
-        let event = match run_agent(&argv, &cwd) {
+        let event = match run_agent(&inner.sessions, &argv, &cwd) {
             Ok(output) => json!({"type": "turn.completed", "sessionId": sid, "turnId": tid,
                                  "outputText": output, "messageIds": [], "createdAt": now_iso()}),
             Err(code) => json!({"type": "turn.failed", "sessionId": sid, "turnId": tid,
@@ -343,18 +354,31 @@ fn finish_turn(sessions: &Sessions, turn: &str, mut event: Value) -> Value {
 }
 
 /// Runs the agent; its standard output, or the failure's code.
-fn run_agent(argv: &[String], cwd: &std::path::Path) -> Result<String, String> {
+fn run_agent(
+    sessions: &Sessions,
+    argv: &[String],
+    cwd: &std::path::Path,
+) -> Result<String, String> {
     let Some((program, args)) = argv.split_first() else {
         return Err("no_agent".into());
     };
-    let mut child = Command::new(program)
+    let mut command = Command::new(program);
+    command
         .args(args)
         .current_dir(cwd)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(Stdio::null());
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        command.process_group(0);
+    }
+    let mut child = command
         .spawn()
         .map_err(|_| "agent_not_started".to_string())?;
+    let pid = child.id();
+    lock(&sessions.running).push(pid);
     let mut stdout = child.stdout.take();
     let reader = std::thread::spawn(move || {
         let mut out = Vec::new();
@@ -369,13 +393,14 @@ fn run_agent(argv: &[String], cwd: &std::path::Path) -> Result<String, String> {
             Ok(Some(status)) => break Some(status),
             Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(20)),
             _ => {
-                let _ = child.kill();
+                signal_group(pid, Signal::Kill);
                 let _ = child.wait();
                 break None;
             }
         }
     };
     let output = reader.join().unwrap_or_default();
+    lock(&sessions.running).retain(|p| *p != pid);
     match status {
         Some(s) if s.success() => Ok(output.trim_end().to_string()),
         Some(_) => Err("agent_failed".into()),
