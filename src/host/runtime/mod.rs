@@ -377,13 +377,16 @@ pub struct SessionInfo {
 }
 
 impl SessionInfo {
+    /// `ctx.session` (`SessionInfo`): finch sessions have no title, space or known model.
     fn session_json(&self) -> Value {
-        json!({"id": self.id, "cwd": self.cwd})
+        json!({"id": self.id, "title": null, "spaceId": null, "cwd": self.cwd, "model": ""})
     }
 
+    /// `ctx.workspace` (`WorkspaceInfo`, with finch's own `cwd`, `root` and `trustedDirs`).
     fn workspace_json(&self) -> Value {
-        json!({"cwd": self.cwd, "root": self.project, "rootPath": self.project,
-               "trustedDirs": self.trusted})
+        json!({"spaceId": null, "spaceName": null, "directoryPath": null,
+               "projectPath": self.project, "cwd": self.cwd, "root": self.project,
+               "rootPath": self.project, "trustedDirs": self.trusted})
     }
 }
 
