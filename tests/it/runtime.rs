@@ -1187,6 +1187,7 @@ fn events_status_and_spaces_deliver_what_the_host_has() {
         ])
     );
     assert_eq!(seen["statuses"], json!(["running", "idle", "running"]));
+    assert_eq!(seen["notifications"], json!([]));
     assert_eq!(seen["now"]["status"], "running");
     assert_eq!(seen["now"]["runningCount"], 1);
 }
@@ -1343,4 +1344,33 @@ fn sessions_run_agent_turns_through_the_configured_agent_command() {
     assert_eq!(r["listed"], 1);
     assert_eq!(r["waits"], json!([]));
     assert_eq!(r["respond"]["state"], "not_found");
+}
+
+/// `ctx.notifications.onDidPost` hears what finch tells a person about: another mini tool
+/// stopped for a fault.
+#[test]
+fn notifications_tell_of_a_mini_tool_stopped_for_a_fault() {
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    install(&ctx, &ctx_demo());
+    install(&ctx, &package("crashy", "crashy.mjs"));
+    let mut live = ctx.live_run(&["--approve", "crashy_crash", "--approve", "ctx-demo_events"]);
+    let crashed = live.call("crashy_crash", json!({}));
+    assert_eq!(crashed["isError"], true, "{crashed}");
+    let seen = live.call("ctx-demo_events", json!({}));
+    let (code, stderr) = live.finish();
+    assert_eq!(code, 0, "{stderr}");
+    let notes = seen["structuredContent"]["notifications"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(notes.len(), 1, "{seen}");
+    assert_eq!(notes[0]["kind"], "error");
+    assert!(
+        notes[0]["title"]
+            .as_str()
+            .unwrap()
+            .starts_with("mini tool crashy "),
+        "{seen}"
+    );
 }

@@ -615,9 +615,17 @@ function registerDiscovery(provider) {
   });
 }
 
+// finch.d.ts's ToolSearchProvider is `{id, search(query: {query, limit}, ctx)}` answering
+// `{toolName, title?, description?}`; a bare function or `discover(query)` gets the text.
 async function runDiscovery(provider, query, options) {
   if (typeof provider === "function") return provider(query, options);
-  for (const method of ["discover", "search", "provide"]) {
+  if (typeof provider.search === "function") {
+    const found = await provider.search({ query, limit: options.limit }, { sessionId: ctx.session?.id, cwd: ctx.session?.cwd });
+    return (Array.isArray(found) ? found : []).map((item) =>
+      item && typeof item === "object" && item.name === undefined && typeof item.toolName === "string" ? { ...item, name: item.toolName } : item,
+    );
+  }
+  for (const method of ["discover", "provide"]) {
     if (typeof provider[method] === "function") return provider[method](query, options);
   }
   return [];

@@ -1385,13 +1385,18 @@ impl Inner {
                 let Some(name) = item.get("name").and_then(Value::as_str) else {
                     continue;
                 };
-                let Some(reg) = st.tools.iter().find(|t| t.name == name) else {
+                // The registered name, or (a d.ts `toolName`) the model-facing one.
+                let Some(reg) = st
+                    .tools
+                    .iter()
+                    .find(|t| t.name == name || t.def.wanted_name == name)
+                else {
                     continue;
                 };
                 let text = |k: &str| item.get(k).and_then(Value::as_str).map(str::to_string);
                 found.push(Discovered {
                     minitool: inst.id.clone(),
-                    name: name.to_string(),
+                    name: reg.name.clone(),
                     wanted_name: reg.def.wanted_name.clone(),
                     title: text("title").or_else(|| Some(reg.def.title.clone())),
                     description: text("description").or_else(|| Some(reg.def.description.clone())),
@@ -1516,6 +1521,15 @@ fn read_loop(inner: Arc<Inner>, inst: Arc<Instance>, conn: Arc<Conn>, stream: pr
                 .join("\n")
         )
     };
+    // Told before the waiting calls fail, so that whoever hears of it (`ctx.notifications`
+    // of the other mini tools) hears before the next call.
+    if unexpected && stopped_now {
+        inner.emit(RuntimeEvent::Fault {
+            minitool: inst.id.clone(),
+            message: format!("{reason}; it was stopped"),
+            log: inst.log.clone(),
+        });
+    }
     conn.fail_pending(&format!(
         "mini tool \"{}\" {reason} (pid {}); it was stopped and restarts on a later call (after a {backoff} backoff).{tail} Log: {}",
         inst.id,
@@ -1525,13 +1539,6 @@ fn read_loop(inner: Arc<Inner>, inst: Arc<Instance>, conn: Arc<Conn>, stream: pr
     lock(&inner.capabilities).remove_conn(&conn);
     services::push_capabilities(&inner);
     inner.settle_capabilities();
-    if unexpected && stopped_now {
-        inner.emit(RuntimeEvent::Fault {
-            minitool: inst.id.clone(),
-            message: format!("{reason}; it was stopped"),
-            log: inst.log.clone(),
-        });
-    }
 }
 
 /// A mini tool tool's return value as a tool result: a string is text; `{content: [...],

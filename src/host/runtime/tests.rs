@@ -200,6 +200,35 @@ fn discovery_providers_answer_discover_with_registered_tools() {
     assert!(runtime.discover("nothing relevant", 8).is_empty());
 }
 
+/// A d.ts `ToolSearchProvider` (`search({query, limit}, ctx)` → `{toolName}`) answers too.
+#[test]
+fn search_providers_of_the_published_shape_answer_discover() {
+    if !node_available() {
+        return;
+    }
+    let root = tempfile::tempdir().unwrap();
+    let s = setup(root.path());
+    let contract = package(
+        root.path(),
+        "contract",
+        "contract.mjs",
+        json!({"requires": {"capabilities": ["mcp.client"]}}),
+    );
+    let (runtime, _, _) = start(&s, &[contract]);
+    let found = runtime.discover("geometry please", 8);
+    assert_eq!(
+        found,
+        vec![Discovered {
+            minitool: "contract".into(),
+            name: "shapes".into(),
+            wanted_name: "contract_shapes".into(),
+            title: Some("Shapes, found by search".into()),
+            description: Some("geometry of ctx".into()),
+            score: None,
+        }]
+    );
+}
+
 #[test]
 fn prompts_reach_the_prompter_of_the_call_and_mcp_registrations_are_exposed() {
     if !node_available() {
