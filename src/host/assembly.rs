@@ -197,11 +197,16 @@ impl<'a> Assembly<'a> {
             External::MiniTools(ids) => Some(ids.as_slice()),
         };
         let runtime = self.start_minitools(env, session, only)?;
-        let registered = registered_servers(self.ui, &runtime);
-        providers.push(Box::new(runtime));
-        if only.is_none() {
-            providers.push(Box::new(start_mcp(self.ui, env, &session.cwd, registered)));
+        if only.is_some() {
+            providers.push(Box::new(runtime));
+            return Ok(providers);
         }
+        let registered = registered_servers(self.ui, &runtime);
+        let bridge = start_mcp(self.ui, env, &session.cwd, registered);
+        // The runtime's `mcp.client` capability lists and calls the bridge's servers.
+        runtime.set_mcp_bridge(bridge.handle());
+        providers.push(Box::new(runtime));
+        providers.push(Box::new(bridge));
         Ok(providers)
     }
 

@@ -1,6 +1,8 @@
-//! `finch doctor`: the report on one package (manifest problems plus a lint of its sources), the
-//! environment check (homes, state files, node, registry, installed tools), and the list of state
-//! files that `doctor --state` can move aside. It only reads; moving files is the command's job.
+//! `finch doctor`: the report on one package (manifest problems plus a lint of its sources, which
+//! also warns about `ctx` members finch cannot honour — the bootstrap's own list, read through
+//! `host::runtime::headless`), the environment check (homes, state files, node, registry,
+//! installed tools), and the list of state files that `doctor --state` can move aside. It only
+//! reads; moving files is the command's job.
 
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
@@ -11,6 +13,7 @@ use serde_json::Value;
 use super::Error;
 use super::manifest::{self, Issue, Manifest, Severity};
 use crate::homes::{Homes, Tier};
+use crate::host::runtime::headless::{self, HeadlessMember};
 use crate::store::read_json_object;
 
 /// The package names whose runtime import is a mistake: they are types only.
@@ -83,10 +86,8 @@ fn lint_sources(m: &Manifest) -> Vec<Issue> {
             });
         }
     }
+    let mut headless: Vec<(&HeadlessMember, String)> = Vec::new();
     for file in source_files(&m.dir) {
-        if file == entry {
-            continue;
-        }
         let Ok(text) = std::fs::read_to_string(&file) else {
             continue;
         };
@@ -95,12 +96,24 @@ fn lint_sources(m: &Manifest) -> Vec<Issue> {
             .unwrap_or(&file)
             .display()
             .to_string();
-        issues.extend(import_problems(
-            &strip_comments(&text),
-            &rel,
-            Severity::Warning,
-        ));
+        let text = strip_comments(&text);
+        for member in headless::members() {
+            if text.contains(&member.needle) && !headless.iter().any(|(h, _)| *h == member) {
+                headless.push((member, rel.clone()));
+            }
+        }
+        if file != entry {
+            issues.extend(import_problems(&text, &rel, Severity::Warning));
+        }
     }
+    issues.extend(headless.into_iter().map(|(member, file)| Issue {
+        severity: Severity::Warning,
+        message: format!(
+            "{file} uses ctx.{}, which finch cannot honour: {}",
+            member.member,
+            member.meaning()
+        ),
+    }));
     issues
 }
 

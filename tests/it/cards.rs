@@ -12,20 +12,20 @@ use serde_json::{Value, json};
 use crate::common::TestContext;
 
 /// How long any expected text may take to appear (a loaded 2-core machine is slow).
-const PATIENCE: Duration = Duration::from_secs(10);
+pub(crate) const PATIENCE: Duration = Duration::from_secs(10);
 
 /// The last line of a card, once the choices are on screen.
-const CARD_SHOWN: &str = "Esc denies.";
+pub(crate) const CARD_SHOWN: &str = "Esc denies.";
 
 /// `finch` in a pseudo-terminal: it has a controlling terminal, so `/dev/tty` opens.
-struct Pty {
+pub(crate) struct Pty {
     session: expectrl::session::OsSession,
     /// Everything shown so far, for failure messages.
     seen: String,
 }
 
 impl Pty {
-    fn spawn(ctx: &TestContext, args: &[&str]) -> Pty {
+    pub(crate) fn spawn(ctx: &TestContext, args: &[&str]) -> Pty {
         let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_finch"));
         cmd.env_clear()
             .env("HOME", &ctx.home)
@@ -46,7 +46,7 @@ impl Pty {
     /// Waits for `needle` and returns everything shown up to and including it. Waits with
     /// `poll` on the terminal instead of expectrl's own `expect`, which spins a core.
     #[track_caller]
-    fn expect(&mut self, needle: &str) -> String {
+    pub(crate) fn expect(&mut self, needle: &str) -> String {
         let deadline = Instant::now() + PATIENCE;
         loop {
             match self.session.check(needle) {
@@ -91,13 +91,13 @@ impl Pty {
         text
     }
 
-    fn send(&mut self, keys: &str) {
+    pub(crate) fn send(&mut self, keys: &str) {
         self.session.send(keys).expect("type on the terminal");
     }
 
     /// Reads to the end and returns the exit code and the output after the last `expect`.
     #[track_caller]
-    fn finish(mut self) -> (i32, String) {
+    pub(crate) fn finish(mut self) -> (i32, String) {
         let tail = self.expect_eof();
         let status = self.session.get_process().wait().expect("wait for finch");
         let code = match status {

@@ -125,6 +125,37 @@ fn warnings_alone_exit_0() {
 }
 
 #[test]
+fn ctx_members_finch_cannot_honour_are_warnings() {
+    let ctx = TestContext::new();
+    let tool = weather()
+        .entry_source(
+            "export async function activate(ctx) {\n\
+             const panel = ctx.ui.createPanel();\n\
+             await ctx.oauth.connect(provider);\n\
+             // ctx.browser.open(url) only in a comment: not a use\n\
+             ctx.ui.showToast({ title: 'ok' });\n\
+             }\n",
+        )
+        .file(
+            "dist/pet.js",
+            "export function pet(ctx) { return ctx.ui.createCanvasWindow({ entry: 'c.js' }); }\n",
+        );
+    let (_, out) = doctor(&ctx, &tool, "weather", &[]);
+    out.success();
+    let stdout = out.stdout();
+    assert!(stdout.contains("⚠ 3 warning(s):\n"), "{out}");
+    for line in [
+        "  - dist/index.js uses ctx.ui.createPanel, which finch cannot honour: finch accepts it and shows nothing (a headless host has no window); `finch reload` lists it\n",
+        "  - dist/pet.js uses ctx.ui.createCanvasWindow, which finch cannot honour: finch accepts it",
+        "  - dist/index.js uses ctx.oauth, which finch cannot honour: it rejects under finch, a headless host\n",
+    ] {
+        assert!(stdout.contains(line), "lacks {line:?}:\n{out}");
+    }
+    assert!(!stdout.contains("browser.open"), "{out}");
+    assert!(!stdout.contains("showToast"), "{out}");
+}
+
+#[test]
 fn the_entry_must_not_import_the_api_at_runtime() {
     let ctx = TestContext::new();
     let tool = weather().entry_source(

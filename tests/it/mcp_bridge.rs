@@ -70,13 +70,13 @@ fn everything() -> String {
 }
 
 /// A `servers.json` stdio entry running the Python test server with `extra` arguments.
-fn python_entry(name: &str, extra: &[&str]) -> Value {
+pub(crate) fn python_entry(name: &str, extra: &[&str]) -> Value {
     let mut args = vec![test_server()];
     args.extend(extra.iter().map(|a| a.to_string()));
     json!({"name": name, "command": python(), "args": args})
 }
 
-fn write_servers(ctx: &TestContext, doc: &Value) -> PathBuf {
+pub(crate) fn write_servers(ctx: &TestContext, doc: &Value) -> PathBuf {
     let path = ctx.runtime.join("extension-data/mcp/servers.json");
     std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
     std::fs::write(&path, serde_json::to_string_pretty(doc).expect("json")).expect("write");
@@ -759,6 +759,8 @@ fn minitool_servers_merge_under_user_servers() {
                 // Relative to the mini tool: its servers start in its directory.
                 {"name": "Acme", "command": python(), "args": ["server/test_server.py"]},
                 {"name": "broken", "args": []},
+                // Metadata for a server it registers at run time: neither a server nor a problem.
+                {"name": "Later", "description": "registered through mcp.client", "toolMeta": {"titles": {}}},
             ]}),
         )
         .file(
@@ -791,6 +793,7 @@ fn minitool_servers_merge_under_user_servers() {
             .is_some_and(|e| e.contains("needs a \"command\"")),
         "{broken}"
     );
+    assert!(list.iter().all(|s| s["name"] != "Later"), "{list:?}");
     let echo = approved_call(
         &ctx,
         "mcp__acme__echo",

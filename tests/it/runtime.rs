@@ -156,6 +156,7 @@ fn every_ctx_member_is_there_through_tool_call() {
         json!({"locale": "fr-FR", "greeting": "Bonjour, Ada !", "nested": "Open",
                "hasGreeting": true, "hasNope": false, "missing": "nope"})
     );
+    assert_eq!(probe["appIsPromise"], true);
     let app = &probe["app"];
     assert_eq!(
         (&app["name"], &app["headless"]),
@@ -177,14 +178,20 @@ fn every_ctx_member_is_there_through_tool_call() {
     assert_eq!(probe["session"]["id"], exec["sessionId"]);
     assert_eq!(probe["session"]["cwd"], json!(ctx.work));
     assert_eq!(probe["workspace"]["cwd"], json!(ctx.work));
-    let contribution = json!([{"minitoolId": "ctx-demo", "extensionId": "ctx-demo",
-                               "displayName": "Ctx Demo",
-                               "contribution": {"id": "helper", "prompt": "Be helpful"}}]);
+    // listContributions is synchronous and gives MiniToolContribution records (finch.d.ts).
+    assert_eq!(probe["contributionsIsArray"], true);
+    let contribution = json!([{"extensionId": "ctx-demo", "extensionName": "Ctx Demo",
+                               "extensionPath": installed, "source": "personal",
+                               "value": {"id": "helper", "prompt": "Be helpful"}}]);
     assert_eq!(probe["contributions"], contribution);
     assert_eq!(probe["aliasContributions"], contribution);
+    assert_eq!(probe["noContributions"], json!([]));
     assert_eq!(probe["minitools"][0]["id"], "ctx-demo");
     assert_eq!(probe["minitools"][0]["active"], true);
+    // capabilities.has is synchronous: a boolean, not a promise.
     assert_eq!(probe["hasMcpClient"], true);
+    assert_eq!(probe["mcpClientVersion"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(probe["commands"], true);
     assert_eq!(probe["subscriptions"], true);
 
     // The session id the mini tool saw is the transcript's.
@@ -405,41 +412,108 @@ fn progress_and_notices_show_on_stderr_under_run_jsonl() {
     for needle in [
         "  … ctx-demo_progress: 0% starting",
         "  … ctx-demo_progress: 50% halfway",
-        "[Ctx Demo] info: all done",
-        "[Ctx Demo] warning: Heads up: a notice",
+        "[Ctx Demo] success: all done: 3 files",
+        "[Ctx Demo] warning: a notice",
+        "[Ctx Demo] error: an old-style message",
     ] {
         assert!(stderr.contains(needle), "stderr lacks {needle:?}:\n{out}");
     }
 }
 
 #[test]
-fn prompts_with_nobody_to_ask_are_refused_and_ui_surfaces_are_recorded() {
+fn dialogs_with_nobody_to_ask_answer_cancelled_and_say_so_and_ui_surfaces_are_recorded() {
     let ctx = TestContext::new();
     ctx.write_config(FAST);
     install(&ctx, &ctx_demo());
-    for tool in ["ctx-demo_ask", "ctx-demo_form"] {
-        call(&ctx, tool, json!({}))
-            .failure(1)
-            .stderr_has("needs a person to answer, and this run has nobody to ask");
+    let cases = [
+        (
+            "ctx-demo_ask",
+            json!({"confirmed": false, "reason": "background"}),
+            "ui.showConfirmDialog \"Really?\" got no answer (nobody to ask in this run",
+        ),
+        (
+            "ctx-demo_form",
+            json!({"submitted": false, "values": {}, "reason": "background"}),
+            "ui.requestForm \"Profile\" got no answer (nobody to ask in this run",
+        ),
+        (
+            "ctx-demo_modal",
+            json!({"closable": true, "action": "dismissed", "reason": "background"}),
+            "ui.showModalDialog \"API key\" got no answer (nobody to ask in this run",
+        ),
+    ];
+    for (tool, result, notice) in cases {
+        let out = call(&ctx, tool, json!({}));
+        out.success();
+        assert_eq!(out.json()["structuredContent"], result, "{out}");
+        out.stderr_has(&format!("[Ctx Demo] warning: {notice}"));
+        assert!(log_of(&ctx, "ctx-demo").contains(notice));
     }
     let out = call(&ctx, "ctx-demo_surfaces", json!({}));
     out.success();
-    assert_eq!(out.json()["structuredContent"], json!({"accepted": 5}));
+    let surfaces = &out.json()["structuredContent"];
+    assert_eq!(surfaces["accepted"], 6);
+    assert_eq!(surfaces["panelVisible"], false);
+    assert!(
+        surfaces["canvasReady"]
+            .as_str()
+            .unwrap()
+            .contains("ctx.ui.createCanvasWindow: finch is a headless host"),
+        "{surfaces}"
+    );
     let log = log_of(&ctx, "ctx-demo");
     for kind in [
-        "registerPanel(side-panel)",
-        "openCanvas(board)",
-        "registerComposerAction(insert)",
-        "registerSettingsMenu(prefs)",
-        "registerIcon(logo)",
+        "ui.createPanel(side-panel)",
+        "ui.createCanvasWindow(dist/pet.js)",
+        "ui.onDidOpenPanel()",
+        "composerActions.register(insert)",
+        "settingsMenu.register()",
+        "sessionContainers.registerSettingsMenu(inbox)",
+        "icons.register(logo)",
+        "ui.registerPanel(legacy-panel)",
+        "ui.delivery(3 changes)",
+        "ui.openFilePreview(/tmp/README.md)",
     ] {
         assert!(
-            log.contains(&format!(
-                "finch: ui.{kind} is not shown by this headless host"
-            )),
+            log.contains(&format!("finch: {kind} is not shown by this headless host")),
             "log lacks {kind}:\n{log}"
         );
     }
+}
+
+#[test]
+fn oauth_navigation_browser_and_sessions_without_an_agent_reject_clearly() {
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    install(&ctx, &ctx_demo());
+    let out = call(&ctx, "ctx-demo_refused", json!({}));
+    out.success();
+    let r = &out.json()["structuredContent"];
+    for label in ["oauth", "oauthRequest", "navigation", "browser", "sessions"] {
+        assert_eq!(r[format!("{label}IsPromise")], true, "{r}");
+    }
+    let has = |label: &str, needle: &str| {
+        let text = r[label].as_str().unwrap_or_default();
+        assert!(text.contains(needle), "{label}: {text}");
+    };
+    has(
+        "oauth",
+        "ctx.oauth.connect: finch is a headless host: there is no Finch app window to do this in",
+    );
+    has(
+        "oauthRequest",
+        "ctx.oauth.request: finch is a headless host",
+    );
+    has(
+        "navigation",
+        "ctx.navigation.openSession: finch is a headless host",
+    );
+    has("browser", "ctx.browser.open: finch is a headless host");
+    has(
+        "sessions",
+        "ctx.sessions needs an agent to run turns, and none is configured: set [agent] command",
+    );
+    has("sessions", "finch.toml");
 }
 
 #[test]
@@ -523,11 +597,14 @@ fn capabilities_pass_between_mini_tools_through_the_host() {
         sum.json()["structuredContent"],
         json!({"sum": 5, "provider": "cap-provider", "has": true})
     );
-    assert!(
-        log_of(&ctx, "cap-consumer").contains("has acme.math during activate: true"),
-        "{}",
-        log_of(&ctx, "cap-consumer")
-    );
+    let log = log_of(&ctx, "cap-consumer");
+    for needle in [
+        "has acme.math during activate: true (boolean)",
+        "add during activate: 42",
+        "acme.math version: 1.2.0",
+    ] {
+        assert!(log.contains(needle), "log lacks {needle:?}:\n{log}");
+    }
     let refusals = call(&ctx, "cap-consumer_refusals", json!({}));
     refusals.success();
     let r = &refusals.json()["structuredContent"];
@@ -560,14 +637,24 @@ fn capabilities_pass_between_mini_tools_through_the_host() {
     let mcp = call(&ctx, "cap-consumer_mcp", json!({}));
     mcp.success();
     let m = &mcp.json()["structuredContent"];
-    assert_eq!(m["stdio"], json!({"name": "local_files"}));
-    assert_eq!(m["http"], json!({"name": "remote"}));
+    // The official MCP Client's shapes: {ok, error?}, and server names.
+    assert_eq!(m["stdio"], json!({"ok": true, "name": "local_files"}));
+    assert_eq!(m["http"], json!({"ok": true, "name": "remote"}));
+    assert_eq!(m["bad"]["ok"], false, "{m}");
     assert!(
-        m["bad"].as_str().unwrap().contains("either \"command\""),
+        m["bad"]["error"]
+            .as_str()
+            .unwrap()
+            .contains("either \"command\""),
         "{m}"
     );
-    assert_eq!(m["servers"].as_array().unwrap().len(), 2, "{m}");
-    assert_eq!(m["servers"][0]["minitool"], "cap-consumer");
+    assert_eq!(m["servers"], json!(["Local Files", "remote"]));
+    // Registered during a call: they connect when the host reloads.
+    assert_eq!(
+        m["statuses"][0],
+        json!({"name": "Local Files", "status": "pending", "toolCount": 0,
+               "ownerExtensionId": "cap-consumer", "qualifiedName": "local_files"})
+    );
 }
 
 #[test]
@@ -898,5 +985,392 @@ fn a_corrupt_extensions_json_starts_no_installed_mini_tool_but_the_host_runs() {
     assert_eq!(
         std::fs::read_to_string(&state).unwrap(),
         "{\"enabled\": [\n"
+    );
+}
+
+/// A mini tool that touches every namespace of `MiniToolContext` in `activate()`, the way the
+/// published packages do, activates; each member has the sync/async shape finch.d.ts gives it.
+#[test]
+fn every_namespace_of_the_published_contract_works_in_activate() {
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    install(
+        &ctx,
+        &package("contract", "contract.mjs")
+            .finch_field("requires", json!({"capabilities": ["mcp.client"]}))
+            .finch_field("permissions", json!({"secrets": ["token"]}))
+            .finch_field(
+                "contributes",
+                json!({"iconPacks": [{"id": "pack"}], "composerActions": [{"id": "plan-mode"}]}),
+            ),
+    );
+    let out = call(&ctx, "contract_shapes", json!({}));
+    out.success();
+    let shapes = out.json()["structuredContent"].clone();
+    let report = shapes.as_object().unwrap();
+    let mut wrong: Vec<&String> = report
+        .iter()
+        .filter(|(k, v)| !k.starts_with("activate") && k.as_str() != "exec" && **v != json!(true))
+        .map(|(k, _)| k)
+        .collect();
+    wrong.sort();
+    assert!(wrong.is_empty(), "wrong shapes: {wrong:?} in {shapes}");
+    for member in [
+        "composerActions.register",
+        "settingsMenu.register",
+        "sessionContainers.registerSettingsMenu",
+        "icons.register",
+        "commands",
+        "navigation.openSession",
+        "browser.open",
+        "oauth.connect",
+        "i18n.onDidChangeLocale",
+        "events.onAgentEvent",
+        "status.get",
+        "notifications.onDidPost",
+        "sessions.create",
+        "spaces.list",
+        "capabilities.has",
+        "capabilities.get",
+        "minitools.listContributions",
+        "app.getInfo",
+        "ui.showToast",
+        "ui.showConfirmDialog",
+        "ui.showModalDialog",
+        "ui.delivery",
+        "ui.createPanel",
+        "ui.createCanvasWindow",
+        "ui.openFilePreview",
+        "ui.onDidOpenPanel",
+        "ui.notify",
+        "ui.showMessage",
+    ] {
+        assert_eq!(report.get(member), Some(&json!(true)), "{member}: {shapes}");
+    }
+    // Dialogs in activate(): nobody to ask outside a call, the documented result, and a notice.
+    assert_eq!(
+        shapes["activateConfirm"],
+        json!({"confirmed": false, "reason": "background"})
+    );
+    assert_eq!(
+        shapes["activateModal"],
+        json!({"action": "dismissed", "reason": "background"})
+    );
+    out.stderr_has("ui.showConfirmDialog \"Sign in now?\" was not shown: outside a tool call a headless host has nobody to ask");
+    let keys: Vec<&str> = shapes["exec"]["keys"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "cwd",
+            "logger",
+            "progress",
+            "secrets",
+            "sessionId",
+            "signal",
+            "spaceId",
+            "storage",
+            "toolCallId",
+            "ui"
+        ]
+    );
+    // `finch reload` lists what it contributed that finch cannot show.
+    let reload = ctx.run(&["reload"]);
+    reload.success();
+    assert!(
+        reload.stdout().contains(
+            "✓ contract activated: 1 tool\n  contributes what finch cannot show: composerActions.register(plan-mode), icons.register(pack), settingsMenu.register(), sessionContainers.registerSettingsMenu(inbox), ui.delivery(d), ui.openFilePreview(/tmp/x.md), ui.createPanel(), ui.onDidOpenPanel(), ui.createCanvasWindow(c.js)"
+        ),
+        "{reload}"
+    );
+    let json = ctx.run(&["reload", "--json"]).json();
+    assert!(
+        json["minitools"][0]["notShown"]
+            .as_array()
+            .is_some_and(|a| a.contains(&json!("ui.onDidOpenPanel()"))),
+        "{json}"
+    );
+    // Nothing in activate() threw or left a floating rejection behind.
+    let log = log_of(&ctx, "contract");
+    assert!(!log.contains("unhandled rejection"), "{log}");
+    assert!(!log.contains("activate failed"), "{log}");
+}
+
+#[test]
+fn a_floating_rejection_or_uncaught_exception_is_logged_and_the_process_goes_on() {
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    install(&ctx, &ctx_demo());
+    let mut live = ctx.live_run(&["--approve", "ctx-demo_floating"]);
+    let first = live.call("ctx-demo_floating", json!({}));
+    assert_eq!(first["isError"], false, "{first}");
+    let second = live.call("ctx-demo_floating", json!({}));
+    assert_eq!(second["isError"], false, "{second}");
+    // The same process answered both calls.
+    assert_eq!(pid_of(&first), pid_of(&second));
+    let (code, stderr) = live.finish();
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("warning: mini tool"), "{stderr}");
+    let log = log_of(&ctx, "ctx-demo");
+    for needle in [
+        "[error] unhandled rejection (the mini tool keeps running): Error: nobody catches this rejection",
+        "[error] uncaught exception (the mini tool keeps running): Error: thrown from a timer",
+    ] {
+        assert!(log.contains(needle), "log lacks {needle:?}:\n{log}");
+    }
+    assert_eq!(
+        log.matches("finch 0.1.0: starting ctx-demo").count(),
+        1,
+        "{log}"
+    );
+}
+
+#[test]
+fn a_failed_activation_leaves_no_tools_even_those_registered_before_the_throw() {
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    install(&ctx, &package("half", "half_activate.mjs"));
+    install(&ctx, &package("crashy", "crashy.mjs"));
+    let reload = ctx.run(&["reload", "--json"]);
+    let report = reload.json();
+    let half = report["minitools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["id"] == "half")
+        .cloned()
+        .unwrap_or_else(|| panic!("no half in {report}"));
+    assert_eq!(half["status"], "failed", "{report}");
+    let catalog = ctx.read_json(&ctx.runtime.join("cache/catalog.json"));
+    let text = catalog.to_string();
+    assert!(!text.contains("half_early"), "{catalog}");
+    assert!(text.contains("crashy_pid"), "{catalog}");
+    let out = call(&ctx, "half_early", json!({}));
+    assert_ne!(out.code(), 0, "{out}");
+    out.stderr_has("half_early");
+}
+
+#[test]
+fn events_status_and_spaces_deliver_what_the_host_has() {
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    install(&ctx, &ctx_demo());
+    ctx.run(&["space", "create", "Research"]).success();
+    let spaces = call(&ctx, "ctx-demo_spaces", json!({}));
+    spaces.success();
+    let list = &spaces.json()["structuredContent"]["spaces"];
+    assert_eq!(list.as_array().map(Vec::len), Some(1), "{list}");
+    assert_eq!(list[0]["name"], "Research");
+    assert!(list[0]["id"].is_string(), "{list}");
+
+    let mut live = ctx.live_run(&[
+        "--approve",
+        "ctx-demo_fails",
+        "--approve",
+        "ctx-demo_events",
+    ]);
+    live.call("ctx-demo_fails", json!({}));
+    let seen = live.call("ctx-demo_events", json!({}));
+    let (code, stderr) = live.finish();
+    assert_eq!(code, 0, "{stderr}");
+    let seen = &seen["structuredContent"];
+    assert_eq!(
+        seen["events"],
+        json!([
+            {"kind": "tool_use", "toolName": "ctx-demo_fails"},
+            {"kind": "tool_result", "toolName": "ctx-demo_fails", "isToolError": true},
+            {"kind": "tool_use", "toolName": "ctx-demo_events"},
+        ])
+    );
+    assert_eq!(seen["statuses"], json!(["running", "idle", "running"]));
+    assert_eq!(seen["notifications"], json!([]));
+    assert_eq!(seen["now"]["status"], "running");
+    assert_eq!(seen["now"]["runningCount"], 1);
+}
+
+/// The call record `finch tool call --json` printed at the end of a terminal's output.
+#[track_caller]
+fn record_in(tail: &str) -> Value {
+    let start = tail
+        .find("\n{")
+        .unwrap_or_else(|| panic!("no JSON in {tail}"));
+    serde_json::from_str(tail[start..].trim()).unwrap_or_else(|e| panic!("{e}: {tail}"))
+}
+
+/// On a terminal, `ui.showConfirmDialog` in a tool call is a question a person answers, after
+/// the call's permission card (SPEC §9.1: dialogs become cards on the console).
+#[test]
+fn a_confirm_dialog_is_asked_on_the_terminal() {
+    use crate::cards::{CARD_SHOWN, Pty};
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    install(&ctx, &ctx_demo());
+    let mut pty = Pty::spawn(&ctx, &["tool", "call", "ctx-demo_ask", "{}", "--json"]);
+    pty.expect(CARD_SHOWN);
+    pty.send("1");
+    let question = pty.expect("2) Cancel");
+    assert!(
+        question.contains("Question: Ctx Demo: Really?"),
+        "{question}"
+    );
+    assert!(question.contains("Delete everything?"), "{question}");
+    assert!(question.contains("1) Delete"), "{question}");
+    pty.send("1");
+    let (code, tail) = pty.finish();
+    assert_eq!(code, 0, "{tail}");
+    assert_eq!(
+        record_in(&tail)["structuredContent"],
+        json!({"confirmed": true})
+    );
+    assert!(!tail.contains("got no answer"), "{tail}");
+}
+
+/// `exec.ui.requestForm` on a terminal: one question per field, then Submit or Cancel.
+#[test]
+fn a_form_is_filled_in_on_the_terminal() {
+    use crate::cards::{CARD_SHOWN, Pty};
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    install(&ctx, &ctx_demo());
+    let mut pty = Pty::spawn(&ctx, &["tool", "call", "ctx-demo_form", "{}", "--json"]);
+    pty.expect(CARD_SHOWN);
+    pty.send("1");
+    let field = pty.expect("Other…");
+    assert!(field.contains("Profile — Name"), "{field}");
+    pty.send("o");
+    pty.expect("Your answer");
+    pty.send("Ada\r");
+    let submit = pty.expect("2) Cancel");
+    assert!(submit.contains("1) Submit"), "{submit}");
+    pty.send("1");
+    let (code, tail) = pty.finish();
+    assert_eq!(code, 0, "{tail}");
+    assert_eq!(
+        record_in(&tail)["structuredContent"],
+        json!({"submitted": true, "values": {"name": "Ada"}})
+    );
+}
+
+/// `mcp.client` of the host is backed by finch's own MCP bridge: a mini tool lists the
+/// servers, their statuses and tools, and calls a tool of a real MCP server (the Python SDK's).
+#[test]
+fn mcp_client_reaches_the_servers_of_finchs_bridge() {
+    use crate::mcp_bridge::{python_entry, write_servers};
+    let ctx = TestContext::new();
+    ctx.write_config(&format!("{FAST}[mcp]\ntimeout = \"8s\"\n"));
+    write_servers(
+        &ctx,
+        &json!({"servers": [python_entry("Echo Server", &[])]}),
+    );
+    install(
+        &ctx,
+        &package("cap-consumer", "cap_consumer.mjs")
+            .finch_field("requires", json!({"capabilities": ["mcp.client"]})),
+    );
+    let out = call(
+        &ctx,
+        "cap-consumer_bridge",
+        json!({"server": "Echo Server", "message": "through mcp.client"}),
+    );
+    out.success();
+    let r = &out.json()["structuredContent"];
+    assert_eq!(r["servers"], json!(["Echo Server"]));
+    assert_eq!(r["statuses"][0]["status"], "connected", "{r}");
+    assert_eq!(r["statuses"][0]["qualifiedName"], "echo_server", "{r}");
+    assert!(r["statuses"][0]["toolCount"].as_u64() > Some(0), "{r}");
+    assert!(
+        r["tools"].as_array().unwrap().contains(&json!("echo")),
+        "{r}"
+    );
+    assert_eq!(
+        r["called"]["content"][0]["text"], "Echo: through mcp.client",
+        "{r}"
+    );
+    assert_eq!(r["connected"], json!({"ok": true}));
+    assert_eq!(r["disconnected"], json!({"ok": true}));
+    assert!(
+        r["unknownServer"]
+            .as_str()
+            .unwrap()
+            .contains("no MCP server named \"nope\""),
+        "{r}"
+    );
+    assert!(
+        r["unknownTool"].is_string() || r["unknownTool"]["isError"] == true,
+        "{r}"
+    );
+    assert!(
+        r["unknownMethod"]
+            .as_str()
+            .unwrap()
+            .contains("has no method frobnicate (it has registerServer"),
+        "{r}"
+    );
+}
+
+/// With `[agent] command` set, `ctx.sessions` runs turns through it (as schedules do): the
+/// agent's output is the turn's output, events reach the listeners and the event log.
+#[test]
+fn sessions_run_agent_turns_through_the_configured_agent_command() {
+    let ctx = TestContext::new();
+    ctx.write_config(&format!(
+        "[agent]\ncommand = [\"sh\", \"-c\", \"printf 'agent says: %s in %s' \\\"$0\\\" \\\"$1\\\"\", \"{{prompt}}\", \"{{cwd}}\"]\n{FAST}"
+    ));
+    install(&ctx, &ctx_demo());
+    let out = call(&ctx, "ctx-demo_sessions", json!({"text": "hello"}));
+    out.success();
+    let r = &out.json()["structuredContent"];
+    let created = &r["created"];
+    assert_eq!(
+        created["owner"],
+        json!({"type": "minitool", "minitoolId": "ctx-demo"})
+    );
+    assert_eq!(created["placement"], json!({"type": "chat"}));
+    assert_eq!(r["receipt"]["state"], "accepted", "{r}");
+    assert_eq!(r["duplicate"], "duplicate", "{r}");
+    assert_eq!(r["done"]["state"], "completed", "{r}");
+    assert_eq!(
+        r["done"]["outputText"],
+        format!("agent says: hello in {}", ctx.agent.display()),
+        "{r}"
+    );
+    assert_eq!(r["received"], json!(["turn.completed"]), "{r}");
+    assert_eq!(r["events"], json!(["turn.completed"]), "{r}");
+    assert_eq!((&r["got"], &r["missing"]), (&json!(true), &json!(true)));
+    assert_eq!(r["listed"], 1);
+    assert_eq!(r["waits"], json!([]));
+    assert_eq!(r["respond"]["state"], "not_found");
+}
+
+/// `ctx.notifications.onDidPost` hears what finch tells a person about: another mini tool
+/// stopped for a fault.
+#[test]
+fn notifications_tell_of_a_mini_tool_stopped_for_a_fault() {
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    install(&ctx, &ctx_demo());
+    install(&ctx, &package("crashy", "crashy.mjs"));
+    let mut live = ctx.live_run(&["--approve", "crashy_crash", "--approve", "ctx-demo_events"]);
+    let crashed = live.call("crashy_crash", json!({}));
+    assert_eq!(crashed["isError"], true, "{crashed}");
+    let seen = live.call("ctx-demo_events", json!({}));
+    let (code, stderr) = live.finish();
+    assert_eq!(code, 0, "{stderr}");
+    let notes = seen["structuredContent"]["notifications"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(notes.len(), 1, "{seen}");
+    assert_eq!(notes[0]["kind"], "error");
+    assert!(
+        notes[0]["title"]
+            .as_str()
+            .unwrap()
+            .starts_with("mini tool crashy "),
+        "{seen}"
     );
 }

@@ -326,7 +326,7 @@ pub fn minitool_servers(homes: &Homes, problems: &mut Vec<Problem>) -> Vec<McpSe
                 id: entry.dir_name.clone(),
                 dir: entry.path.clone(),
             };
-            for item in list {
+            for item in list.iter().filter(|item| !is_metadata_only(item)) {
                 match McpServerConfig::from_json(item, origin.clone()) {
                     Ok(server) => out.push(server),
                     Err(message) => problems.push(Problem {
@@ -339,6 +339,18 @@ pub fn minitool_servers(homes: &Homes, problems: &mut Vec<Problem>) -> Vec<McpSe
         }
     }
     out
+}
+
+/// The keys that say how to reach a server. A `contributes.mcpServers` entry with none of them
+/// (`{name, description, toolMeta}`) only describes a server its mini tool registers at run
+/// time through `mcp.client`, once it has what the server needs (an API key, say): it is no
+/// server to connect, and no problem.
+const TRANSPORT_KEYS: [&str; 7] = ["type", "command", "args", "env", "cwd", "url", "headers"];
+
+fn is_metadata_only(entry: &Value) -> bool {
+    entry
+        .as_object()
+        .is_some_and(|o| !TRANSPORT_KEYS.iter().any(|k| o.contains_key(*k)))
 }
 
 /// Expands `${VAR}` and `${VAR:-default}` from the environment snapshot. `$` not followed by
@@ -660,5 +672,22 @@ mod tests {
             err.to_string().contains("\"servers\" must be an array"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn metadata_only_contributions_are_no_servers_and_no_problems() {
+        for (entry, metadata) in [
+            (
+                json!({"name": "Tavily", "description": "registered at run time", "toolMeta": {}}),
+                true,
+            ),
+            (json!({"name": "pet"}), true),
+            (json!({"name": "broken", "args": []}), false),
+            (json!({"name": "a", "command": "x"}), false),
+            (json!({"name": "b", "type": "http"}), false),
+            (json!("not an object"), false),
+        ] {
+            assert_eq!(is_metadata_only(&entry), metadata, "{entry}");
+        }
     }
 }

@@ -16,6 +16,10 @@
 //! listed) and a call meanwhile returns an error that says so. Dropping the bridge closes every
 //! session and kills what is left of each stdio server's process group.
 //!
+//! `McpHandle` shares a running bridge with the mini tool runtime, whose `mcp.client`
+//! capability lists its servers and tools and calls them (the runtime's threads cannot borrow
+//! the bridge, which the host owns as a provider).
+//!
 //! This module never prints: the front ends report `statuses` and `problems`.
 
 pub mod client;
@@ -245,6 +249,205 @@ impl McpBridge {
         let server = tool.def.source.strip_prefix("mcp:")?;
         self.slots.iter().find(|s| s.config.normalized() == server)
     }
+}
+
+/// A handle on a running bridge for the `mcp.client` capability of the mini tool runtime,
+/// which runs on other threads than the host's and cannot borrow the bridge (the host owns it
+/// as one of its providers). It shares the bridge's connections (their links) and the tools
+/// they listed, and runs calls on the bridge's tokio runtime without blocking the caller: the
+/// answer goes to a callback. Once the bridge is dropped, every link is closed and a call
+/// answers that the bridge closed. Registrations made after the bridge started are not in it:
+/// they connect when the host reloads.
+#[derive(Clone)]
+pub struct McpHandle {
+    runtime: Option<tokio::runtime::Handle>,
+    servers: Arc<Vec<SharedServer>>,
+    call_timeout: Duration,
+}
+
+struct SharedServer {
+    config: McpServerConfig,
+    tools: Vec<RemoteTool>,
+    link: Arc<Mutex<Link>>,
+    failure: Option<String>,
+}
+
+/// Calls the wrapped callback once: with the answer, or — when the task is dropped unanswered
+/// (the bridge's runtime shut down) — with an error saying so.
+struct Answer<F: FnOnce(Result<Value, String>)>(Option<F>);
+
+impl<F: FnOnce(Result<Value, String>)> Answer<F> {
+    fn send(mut self, result: Result<Value, String>) {
+        if let Some(f) = self.0.take() {
+            f(result);
+        }
+    }
+}
+
+impl<F: FnOnce(Result<Value, String>)> Drop for Answer<F> {
+    fn drop(&mut self) {
+        if let Some(f) = self.0.take() {
+            f(Err("the MCP bridge closed before the call finished".into()));
+        }
+    }
+}
+
+impl McpBridge {
+    /// The handle `mcp.client` uses (see `McpHandle`).
+    pub fn handle(&self) -> McpHandle {
+        McpHandle {
+            runtime: self.runtime.as_ref().map(|r| r.handle().clone()),
+            servers: Arc::new(
+                self.slots
+                    .iter()
+                    .map(|s| SharedServer {
+                        config: s.config.clone(),
+                        tools: s.tools.clone(),
+                        link: s.link.clone(),
+                        failure: s.failure.clone(),
+                    })
+                    .collect(),
+            ),
+            call_timeout: self.call_timeout,
+        }
+    }
+}
+
+impl McpHandle {
+    /// The names of the servers the bridge knows, as configured.
+    pub fn server_names(&self) -> Vec<String> {
+        self.servers.iter().map(|s| s.config.name.clone()).collect()
+    }
+
+    /// One line per server, in the shape of the official MCP Client's `getServerStatuses`:
+    /// `{name, status, toolCount, ownerExtensionId?, qualifiedName, error?}`; `status` is
+    /// `connected`, `reconnecting`, `failed` or `closed`.
+    pub fn statuses(&self) -> Vec<Value> {
+        self.servers
+            .iter()
+            .map(|s| {
+                let (status, error) = match (&s.failure, lock_link(&s.link)) {
+                    (Some(e), _) => ("failed", Some(e.clone())),
+                    (None, Link::Up { .. }) => ("connected", None),
+                    (None, Link::Reconnecting { error, .. }) => ("reconnecting", Some(error)),
+                    (None, Link::Down { error }) => ("failed", Some(error)),
+                    (None, Link::Closed) => ("closed", None),
+                };
+                let mut line = serde_json::json!({
+                    "name": s.config.name,
+                    "status": status,
+                    "toolCount": s.tools.len(),
+                    "qualifiedName": s.config.normalized(),
+                });
+                if let Some(owner) = s.config.origin.minitool() {
+                    line["ownerExtensionId"] = Value::String(owner.to_string());
+                }
+                if let Some(error) = error {
+                    line["error"] = Value::String(error);
+                }
+                line
+            })
+            .collect()
+    }
+
+    fn server(&self, name: &str) -> Result<&SharedServer, String> {
+        let normalized = normalize_name(name);
+        self.servers
+            .iter()
+            .find(|s| s.config.name == name || s.config.normalized() == normalized)
+            .ok_or_else(|| {
+                format!(
+                    "no MCP server named \"{name}\" is connected in this run (a server registered after the host started connects when it reloads: `finch reload` or /reload); `finch mcp list` shows them"
+                )
+            })
+    }
+
+    /// The tools a server listed: `{name, title, description, inputSchema}`.
+    pub fn list_tools(&self, server: &str) -> Result<Vec<Value>, String> {
+        let s = self.server(server)?;
+        if let Some(e) = &s.failure {
+            return Err(format!(
+                "MCP server \"{}\" is not connected: {e}",
+                s.config.name
+            ));
+        }
+        Ok(s.tools
+            .iter()
+            .map(|t| {
+                serde_json::json!({
+                    "name": t.name,
+                    "title": t.title.clone().unwrap_or_else(|| t.name.clone()),
+                    "description": t.description,
+                    "inputSchema": t.input_schema,
+                })
+            })
+            .collect())
+    }
+
+    /// Whether `server` is connected now (the answer of `connectServer`).
+    pub fn connected(&self, server: &str) -> Result<bool, String> {
+        let s = self.server(server)?;
+        Ok(s.failure.is_none() && matches!(lock_link(&s.link), Link::Up { .. }))
+    }
+
+    /// Calls `tool` of `server` on the bridge's runtime; `done` gets the `tools/call` result
+    /// (`{content, isError?, structuredContent?}`) or why there is none.
+    pub fn call_tool(
+        &self,
+        server: &str,
+        tool: &str,
+        arguments: Map<String, Value>,
+        done: impl FnOnce(Result<Value, String>) + Send + 'static,
+    ) {
+        let answer = Answer(Some(done));
+        let s = match self.server(server) {
+            Ok(s) => s,
+            Err(e) => return answer.send(Err(e)),
+        };
+        let name = s.config.name.clone();
+        let peer = match lock_link(&s.link) {
+            Link::Up { peer } if s.failure.is_none() => peer,
+            Link::Down { error } => {
+                let error = s.failure.clone().unwrap_or(error);
+                return answer.send(Err(format!(
+                    "MCP server \"{name}\" is not connected: {error}"
+                )));
+            }
+            Link::Up { .. } => {
+                let error = s.failure.clone().unwrap_or_default();
+                return answer.send(Err(format!(
+                    "MCP server \"{name}\" is not connected: {error}"
+                )));
+            }
+            Link::Reconnecting { error, .. } => {
+                return answer.send(Err(format!(
+                    "MCP server \"{name}\" is disconnected ({error}); finch is reconnecting"
+                )));
+            }
+            Link::Closed => {
+                return answer.send(Err("the MCP bridge is closed".into()));
+            }
+        };
+        let Some(runtime) = &self.runtime else {
+            return answer.send(Err("the MCP bridge is not running".into()));
+        };
+        let (tool, timeout) = (tool.to_string(), self.call_timeout);
+        runtime.spawn(async move {
+            let result = client::call_tool(&peer, &tool, arguments, timeout).await;
+            answer.send(result.map_err(|e| match e {
+                CallError::Closed => {
+                    format!("MCP server \"{name}\" closed the connection during the call of {tool}")
+                }
+                other => format!("MCP server \"{name}\", tool {tool}: {other}"),
+            }));
+        });
+    }
+}
+
+fn lock_link(link: &Mutex<Link>) -> Link {
+    link.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .clone()
 }
 
 fn link_of(slot: &Slot) -> Link {

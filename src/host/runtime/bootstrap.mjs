@@ -5,8 +5,13 @@
 // the channel. This file ships inside the finch binary; it must never import anything outside
 // node's standard library, and must never let a mini tool's mistake throw out of a handler.
 //
-// Host → bootstrap: activate, execute, $/cancel, deactivate, capability.invoke, discover.
-// Bootstrap → host: tools.*, storage.*, secrets.*, capabilities.*, minitools.*, ui.*, progress.
+// Host → bootstrap: activate, execute, $/cancel, deactivate, capability.invoke, discover, and
+// the pushes $/capabilities, $/agentEvent, $/status, $/notification, $/sessionEvent.
+// Bootstrap → host: tools.*, storage.*, secrets.*, capabilities.*, minitools.*, ui.*, status.*,
+// spaces.*, sessions.*, progress.
+//
+// A mini tool's floating rejection or uncaught exception is logged and the process goes on
+// (SPEC §9.1): one bad timer must not take its tools away.
 
 import net from "node:net";
 import { pathToFileURL } from "node:url";
@@ -23,6 +28,12 @@ channel.setEncoding("utf8");
 channel.on("end", () => process.exit(0));
 channel.on("close", () => process.exit(0));
 channel.on("error", () => process.exit(0));
+process.on("unhandledRejection", (reason) => {
+  logLine("error", `unhandled rejection (the mini tool keeps running): ${reason && reason.stack ? reason.stack : safeJson(reason)}`);
+});
+process.on("uncaughtException", (err) => {
+  logLine("error", `uncaught exception (the mini tool keeps running): ${err && err.stack ? err.stack : safeJson(err)}`);
+});
 
 let nextId = 1;
 const pending = new Map();
@@ -199,14 +210,6 @@ function methodNames(impl) {
   return [...names];
 }
 
-function capabilityProxy(name, methods) {
-  const proxy = {};
-  for (const method of methods) {
-    proxy[method] = (...args) => request("capabilities.invoke", { name, method, args });
-  }
-  return Object.freeze(proxy);
-}
-
 function makeStorage() {
   return {
     get: (key, fallback) =>
@@ -233,34 +236,172 @@ function makeSecrets() {
   };
 }
 
-function makeUi(extra) {
-  const known = {
-    toast: (message, options) => notify("ui.notify", notice("toast", message, options)),
-    notify: (message, options) => notify("ui.notify", notice("notify", message, options)),
-    showInformationMessage: (message) => notify("ui.notify", notice("notify", message, { level: "info" })),
-    showWarningMessage: (message) => notify("ui.notify", notice("notify", message, { level: "warning" })),
-    showErrorMessage: (message) => notify("ui.notify", notice("notify", message, { level: "error" })),
-    confirm: (options) => request("ui.confirm", { ...prompt(options), ...extra }),
-    modal: (options) => request("ui.modal", { ...prompt(options), ...extra }),
-    form: (options) => request("ui.form", { ...prompt(options), ...extra }),
+// The ctx members this headless host cannot honour, by what it does with them: "records" are
+// accepted, recorded and listed as contributions finch cannot show; "rejects" return a promise
+// that rejects with a clear error. `finch doctor` reads this object from this file (the line
+// must stay one JSON object) to warn about packages that use them, so the two cannot drift.
+// finch:headless
+const HEADLESS = {"records":[{"member":"ui.openFilePreview","needle":"openFilePreview("},{"member":"ui.createPanel","needle":"createPanel("},{"member":"ui.onDidOpenPanel","needle":"onDidOpenPanel("},{"member":"ui.createCanvasWindow","needle":"createCanvasWindow("},{"member":"ui.delivery","needle":"delivery.set("},{"member":"composerActions.register","needle":"composerActions.register("},{"member":"settingsMenu.register","needle":"settingsMenu.register("},{"member":"sessionContainers.registerSettingsMenu","needle":"registerSettingsMenu("},{"member":"icons.register","needle":"icons.register("}],"rejects":[{"member":"oauth","needle":".oauth."},{"member":"navigation.openSession","needle":"openSession("},{"member":"browser.open","needle":".browser.open("}]};
+
+// A contribution finch cannot show: recorded by the host (`finch reload`, `finch tool info`).
+function record(member, detail) {
+  notify("ui.unsupported", { kind: member, detail: describe(detail) });
+}
+
+function cannot(member, why) {
+  return Promise.reject(new Error(`ctx.${member}: ${why}`));
+}
+
+const NO_APP = "finch is a headless host: there is no Finch app window to do this in";
+
+function updatable(member, detail) {
+  record(member, detail);
+  const d = disposable(() => {});
+  return Object.assign(d, { notifyUpdate() {} });
+}
+
+// Listeners of an event the host pushes; a listener that throws is logged, never propagated.
+function emitter(name) {
+  const listeners = new Set();
+  const on = (listener, thisArgs, disposables) => {
+    if (typeof listener !== "function") throw new TypeError(`${name} needs a listener function`);
+    const entry = { listener, thisArgs };
+    listeners.add(entry);
+    const d = disposable(() => listeners.delete(entry));
+    if (Array.isArray(disposables)) disposables.push(d);
+    return d;
   };
-  // Panels, canvases, composer actions, settings menus, icons and anything else a headless host
-  // cannot show are accepted and recorded, never thrown: the same mini tool runs in the app.
+  const fire = (value) => {
+    for (const { listener, thisArgs } of [...listeners]) {
+      try {
+        const r = listener.call(thisArgs, value);
+        if (r && typeof r.then === "function") r.then(undefined, (err) => logLine("error", `${name} listener failed: ${err && err.stack ? err.stack : err}`));
+      } catch (err) {
+        logLine("error", `${name} listener failed: ${err && err.stack ? err.stack : err}`);
+      }
+    }
+  };
+  return { on, fire };
+}
+
+const agentEvents = emitter("events.onAgentEvent");
+const statusEvents = emitter("status.onDidChange");
+const notificationEvents = emitter("notifications.onDidPost");
+const sessionEvents = emitter("sessions.onDidReceiveEvent");
+const localeEvents = emitter("i18n.onDidChangeLocale");
+const capabilityState = { available: new Map() };
+
+function panelHandle(options) {
+  const id = `finch-headless-panel-${nextId++}`;
+  const payload = options && typeof options.payload === "object" && options.payload !== null ? options.payload : {};
+  record("ui.createPanel", payload.id ?? null);
+  return {
+    id,
+    sessionId: undefined,
+    view: undefined,
+    payload: options ? options.payload : undefined,
+    visible: false,
+    reveal: () => Promise.resolve(),
+    postMessage: () => Promise.resolve(),
+    onDidReceiveMessage: () => disposable(() => {}),
+    onDidChangeVisibility: () => disposable(() => {}),
+    onDidDispose: () => disposable(() => {}),
+    dispose() {},
+  };
+}
+
+function canvasHandle(options) {
+  const id = `finch-headless-canvas-${nextId++}`;
+  record("ui.createCanvasWindow", { id: options && options.entry ? options.entry : id });
+  const ready = Promise.reject(new Error(`ctx.ui.createCanvasWindow: ${NO_APP}; the window is never shown`));
+  // Only a caller that awaits `ready` sees the rejection; it is not a floating one.
+  ready.catch(() => {});
+  const event = () => disposable(() => {});
+  return {
+    id,
+    ready,
+    state: "disposed",
+    visible: false,
+    show() {},
+    hide() {},
+    setAlwaysOnTop() {},
+    setPosition() {},
+    setSize() {},
+    setClickThrough() {},
+    update: () => Promise.resolve(),
+    startMotion() {},
+    stopMotion() {},
+    postMessage: () => Promise.resolve(),
+    onDidReceiveMessage: event,
+    onDidMove: event,
+    onDidResize: event,
+    onDidChangeVisibility: event,
+    onDidChangeState: event,
+    dispose() {},
+    onDidDispose: event,
+  };
+}
+
+function makeUi(extra) {
+  const toast = (kind, body) => notify("ui.notify", { kind, ...body });
+  const known = {
+    openFilePreview(path) {
+      record("ui.openFilePreview", path);
+      return Promise.resolve();
+    },
+    createPanel: (options) => panelHandle(options),
+    onDidOpenPanel(listener) {
+      record("ui.onDidOpenPanel", null);
+      return disposable(() => {});
+    },
+    createCanvasWindow: (options) => canvasHandle(options),
+    showToast(options) {
+      const o = typeof options === "object" && options !== null ? options : { title: String(options) };
+      const title = o.title === undefined ? "" : String(o.title);
+      const level = o.variant === "default" ? undefined : o.variant;
+      if (o.description === undefined || o.description === "") toast("toast", { message: title, level });
+      else toast("toast", { title, message: String(o.description), level });
+      return Promise.resolve({ action: "dismissed" });
+    },
+    showConfirmDialog: (options) => request("ui.confirm", { ...prompt(options), ...extra }),
+    showModalDialog(options) {
+      const result = request("ui.modal", { ...prompt(options), ...extra });
+      return Object.assign(result, { close: () => Promise.resolve() });
+    },
+    notify: (message, type) => toast("notify", noticeBody(message, type)),
+    showMessage: (message, type) => toast("notify", noticeBody(message, type)),
+    delivery: Object.freeze({
+      set(options) {
+        record("ui.delivery", options && options.title);
+        return Promise.resolve();
+      },
+      remove: () => Promise.resolve(),
+    }),
+    // Older names some packages still call.
+    toast: (message, options) => toast("toast", noticeBody(message, options)),
+    showInformationMessage: (message) => toast("notify", noticeBody(message, "info")),
+    showWarningMessage: (message) => toast("notify", noticeBody(message, "warning")),
+    showErrorMessage: (message) => toast("notify", noticeBody(message, "error")),
+  };
+  // Anything else a headless host cannot show is accepted and recorded, never thrown: the same
+  // mini tool runs in the app.
   return new Proxy(known, {
     get(target, prop) {
       if (prop in target) return target[prop];
       if (typeof prop === "symbol" || prop === "then" || prop === "toJSON") return undefined;
       return (...args) => {
-        notify("ui.unsupported", { kind: String(prop), detail: describe(args[0]) });
+        record(`ui.${String(prop)}`, args[0]);
         return disposable(() => {});
       };
     },
   });
 }
 
-function notice(kind, message, options) {
-  const body = typeof message === "object" && message !== null ? message : { message: String(message), ...(options ?? {}) };
-  return { kind, message: String(body.message ?? body.title ?? ""), title: body.title, level: body.level ?? body.type };
+// `notify(message, type)`, and the older `(message, {level})` / `({title, message, level})`.
+function noticeBody(message, type) {
+  const options = typeof type === "string" ? { level: type } : type ?? {};
+  const body = typeof message === "object" && message !== null ? message : { message: String(message), ...options };
+  return { message: String(body.message ?? body.title ?? ""), title: body.message === undefined ? undefined : body.title, level: body.level ?? body.type ?? body.variant };
 }
 
 function prompt(options) {
@@ -274,80 +415,162 @@ function describe(value) {
   return id === undefined ? null : String(id);
 }
 
+function capabilityProxy(name) {
+  return new Proxy(Object.freeze({}), {
+    get(_target, method) {
+      // Not a thenable, so `await ctx.capabilities.get(...)` gives the proxy itself.
+      if (typeof method === "symbol" || method === "then" || method === "toJSON") return undefined;
+      return (...args) => request("capabilities.invoke", { name, method, args });
+    },
+  });
+}
+
+function makeCapabilities(p) {
+  const provides = new Set(p.capabilities?.provides ?? []);
+  const requires = new Set(p.capabilities?.requires ?? []);
+  for (const name of p.capabilities?.available ?? []) capabilityState.available.set(name, true);
+  return {
+    provide(name, impl, options) {
+      if (typeof name !== "string" || name === "") throw new TypeError("capabilities.provide needs a capability name");
+      if (!provides.has(name)) {
+        throw new Error(`capabilities.provide("${name}"): declare it in the manifest's provides.capabilities first`);
+      }
+      if (!impl || (typeof impl !== "object" && typeof impl !== "function")) {
+        throw new TypeError(`capabilities.provide("${name}") needs an object of methods`);
+      }
+      provided.set(name, impl);
+      const version = options && typeof options.version === "string" ? options.version : undefined;
+      track(request("capabilities.provide", { name, methods: methodNames(impl), version }), `capabilities.provide(${name})`);
+      return disposable(() => {
+        if (provided.get(name) === impl) {
+          provided.delete(name);
+          notify("capabilities.revoke", { name });
+        }
+      });
+    },
+    get(name) {
+      if (!requires.has(name)) {
+        throw new Error(`capabilities.get("${name}"): declare it in the manifest's requires.capabilities first`);
+      }
+      return capabilityProxy(name);
+    },
+    has: (name) => requires.has(name) && capabilityState.available.has(name),
+    getVersion: (name) =>
+      requires.has(name)
+        ? request("capabilities.getVersion", { name }).then((v) => (typeof v === "string" ? v : undefined))
+        : Promise.resolve(undefined),
+  };
+}
+
+function makeSessions() {
+  const ask = (method, params) => request(`sessions.${method}`, params);
+  return {
+    create: (options) => ask("create", { options: options ?? {} }),
+    get: (sessionId) => ask("get", { sessionId }).then((r) => r ?? undefined),
+    list: (options) => ask("list", { options: options ?? {} }),
+    send: (sessionId, message, options) => ask("send", { sessionId, message, options: options ?? {} }),
+    waitForTurn: (sessionId, turnId, options) => ask("waitForTurn", { sessionId, turnId, options: options ?? {} }),
+    onDidReceiveEvent: (listener, thisArgs, disposables) => sessionEvents.on(listener, thisArgs, disposables),
+    listEvents: (options) => ask("listEvents", { options: options ?? {} }),
+    listWaits: (sessionId) => ask("listWaits", { sessionId }),
+    respondToWait: (sessionId, requestId, response) => ask("respondToWait", { sessionId, requestId, response }),
+    waitForWait: (sessionId, options) => ask("waitForWait", { sessionId, options: options ?? {} }).then((r) => r ?? undefined),
+  };
+}
+
 function makeCtx(p) {
   const info = Object.freeze({ ...p.minitool });
   const settings = { ...(p.settings ?? {}) };
   const messages = flatten(p.i18n?.messages);
-  const provides = new Set(p.capabilities?.provides ?? []);
-  const requires = new Set(p.capabilities?.requires ?? []);
+  const contributions = p.contributions ?? {};
   const list = {
-    listContributions: (point) => request("minitools.listContributions", { point: String(point) }),
+    listContributions: (point) => (contributions[String(point)] ?? []).map((c) => ({ ...c })),
     list: () => request("minitools.list", {}),
   };
+  const oauthRejects = (method) => () => cannot(`oauth.${method}`, `${NO_APP}; use ctx.secrets with a key the user provides instead`);
   return {
     subscriptions: [],
     minitool: info,
     extension: info,
     storagePath: p.storagePath,
+    tools: {
+      register: (def) => registerTool(def),
+      registerDiscoveryProvider: (provider) => registerDiscovery(provider),
+      registerSearchProvider: (provider) => registerDiscovery(provider),
+    },
+    composerActions: {
+      register: (actionId, provider) => updatable("composerActions.register", actionId),
+    },
+    commands: undefined,
+    navigation: {
+      openSession: () => cannot("navigation.openSession", NO_APP),
+    },
+    browser: {
+      open: () => cannot("browser.open", `${NO_APP} (no browser panel)`),
+    },
+    ui: makeUi({}),
+    capabilities: makeCapabilities(p),
+    icons: {
+      register(packId) {
+        record("icons.register", packId);
+        return disposable(() => {});
+      },
+    },
+    minitools: list,
+    extensions: list,
+    events: {
+      onAgentEvent: (listener, thisArgs, disposables) => agentEvents.on(listener, thisArgs, disposables),
+    },
+    status: {
+      get: () => request("status.get", {}),
+      onDidChange: (listener, thisArgs, disposables) => statusEvents.on(listener, thisArgs, disposables),
+    },
+    notifications: {
+      onDidPost: (listener, thisArgs, disposables) => notificationEvents.on(listener, thisArgs, disposables),
+    },
+    i18n: {
+      locale: p.i18n?.locale ?? "en-US",
+      has: (key) => Object.prototype.hasOwnProperty.call(messages, key),
+      t: (key, params) => {
+        const text = Object.prototype.hasOwnProperty.call(messages, key) ? messages[key] : String(key);
+        return text.replace(/\{\{?\s*([\w.-]+)\s*\}?\}/g, (whole, name) =>
+          params && params[name] !== undefined && params[name] !== null ? String(params[name]) : whole,
+        );
+      },
+      onDidChangeLocale: (listener, thisArgs, disposables) => localeEvents.on(listener, thisArgs, disposables),
+    },
     storage: makeStorage(),
-    secrets: makeSecrets(),
     settings: {
       get: (key, fallback) => (Object.prototype.hasOwnProperty.call(settings, key) ? settings[key] : fallback),
       all: () => ({ ...settings }),
       onDidChange: () => disposable(() => {}),
     },
     logger: makeLogger(""),
-    i18n: {
-      locale: p.i18n?.locale ?? "en-US",
-      has: (key) => Object.prototype.hasOwnProperty.call(messages, key),
-      t: (key, params) => {
-        const text = Object.prototype.hasOwnProperty.call(messages, key) ? messages[key] : key;
-        return text.replace(/\{\{?\s*([\w.-]+)\s*\}?\}/g, (whole, name) =>
-          params && params[name] !== undefined ? String(params[name]) : whole,
-        );
-      },
+    secrets: makeSecrets(),
+    oauth: {
+      connect: oauthRejects("connect"),
+      initiateAuthorization: oauthRejects("initiateAuthorization"),
+      authorize: oauthRejects("authorize"),
+      getStatus: oauthRejects("getStatus"),
+      disconnect: oauthRejects("disconnect"),
+      request: oauthRejects("request"),
     },
     app: {
-      getInfo: () => ({ ...p.app, platform: process.platform, arch: process.arch, nodeVersion: process.version }),
+      getInfo: () =>
+        Promise.resolve({ ...p.app, platform: process.platform, arch: process.arch, nodeVersion: process.version }),
     },
     session: p.session ?? null,
+    sessions: makeSessions(),
+    spaces: {
+      list: () => request("spaces.list", {}),
+    },
+    sessionContainers: {
+      registerSettingsMenu: (containerId) => updatable("sessionContainers.registerSettingsMenu", containerId),
+    },
+    settingsMenu: {
+      register: () => updatable("settingsMenu.register", null),
+    },
     workspace: p.workspace ?? null,
-    tools: {
-      register: (def) => registerTool(def),
-      registerDiscoveryProvider: (provider) => registerDiscovery(provider),
-      registerSearchProvider: (provider) => registerDiscovery(provider),
-    },
-    capabilities: {
-      provide(name, impl) {
-        if (typeof name !== "string" || name === "") throw new TypeError("capabilities.provide needs a capability name");
-        if (!provides.has(name)) {
-          throw new Error(`capabilities.provide("${name}"): declare it in the manifest's provides.capabilities first`);
-        }
-        if (!impl || (typeof impl !== "object" && typeof impl !== "function")) {
-          throw new TypeError(`capabilities.provide("${name}") needs an object of methods`);
-        }
-        provided.set(name, impl);
-        track(request("capabilities.provide", { name, methods: methodNames(impl) }), `capabilities.provide(${name})`);
-        return disposable(() => {
-          if (provided.get(name) === impl) {
-            provided.delete(name);
-            notify("capabilities.revoke", { name });
-          }
-        });
-      },
-      get(name) {
-        if (!requires.has(name)) {
-          return Promise.reject(
-            new Error(`capabilities.get("${name}"): declare it in the manifest's requires.capabilities first`),
-          );
-        }
-        return request("capabilities.get", { name }).then((r) => capabilityProxy(name, r.methods ?? []));
-      },
-      has: (name) => (requires.has(name) ? request("capabilities.has", { name }) : Promise.resolve(false)),
-    },
-    minitools: list,
-    extensions: list,
-    ui: makeUi({}),
   };
 }
 
@@ -392,9 +615,17 @@ function registerDiscovery(provider) {
   });
 }
 
+// finch.d.ts's ToolSearchProvider is `{id, search(query: {query, limit}, ctx)}` answering
+// `{toolName, title?, description?}`; a bare function or `discover(query)` gets the text.
 async function runDiscovery(provider, query, options) {
   if (typeof provider === "function") return provider(query, options);
-  for (const method of ["discover", "search", "provide"]) {
+  if (typeof provider.search === "function") {
+    const found = await provider.search({ query, limit: options.limit }, { sessionId: ctx.session?.id, cwd: ctx.session?.cwd });
+    return (Array.isArray(found) ? found : []).map((item) =>
+      item && typeof item === "object" && item.name === undefined && typeof item.toolName === "string" ? { ...item, name: item.toolName } : item,
+    );
+  }
+  for (const method of ["discover", "provide"]) {
     if (typeof provider[method] === "function") return provider[method](query, options);
   }
   return [];
@@ -436,6 +667,7 @@ const handlers = {
     const exec = {
       toolCallId,
       sessionId: p.exec?.sessionId,
+      spaceId: p.exec?.spaceId ?? undefined,
       cwd: p.exec?.cwd,
       signal: controller.signal,
       logger: makeLogger(p.name),
@@ -456,7 +688,6 @@ const handlers = {
       },
       ui: {
         requestForm: (form) => request("ui.form", { ...prompt(form), toolCallId }),
-        confirm: (options) => request("ui.confirm", { ...prompt(options), toolCallId }),
       },
     };
     try {
@@ -464,6 +695,26 @@ const handlers = {
     } finally {
       calls.delete(id);
     }
+  },
+
+  "$/capabilities"(p) {
+    capabilityState.available = new Map((p.available ?? []).map((name) => [name, true]));
+  },
+
+  "$/agentEvent"(p) {
+    agentEvents.fire(Object.freeze({ ...p }));
+  },
+
+  "$/status"(p) {
+    statusEvents.fire(Object.freeze({ ...p }));
+  },
+
+  "$/notification"(p) {
+    notificationEvents.fire(Object.freeze({ ...p }));
+  },
+
+  "$/sessionEvent"(p) {
+    sessionEvents.fire(Object.freeze({ ...p }));
   },
 
   "$/cancel"(p) {

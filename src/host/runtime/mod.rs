@@ -5,9 +5,9 @@
 //! To the host the runtime is one `Provider`: its tools are what the mini tools registered.
 //!
 //! Threads: each process has a reader thread that answers what the mini tool asks the host
-//! (storage, secrets, capabilities, tool registrations — `services`) and routes answers. Only
-//! prompts need the thread running `Host::call` (it owns the prompter): they are sent to it
-//! while a call is in progress. Activation of every mini tool runs in parallel; a restart runs
+//! (storage, secrets, capabilities, tool registrations — `services`; agent sessions —
+//! `sessions`) and routes answers. Only prompts need the thread running `Host::call` (it owns
+//! the prompter): they are sent to it while a call is in progress (`ui`). Activation of every mini tool runs in parallel; a restart runs
 //! on the calling thread.
 //!
 //! Faults — a mini tool that throws in `activate`, never settles it, crashes, hangs past its
@@ -18,28 +18,69 @@
 //! per consecutive failure up to `restart_backoff_max`) has passed; a call before that fails at
 //! once, saying when to retry. A successful call resets the backoff.
 //!
-//! Choices where the spec is silent:
-//! - `storage.*`, `secrets.*`, `capabilities.get/has`, `minitools.*` and `ui.confirm/modal/form`
-//!   return promises; `settings.get/all`, `i18n.*` and `app.getInfo()` are synchronous (their
-//!   data is sent with `activate`).
+//! Choices where the spec is silent (the shapes themselves are finch.d.ts's `MiniToolContext`):
+//! - Sync and async as the d.ts says: `storage.*`, `secrets.*`, `app.getInfo()`,
+//!   `capabilities.getVersion`, `status.get`, `spaces.list`, `sessions.*`, the dialogs and
+//!   every `oauth`/`navigation`/`browser` method return promises; `settings.*`, `i18n.*`,
+//!   `minitools.listContributions` (its data is sent with `activate`) and
+//!   `capabilities.has`/`get` are synchronous; `commands` is `undefined`.
+//! - `capabilities.has(name)` answers from the capabilities the host told the process about:
+//!   the provided ones (sent with `activate`, pushed as `$/capabilities` whenever one is
+//!   provided or goes away) plus the host's own `mcp.client`; an undeclared name is `false`.
+//!   `get(name)` throws for a name not in `requires.capabilities`, else returns a proxy whose
+//!   every method call goes through the host (`capabilities.invoke`): to the provider, parked
+//!   while a mini tool that declares it is still activating, else rejected with "no running
+//!   mini tool provides". A mini tool that requires a capability another mini tool of the
+//!   same start declares in `provides` gets `activate` once that one's activation settled, so
+//!   `has()` in `activate()` already knows (a cycle of requirements activates together).
 //! - Settings values come from the app's per-mini-tool record in `<runtime>/extensions.json`
 //!   (`extensions.<id>.settings`), over the manifest's `settings.fields[].default`.
 //! - The i18n locale is `[runtime] locale`, else `FINCH_LOCALE`, `LC_ALL`, `LC_MESSAGES`,
 //!   `LANG`, else `en-US`; messages are `i18n/<locale>.json` (nested keys flattened with `.`)
-//!   over `i18n/en-US.json`; `t(key, params)` fills `{name}` and `{{name}}`.
+//!   over `i18n/en-US.json`; `t(key, params)` fills `{name}` and `{{name}}`. The locale never
+//!   changes during a run, so `onDidChangeLocale` listeners are kept and never called.
+//! - `app.getInfo()` tells the truth about the host: `name` is `"finch"` (not the app's
+//!   `"Finch"`), `headless: true`, `buildNumber: 0`, `assistantName: "Finch"`.
+//! - `minitools.listContributions(point)` gives `MiniToolContribution` records of every mini
+//!   tool of the run; `source` is `personal`, `global`, or `project` for a `--minitool` dir.
+//! - Dialogs (`ui.showConfirmDialog`, `ui.showModalDialog`, `exec.ui.requestForm`) asked during
+//!   a tool call become questions through the prompter of that call — the same one that shows
+//!   permission cards (`ui`). Outside a call (in `activate`, from a timer), or when the run has
+//!   nobody to ask, the answer is the documented "not answered" result (`{confirmed: false}`,
+//!   `{action: "dismissed"}`, `{submitted: false, reason: "background"}`, each with `reason`)
+//!   and a warning line on stderr and in the log says the dialog was not shown.
+//! - `ui.showToast`, `ui.notify`, `ui.showMessage` print a line on stderr (the event hook);
+//!   `showToast` resolves `{action: "dismissed"}` (nobody can click its button).
+//! - Contributions finch cannot show — `ui.createPanel`, `ui.onDidOpenPanel`,
+//!   `ui.createCanvasWindow`, `ui.openFilePreview`, `ui.delivery.set`,
+//!   `composerActions.register`, `settingsMenu.register`,
+//!   `sessionContainers.registerSettingsMenu`, `icons.register`, and any other `ui.*` name —
+//!   are accepted, logged, recorded (`unsupported`) and listed by the start report (`finch
+//!   reload`, `finch run --minitool`). Their handles work and do nothing: a panel is never
+//!   visible, its messages go nowhere; a canvas window's `ready` rejects (only for whoever
+//!   awaits it).
+//! - `oauth.*`, `navigation.openSession` and `browser.open` reject with an error saying that
+//!   finch is headless.
+//! - `events.onAgentEvent` gets `tool_use` and `tool_result` for every mini tool call of this
+//!   runtime (built-in and MCP calls do not pass through it); `status` is `running` while a
+//!   mini tool call runs, else `idle` (no waiting or unread sessions exist in finch);
+//!   `notifications.onDidPost` gets an `error` notification when a mini tool is stopped for a
+//!   fault. Listeners that throw are logged.
+//! - `sessions.*` run turns through `[agent] command` (see `sessions`); without it they
+//!   reject, naming the setting. `spaces.list()` reads `<runtime>/spaces.json`.
+//! - A floating rejection or uncaught exception in a mini tool is logged, and its process goes
+//!   on. An `activate()` that throws or never settles drops the tools registered before.
 //! - A `--minitool` directory whose id is also installed replaces the installed one for the
 //!   run; an id installed in both tiers runs from the personal tier.
-//! - Prompts outside a tool call (during `activate`, from a timer) are refused: a headless host
-//!   has nobody to show them to then.
-//! - `capabilities.get`/`has` of a capability another mini tool declares but has not provided
-//!   yet wait until that mini tool's activation ends.
 //! - A timed-out call first aborts its `exec.signal`; a tool that settles within half the
 //!   timeout (at most 1 s) keeps running, one that does not is stopped.
 
+pub mod headless;
 mod process;
 mod rpc;
 pub mod secrets;
 mod services;
+mod sessions;
 mod storage;
 mod ui;
 
@@ -89,6 +130,15 @@ impl Origin {
             Origin::Dir => "dir",
         }
     }
+
+    /// `MiniToolContribution.source`: a `--minitool` directory counts as `project`.
+    pub fn contribution_source(self) -> &'static str {
+        match self {
+            Origin::Personal => "personal",
+            Origin::Global => "global",
+            Origin::Dir => "project",
+        }
+    }
 }
 
 /// What starting one mini tool came to.
@@ -116,11 +166,26 @@ pub struct ToolReport {
     pub path: PathBuf,
     pub log: PathBuf,
     pub outcome: Outcome,
+    /// What it contributed that finch cannot show (`ui.createPanel(x)`, `icons.register(p)`),
+    /// recorded while it activated.
+    pub not_shown: Vec<String>,
 }
 
 impl ToolReport {
-    /// The line a person reads.
+    /// The line a person reads (and, when it contributed what finch cannot show, a second
+    /// one listing that).
     pub fn line(&self) -> String {
+        let line = self.outcome_line();
+        if self.not_shown.is_empty() {
+            return line;
+        }
+        format!(
+            "{line}\n  contributes what finch cannot show: {}",
+            self.not_shown.join(", ")
+        )
+    }
+
+    fn outcome_line(&self) -> String {
         match &self.outcome {
             Outcome::Activated { tools } => format!(
                 "✓ {} activated: {tools} tool{}",
@@ -152,6 +217,7 @@ impl ToolReport {
             "tools": tools,
             "error": error,
             "log": self.log,
+            "notShown": self.not_shown,
         })
     }
 }
@@ -289,8 +355,16 @@ pub struct McpRegistration {
 #[derive(Debug, Clone, PartialEq)]
 pub struct UnsupportedUse {
     pub minitool: String,
+    /// The `ctx` member: `ui.createPanel`, `composerActions.register`, …
     pub kind: String,
     pub detail: Option<String>,
+}
+
+impl UnsupportedUse {
+    /// `composerActions.register(plan-mode)`.
+    pub fn describe(&self) -> String {
+        format!("{}({})", self.kind, self.detail.as_deref().unwrap_or(""))
+    }
 }
 
 /// The session a runtime's mini tools see as `ctx.session` and `ctx.workspace`.
@@ -303,13 +377,16 @@ pub struct SessionInfo {
 }
 
 impl SessionInfo {
+    /// `ctx.session` (`SessionInfo`): finch sessions have no title, space or known model.
     fn session_json(&self) -> Value {
-        json!({"id": self.id, "cwd": self.cwd})
+        json!({"id": self.id, "title": null, "spaceId": null, "cwd": self.cwd, "model": ""})
     }
 
+    /// `ctx.workspace` (`WorkspaceInfo`, with finch's own `cwd`, `root` and `trustedDirs`).
     fn workspace_json(&self) -> Value {
-        json!({"cwd": self.cwd, "root": self.project, "rootPath": self.project,
-               "trustedDirs": self.trusted})
+        json!({"spaceId": null, "spaceName": null, "directoryPath": null,
+               "projectPath": self.project, "cwd": self.cwd, "root": self.project,
+               "rootPath": self.project, "trustedDirs": self.trusted})
     }
 }
 
@@ -439,6 +516,14 @@ impl Instance {
 
 pub(crate) struct Inner {
     settings: RuntimeSettings,
+    homes: Homes,
+    /// `[agent] command`, for `ctx.sessions`.
+    agent_command: Option<Vec<String>>,
+    sessions: sessions::Sessions,
+    /// Mini tool calls running now, for `ctx.status`.
+    running: AtomicU64,
+    /// Every manifest contribution, by extension point (sent with `activate`).
+    contributions: Value,
     node: Result<PathBuf, String>,
     bootstrap: Result<PathBuf, String>,
     instances: Vec<Arc<Instance>>,
@@ -446,6 +531,8 @@ pub(crate) struct Inner {
     session: Mutex<Option<SessionInfo>>,
     capabilities: Mutex<services::Capabilities>,
     mcp: Mutex<Vec<McpRegistration>>,
+    /// The running MCP bridge, once the host started it (`set_mcp_bridge`).
+    bridge: Mutex<Option<crate::host::mcp::McpHandle>>,
     unsupported: Mutex<Vec<UnsupportedUse>>,
     /// Where prompts go while a call runs (the calling thread's channel).
     route: Mutex<Option<Sender<MainMsg>>>,
@@ -505,17 +592,28 @@ impl MiniToolRuntime {
                 )
             })
         };
+        let version = env!("CARGO_PKG_VERSION");
         let app_info = json!({
             "name": "finch",
-            "version": env!("CARGO_PKG_VERSION"),
+            "version": version,
+            "buildNumber": 0,
+            "versionDisplay": version,
+            "userAgent": format!("finch/{version}"),
+            "assistantName": "Finch",
             "host": "finch",
             "headless": true,
             "locale": locale,
             "runtimeHome": opts.homes.runtime,
             "agentHome": opts.homes.agent,
         });
+        let contributions = services::contributions(&instances);
         let inner = Arc::new(Inner {
             settings: opts.settings.runtime.clone(),
+            homes: opts.homes.clone(),
+            agent_command: opts.settings.agent_command.clone(),
+            sessions: sessions::Sessions::default(),
+            running: AtomicU64::new(0),
+            contributions,
             node,
             bootstrap,
             instances,
@@ -523,6 +621,7 @@ impl MiniToolRuntime {
             session: Mutex::new(opts.session),
             capabilities: Mutex::new(services::Capabilities::default()),
             mcp: Mutex::new(Vec::new()),
+            bridge: Mutex::new(None),
             unsupported: Mutex::new(Vec::new()),
             route: Mutex::new(None),
             hook: RwLock::new(opts.hook.unwrap_or_else(|| stderr_hook(false))),
@@ -533,8 +632,15 @@ impl MiniToolRuntime {
             shut: AtomicBool::new(false),
         });
         let results = inner.activate(&inner.instances);
+        let recorded = lock(&inner.unsupported).clone();
         for (inst, result) in inner.instances.iter().zip(results) {
+            let not_shown = recorded
+                .iter()
+                .filter(|u| u.minitool == inst.id)
+                .map(UnsupportedUse::describe)
+                .collect();
             reports.push(ToolReport {
+                not_shown,
                 id: inst.id.clone(),
                 display_name: inst.display_name.clone(),
                 version: inst.version.clone(),
@@ -575,6 +681,13 @@ impl MiniToolRuntime {
     /// later registration of the same normalized name replaced the earlier one).
     pub fn mcp_registrations(&self) -> Vec<McpRegistration> {
         lock(&self.inner.mcp).clone()
+    }
+
+    /// Gives `mcp.client` the MCP bridge the host started after this runtime (the bridge needs
+    /// the servers mini tools registered while they activated, so it cannot exist before).
+    /// Until then `listTools`, `callTool` and the statuses know no connected server.
+    pub fn set_mcp_bridge(&self, handle: crate::host::mcp::McpHandle) {
+        *lock(&self.inner.bridge) = Some(handle);
     }
 
     /// UI surfaces asked for and not shown (panels, canvases, composer actions, …).
@@ -643,6 +756,18 @@ impl Provider for MiniToolRuntime {
 
 impl Inner {
     pub(crate) fn emit(&self, event: RuntimeEvent) {
+        if let RuntimeEvent::Fault {
+            minitool, message, ..
+        } = &event
+        {
+            // What finch would notify a person of, for `ctx.notifications.onDidPost`.
+            let seq = self.call_seq.fetch_add(1, Ordering::SeqCst) + 1;
+            self.broadcast(
+                "$/notification",
+                &json!({"id": format!("ntf_{seq}"), "kind": "error", "createdAt": now_iso(),
+                        "title": format!("mini tool {minitool} {message}")}),
+            );
+        }
         let hook = self.hook.read().unwrap_or_else(|e| e.into_inner()).clone();
         hook(&event);
     }
@@ -669,25 +794,24 @@ impl Inner {
     }
 
     /// Starts and activates `insts` in parallel: `Ok(tool count)` or the reason each failed.
+    /// Every process starts at once, but a mini tool that requires a capability another one of
+    /// `insts` declares in `provides` gets `activate` only once that one's activation settled,
+    /// so that its synchronous `capabilities.has()` in `activate()` already knows.
     fn activate(self: &Arc<Inner>, insts: &[Arc<Instance>]) -> Vec<Result<usize, String>> {
         let (tx, rx) = mpsc::channel();
         let mut results: Vec<Option<Result<usize, String>>> = vec![None; insts.len()];
         let mut waiting: HashMap<u64, (Arc<Conn>, Instant)> = HashMap::new();
+        let mut held: Vec<(usize, Arc<Conn>)> = Vec::new();
         for (i, inst) in insts.iter().enumerate() {
-            match self.begin(inst, tx.clone(), i as u64) {
-                Ok(conn) => {
-                    waiting.insert(
-                        i as u64,
-                        (conn, Instant::now() + self.settings.activate_timeout),
-                    );
-                }
+            match self.begin(inst) {
+                Ok(conn) => held.push((i, conn)),
                 Err(e) => {
                     self.settle_capabilities();
                     results[i] = Some(Err(e));
                 }
             }
         }
-        drop(tx);
+        self.release(insts, &mut held, &mut waiting, &mut results, &tx);
         while !waiting.is_empty() {
             let now = Instant::now();
             let next = waiting.values().map(|(_, d)| *d).min().unwrap_or(now);
@@ -696,6 +820,7 @@ impl Inner {
                     if let Some((conn, _)) = waiting.remove(&tag) {
                         let i = tag as usize;
                         results[i] = Some(self.finish_activation(&insts[i], &conn, result));
+                        self.release(insts, &mut held, &mut waiting, &mut results, &tx);
                     }
                 }
                 // Prompts are never routed here; answer one anyway rather than leave it waiting.
@@ -719,10 +844,12 @@ impl Inner {
                             );
                             conn.stop(StopReason::Fault(reason.clone()));
                             insts[i].mark_down(&conn, &reason);
+                            self.drop_tools(&insts[i]);
                             self.settle_capabilities();
                             results[i] = Some(Err(reason));
                         }
                     }
+                    self.release(insts, &mut held, &mut waiting, &mut results, &tx);
                 }
                 Err(RecvTimeoutError::Disconnected) => break,
             }
@@ -733,13 +860,88 @@ impl Inner {
             .collect()
     }
 
-    /// Spawns the process of `inst` and sends it `activate`; the answer goes to `tx` as `tag`.
-    fn begin(
-        self: &Arc<Inner>,
-        inst: &Arc<Instance>,
-        tx: Sender<MainMsg>,
-        tag: u64,
-    ) -> Result<Arc<Conn>, String> {
+    /// Sends `activate` to every held process that no longer waits for a provider; the answer
+    /// goes to `tx`, tagged with its index. When every held one waits on another held one (a
+    /// cycle of requirements), they all go.
+    fn release(
+        &self,
+        insts: &[Arc<Instance>],
+        held: &mut Vec<(usize, Arc<Conn>)>,
+        waiting: &mut HashMap<u64, (Arc<Conn>, Instant)>,
+        results: &mut [Option<Result<usize, String>>],
+        tx: &Sender<MainMsg>,
+    ) {
+        // Sends can fail (the process died at once): then try the others again.
+        while !held.is_empty() {
+            self.release_once(insts, held, waiting, results, tx);
+            if !waiting.is_empty() {
+                break;
+            }
+        }
+    }
+
+    fn release_once(
+        &self,
+        insts: &[Arc<Instance>],
+        held: &mut Vec<(usize, Arc<Conn>)>,
+        waiting: &mut HashMap<u64, (Arc<Conn>, Instant)>,
+        results: &mut [Option<Result<usize, String>>],
+        tx: &Sender<MainMsg>,
+    ) {
+        let unsettled: Vec<usize> = waiting
+            .keys()
+            .map(|t| *t as usize)
+            .chain(held.iter().map(|(i, _)| *i))
+            .collect();
+        let blocked = |i: usize| {
+            unsettled.iter().any(|&j| {
+                j != i
+                    && insts[j]
+                        .provides
+                        .iter()
+                        .any(|c| insts[i].requires.contains(c))
+            })
+        };
+        let ready: Vec<usize> = held
+            .iter()
+            .map(|(i, _)| *i)
+            .filter(|&i| !blocked(i))
+            .collect();
+        let go: Vec<(usize, Arc<Conn>)> = if ready.is_empty() && waiting.is_empty() {
+            std::mem::take(held)
+        } else {
+            let (go, stay) = std::mem::take(held)
+                .into_iter()
+                .partition(|(i, _)| ready.contains(i));
+            *held = stay;
+            go
+        };
+        for (i, conn) in go {
+            let params = self.activation_params(&insts[i]);
+            let pending = Pending::Main {
+                tx: tx.clone(),
+                tag: i as u64,
+            };
+            match conn.request("activate", params, pending) {
+                Ok(_) => {
+                    waiting.insert(
+                        i as u64,
+                        (conn, Instant::now() + self.settings.activate_timeout),
+                    );
+                }
+                Err(e) => {
+                    let reason = format!("cannot send activate: {e}");
+                    conn.stop(StopReason::Fault(reason.clone()));
+                    insts[i].mark_down(&conn, &reason);
+                    self.settle_capabilities();
+                    results[i] = Some(Err(reason));
+                }
+            }
+        }
+    }
+
+    /// Spawns the process of `inst` (its `activate` is sent by `release`).
+    fn begin(self: &Arc<Inner>, inst: &Arc<Instance>) -> Result<Arc<Conn>, String> {
         if self.shut.load(Ordering::SeqCst) {
             return Err("the runtime is shutting down".into());
         }
@@ -804,9 +1006,6 @@ impl Inner {
             inst.mark_down(&conn, "could not start its reader thread");
             return Err(format!("cannot start a thread to read its channel: {e}"));
         }
-        let params = self.activation_params(inst);
-        conn.request("activate", params, Pending::Main { tx, tag })
-            .map_err(|e| format!("cannot send activate: {e}"))?;
         Ok(conn)
     }
 
@@ -827,7 +1026,12 @@ impl Inner {
             "app": self.app_info,
             "session": session.as_ref().map(SessionInfo::session_json),
             "workspace": session.as_ref().map(SessionInfo::workspace_json),
-            "capabilities": {"provides": inst.provides, "requires": inst.requires},
+            "capabilities": {
+                "provides": inst.provides,
+                "requires": inst.requires,
+                "available": lock(&self.capabilities).available(),
+            },
+            "contributions": self.contributions,
         })
     }
 
@@ -855,6 +1059,7 @@ impl Inner {
                 };
                 conn.stop(StopReason::Fault(reason.clone()));
                 inst.mark_down(conn, &reason);
+                self.drop_tools(inst);
                 Err(reason)
             }
         };
@@ -862,9 +1067,66 @@ impl Inner {
         outcome
     }
 
+    /// A mini tool whose activation failed leaves no tools behind, also those it registered
+    /// before it threw.
+    fn drop_tools(&self, inst: &Instance) {
+        let had = !std::mem::take(&mut inst.state().tools).is_empty();
+        if had {
+            self.tools_version.fetch_add(1, Ordering::SeqCst);
+            self.emit(RuntimeEvent::ToolsChanged);
+        }
+    }
+
+    /// `ctx.status.get()`: what the runtime knows of the run — whether a mini tool call is
+    /// running. finch has no unread or waiting sessions to count.
+    pub(crate) fn status_snapshot(&self) -> Value {
+        let running = self.running.load(Ordering::SeqCst);
+        json!({
+            "status": if running > 0 { "running" } else { "idle" },
+            "runningCount": running,
+            "waitingCount": 0,
+            "unreadCount": 0,
+            "updatedAt": now_iso(),
+        })
+    }
+
+    /// Pushes `method` to every live mini tool process (events, status, notifications).
+    fn broadcast(&self, method: &str, params: &Value) {
+        for conn in self.instances.iter().filter_map(|i| i.conn()) {
+            if conn.is_alive() {
+                conn.notify(method, params.clone());
+            }
+        }
+    }
+
+    /// An `AgentEvent` about a mini tool call, to every `ctx.events.onAgentEvent` listener.
+    fn agent_event(
+        &self,
+        kind: &str,
+        tool: &str,
+        call_id: &str,
+        session: &str,
+        error: Option<bool>,
+    ) {
+        let seq = self.call_seq.fetch_add(1, Ordering::SeqCst) + 1;
+        let mut event = json!({
+            "id": format!("evt_{seq}"),
+            "kind": kind,
+            "createdAt": now_iso(),
+            "sessionId": session,
+            "toolName": tool,
+            "toolUseId": call_id,
+        });
+        if let Some(e) = error {
+            event["isToolError"] = json!(e);
+        }
+        self.broadcast("$/agentEvent", &event);
+    }
+
     /// Forgets what an earlier process of `inst` provided and registered.
     fn forget_instance(&self, inst: &Instance) {
         lock(&self.capabilities).remove_instance(&inst.id);
+        services::push_capabilities(self);
         let mut mcp = lock(&self.mcp);
         let before = mcp.len();
         mcp.retain(|r| r.minitool != inst.id);
@@ -954,10 +1216,37 @@ impl Inner {
         let params = json!({
             "name": reg.name,
             "input": args,
-            "exec": {"toolCallId": tool_call_id, "sessionId": session.id, "cwd": session.cwd},
+            "exec": {"toolCallId": tool_call_id, "sessionId": session.id, "spaceId": null,
+                     "cwd": session.cwd},
             "session": session.session_json(),
             "workspace": session.workspace_json(),
         });
+        self.running.fetch_add(1, Ordering::SeqCst);
+        self.broadcast("$/status", &self.status_snapshot());
+        self.agent_event("tool_use", &tool.name, &tool_call_id, &session.id, None);
+        let output = self.execute(inst, tool, &conn, &reg, params, cx);
+        self.agent_event(
+            "tool_result",
+            &tool.name,
+            &tool_call_id,
+            &session.id,
+            Some(output.is_error),
+        );
+        self.running.fetch_sub(1, Ordering::SeqCst);
+        self.broadcast("$/status", &self.status_snapshot());
+        output
+    }
+
+    /// Sends `execute` and waits for its answer, or for its timeout.
+    fn execute(
+        self: &Arc<Inner>,
+        inst: &Arc<Instance>,
+        tool: &ToolSpec,
+        conn: &Arc<Conn>,
+        reg: &Registered,
+        params: Value,
+        cx: &mut CallCx,
+    ) -> ToolOutput {
         let (tx, rx) = mpsc::channel();
         let _route = Route::set(self, tx.clone());
         let request = match conn.request("execute", params, Pending::Main { tx, tag: 0 }) {
@@ -994,7 +1283,7 @@ impl Inner {
             tool.name
         );
         conn.stop(StopReason::Fault(reason.clone()));
-        inst.mark_down(&conn, &reason);
+        inst.mark_down(conn, &reason);
         self.settle_capabilities();
         self.emit(RuntimeEvent::Fault {
             minitool: inst.id.clone(),
@@ -1033,8 +1322,20 @@ impl Inner {
                         .instance_of(&from)
                         .map(|i| i.display_name.clone())
                         .unwrap_or_else(|| from.id.clone());
-                    let answer = ui::answer(&method, &params, &name, cx.prompter);
-                    from.reply(id, answer);
+                    let answered = ui::answer(&method, &params, &name, cx.prompter);
+                    if let Some(message) = answered.notice {
+                        if let Some(inst) = self.instance_of(&from) {
+                            services::log_line(inst, &format!("finch: {message}"));
+                        }
+                        self.emit(RuntimeEvent::Notice {
+                            minitool: from.id.clone(),
+                            display_name: name,
+                            level: Some("warning".into()),
+                            title: None,
+                            message,
+                        });
+                    }
+                    from.reply(id, answered.result);
                 }
                 Err(_) => return None,
             }
@@ -1091,13 +1392,18 @@ impl Inner {
                 let Some(name) = item.get("name").and_then(Value::as_str) else {
                     continue;
                 };
-                let Some(reg) = st.tools.iter().find(|t| t.name == name) else {
+                // The registered name, or (a d.ts `toolName`) the model-facing one.
+                let Some(reg) = st
+                    .tools
+                    .iter()
+                    .find(|t| t.name == name || t.def.wanted_name == name)
+                else {
                     continue;
                 };
                 let text = |k: &str| item.get(k).and_then(Value::as_str).map(str::to_string);
                 found.push(Discovered {
                     minitool: inst.id.clone(),
-                    name: name.to_string(),
+                    name: reg.name.clone(),
                     wanted_name: reg.def.wanted_name.clone(),
                     title: text("title").or_else(|| Some(reg.def.title.clone())),
                     description: text("description").or_else(|| Some(reg.def.description.clone())),
@@ -1153,6 +1459,7 @@ impl Inner {
         for conn in conns {
             conn.stop(StopReason::Shutdown);
         }
+        self.sessions.stop_all();
         self.spawner.close();
     }
 }
@@ -1221,14 +1528,8 @@ fn read_loop(inner: Arc<Inner>, inst: Arc<Instance>, conn: Arc<Conn>, stream: pr
                 .join("\n")
         )
     };
-    conn.fail_pending(&format!(
-        "mini tool \"{}\" {reason} (pid {}); it was stopped and restarts on a later call (after a {backoff} backoff).{tail} Log: {}",
-        inst.id,
-        conn.pid,
-        inst.log.display()
-    ));
-    lock(&inner.capabilities).remove_conn(&conn);
-    inner.settle_capabilities();
+    // Told before the waiting calls fail, so that whoever hears of it (`ctx.notifications`
+    // of the other mini tools) hears before the next call.
     if unexpected && stopped_now {
         inner.emit(RuntimeEvent::Fault {
             minitool: inst.id.clone(),
@@ -1236,6 +1537,15 @@ fn read_loop(inner: Arc<Inner>, inst: Arc<Instance>, conn: Arc<Conn>, stream: pr
             log: inst.log.clone(),
         });
     }
+    conn.fail_pending(&format!(
+        "mini tool \"{}\" {reason} (pid {}); it was stopped and restarts on a later call (after a {backoff} backoff).{tail} Log: {}",
+        inst.id,
+        conn.pid,
+        inst.log.display()
+    ));
+    lock(&inner.capabilities).remove_conn(&conn);
+    services::push_capabilities(&inner);
+    inner.settle_capabilities();
 }
 
 /// A mini tool tool's return value as a tool result: a string is text; `{content: [...],
@@ -1280,6 +1590,10 @@ fn block(value: &Value) -> Content {
         },
         _ => Content::Text(value.to_string()),
     }
+}
+
+fn now_iso() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 
 /// `1.5 s`, `30 s`, `200 ms`.
@@ -1393,6 +1707,7 @@ fn candidates(
                 path: entry.path.clone(),
                 log: log.clone(),
                 outcome,
+                not_shown: Vec::new(),
             };
             if seen.contains(id) {
                 let by = if extra.iter().any(|(e, _)| e == id) {

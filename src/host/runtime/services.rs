@@ -1,13 +1,15 @@
 //! What the host answers when a mini tool asks (runs on that mini tool's reader thread): tool
 //! registrations, `ctx.storage`, `ctx.secrets`, capabilities between mini tools (and the host's
-//! own `mcp.client`), `minitools.listContributions`, and the UI calls — notices go to the event
-//! hook, surfaces a headless host cannot show are recorded, and prompts go to the thread running
-//! the current call. Every refusal is an error the mini tool's promise rejects with; nothing a
-//! mini tool sends can panic the host.
+//! own `mcp.client`), `ctx.status`, `ctx.spaces`, and the UI calls — notices go to the event
+//! hook, contributions a headless host cannot show are recorded, and prompts go to the thread
+//! running the current call (outside one, the documented "nobody answered" result). It also
+//! builds what `activate` carries for the synchronous members (`minitools.listContributions`)
+//! and pushes the capability list the synchronous `capabilities.has()` reads. Every refusal is
+//! an error the mini tool's promise rejects with; nothing a mini tool sends can panic the host.
 
 use std::collections::HashMap;
 use std::io::Write;
-use std::sync::Arc;
+use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -15,7 +17,7 @@ use serde_json::{Value, json};
 use super::rpc::{Conn, MainMsg, Pending, RpcError, RpcResult, code};
 use super::{
     Inner, Instance, MCP_CLIENT_CAPABILITY, McpRegistration, Registered, RuntimeEvent,
-    UnsupportedUse, lock, normalize_server_name, secrets,
+    UnsupportedUse, lock, normalize_server_name, secrets, ui,
 };
 use crate::host::catalog::{Exposure, ToolDef};
 use crate::host::naming;
@@ -31,13 +33,15 @@ pub(crate) struct Capabilities {
 struct Provided {
     by: String,
     conn: Arc<Conn>,
-    methods: Vec<String>,
+    version: Option<String>,
 }
 
-/// A `get` or `has` that waits for a mini tool still activating.
+/// A `capabilities.invoke` that waits for a mini tool still activating, which declares the
+/// capability and has not provided it yet.
 struct Parked {
     name: String,
-    has: bool,
+    method: String,
+    args: Value,
     conn: Arc<Conn>,
     id: Value,
 }
@@ -52,28 +56,71 @@ impl Capabilities {
     pub(crate) fn remove_conn(&mut self, conn: &Arc<Conn>) {
         self.provided.retain(|_, p| !Arc::ptr_eq(&p.conn, conn));
     }
+
+    /// Every capability a mini tool can `has()` right now: the provided ones and the host's.
+    pub(crate) fn available(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.provided.keys().cloned().collect();
+        names.push(MCP_CLIENT_CAPABILITY.to_string());
+        names.sort();
+        names
+    }
+}
+
+/// Tells every live process which capabilities exist, so that their synchronous
+/// `capabilities.has()` answers from what the host knows now.
+pub(crate) fn push_capabilities(inner: &Inner) {
+    let available = lock(&inner.capabilities).available();
+    for conn in inner.instances.iter().filter_map(|i| i.conn()) {
+        conn.notify("$/capabilities", json!({"available": available}));
+    }
 }
 
 /// Answers every parked request that can be answered now: its capability was provided, or no
 /// mini tool that declares it is still activating.
 pub(crate) fn settle(inner: &Inner) {
-    let mut caps = lock(&inner.capabilities);
-    let parked = std::mem::take(&mut caps.parked);
+    let parked = std::mem::take(&mut lock(&inner.capabilities).parked);
     for p in parked {
-        if let Some(provided) = caps.provided.get(&p.name) {
-            let answer = if p.has {
-                json!(true)
-            } else {
-                json!({"methods": provided.methods})
-            };
-            p.conn.reply(p.id, Ok(answer));
-        } else if starting_provider(inner, &p.name) {
-            caps.parked.push(p);
-        } else if p.has {
-            p.conn.reply(p.id, Ok(json!(false)));
-        } else {
-            p.conn.reply(p.id, Err(no_provider(&p.name)));
+        let provider = lock(&inner.capabilities)
+            .provided
+            .get(&p.name)
+            .map(|pr| pr.conn.clone());
+        match provider {
+            Some(provider) => forward_invoke(&provider, p.conn, p.id, &p.name, &p.method, p.args),
+            None if starting_provider(inner, &p.name) => lock(&inner.capabilities).parked.push(p),
+            None => p.conn.reply(p.id, Err(no_provider(&p.name))),
         }
+    }
+}
+
+/// Hands a capability call to the process that provides it; its answer goes to `to`.
+fn forward_invoke(
+    provider: &Arc<Conn>,
+    to: Arc<Conn>,
+    id: Value,
+    name: &str,
+    method: &str,
+    args: Value,
+) {
+    if !provider.is_alive() {
+        to.reply(id, Err(no_provider(name)));
+        return;
+    }
+    let forward = Pending::Forward {
+        to: to.clone(),
+        id: id.clone(),
+    };
+    let sent = provider.request(
+        "capability.invoke",
+        json!({"name": name, "method": method, "args": args}),
+        forward,
+    );
+    if let Err(e) = sent {
+        to.reply(
+            id,
+            Err(RpcError::refused(format!(
+                "the provider of \"{name}\" cannot be reached: {e}"
+            ))),
+        );
     }
 }
 
@@ -137,18 +184,8 @@ pub(crate) fn request(
             Some(secret(inner, inst, method, &params))
         }
         "capabilities.provide" => Some(provide(inner, inst, conn, &params)),
-        "capabilities.get" | "capabilities.has" => query(
-            inner,
-            inst,
-            conn,
-            id.clone(),
-            method == "capabilities.has",
-            &params,
-        ),
+        "capabilities.getVersion" => Some(version(inner, inst, &params)),
         "capabilities.invoke" => invoke(inner, inst, conn, id.clone(), &params),
-        "minitools.listContributions" => {
-            Some(str_param(&params, "point").map(|point| contributions(inner, point)))
-        }
         "minitools.list" => Some(Ok(list(inner))),
         "ui.confirm" | "ui.modal" | "ui.form" => {
             let route = lock(&inner.route).clone();
@@ -162,11 +199,19 @@ pub(crate) fn request(
                     };
                     match tx.send(prompt) {
                         Ok(()) => None,
-                        Err(_) => Some(Err(outside_call(method))),
+                        Err(mpsc::SendError(MainMsg::Prompt { params, .. })) => {
+                            Some(Ok(nobody_there(inner, inst, method, &params)))
+                        }
+                        Err(_) => Some(Ok(nobody_there(inner, inst, method, &Value::Null))),
                     }
                 }
-                None => Some(Err(outside_call(method))),
+                None => Some(Ok(nobody_there(inner, inst, method, &params))),
             }
+        }
+        "status.get" => Some(Ok(inner.status_snapshot())),
+        "spaces.list" => Some(spaces(inner)),
+        m if m.starts_with("sessions.") => {
+            super::sessions::request(inner, inst, conn, id.clone(), m, &params)
         }
         other => Some(Err(RpcError::new(
             code::METHOD_NOT_FOUND,
@@ -178,10 +223,29 @@ pub(crate) fn request(
     }
 }
 
-fn outside_call(method: &str) -> RpcError {
-    RpcError::refused(format!(
-        "{method} can ask a person only while one of this mini tool's tools is running: finch is headless, and outside a call there is nobody to show it to"
-    ))
+/// A dialog asked for outside a tool call (in `activate`, from a timer): a headless host has
+/// nobody to show it to then. The answer is the documented "nobody answered" result, and the
+/// person running finch is told on stderr (and the mini tool's log) that it was not shown.
+fn nobody_there(inner: &Inner, inst: &Instance, method: &str, params: &Value) -> Value {
+    let answer = ui::no_person(method);
+    let what = ui::dialog_name(method);
+    let title = params
+        .get("title")
+        .and_then(Value::as_str)
+        .map(|t| format!(" \"{t}\""))
+        .unwrap_or_default();
+    let message = format!(
+        "{what}{title} was not shown: outside a tool call a headless host has nobody to ask; answered {answer}"
+    );
+    log_line(inst, &format!("finch: {message}"));
+    inner.emit(RuntimeEvent::Notice {
+        minitool: inst.id.clone(),
+        display_name: inst.display_name.clone(),
+        level: Some("warning".into()),
+        title: None,
+        message,
+    });
+    answer
 }
 
 /// A notification from a mini tool.
@@ -215,8 +279,13 @@ pub(crate) fn notification(
         "capabilities.revoke" => {
             if let Some(name) = text("name") {
                 let mut caps = lock(&inner.capabilities);
-                if caps.provided.get(&name).is_some_and(|p| p.by == inst.id) {
+                let revoked = caps.provided.get(&name).is_some_and(|p| p.by == inst.id);
+                if revoked {
                     caps.provided.remove(&name);
+                }
+                drop(caps);
+                if revoked {
+                    push_capabilities(inner);
                 }
             }
         }
@@ -233,15 +302,20 @@ pub(crate) fn notification(
             log_line(
                 inst,
                 &format!(
-                    "finch: ui.{kind}({}) is not shown by this headless host; recorded and ignored",
+                    "finch: {kind}({}) is not shown by this headless host; recorded and ignored",
                     detail.as_deref().unwrap_or("")
                 ),
             );
-            lock(&inner.unsupported).push(UnsupportedUse {
+            let used = UnsupportedUse {
                 minitool: inst.id.clone(),
                 kind: kind.clone(),
                 detail: detail.clone(),
-            });
+            };
+            let mut recorded = lock(&inner.unsupported);
+            if !recorded.contains(&used) {
+                recorded.push(used);
+            }
+            drop(recorded);
             inner.emit(RuntimeEvent::Unsupported {
                 minitool: inst.id.clone(),
                 kind,
@@ -267,7 +341,7 @@ pub(crate) fn notification(
 }
 
 /// A line the host adds to a mini tool's log.
-fn log_line(inst: &Instance, text: &str) {
+pub(crate) fn log_line(inst: &Instance, text: &str) {
     if let Ok(mut f) = std::fs::OpenOptions::new().append(true).open(&inst.log) {
         let _ = writeln!(f, "{text}");
     }
@@ -435,16 +509,10 @@ fn provide(inner: &Inner, inst: &Instance, conn: &Arc<Conn>, params: &Value) -> 
             "\"{MCP_CLIENT_CAPABILITY}\" is provided by the finch host itself"
         )));
     }
-    let methods: Vec<String> = params
-        .get("methods")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default();
+    let version = params
+        .get("version")
+        .and_then(Value::as_str)
+        .map(str::to_string);
     {
         let mut caps = lock(&inner.capabilities);
         if let Some(other) = caps.provided.get(name)
@@ -460,70 +528,35 @@ fn provide(inner: &Inner, inst: &Instance, conn: &Arc<Conn>, params: &Value) -> 
             Provided {
                 by: inst.id.clone(),
                 conn: conn.clone(),
-                methods,
+                version,
             },
         );
     }
+    push_capabilities(inner);
     settle(inner);
     Ok(Value::Null)
 }
 
-/// `capabilities.get` / `has`: `None` when the request was parked.
-fn query(
-    inner: &Inner,
-    inst: &Instance,
-    conn: &Arc<Conn>,
-    id: Value,
-    has: bool,
-    params: &Value,
-) -> Option<RpcResult> {
-    let name = match str_param(params, "name") {
-        Ok(n) => n.to_string(),
-        Err(e) => return Some(Err(e)),
-    };
-    if !inst.requires.iter().any(|c| c == &name) {
-        return Some(if has {
-            Ok(json!(false))
-        } else {
-            Err(RpcError::refused(format!(
-                "capabilities.get(\"{name}\"): declare it in the manifest's requires.capabilities first"
-            )))
-        });
+/// `capabilities.getVersion(name)`: the version its provider declared, else `null`.
+fn version(inner: &Inner, inst: &Instance, params: &Value) -> RpcResult {
+    let name = str_param(params, "name")?;
+    if !inst.requires.iter().any(|c| c == name) {
+        return Ok(Value::Null);
     }
     if name == MCP_CLIENT_CAPABILITY {
-        return Some(Ok(if has {
-            json!(true)
-        } else {
-            json!({"methods": ["registerServer", "unregisterServer", "listServers"]})
-        }));
+        return Ok(json!(env!("CARGO_PKG_VERSION")));
     }
-    let mut caps = lock(&inner.capabilities);
-    if let Some(p) = caps.provided.get(&name) {
-        return Some(Ok(if has {
-            json!(true)
-        } else {
-            json!({"methods": p.methods})
-        }));
-    }
-    if starting_provider(inner, &name) {
-        caps.parked.push(Parked {
-            name,
-            has,
-            conn: conn.clone(),
-            id,
-        });
-        return None;
-    }
-    Some(if has {
-        Ok(json!(false))
-    } else {
-        Err(no_provider(&name))
-    })
+    Ok(lock(&inner.capabilities)
+        .provided
+        .get(name)
+        .and_then(|p| p.version.clone())
+        .map_or(Value::Null, Value::String))
 }
 
-/// `capabilities.invoke`: handed to the providing mini tool (`None`), or answered by the host.
+/// `capabilities.invoke`: handed to the providing mini tool (`None`), parked until a provider
+/// still activating settles, or answered by the host.
 fn invoke(
-    inner: &Inner,
+    inner: &Arc<Inner>,
     inst: &Instance,
     conn: &Arc<Conn>,
     id: Value,
@@ -540,47 +573,155 @@ fn invoke(
     }
     let args = params.get("args").cloned().unwrap_or_else(|| json!([]));
     if name == MCP_CLIENT_CAPABILITY {
-        return Some(mcp_client(inner, inst, method, &args));
+        return mcp_client(inner, inst, conn, id, method, &args);
     }
-    let provider = lock(&inner.capabilities)
-        .provided
-        .get(name)
-        .map(|p| p.conn.clone());
-    let Some(provider) = provider.filter(|c| c.is_alive()) else {
-        return Some(Err(no_provider(name)));
-    };
-    let forward = Pending::Forward {
-        to: conn.clone(),
-        id,
-    };
-    let sent = provider.request(
-        "capability.invoke",
-        json!({"name": name, "method": method, "args": args}),
-        forward,
-    );
-    match sent {
-        Ok(_) => None,
-        Err(e) => Some(Err(RpcError::refused(format!(
-            "the provider of \"{name}\" cannot be reached: {e}"
-        )))),
+    let mut caps = lock(&inner.capabilities);
+    let provider = caps.provided.get(name).map(|p| p.conn.clone());
+    match provider {
+        Some(provider) => {
+            drop(caps);
+            forward_invoke(&provider, conn.clone(), id, name, method, args);
+        }
+        None if starting_provider(inner, name) => caps.parked.push(Parked {
+            name: name.to_string(),
+            method: method.to_string(),
+            args,
+            conn: conn.clone(),
+            id,
+        }),
+        None => return Some(Err(no_provider(name))),
     }
+    None
 }
 
-/// The host's own `mcp.client` capability: runtime MCP server registrations (SPEC §9.2).
-fn mcp_client(inner: &Inner, inst: &Instance, method: &str, args: &Value) -> RpcResult {
-    let first = args.get(0).cloned().unwrap_or(Value::Null);
+/// The methods of the host's `mcp.client`, those of the official MCP Client mini tool.
+const MCP_CLIENT_METHODS: &str = "registerServer, unregisterServer, listServers, getServerStatuses, listTools, callTool, connectServer, disconnectServerOAuth";
+
+/// The host's own `mcp.client` capability, with the provider surface of the official MCP
+/// Client mini tool: runtime server registrations (SPEC §9.2), and — through the handle on
+/// finch's own bridge (`set_mcp_bridge`) — statuses, tool lists and calls. `None` when a call
+/// answers later (`callTool`). Calls made this way do not pass the permission gateway: the
+/// mini tool's own tool call that makes them did.
+fn mcp_client(
+    inner: &Arc<Inner>,
+    inst: &Instance,
+    conn: &Arc<Conn>,
+    id: Value,
+    method: &str,
+    args: &Value,
+) -> Option<RpcResult> {
+    let arg = |i: usize| args.get(i).cloned().unwrap_or(Value::Null);
+    let server_arg = || -> Result<String, RpcError> {
+        let first = arg(0);
+        first
+            .as_str()
+            .or_else(|| first.get("name").and_then(Value::as_str))
+            .map(str::to_string)
+            .ok_or_else(|| RpcError::invalid(format!("{method} needs the server's name")))
+    };
+    let bridge = lock(&inner.bridge).clone();
+    let no_bridge = || {
+        RpcError::refused(
+            "the MCP bridge is not running in this command (it runs under `finch run` and `finch tool call`)",
+        )
+    };
+    let answer = match method {
+        "registerServer" | "unregisterServer" | "listServers" => {
+            mcp_registry(inner, inst, method, &arg(0), bridge.as_ref())
+        }
+        "getServerStatuses" => {
+            let mut statuses = bridge.as_ref().map(|b| b.statuses()).unwrap_or_default();
+            for r in lock(&inner.mcp).iter() {
+                if !statuses.iter().any(|s| s["qualifiedName"] == r.name.as_str()) {
+                    statuses.push(json!({
+                        "name": r.config.get("name").cloned().unwrap_or_else(|| json!(r.name)),
+                        "status": "pending",
+                        "toolCount": 0,
+                        "ownerExtensionId": r.minitool,
+                        "qualifiedName": r.name,
+                    }));
+                }
+            }
+            Ok(Value::Array(statuses))
+        }
+        "listTools" => server_arg().and_then(|server| {
+            let bridge = bridge.ok_or_else(no_bridge)?;
+            bridge
+                .list_tools(&server)
+                .map(Value::Array)
+                .map_err(RpcError::refused)
+        }),
+        "callTool" => {
+            let (server, tool) = match (server_arg(), arg(1)) {
+                (Ok(s), Value::String(t)) => (s, t),
+                (Err(e), _) => return Some(Err(e)),
+                (_, _) => {
+                    return Some(Err(RpcError::invalid(
+                        "callTool(server, name, args) needs the tool's name",
+                    )));
+                }
+            };
+            let arguments = match arg(2) {
+                Value::Object(map) => map,
+                Value::Null => serde_json::Map::new(),
+                other => {
+                    return Some(Err(RpcError::invalid(format!(
+                        "callTool: the arguments must be an object, not {other}"
+                    ))));
+                }
+            };
+            let Some(bridge) = bridge else {
+                return Some(Err(no_bridge()));
+            };
+            let to = conn.clone();
+            bridge.call_tool(&server, &tool, arguments, move |result| {
+                to.reply(id, result.map_err(RpcError::refused));
+            });
+            return None;
+        }
+        "connectServer" => server_arg().and_then(|server| {
+            let bridge = bridge.ok_or_else(no_bridge)?;
+            match bridge.connected(&server).map_err(RpcError::refused)? {
+                true => Ok(json!({"ok": true})),
+                false => Err(RpcError::refused(format!(
+                    "MCP server \"{server}\" is not connected, and finch does not run an OAuth sign-in for MCP servers: give its credentials as headers in servers.json (`finch mcp add`), then reload"
+                ))),
+            }
+        }),
+        // finch keeps no OAuth credentials for MCP servers: there is nothing to remove.
+        "disconnectServerOAuth" => server_arg().map(|_| json!({"ok": true})),
+        other => Err(RpcError::refused(format!(
+            "the capability \"{MCP_CLIENT_CAPABILITY}\" has no method {other} (it has {MCP_CLIENT_METHODS})"
+        ))),
+    };
+    Some(answer)
+}
+
+/// The registrations part of `mcp.client`: `registerServer(config)` → `{ok, name}` or
+/// `{ok: false, error}`, `unregisterServer(name)` → `{ok}`, `listServers()` → the names of the
+/// bridge's servers and of the registrations.
+fn mcp_registry(
+    inner: &Inner,
+    inst: &Instance,
+    method: &str,
+    first: &Value,
+    bridge: Option<&crate::host::mcp::McpHandle>,
+) -> RpcResult {
     match method {
         "registerServer" => {
+            let refused = |error: &str| Ok(json!({"ok": false, "error": error}));
             let Some(config) = first.as_object() else {
-                return Err(RpcError::invalid(
+                return refused(
                     "registerServer needs a config: {name, command, args?, env?, cwd?} or {name, url, headers?}",
-                ));
+                );
             };
-            let name = config
+            let Some(name) = config
                 .get("name")
                 .and_then(Value::as_str)
                 .filter(|n| !n.trim().is_empty())
-                .ok_or_else(|| RpcError::invalid("registerServer: the config needs a \"name\""))?;
+            else {
+                return refused("registerServer: the config needs a \"name\"");
+            };
             let has = |k: &str| {
                 config
                     .get(k)
@@ -588,9 +729,9 @@ fn mcp_client(inner: &Inner, inst: &Instance, method: &str, args: &Value) -> Rpc
                     .is_some_and(|s| !s.is_empty())
             };
             if has("command") == has("url") {
-                return Err(RpcError::invalid(
+                return refused(
                     "registerServer: give either \"command\" (stdio) or \"url\" (Streamable HTTP)",
-                ));
+                );
             }
             let normalized = normalize_server_name(name);
             {
@@ -603,7 +744,7 @@ fn mcp_client(inner: &Inner, inst: &Instance, method: &str, args: &Value) -> Rpc
                 });
             }
             inner.emit(RuntimeEvent::McpServersChanged);
-            Ok(json!({"name": normalized}))
+            Ok(json!({"ok": true, "name": normalized}))
         }
         "unregisterServer" => {
             let name = first
@@ -620,42 +761,54 @@ fn mcp_client(inner: &Inner, inst: &Instance, method: &str, args: &Value) -> Rpc
             if removed {
                 inner.emit(RuntimeEvent::McpServersChanged);
             }
-            Ok(json!(removed))
+            Ok(json!({"ok": removed}))
         }
-        "listServers" => Ok(Value::Array(
-            lock(&inner.mcp)
-                .iter()
-                .map(|r| json!({"name": r.name, "minitool": r.minitool, "config": r.config}))
-                .collect(),
-        )),
-        other => Err(RpcError::refused(format!(
-            "the capability \"{MCP_CLIENT_CAPABILITY}\" has no method {other} (it has registerServer, unregisterServer, listServers)"
-        ))),
+        _ => {
+            let mut names = bridge.map(|b| b.server_names()).unwrap_or_default();
+            for r in lock(&inner.mcp).iter() {
+                let name = r
+                    .config
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or(&r.name)
+                    .to_string();
+                if !names.iter().any(|n| normalize_server_name(n) == r.name) {
+                    names.push(name);
+                }
+            }
+            Ok(json!(names))
+        }
     }
 }
 
-/// `minitools.listContributions(point)`: what each mini tool of this run contributes to
-/// `point` (array contributions one item per entry).
-fn contributions(inner: &Inner, point: &str) -> Value {
-    let mut out = Vec::new();
-    for inst in &inner.instances {
-        let Some(value) = inst.contributes.get(point) else {
-            continue;
-        };
-        let items: Vec<Value> = match value {
-            Value::Array(items) => items.clone(),
-            other => vec![other.clone()],
-        };
-        for item in items {
-            out.push(json!({
-                "minitoolId": inst.id,
-                "extensionId": inst.id,
-                "displayName": inst.display_name,
-                "contribution": item,
-            }));
+/// Every manifest contribution of the mini tools of this run, by extension point, in the
+/// shape of `MiniToolContribution` (an array contribution gives one record per item). Sent with
+/// `activate`, because `minitools.listContributions(point)` is synchronous.
+pub(crate) fn contributions(instances: &[Arc<Instance>]) -> Value {
+    let mut points = serde_json::Map::new();
+    for inst in instances {
+        for (point, value) in &inst.contributes {
+            let items: Vec<Value> = match value {
+                Value::Array(items) => items.clone(),
+                other => vec![other.clone()],
+            };
+            let list = points
+                .entry(point.clone())
+                .or_insert_with(|| Value::Array(Vec::new()));
+            if let Value::Array(list) = list {
+                for item in items {
+                    list.push(json!({
+                        "extensionId": inst.id,
+                        "extensionName": inst.display_name,
+                        "extensionPath": inst.dir,
+                        "source": inst.origin.contribution_source(),
+                        "value": item,
+                    }));
+                }
+            }
         }
     }
-    Value::Array(out)
+    Value::Object(points)
 }
 
 fn list(inner: &Inner) -> Value {
@@ -675,4 +828,21 @@ fn list(inner: &Inner) -> Value {
             })
             .collect(),
     )
+}
+
+/// `spaces.list()`: the spaces of `<runtime>/spaces.json` as `SpaceSummary` records.
+fn spaces(inner: &Inner) -> RpcResult {
+    let spaces = crate::space::list(&inner.homes).map_err(|e| RpcError::refused(e.to_string()))?;
+    Ok(Value::Array(
+        spaces
+            .iter()
+            .map(|s| {
+                let mut summary = json!({"id": s.id, "name": s.name});
+                if let Some(dir) = &s.directory {
+                    summary["directoryPath"] = json!(dir);
+                }
+                summary
+            })
+            .collect(),
+    ))
 }

@@ -149,10 +149,10 @@ fn definitions_carry_names_owner_risk_exposure_and_clamped_timeouts() {
     let (runtime, reports, _) = start(&s, &[ctx_demo(root.path())]);
     assert_eq!(reports.len(), 1);
     assert!(
-        matches!(reports[0].outcome, Outcome::Activated { tools: 10 }),
+        matches!(reports[0].outcome, Outcome::Activated { tools: 16 }),
         "{reports:?}"
     );
-    assert_eq!(reports[0].line(), "✓ ctx-demo activated: 10 tools");
+    assert_eq!(reports[0].line(), "✓ ctx-demo activated: 16 tools");
     assert_eq!(reports[0].to_json()["status"], "activated");
     let defs = runtime.defs();
     let shaped = defs.iter().find(|d| d.raw_name == "shaped").unwrap();
@@ -201,6 +201,35 @@ fn discovery_providers_answer_discover_with_registered_tools() {
     assert!(runtime.discover("nothing relevant", 8).is_empty());
 }
 
+/// A d.ts `ToolSearchProvider` (`search({query, limit}, ctx)` → `{toolName}`) answers too.
+#[test]
+fn search_providers_of_the_published_shape_answer_discover() {
+    if !node_available() {
+        return;
+    }
+    let root = tempfile::tempdir().unwrap();
+    let s = setup(root.path());
+    let contract = package(
+        root.path(),
+        "contract",
+        "contract.mjs",
+        json!({"requires": {"capabilities": ["mcp.client"]}}),
+    );
+    let (runtime, _, _) = start(&s, &[contract]);
+    let found = runtime.discover("geometry please", 8);
+    assert_eq!(
+        found,
+        vec![Discovered {
+            minitool: "contract".into(),
+            name: "shapes".into(),
+            wanted_name: "contract_shapes".into(),
+            title: Some("Shapes, found by search".into()),
+            description: Some("geometry of ctx".into()),
+            score: None,
+        }]
+    );
+}
+
 #[test]
 fn prompts_reach_the_prompter_of_the_call_and_mcp_registrations_are_exposed() {
     if !node_available() {
@@ -216,12 +245,16 @@ fn prompts_reach_the_prompter_of_the_call_and_mcp_registrations_are_exposed() {
     );
     let (runtime, _, events) = start(&s, &[ctx_demo(root.path()), consumer]);
     let answers = vec![
-        QuestionAnswer::Chosen(vec!["Yes".into()]),
+        QuestionAnswer::Chosen(vec!["Delete".into()]),
         QuestionAnswer::Other("Ada".into()),
+        QuestionAnswer::Chosen(vec!["Submit".into()]),
+        QuestionAnswer::Other("k-1".into()),
+        QuestionAnswer::Chosen(vec!["Save".into()]),
     ];
     let approve = [
         "ctx-demo_ask",
         "ctx-demo_form",
+        "ctx-demo_modal",
         "cap-consumer_mcp",
         "ctx-demo_surfaces",
     ];
@@ -236,9 +269,16 @@ fn prompts_reach_the_prompter_of_the_call_and_mcp_registrations_are_exposed() {
     let form = host.call("ctx-demo_form", json!({}));
     assert_eq!(
         form.output.structured,
-        Some(json!({"name": "Ada"})),
+        Some(json!({"submitted": true, "values": {"name": "Ada"}})),
         "{:?}",
         form.output
+    );
+    let modal = host.call("ctx-demo_modal", json!({}));
+    assert_eq!(
+        modal.output.structured,
+        Some(json!({"closable": true, "action": "save", "values": {"apiKey": "k-1"}})),
+        "{:?}",
+        modal.output
     );
 
     let mcp = host.call("cap-consumer_mcp", json!({}));
@@ -265,16 +305,21 @@ fn prompts_reach_the_prompter_of_the_call_and_mcp_registrations_are_exposed() {
     assert_eq!(
         kinds,
         [
-            "registerPanel",
-            "openCanvas",
-            "registerComposerAction",
-            "registerSettingsMenu",
-            "registerIcon"
+            "ui.createPanel",
+            "ui.createCanvasWindow",
+            "ui.onDidOpenPanel",
+            "composerActions.register",
+            "settingsMenu.register",
+            "sessionContainers.registerSettingsMenu",
+            "icons.register",
+            "ui.registerPanel",
+            "ui.delivery",
+            "ui.openFilePreview",
         ]
     );
     assert!(events.lock().unwrap().iter().any(|e| matches!(
         e,
-        RuntimeEvent::Unsupported { kind, detail, .. } if kind == "registerPanel" && detail.as_deref() == Some("side-panel")
+        RuntimeEvent::Unsupported { kind, detail, .. } if kind == "ui.createPanel" && detail.as_deref() == Some("side-panel")
     )));
 }
 

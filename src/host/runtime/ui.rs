@@ -1,16 +1,25 @@
-//! What a mini tool asks a person (`ctx.ui.confirm`, `ctx.ui.modal`, `ctx.ui.form`,
-//! `exec.ui.requestForm`) becomes questions through the host's `Prompter` — the terminal's, the
-//! MCP client's elicitation, or nobody. Runs on the thread that owns the prompter (the one in
-//! `Host::call`).
+//! What a mini tool asks a person (`ctx.ui.showConfirmDialog`, `ctx.ui.showModalDialog`,
+//! `exec.ui.requestForm`) becomes questions through the host's `Prompter` — the same one that
+//! shows permission cards: the terminal's, the MCP client's elicitation, or nobody. Runs on the
+//! thread that owns the prompter (the one in `Host::call`).
 //!
-//! Answers: `confirm` → `true`/`false`; `modal` → the chosen action's `id` (or its label);
-//! `form` → an object of field values. With nobody to ask, or an unanswered question, the
-//! mini tool's promise rejects with an error saying so — never a made-up answer.
+//! Answers have the shapes of finch.d.ts: a confirm dialog → `{confirmed}`; a modal →
+//! `{action, values?}`; a form → `{submitted, values, reason?}`. With nobody to ask, the answer
+//! is the documented "not answered" result — `{confirmed: false}`, `{action: "dismissed"}`,
+//! `{submitted: false, reason: "background"}` (the first two also carry `reason`) — and the
+//! caller prints a notice that the dialog got no answer: never a silent or made-up answer.
 
 use serde_json::{Map, Value, json};
 
 use super::rpc::{RpcError, RpcResult};
 use crate::host::prompt::{Choice, Prompter, Question, QuestionAnswer};
+
+/// One answered prompt: the mini tool's result, and a notice for the person running finch when
+/// nobody could answer.
+pub(crate) struct Answered {
+    pub result: RpcResult,
+    pub notice: Option<String>,
+}
 
 /// Answers one prompt request of a mini tool.
 pub(crate) fn answer(
@@ -18,17 +27,86 @@ pub(crate) fn answer(
     params: &Value,
     display_name: &str,
     prompter: &mut dyn Prompter,
-) -> RpcResult {
-    match method {
+) -> Answered {
+    let asked = match method {
         "ui.confirm" => confirm(params, display_name, prompter),
         "ui.modal" => modal(params, display_name, prompter),
         "ui.form" => form(params, display_name, prompter),
-        other => Err(RpcError::new(
+        other => Ok(Err(RpcError::new(
             super::rpc::code::METHOD_NOT_FOUND,
             format!("unknown method {other}"),
-        )),
+        ))),
+    };
+    match asked {
+        Ok(result) => Answered {
+            result,
+            notice: None,
+        },
+        Err(why) => {
+            let result = unanswered(method, why);
+            let title = text(params, "title")
+                .map(|t| format!(" \"{t}\""))
+                .unwrap_or_default();
+            let notice = match why {
+                Unanswered::Nobody => format!(
+                    "{}{title} got no answer (nobody to ask in this run — no terminal, no MCP client that elicits — or it was dismissed); answered {result}",
+                    dialog_name(method)
+                ),
+                Unanswered::TimedOut => format!(
+                    "{}{title}: nobody answered in time; answered {result}",
+                    dialog_name(method)
+                ),
+            };
+            Answered {
+                result: Ok(result),
+                notice: Some(notice),
+            }
+        }
     }
 }
+
+/// Why a prompt got no answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Unanswered {
+    Nobody,
+    TimedOut,
+}
+
+/// The d.ts name of the dialog behind a wire method.
+pub(crate) fn dialog_name(method: &str) -> &'static str {
+    match method {
+        "ui.confirm" => "ui.showConfirmDialog",
+        "ui.modal" => "ui.showModalDialog",
+        _ => "ui.requestForm",
+    }
+}
+
+/// The documented result of a dialog nobody could be asked.
+pub(crate) fn no_person(method: &str) -> Value {
+    unanswered(method, Unanswered::Nobody)
+}
+
+fn unanswered(method: &str, why: Unanswered) -> Value {
+    let reason = match why {
+        Unanswered::Nobody => "background",
+        Unanswered::TimedOut => "timeout",
+    };
+    match method {
+        "ui.confirm" => json!({"confirmed": false, "reason": reason}),
+        "ui.modal" => json!({"action": "dismissed", "reason": reason}),
+        _ => json!({"submitted": false, "values": {}, "reason": reason}),
+    }
+}
+
+fn why(answer: &QuestionAnswer) -> Unanswered {
+    match answer {
+        QuestionAnswer::TimedOut => Unanswered::TimedOut,
+        _ => Unanswered::Nobody,
+    }
+}
+
+/// A prompt's outcome: the result to send, or why nobody answered.
+type Asked = Result<RpcResult, Unanswered>;
 
 fn text(params: &Value, key: &str) -> Option<String> {
     params
@@ -52,40 +130,39 @@ fn choice(label: &str) -> Choice {
     }
 }
 
-/// Why a question got no answer, as the mini tool's rejection.
-fn unanswered(method: &str, answer: &QuestionAnswer) -> RpcError {
-    match answer {
-        QuestionAnswer::TimedOut => RpcError::refused(format!(
-            "{method}: nobody answered in time; treat it as cancelled"
-        )),
-        _ => RpcError::refused(format!(
-            "{method} needs a person to answer, and this run has nobody to ask (no terminal and no MCP client that elicits). Let the caller pass the choice as input instead."
-        )),
-    }
-}
-
-fn confirm(params: &Value, display_name: &str, prompter: &mut dyn Prompter) -> RpcResult {
-    let yes = text(params, "confirmLabel").unwrap_or_else(|| "Yes".into());
-    let no = text(params, "cancelLabel").unwrap_or_else(|| "No".into());
+fn confirm(params: &Value, display_name: &str, prompter: &mut dyn Prompter) -> Asked {
+    let yes = text(params, "confirmLabel").unwrap_or_else(|| "Confirm".into());
+    let no = text(params, "cancelLabel").unwrap_or_else(|| "Cancel".into());
     let question = Question {
-        question: text(params, "message")
-            .or_else(|| text(params, "title"))
-            .unwrap_or_else(|| "Continue?".into()),
+        question: body(params).unwrap_or_else(|| "Continue?".into()),
         header: header(params, display_name),
         options: vec![choice(&yes), choice(&no)],
         multi_select: false,
     };
     match prompter.question(&question) {
-        QuestionAnswer::Chosen(labels) => Ok(Value::Bool(labels.first() == Some(&yes))),
-        QuestionAnswer::Other(text) => Ok(Value::Bool(is_yes(&text))),
-        other => Err(unanswered("ui.confirm", &other)),
+        QuestionAnswer::Chosen(labels) => {
+            Ok(Ok(json!({"confirmed": labels.first() == Some(&yes)})))
+        }
+        QuestionAnswer::Other(text) => Ok(Ok(json!({"confirmed": is_yes(&text)}))),
+        other => Err(why(&other)),
+    }
+}
+
+/// The text of a dialog: its message, else its description, else its title.
+fn body(params: &Value) -> Option<String> {
+    match (text(params, "description"), text(params, "message")) {
+        (Some(d), Some(m)) => Some(format!("{d}\n{m}")),
+        (d, m) => m
+            .or(d)
+            .or_else(|| text(params, "body"))
+            .or_else(|| text(params, "title")),
     }
 }
 
 fn is_yes(text: &str) -> bool {
     matches!(
         text.trim().to_lowercase().as_str(),
-        "y" | "yes" | "true" | "ok" | "1"
+        "y" | "yes" | "true" | "ok" | "1" | "confirm"
     )
 }
 
@@ -119,46 +196,93 @@ fn actions(params: &Value) -> Vec<(Value, String)> {
     out
 }
 
-fn modal(params: &Value, display_name: &str, prompter: &mut dyn Prompter) -> RpcResult {
+fn modal(params: &Value, display_name: &str, prompter: &mut dyn Prompter) -> Asked {
+    let values = match params.get("fields") {
+        Some(Value::Array(fields)) if !fields.is_empty() => {
+            match fill(fields, params, display_name, prompter)? {
+                Ok(values) => Some(values),
+                Err(e) => return Ok(Err(e)),
+            }
+        }
+        _ => None,
+    };
     let actions = actions(params);
     let question = Question {
-        question: text(params, "message")
-            .or_else(|| text(params, "body"))
-            .or_else(|| text(params, "title"))
-            .unwrap_or_default(),
+        question: body(params).unwrap_or_default(),
         header: header(params, display_name),
         options: actions.iter().map(|(_, l)| choice(l)).collect(),
         multi_select: false,
     };
-    match prompter.question(&question) {
-        QuestionAnswer::Chosen(labels) => Ok(labels
+    let action = match prompter.question(&question) {
+        QuestionAnswer::Chosen(labels) => labels
             .first()
             .and_then(|l| actions.iter().find(|(_, label)| label == l))
             .map(|(id, _)| id.clone())
-            .unwrap_or(Value::Null)),
-        QuestionAnswer::Other(text) => Ok(Value::String(text)),
-        other => Err(unanswered("ui.modal", &other)),
+            .unwrap_or_else(|| json!("dismissed")),
+        QuestionAnswer::Other(text) => actions
+            .iter()
+            .find(|(id, label)| label.eq_ignore_ascii_case(text.trim()) || id == text.trim())
+            .map(|(id, _)| id.clone())
+            .unwrap_or_else(|| json!("dismissed")),
+        other => return Err(why(&other)),
+    };
+    let mut result = Map::new();
+    result.insert("action".into(), action);
+    if let Some(values) = values {
+        result.insert("values".into(), Value::Object(values));
     }
+    Ok(Ok(Value::Object(result)))
 }
 
-fn form(params: &Value, display_name: &str, prompter: &mut dyn Prompter) -> RpcResult {
+fn form(params: &Value, display_name: &str, prompter: &mut dyn Prompter) -> Asked {
     let Some(fields) = params.get("fields").and_then(Value::as_array) else {
-        return Err(RpcError::invalid(
-            "ui.form needs {fields: [{key, label, type, options?, default?}]}",
-        ));
+        return Ok(Err(RpcError::invalid(
+            "ui.requestForm needs {title, fields: [{key, label, type, options?, default?}]}",
+        )));
     };
+    let values = match fill(fields, params, display_name, prompter)? {
+        Ok(values) => values,
+        Err(e) => return Ok(Err(e)),
+    };
+    let submit = text(params, "submitLabel").unwrap_or_else(|| "Submit".into());
+    let cancel = text(params, "cancelLabel").unwrap_or_else(|| "Cancel".into());
+    let question = Question {
+        question: text(params, "title").unwrap_or_else(|| "Send this form?".into()),
+        header: header(&json!({}), display_name),
+        options: vec![choice(&submit), choice(&cancel)],
+        multi_select: false,
+    };
+    let submitted = match prompter.question(&question) {
+        QuestionAnswer::Chosen(labels) => labels.first() == Some(&submit),
+        QuestionAnswer::Other(text) => is_yes(&text) || text.trim() == submit,
+        other => return Err(why(&other)),
+    };
+    Ok(Ok(if submitted {
+        json!({"submitted": true, "values": values})
+    } else {
+        json!({"submitted": false, "values": {}, "reason": "cancelled"})
+    }))
+}
+
+/// Asks one question per field (a `link` field is only shown); the values by key.
+fn fill(
+    fields: &[Value],
+    params: &Value,
+    display_name: &str,
+    prompter: &mut dyn Prompter,
+) -> Result<Result<Map<String, Value>, RpcError>, Unanswered> {
     let mut values = Map::new();
     for (i, field) in fields.iter().enumerate() {
         let Some(key) = field.get("key").and_then(Value::as_str) else {
-            return Err(RpcError::invalid(format!(
-                "ui.form: fields[{i}] needs a \"key\" string"
-            )));
+            return Ok(Err(RpcError::invalid(format!(
+                "the form's fields[{i}] needs a \"key\" string"
+            ))));
         };
         let label = text(field, "label").unwrap_or_else(|| key.to_string());
-        let kind = field
-            .get("type")
-            .and_then(Value::as_str)
-            .unwrap_or("string");
+        let kind = field.get("type").and_then(Value::as_str).unwrap_or("text");
+        if kind == "link" {
+            continue;
+        }
         let options: Vec<String> = field
             .get("options")
             .and_then(Value::as_array)
@@ -218,11 +342,11 @@ fn form(params: &Value, display_name: &str, prompter: &mut dyn Prompter) -> RpcR
                     .collect(),
             ),
             (QuestionAnswer::Other(t), _) => typed(kind, t, default),
-            _ => return Err(unanswered("ui.form", &answer)),
+            _ => return Err(why(&answer)),
         };
         values.insert(key.to_string(), value);
     }
-    Ok(Value::Object(values))
+    Ok(Ok(values))
 }
 
 /// A typed answer: numbers parse as numbers (the default's own value when it was chosen).
@@ -264,39 +388,69 @@ mod tests {
         }
     }
 
+    fn result(a: Answered) -> Value {
+        a.result.unwrap()
+    }
+
     #[test]
     fn confirm_is_a_yes_no_question() {
         let mut p = Scripted(vec![QuestionAnswer::Chosen(vec!["Delete".into()])], vec![]);
         let params =
             json!({"title": "Clean up", "message": "Delete 3 files?", "confirmLabel": "Delete"});
         assert_eq!(
-            answer("ui.confirm", &params, "Demo", &mut p),
-            Ok(json!(true))
+            result(answer("ui.confirm", &params, "Demo", &mut p)),
+            json!({"confirmed": true})
         );
         assert_eq!(p.1[0].header.as_deref(), Some("Demo: Clean up"));
         assert_eq!(p.1[0].options.len(), 2);
-        let err = answer("ui.confirm", &params, "Demo", &mut Nobody).unwrap_err();
-        assert!(err.message.contains("nobody to ask"), "{err:?}");
-    }
-
-    #[test]
-    fn modal_returns_the_action_id() {
-        let mut p = Scripted(vec![QuestionAnswer::Chosen(vec!["Later".into()])], vec![]);
-        let params = json!({"message": "Update?", "actions": [{"id": "now", "label": "Now"}, {"id": "later", "label": "Later"}]});
+        let nobody = answer("ui.confirm", &params, "Demo", &mut Nobody);
         assert_eq!(
-            answer("ui.modal", &params, "Demo", &mut p),
-            Ok(json!("later"))
+            nobody.result,
+            Ok(json!({"confirmed": false, "reason": "background"}))
+        );
+        let notice = nobody.notice.unwrap();
+        assert!(
+            notice.contains("ui.showConfirmDialog \"Clean up\" got no answer"),
+            "{notice}"
         );
     }
 
     #[test]
-    fn forms_ask_one_question_per_field() {
+    fn modal_returns_the_action_id_and_field_values() {
+        let mut p = Scripted(vec![QuestionAnswer::Chosen(vec!["Later".into()])], vec![]);
+        let params = json!({"message": "Update?", "actions": [{"id": "now", "label": "Now"}, {"id": "later", "label": "Later"}]});
+        assert_eq!(
+            result(answer("ui.modal", &params, "Demo", &mut p)),
+            json!({"action": "later"})
+        );
+        let mut p = Scripted(
+            vec![
+                QuestionAnswer::Other("k-123".into()),
+                QuestionAnswer::Chosen(vec!["Save".into()]),
+            ],
+            vec![],
+        );
+        let params = json!({"title": "API key", "actions": [{"id": "cancel", "label": "Cancel"}, {"id": "save", "label": "Save", "variant": "primary"}],
+                            "fields": [{"key": "apiKey", "label": "API Key", "type": "password"}]});
+        assert_eq!(
+            result(answer("ui.modal", &params, "Demo", &mut p)),
+            json!({"action": "save", "values": {"apiKey": "k-123"}})
+        );
+        assert_eq!(
+            result(answer("ui.modal", &params, "Demo", &mut Nobody)),
+            json!({"action": "dismissed", "reason": "background"})
+        );
+    }
+
+    #[test]
+    fn forms_ask_one_question_per_field_then_submit() {
         let mut p = Scripted(
             vec![
                 QuestionAnswer::Other("Ada".into()),
                 QuestionAnswer::Chosen(vec!["3".into()]),
                 QuestionAnswer::Chosen(vec!["No".into()]),
                 QuestionAnswer::Chosen(vec!["red".into(), "blue".into()]),
+                QuestionAnswer::Chosen(vec!["Submit".into()]),
             ],
             vec![],
         );
@@ -305,14 +459,26 @@ mod tests {
             {"key": "age", "type": "number", "default": 3},
             {"key": "admin", "type": "boolean"},
             {"key": "colors", "type": "multiselect", "options": ["red", "green", "blue"]},
+            {"key": "signup", "type": "link", "label": "Get a key", "href": "https://x"},
         ]});
         assert_eq!(
-            answer("ui.form", &params, "Demo", &mut p),
-            Ok(json!({"name": "Ada", "age": 3, "admin": false, "colors": ["red", "blue"]}))
+            result(answer("ui.form", &params, "Demo", &mut p)),
+            json!({"submitted": true, "values": {"name": "Ada", "age": 3, "admin": false, "colors": ["red", "blue"]}})
         );
         assert!(p.1[3].multi_select);
         assert_eq!(p.1[0].question, "Profile — Name");
-        let bad = answer("ui.form", &json!({"fields": [{}]}), "Demo", &mut p).unwrap_err();
+        let bad = answer("ui.form", &json!({"fields": [{}]}), "Demo", &mut p)
+            .result
+            .unwrap_err();
         assert!(bad.message.contains("fields[0]"), "{bad:?}");
+        assert_eq!(
+            result(answer("ui.form", &params, "Demo", &mut Nobody)),
+            json!({"submitted": false, "values": {}, "reason": "background"})
+        );
+        let mut timeout = Scripted(vec![QuestionAnswer::TimedOut], vec![]);
+        assert_eq!(
+            result(answer("ui.form", &params, "Demo", &mut timeout)),
+            json!({"submitted": false, "values": {}, "reason": "timeout"})
+        );
     }
 }
