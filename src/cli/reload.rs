@@ -28,6 +28,7 @@ pub fn cmd_reload(ctx: &Context, args: &ReloadArgs) -> Result<()> {
     let env = ctx.host_env()?;
     let options = StartOptions {
         only: None,
+        background: None,
         homes: &env.homes,
         settings: &env.settings,
         env: &env.env,

@@ -78,6 +78,7 @@ pub fn cmd_run(ctx: &Context, args: &RunArgs) -> Result<()> {
     let layers = Layers {
         builtins: !args.no_builtins,
         external: External::All,
+        background: true,
     };
     let assembly = Assembly::new(host_options(ctx, &args.session, layers), &ctx.ui);
     let env = ctx.host_env()?;

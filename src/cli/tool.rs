@@ -355,6 +355,7 @@ fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
     let layers = Layers {
         builtins: true,
         external: external_for(ctx, &args.name, !args.session.minitool.is_empty()),
+        background: false,
     };
     let assembly = Assembly::new(host_options(ctx, &args.session, layers), &ctx.ui);
     let mut host = assembly.open(ctx.host_env()?)?;

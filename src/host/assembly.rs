@@ -32,6 +32,10 @@ pub struct Layers {
     /// Which mini tools start and whether the MCP servers connect: costly, and not needed by a
     /// `tool call` of a built-in or a dispatcher.
     pub external: External,
+    /// Installed mini tools start in the background, their tools listed from the catalog
+    /// cache meanwhile (`finch run`: it answers at once, and a call of a mini tool's tool
+    /// waits for that mini tool alone). Otherwise every one is active before the host is.
+    pub background: bool,
 }
 
 /// The mini tools and MCP servers a host starts.
@@ -218,8 +222,15 @@ impl<'a> Assembly<'a> {
         session: &SessionState,
         only: Option<&[String]>,
     ) -> Result<MiniToolRuntime> {
+        // An unreadable cache only costs the head start.
+        let background = if self.options.layers.background {
+            crate::host::catalog::read_cache(&env.homes.catalog_cache()).ok()
+        } else {
+            None
+        };
         let options = StartOptions {
             only,
+            background,
             homes: &env.homes,
             settings: &env.settings,
             env: &env.env,
@@ -248,7 +259,7 @@ impl<'a> Assembly<'a> {
         }
         for tool in &report.tools {
             match tool.outcome {
-                Outcome::Failed { .. } => self.ui.warn(tool.line()),
+                Outcome::Failed { .. } | Outcome::Replaced { .. } => self.ui.warn(tool.line()),
                 _ => self.ui.detail(tool.line()),
             }
         }

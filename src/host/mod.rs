@@ -111,6 +111,12 @@ pub trait Provider {
     fn is_manual_call(&self, _tool: &ToolSpec, _args: &Value) -> bool {
         false
     }
+    /// A number that moves whenever `defs` would answer differently without a call of this
+    /// provider having said so (mini tools that finished starting in the background): the
+    /// host rebuilds its catalog when it moved (`Host::refresh`).
+    fn generation(&self) -> u64 {
+        0
+    }
     /// Tools of this provider that its own discovery finds for `query` (mini tools'
     /// `registerDiscoveryProvider`/`registerSearchProvider`), as `(source, raw name)`.
     fn discover(&self, _query: &str, _limit: usize) -> Vec<(String, String)> {
@@ -178,6 +184,8 @@ pub struct Host {
     providers: Vec<Box<dyn Provider>>,
     /// For each catalog entry, the index of its provider.
     provider_of: Vec<usize>,
+    /// Each provider's `generation` when the catalog was built.
+    generations: Vec<u64>,
     catalog: Catalog,
     schemas: HashMap<usize, Schema>,
     rules: Rules,
@@ -195,10 +203,12 @@ impl Host {
         prompter: Box<dyn Prompter>,
     ) -> Host {
         let (catalog, provider_of) = build_catalog(&providers);
+        let generations = providers.iter().map(|p| p.generation()).collect();
         Host {
             env,
             providers,
             provider_of,
+            generations,
             catalog,
             schemas: HashMap::new(),
             rules,
@@ -235,7 +245,23 @@ impl Host {
         let (catalog, provider_of) = build_catalog(&self.providers);
         self.catalog = catalog;
         self.provider_of = provider_of;
+        self.generations = self.providers.iter().map(|p| p.generation()).collect();
         self.schemas.clear();
+    }
+
+    /// Rebuilds the catalog when a provider's tools changed on their own (mini tools that
+    /// finished starting in the background) and says whether it did. Every call does this
+    /// first; a front end that lists tools does it before listing.
+    pub fn refresh(&mut self) -> bool {
+        let moved = self
+            .providers
+            .iter()
+            .zip(&self.generations)
+            .any(|(p, g)| p.generation() != *g);
+        if moved {
+            self.rebuild_catalog();
+        }
+        moved
     }
 
     /// Stops every provider (their processes and connections end when they are dropped) and
@@ -272,6 +298,9 @@ impl Host {
 
     /// Runs one call through the whole pipeline and records it.
     pub fn call(&mut self, name: &str, args: Value) -> CallRecord {
+        if self.refresh() {
+            self.events.push(HostEvent::ToolsChanged);
+        }
         let started = Instant::now();
         let mut record = self.run_call(name, args.clone());
         record.duration_ms = started.elapsed().as_secs_f64() * 1000.0;

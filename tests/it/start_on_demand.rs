@@ -103,3 +103,87 @@ fn without_a_catalog_cache_a_tool_call_starts_every_enabled_mini_tool() {
         [1, 1, 1]
     );
 }
+
+/// A mini tool whose `activate()` does not end before the file `go` exists, and registers its
+/// tool `ping` only then.
+fn held_back(id: &str, go: &std::path::Path) -> MiniTool {
+    let entry = format!(
+        "import fs from \"node:fs\";\n\
+         export async function activate(ctx) {{\n  console.log(\"activated\");\n  \
+         while (!fs.existsSync({go:?})) await new Promise((r) => setTimeout(r, 20));\n  \
+         ctx.tools.register({{ name: \"ping\", description: \"Answer pong\", async execute() {{ return \"pong from {id}\"; }} }});\n}}\n",
+        go = go.display().to_string()
+    );
+    MiniTool::new(id, "1.0.0").entry_source(&entry)
+}
+
+#[test]
+fn finch_run_answers_from_the_catalog_while_mini_tools_start_and_a_call_waits_for_its_own() {
+    let ctx = TestContext::new();
+    ctx.write_config("[runtime]\nactivate_timeout = \"60s\"\n");
+    let go = ctx.base().join("go");
+    install(&ctx, &held_back("slow", &go), "slow");
+    install(&ctx, &pinger("gamma", &[], &[]), "gamma");
+    std::fs::write(&go, "").unwrap();
+    ctx.run(&["reload"]).success();
+    std::fs::remove_file(&go).unwrap();
+
+    // slow's activation cannot end until `go` exists, which the test makes only after these
+    // answers came: a host that waited for it would answer none of them.
+    let mut run = ctx.live_run(&["--approve", "slow_ping", "--approve", "gamma_ping"]);
+    let found = run.call("ToolSearch", json!({"query": "slow ping pong"}));
+    let text = found["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(text.contains("slow_ping"), "{found}");
+    let todo = run.call("TodoWrite", json!({"todos": []}));
+    assert_eq!(todo["isError"], json!(false), "{todo}");
+    let gamma = run.call("gamma_ping", json!({}));
+    assert_eq!(gamma["content"][0]["text"], "pong from gamma", "{gamma}");
+    assert!(!go.exists());
+    // This run did start slow (its activation is what waits).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while starts(&ctx, "slow") < 2 {
+        assert!(std::time::Instant::now() < deadline, "slow never started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+
+    // A call of slow's tool waits for slow's activation, then runs in it.
+    std::fs::write(&go, "").unwrap();
+    let slow = run.call("slow_ping", json!({}));
+    assert_eq!(slow["content"][0]["text"], "pong from slow", "{slow}");
+    assert_eq!(starts(&ctx, "slow"), 2, "started once in this run");
+    let (code, stderr) = run.finish();
+    assert_eq!(code, 0, "{stderr}");
+}
+
+#[test]
+fn a_minitool_directory_replaces_the_installed_copy_and_says_it_shares_its_storage() {
+    let ctx = TestContext::new();
+    install(&ctx, &pinger("gamma", &[], &[]), "gamma");
+    let dev = ctx.base().join("dev/gamma");
+    MiniTool::new("gamma", "2.0.0")
+        .entry_source(
+            "export function activate(ctx) {\n  ctx.tools.register({ name: \"ping\", async execute() { return \"pong from the dev copy\"; } });\n}\n",
+        )
+        .write_to(&dev);
+    let run = ctx.run(&[
+        "tool",
+        "call",
+        "--minitool",
+        &dev.display().to_string(),
+        "gamma_ping",
+        "--approve",
+        "gamma_ping",
+    ]);
+    run.success();
+    assert_eq!(run.stdout().trim(), "pong from the dev copy");
+    let storage = ctx.runtime.join("extension-data/gamma");
+    assert!(
+        run.stderr().contains(&format!(
+            "gamma (installed) is replaced for this run by --minitool {}, which shares its storage: {}",
+            dev.display(),
+            storage.display()
+        )),
+        "{}",
+        run.stderr()
+    );
+}

@@ -82,7 +82,10 @@ fn console_line(ui: &Ui, host: &mut Host, text: &str) -> Result<Flow> {
         match name {
             "quit" | "exit" | "q" => return Ok(Flow::Quit),
             "help" => print_help(ui)?,
-            "tools" => print_tools(ui, host)?,
+            "tools" => {
+                host.refresh();
+                print_tools(ui, host)?
+            }
             "search" => {
                 if rest.is_empty() {
                     return Err(CommandError::usage(

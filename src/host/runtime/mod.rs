@@ -71,7 +71,13 @@
 //! - A floating rejection or uncaught exception in a mini tool is logged, and its process goes
 //!   on. An `activate()` that throws or never settles drops the tools registered before.
 //! - A `--minitool` directory whose id is also installed replaces the installed one for the
-//!   run; an id installed in both tiers runs from the personal tier.
+//!   run and shares its storage (`extension-data/<id>`), as a `-d` dev link would; the start
+//!   report says so (`Outcome::Replaced`, a warning in `finch run` and `tool call`). An id
+//!   installed in both tiers runs from the personal tier.
+//! - `finch run` starts the installed mini tools in the background (`StartOptions::background`)
+//!   and lists their tools from the catalog cache until each activation ends; a mini tool the
+//!   cache has no tools of starts before the host answers, as do `--minitool` directories.
+//!   `finch tool call` starts only what the call needs (`StartOptions::only`).
 //! - A timed-out call first aborts its `exec.signal`; a tool that settles within half the
 //!   timeout (at most 1 s) keeps running, one that does not is stopped.
 
@@ -154,6 +160,13 @@ pub enum Outcome {
     Skipped {
         reason: String,
     },
+    /// An installed mini tool that a `--minitool` directory of the same id replaces for this
+    /// run. The directory's mini tool uses the installed one's storage: the author's test loop
+    /// sees the data the installed copy keeps.
+    Replaced {
+        by: PathBuf,
+        storage: PathBuf,
+    },
 }
 
 /// One line of the start report (`finch reload`, `finch run --minitool`).
@@ -198,6 +211,12 @@ impl ToolReport {
                 self.log.display()
             ),
             Outcome::Skipped { reason } => format!("• {} skipped: {reason}", self.id),
+            Outcome::Replaced { by, storage } => format!(
+                "• {} (installed) is replaced for this run by --minitool {}, which shares its storage: {}",
+                self.id,
+                by.display(),
+                storage.display()
+            ),
         }
     }
 
@@ -206,6 +225,7 @@ impl ToolReport {
             Outcome::Activated { tools } => ("activated", Some(*tools), None),
             Outcome::Failed { error } => ("failed", None, Some(error.clone())),
             Outcome::Skipped { reason } => ("skipped", None, Some(reason.clone())),
+            Outcome::Replaced { .. } => ("replaced", None, None),
         };
         json!({
             "id": self.id,
@@ -403,6 +423,14 @@ pub struct StartOptions<'a> {
     /// Start only these enabled mini tools, and those providing the capabilities they require
     /// (transitively); every enabled one when `None`. `--minitool` directories always start.
     pub only: Option<&'a [String]>,
+    /// Activate in the background the installed mini tools that have tools here (the catalog
+    /// cache `finch reload` wrote): `start` returns once the others (and the `--minitool`
+    /// directories) are active, and until a background activation ends the mini tool's tools
+    /// are the cached ones, so the host lists and searches them at once; a call of one waits
+    /// for its activation (see `await_background`). Background failures are reported through
+    /// the event hook as they happen, not in the start report. `None`: every mini tool is
+    /// active (or failed) when `start` returns.
+    pub background: Option<Vec<ToolDef>>,
 }
 
 /// Why the runtime could not start at all: a `--minitool` directory the author must fix.
@@ -455,6 +483,9 @@ pub(crate) struct Instance {
 struct InstanceState {
     phase: Phase,
     tools: Vec<Registered>,
+    /// While a background activation has not reached this mini tool's end: its tools as the
+    /// catalog cache has them.
+    cached: Option<Vec<ToolDef>>,
     /// Discovery providers the mini tool has registered.
     discovery: usize,
     /// Consecutive failures (the backoff's exponent).
@@ -541,6 +572,11 @@ pub(crate) struct Inner {
     spawner: Spawner,
     /// Bumped on every tool registration change.
     tools_version: AtomicU64,
+    /// A background activation of the installed mini tools is under way.
+    activating: AtomicBool,
+    /// `tools_version` when the runtime shut down: what the deactivations dispose of then
+    /// stays in the host's catalog, whose calls answer that the runtime has shut down.
+    version_at_shutdown: AtomicU64,
     call_seq: AtomicU64,
     shut: AtomicBool,
 }
@@ -628,12 +664,28 @@ impl MiniToolRuntime {
             keyring: secrets::Keyring::new(opts.settings.runtime.keyring),
             spawner: Spawner::new(),
             tools_version: AtomicU64::new(0),
+            activating: AtomicBool::new(false),
+            version_at_shutdown: AtomicU64::new(0),
             call_seq: AtomicU64::new(0),
             shut: AtomicBool::new(false),
         });
-        let results = inner.activate(&inner.instances);
+        let now: Vec<Arc<Instance>> = match opts.background {
+            Some(cached) => {
+                // In the background: the installed mini tools the cache has tools of. A
+                // `--minitool` directory, or a mini tool the cache knows nothing of, has no
+                // tools to show meanwhile, so it starts before `start` returns.
+                let (later, now) = inner.instances.iter().cloned().partition(|i| {
+                    let source = format!("minitool:{}", i.id);
+                    i.origin != Origin::Dir && cached.iter().any(|d| d.source == source)
+                });
+                inner.activate_in_background(later, cached);
+                now
+            }
+            None => inner.instances.clone(),
+        };
+        let results = inner.activate(&now);
         let recorded = lock(&inner.unsupported).clone();
-        for (inst, result) in inner.instances.iter().zip(results) {
+        for (inst, result) in now.iter().zip(results) {
             let not_shown = recorded
                 .iter()
                 .filter(|u| u.minitool == inst.id)
@@ -719,16 +771,23 @@ impl Provider for MiniToolRuntime {
             .collect()
     }
 
+    fn generation(&self) -> u64 {
+        if self.inner.shut.load(Ordering::SeqCst) {
+            return self.inner.version_at_shutdown.load(Ordering::SeqCst);
+        }
+        self.inner.tools_version.load(Ordering::SeqCst)
+    }
+
     fn defs(&self) -> Vec<ToolDef> {
         self.inner
             .instances
             .iter()
             .flat_map(|i| {
-                i.state()
-                    .tools
-                    .iter()
-                    .map(|t| t.def.clone())
-                    .collect::<Vec<_>>()
+                let st = i.state();
+                match &st.cached {
+                    Some(cached) => cached.clone(),
+                    None => st.tools.iter().map(|t| t.def.clone()).collect::<Vec<_>>(),
+                }
             })
             .collect()
     }
@@ -790,6 +849,69 @@ impl Inner {
                 self.settings.call_timeout_min,
                 self.settings.call_timeout_max,
             ),
+        }
+    }
+
+    /// Activates `insts` on a thread of their own (see `StartOptions::background`): until each
+    /// one's activation ends, its tools are its entries in `cached`. A failure is reported as a
+    /// fault; once all have ended the tools version moves, so the host rebuilds its catalog.
+    fn activate_in_background(self: &Arc<Inner>, insts: Vec<Arc<Instance>>, cached: Vec<ToolDef>) {
+        if insts.is_empty() {
+            return;
+        }
+        for inst in &insts {
+            let source = format!("minitool:{}", inst.id);
+            let defs = cached.iter().filter(|d| d.source == source).cloned();
+            inst.state().cached = Some(defs.collect());
+        }
+        self.activating.store(true, Ordering::SeqCst);
+        let inner = self.clone();
+        let work = move || {
+            let results = inner.activate(&insts);
+            for (inst, result) in insts.iter().zip(results) {
+                inst.state().cached = None;
+                if let Err(error) = result {
+                    inner.emit(RuntimeEvent::Fault {
+                        minitool: inst.id.clone(),
+                        message: format!("failed to start: {error}"),
+                        log: inst.log.clone(),
+                    });
+                }
+            }
+            inner.activating.store(false, Ordering::SeqCst);
+            inner.tools_version.fetch_add(1, Ordering::SeqCst);
+            inner.emit(RuntimeEvent::ToolsChanged);
+        };
+        let spawned = std::thread::Builder::new()
+            .name("finch-activate".into())
+            .spawn(work);
+        if let Err(e) = spawned {
+            // No thread to spare: each mini tool starts on its first call instead.
+            self.activating.store(false, Ordering::SeqCst);
+            for inst in &self.instances {
+                inst.state().cached = None;
+            }
+            self.emit(RuntimeEvent::Fault {
+                minitool: "(all)".into(),
+                message: format!(
+                    "cannot start in the background ({e}); each starts on its first call"
+                ),
+                log: PathBuf::new(),
+            });
+        }
+    }
+
+    /// While a background activation runs, waits until `inst` is past it (active, stopped, or
+    /// not among those it starts), at most its activation timeout and a second.
+    fn await_background(&self, inst: &Instance) {
+        let deadline = Instant::now() + self.settings.activate_timeout + Duration::from_secs(1);
+        while self.activating.load(Ordering::SeqCst) && Instant::now() < deadline {
+            let st = inst.state();
+            if st.cached.is_none() || !matches!(st.phase, Phase::Idle | Phase::Starting(_)) {
+                return;
+            }
+            drop(st);
+            std::thread::sleep(Duration::from_millis(2));
         }
     }
 
@@ -1146,6 +1268,7 @@ impl Inner {
         if self.shut.load(Ordering::SeqCst) {
             return Err("the mini tool runtime has shut down".into());
         }
+        self.await_background(inst);
         let dead = {
             let st = inst.state();
             match &st.phase {
@@ -1427,6 +1550,11 @@ impl Inner {
     }
 
     fn shutdown(&self) {
+        if self.shut.load(Ordering::SeqCst) {
+            return;
+        }
+        self.version_at_shutdown
+            .store(self.tools_version.load(Ordering::SeqCst), Ordering::SeqCst);
         if self.shut.swap(true, Ordering::SeqCst) {
             return;
         }
@@ -1710,12 +1838,16 @@ fn candidates(
                 not_shown: Vec::new(),
             };
             if seen.contains(id) {
-                let by = if extra.iter().any(|(e, _)| e == id) {
-                    "a --minitool directory with the same id runs instead"
-                } else {
-                    "the personal tier's install of the same id runs instead"
+                let outcome = match extra.iter().find(|(e, _)| e == id) {
+                    Some((_, dir)) => Outcome::Replaced {
+                        by: dir.dir.clone(),
+                        storage: homes.extension_data(id),
+                    },
+                    None => Outcome::Skipped {
+                        reason: "the personal tier's install of the same id runs instead".into(),
+                    },
                 };
-                reports.push(report(Outcome::Skipped { reason: by.into() }));
+                reports.push(report(outcome));
                 continue;
             }
             let problems = listing::problems(entry);
@@ -1794,6 +1926,7 @@ fn instance(
         state: Mutex::new(InstanceState {
             phase: Phase::Idle,
             tools: Vec::new(),
+            cached: None,
             discovery: 0,
             failures: 0,
         }),

@@ -69,6 +69,7 @@ fn start(s: &Setup, dirs: &[PathBuf]) -> (MiniToolRuntime, Vec<ToolReport>, Even
     let hook: EventHook = Arc::new(move |e: &RuntimeEvent| sink.lock().unwrap().push(e.clone()));
     let (runtime, report) = MiniToolRuntime::start(StartOptions {
         only: None,
+        background: None,
         homes: &s.homes,
         settings: &s.settings,
         env: &s.env,

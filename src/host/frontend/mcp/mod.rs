@@ -367,10 +367,15 @@ where
                 reloaded = true;
             }
             answer = match job {
-                Job::ListTools { reply } => Some(Reply::Tools(
-                    reply,
-                    host.active_tools().into_iter().map(mcp_tool).collect(),
-                )),
+                Job::ListTools { reply } => {
+                    // Mini tools that finished starting in the background: list them as
+                    // they registered.
+                    host.refresh();
+                    Some(Reply::Tools(
+                        reply,
+                        host.active_tools().into_iter().map(mcp_tool).collect(),
+                    ))
+                }
                 Job::CallTool {
                     name,
                     arguments,
