@@ -1,8 +1,13 @@
 //! The mini tool runtime (SPEC §9.1) end to end: real `node` running the real ES module mini
 //! tools of `tests/it/fixtures/minitools/`, installed with `finch add` + `finch enable` (or
-//! loaded with `--minitool`), called with `finch tool call` and `finch run --jsonl`. Every
-//! member of `ctx`, and every fault: a throwing or never-settling `activate`, a crash mid-call,
-//! a call past its timeout, garbage on stdout and on the channel, a mini tool that exits, and a
+//! loaded with `--minitool`), called with `finch tool call`, `finch run --jsonl` and on a
+//! pseudo-terminal. Every member of `MiniToolContext` as finch.d.ts declares it (`contract.mjs`
+//! touches each in `activate()` and checks its sync/async shape; `ctx_demo.mjs` uses each in
+//! tool calls): dialogs with and without a person, contributions finch cannot show, storage
+//! across calls, capabilities between two mini tools, the host's `mcp.client` against a real
+//! MCP server, sessions through a real agent command. And every fault: a throwing (after
+//! registering tools) or never-settling `activate`, a floating rejection, a crash mid-call, a
+//! call past its timeout, garbage on stdout and on the channel, a mini tool that exits, and a
 //! host killed with SIGKILL (no orphans).
 
 use std::path::{Path, PathBuf};
@@ -449,6 +454,14 @@ fn dialogs_with_nobody_to_ask_answer_cancelled_and_say_so_and_ui_surfaces_are_re
         out.stderr_has(&format!("[Ctx Demo] warning: {notice}"));
         assert!(log_of(&ctx, "ctx-demo").contains(notice));
     }
+    // close(action) settles a modal's handle as that action.
+    let closed = call(&ctx, "ctx-demo_closed_modal", json!({}));
+    closed.success();
+    assert_eq!(
+        closed.json()["structuredContent"]["action"],
+        "timeout-action",
+        "{closed}"
+    );
     let out = call(&ctx, "ctx-demo_surfaces", json!({}));
     out.success();
     let surfaces = &out.json()["structuredContent"];

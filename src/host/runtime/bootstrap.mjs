@@ -365,8 +365,17 @@ function makeUi(extra) {
     },
     showConfirmDialog: (options) => request("ui.confirm", { ...prompt(options), ...extra }),
     showModalDialog(options) {
-      const result = request("ui.modal", { ...prompt(options), ...extra });
-      return Object.assign(result, { close: () => Promise.resolve() });
+      // close(action) settles the handle as if that action was chosen; a question already on
+      // the terminal stays there until answered, and its answer is then dropped.
+      let closeWith;
+      const closed = new Promise((resolve) => (closeWith = resolve));
+      const handle = Promise.race([request("ui.modal", { ...prompt(options), ...extra }), closed]);
+      return Object.assign(handle, {
+        close(action) {
+          closeWith({ action: action === undefined ? "dismissed" : String(action) });
+          return Promise.resolve();
+        },
+      });
     },
     notify: (message, type) => toast("notify", noticeBody(message, type)),
     showMessage: (message, type) => toast("notify", noticeBody(message, type)),
@@ -687,7 +696,16 @@ const handlers = {
         },
       },
       ui: {
-        requestForm: (form) => request("ui.form", { ...prompt(form), toolCallId }),
+        requestForm(form) {
+          const asked = request("ui.form", { ...prompt(form), toolCallId });
+          const ms = form && typeof form.timeoutMs === "number" && form.timeoutMs > 0 ? form.timeoutMs : null;
+          if (ms === null) return asked;
+          let timer;
+          const timedOut = new Promise((resolve) => {
+            timer = setTimeout(() => resolve({ submitted: false, values: {}, reason: "timeout" }), ms);
+          });
+          return Promise.race([asked, timedOut]).finally(() => clearTimeout(timer));
+        },
       },
     };
     try {

@@ -49,6 +49,11 @@
 //!   nobody to ask, the answer is the documented "not answered" result (`{confirmed: false}`,
 //!   `{action: "dismissed"}`, `{submitted: false, reason: "background"}`, each with `reason`)
 //!   and a warning line on stderr and in the log says the dialog was not shown.
+//! - A modal handle's `close(action)` settles it as that action at once, and
+//!   `requestForm({timeoutMs})` resolves `{submitted: false, reason: "timeout"}` at its
+//!   timeout; a question already on the terminal stays there until it is answered (or the
+//!   card timeout passes), and that late answer is dropped — the prompter has no way to take
+//!   a question back.
 //! - `ui.showToast`, `ui.notify`, `ui.showMessage` print a line on stderr (the event hook);
 //!   `showToast` resolves `{action: "dismissed"}` (nobody can click its button).
 //! - Contributions finch cannot show — `ui.createPanel`, `ui.onDidOpenPanel`,

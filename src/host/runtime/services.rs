@@ -75,8 +75,9 @@ pub(crate) fn push_capabilities(inner: &Inner) {
     }
 }
 
-/// Answers every parked request that can be answered now: its capability was provided, or no
-/// mini tool that declares it is still activating.
+/// Hands on every parked capability call that can go now: its capability was provided (the
+/// call goes to the provider), or no mini tool that declares it is still activating (it is
+/// refused).
 pub(crate) fn settle(inner: &Inner) {
     let parked = std::mem::take(&mut lock(&inner.capabilities).parked);
     for p in parked {
