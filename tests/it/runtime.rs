@@ -1387,3 +1387,35 @@ fn notifications_tell_of_a_mini_tool_stopped_for_a_fault() {
         "{seen}"
     );
 }
+
+/// Under `finch run --serve mcp`, a mini tool's dialog is asked through MCP elicitation, after
+/// the call's permission card (the official Python MCP client answers both).
+#[test]
+fn a_confirm_dialog_is_asked_through_mcp_elicitation() {
+    use crate::serve_mcp::{accept, call as mcp_call, serve};
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    install(&ctx, &ctx_demo());
+    let plan = json!({
+        "elicitation": [
+            accept(json!({"decision": "allowOnce"})),
+            accept(json!({"answer": "Delete"})),
+        ],
+        "steps": [mcp_call("ctx-demo_ask", json!({}))],
+    });
+    let report = serve(&ctx, plan, &[]);
+    assert_eq!(
+        report.result(0)["structuredContent"],
+        json!({"confirmed": true}),
+        "{}",
+        report.0
+    );
+    let asked = &report.0["elicitations"][1]["message"];
+    assert!(
+        asked
+            .as_str()
+            .is_some_and(|m| m.contains("Delete everything?")),
+        "{}",
+        report.0
+    );
+}
