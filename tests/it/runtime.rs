@@ -594,8 +594,10 @@ fn capabilities_pass_between_mini_tools_through_the_host() {
     ctx.write_config(FAST);
     install(
         &ctx,
-        &package("cap-provider", "cap_provider.mjs")
-            .finch_field("provides", json!({"capabilities": ["acme.math"]})),
+        &package("cap-provider", "cap_provider.mjs").finch_field(
+            "provides",
+            json!({"capabilities": ["acme.math", "mcp.client"]}),
+        ),
     );
     install(
         &ctx,
@@ -662,6 +664,12 @@ fn capabilities_pass_between_mini_tools_through_the_host() {
         "{m}"
     );
     assert_eq!(m["servers"], json!(["Local Files", "remote"]));
+    assert!(
+        log_of(&ctx, "cap-provider")
+            .contains("capabilities.provide(\"mcp.client\") is accepted and not used"),
+        "{}",
+        log_of(&ctx, "cap-provider")
+    );
     // Registered during a call: they connect when the host reloads.
     assert_eq!(
         m["statuses"][0],

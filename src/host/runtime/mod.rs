@@ -64,6 +64,8 @@
 //!   reload`, `finch run --minitool`). Their handles work and do nothing: a panel is never
 //!   visible, its messages go nowhere; a canvas window's `ready` rejects (only for whoever
 //!   awaits it).
+//! - A mini tool that provides `mcp.client` itself (the official MCP Client does, in the app)
+//!   activates, but the host's own `mcp.client` is the one every consumer gets; the log says so.
 //! - `oauth.*`, `navigation.openSession` and `browser.open` reject with an error saying that
 //!   finch is headless.
 //! - `events.onAgentEvent` gets `tool_use` and `tool_result` for every mini tool call of this

@@ -506,9 +506,15 @@ fn provide(inner: &Inner, inst: &Instance, conn: &Arc<Conn>, params: &Value) -> 
         )));
     }
     if name == MCP_CLIENT_CAPABILITY {
-        return Err(RpcError::refused(format!(
-            "\"{MCP_CLIENT_CAPABILITY}\" is provided by the finch host itself"
-        )));
+        // The official MCP Client mini tool provides it in the app; under finch the host's own
+        // (backed by finch's bridge) answers, and the mini tool still activates.
+        log_line(
+            inst,
+            &format!(
+                "finch: capabilities.provide(\"{MCP_CLIENT_CAPABILITY}\") is accepted and not used: the finch host provides \"{MCP_CLIENT_CAPABILITY}\" itself"
+            ),
+        );
+        return Ok(Value::Null);
     }
     let version = params
         .get("version")
