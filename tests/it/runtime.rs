@@ -467,6 +467,10 @@ fn dialogs_with_nobody_to_ask_answer_cancelled_and_say_so_and_ui_surfaces_are_re
     let surfaces = &out.json()["structuredContent"];
     assert_eq!(surfaces["accepted"], 6);
     assert_eq!(surfaces["panelVisible"], false);
+    assert_eq!(
+        surfaces["legacyConfirm"],
+        "ctx.ui.confirm is not part of finch.d.ts: finch recorded the call and has no answer for it"
+    );
     assert!(
         surfaces["canvasReady"]
             .as_str()
@@ -486,6 +490,7 @@ fn dialogs_with_nobody_to_ask_answer_cancelled_and_say_so_and_ui_surfaces_are_re
         "ui.registerPanel(legacy-panel)",
         "ui.delivery(3 changes)",
         "ui.openFilePreview(/tmp/README.md)",
+        "ui.confirm(old API)",
     ] {
         assert!(
             log.contains(&format!("finch: {kind} is not shown by this headless host")),

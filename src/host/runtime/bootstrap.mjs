@@ -243,7 +243,8 @@ function makeSecrets() {
 // finch:headless
 const HEADLESS = {"records":[{"member":"ui.openFilePreview","needle":"openFilePreview("},{"member":"ui.createPanel","needle":"createPanel("},{"member":"ui.onDidOpenPanel","needle":"onDidOpenPanel("},{"member":"ui.createCanvasWindow","needle":"createCanvasWindow("},{"member":"ui.delivery","needle":"delivery.set("},{"member":"composerActions.register","needle":"composerActions.register("},{"member":"settingsMenu.register","needle":"settingsMenu.register("},{"member":"sessionContainers.registerSettingsMenu","needle":"registerSettingsMenu("},{"member":"icons.register","needle":"icons.register("}],"rejects":[{"member":"oauth","needle":".oauth."},{"member":"navigation.openSession","needle":"openSession("},{"member":"browser.open","needle":".browser.open("}]};
 
-// A contribution finch cannot show: recorded by the host (`finch reload`, `finch tool info`).
+// A contribution finch cannot show: recorded by the host and listed by the start report
+// (`finch reload`, `finch run --minitool`).
 function record(member, detail) {
   notify("ui.unsupported", { kind: member, detail: describe(detail) });
 }
@@ -392,15 +393,22 @@ function makeUi(extra) {
     showWarningMessage: (message) => toast("notify", noticeBody(message, "warning")),
     showErrorMessage: (message) => toast("notify", noticeBody(message, "error")),
   };
-  // Anything else a headless host cannot show is accepted and recorded, never thrown: the same
-  // mini tool runs in the app.
+  // Any other name (an older API, a newer one) is accepted and recorded, never thrown: the same
+  // mini tool runs in the app. Its result is a disposable, so a registration works; awaited as
+  // an answer, it rejects — a question finch does not know must never look answered.
   return new Proxy(known, {
     get(target, prop) {
       if (prop in target) return target[prop];
       if (typeof prop === "symbol" || prop === "then" || prop === "toJSON") return undefined;
+      const name = `ui.${String(prop)}`;
       return (...args) => {
-        record(`ui.${String(prop)}`, args[0]);
-        return disposable(() => {});
+        record(name, args[0]);
+        return Object.assign(disposable(() => {}), {
+          then(_resolve, reject) {
+            const err = new Error(`ctx.${name} is not part of finch.d.ts: finch recorded the call and has no answer for it`);
+            return typeof reject === "function" ? reject(err) : Promise.reject(err);
+          },
+        });
       };
     },
   });

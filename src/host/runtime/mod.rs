@@ -63,7 +63,9 @@
 //!   are accepted, logged, recorded (`unsupported`) and listed by the start report (`finch
 //!   reload`, `finch run --minitool`). Their handles work and do nothing: a panel is never
 //!   visible, its messages go nowhere; a canvas window's `ready` rejects (only for whoever
-//!   awaits it).
+//!   awaits it). A `ui.*` name finch.d.ts does not have (an older `ui.confirm`, say) returns a
+//!   disposable that rejects when awaited, so a question finch does not know never looks
+//!   answered.
 //! - A mini tool that provides `mcp.client` itself (the official MCP Client does, in the app)
 //!   activates, but the host's own `mcp.client` is the one every consumer gets; the log says so.
 //! - `oauth.*`, `navigation.openSession` and `browser.open` reject with an error saying that

@@ -314,6 +314,7 @@ fn prompts_reach_the_prompter_of_the_call_and_mcp_registrations_are_exposed() {
             "ui.registerPanel",
             "ui.delivery",
             "ui.openFilePreview",
+            "ui.confirm",
         ]
     );
     assert!(events.lock().unwrap().iter().any(|e| matches!(
