@@ -445,7 +445,7 @@ function capabilityProxy(name) {
 function makeCapabilities(p) {
   const provides = new Set(p.capabilities?.provides ?? []);
   const requires = new Set(p.capabilities?.requires ?? []);
-  for (const name of p.capabilities?.available ?? []) capabilityState.available.set(name, true);
+  capabilityState.available = new Map((p.capabilities?.available ?? []).map((name) => [name, true]));
   return {
     provide(name, impl, options) {
       if (typeof name !== "string" || name === "") throw new TypeError("capabilities.provide needs a capability name");
