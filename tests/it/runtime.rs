@@ -1113,6 +1113,10 @@ fn every_namespace_of_the_published_contract_works_in_activate() {
         ),
         "{reload}"
     );
+    // `finch tool info` of its tool says so too (from the cache reload wrote).
+    let info = ctx.run(&["tool", "info", "contract_shapes"]);
+    info.success();
+    info.stdout_has("its mini tool contributes what finch cannot show: composerActions.register(plan-mode), icons.register(pack)");
     let json = ctx.run(&["reload", "--json"]).json();
     assert!(
         json["minitools"][0]["notShown"]

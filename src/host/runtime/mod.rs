@@ -1855,6 +1855,46 @@ fn merge(base: &mut Map<String, Value>, over: Map<String, Value>) {
     }
 }
 
+/// `<runtime>/cache/not-shown.json`: `{"<mini tool id>": ["ui.createPanel(x)", …]}`, what each
+/// mini tool contributed at its last `finch reload` that finch cannot show; `finch tool info`
+/// reads it. Beside the catalog cache, and like it only a cache.
+pub fn not_shown_cache(homes: &Homes) -> PathBuf {
+    homes.runtime.join("cache").join("not-shown.json")
+}
+
+/// Records the `not_shown` of `reports` in the cache, keeping the entries of mini tools they
+/// do not cover (`finch reload <id>`). A cache that does not parse is replaced.
+pub fn record_not_shown<'a>(
+    homes: &Homes,
+    reports: impl IntoIterator<Item = &'a ToolReport>,
+) -> Result<(), crate::store::JsonError> {
+    let path = not_shown_cache(homes);
+    let mut doc = crate::store::read_json_object(&path)
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    for r in reports {
+        if r.not_shown.is_empty() {
+            doc.remove(&r.id);
+        } else {
+            doc.insert(r.id.clone(), json!(r.not_shown));
+        }
+    }
+    crate::store::write_json(&path, &Value::Object(doc))
+}
+
+/// What mini tool `id` contributed at its last `finch reload` that finch cannot show.
+pub fn not_shown_of(homes: &Homes, id: &str) -> Vec<String> {
+    crate::store::read_json_object(&not_shown_cache(homes))
+        .ok()
+        .flatten()
+        .and_then(|doc| doc.get(id).and_then(Value::as_array).cloned())
+        .into_iter()
+        .flatten()
+        .filter_map(|v| v.as_str().map(str::to_string))
+        .collect()
+}
+
 /// The normalized MCP server name merging goes by (SPEC §9.2).
 pub(crate) fn normalize_server_name(name: &str) -> String {
     name.to_lowercase()
