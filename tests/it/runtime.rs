@@ -1204,6 +1204,9 @@ fn events_status_and_spaces_deliver_what_the_host_has() {
         "ctx-demo_events",
     ]);
     live.call("ctx-demo_fails", json!({}));
+    // Calls of every layer are events: a suite's, and a built-in refused by its card.
+    live.call("Memory", json!({"action": "list"}));
+    live.call("Bash", json!({"command": "touch x"}));
     let seen = live.call("ctx-demo_events", json!({}));
     let (code, stderr) = live.finish();
     assert_eq!(code, 0, "{stderr}");
@@ -1213,10 +1216,19 @@ fn events_status_and_spaces_deliver_what_the_host_has() {
         json!([
             {"kind": "tool_use", "toolName": "ctx-demo_fails"},
             {"kind": "tool_result", "toolName": "ctx-demo_fails", "isToolError": true},
+            {"kind": "tool_use", "toolName": "Memory"},
+            {"kind": "tool_result", "toolName": "Memory", "isToolError": false},
+            {"kind": "tool_use", "toolName": "Bash"},
+            {"kind": "tool_result", "toolName": "Bash", "isToolError": true},
             {"kind": "tool_use", "toolName": "ctx-demo_events"},
         ])
     );
-    assert_eq!(seen["statuses"], json!(["running", "idle", "running"]));
+    assert_eq!(
+        seen["statuses"],
+        json!([
+            "running", "idle", "running", "idle", "running", "idle", "running"
+        ])
+    );
     assert_eq!(seen["notifications"], json!([]));
     assert_eq!(seen["now"]["status"], "running");
     assert_eq!(seen["now"]["runningCount"], 1);

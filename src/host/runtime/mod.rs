@@ -70,9 +70,10 @@
 //!   activates, but the host's own `mcp.client` is the one every consumer gets; the log says so.
 //! - `oauth.*`, `navigation.openSession` and `browser.open` reject with an error saying that
 //!   finch is headless.
-//! - `events.onAgentEvent` gets `tool_use` and `tool_result` for every mini tool call of this
-//!   runtime (built-in and MCP calls do not pass through it); `status` is `running` while a
-//!   mini tool call runs, else `idle` (no waiting or unread sessions exist in finch);
+//! - `events.onAgentEvent` gets `tool_use` (the name as asked) and `tool_result` (the name it
+//!   resolved to, `isToolError`) for every call the host runs, of any layer — refused ones
+//!   too — through `Provider::observe`; `status` is `running` while a call runs, else `idle`
+//!   (finch has no waiting or unread sessions to count);
 //!   `notifications.onDidPost` gets an `error` notification when a mini tool is stopped for a
 //!   fault. Listeners that throw are logged.
 //! - `sessions.*` run turns through `[agent] command` (see `sessions`); without it they
@@ -526,8 +527,10 @@ pub(crate) struct Inner {
     /// `[agent] command`, for `ctx.sessions`.
     agent_command: Option<Vec<String>>,
     sessions: sessions::Sessions,
-    /// Mini tool calls running now, for `ctx.status`.
+    /// Host calls running now, for `ctx.status`.
     running: AtomicU64,
+    /// Calls observed, to number them (`toolUseId`).
+    observed: AtomicU64,
     /// Every manifest contribution, by extension point (sent with `activate`).
     contributions: Value,
     node: Result<PathBuf, String>,
@@ -615,6 +618,7 @@ impl MiniToolRuntime {
             agent_command: opts.settings.agent_command.clone(),
             sessions: sessions::Sessions::default(),
             running: AtomicU64::new(0),
+            observed: AtomicU64::new(0),
             contributions,
             node,
             bootstrap,
@@ -719,6 +723,10 @@ impl Provider for MiniToolRuntime {
             .into_iter()
             .map(|d| (format!("minitool:{}", d.minitool), d.name))
             .collect()
+    }
+
+    fn observe(&self, event: &super::CallEvent) {
+        self.inner.observe(event);
     }
 
     fn defs(&self) -> Vec<ToolDef> {
@@ -1223,20 +1231,39 @@ impl Inner {
             "session": session.session_json(),
             "workspace": session.workspace_json(),
         });
-        self.running.fetch_add(1, Ordering::SeqCst);
-        self.broadcast("$/status", &self.status_snapshot());
-        self.agent_event("tool_use", &tool.name, &tool_call_id, &session.id, None);
-        let output = self.execute(inst, tool, &conn, &reg, params, cx);
-        self.agent_event(
-            "tool_result",
-            &tool.name,
-            &tool_call_id,
-            &session.id,
-            Some(output.is_error),
-        );
-        self.running.fetch_sub(1, Ordering::SeqCst);
-        self.broadcast("$/status", &self.status_snapshot());
-        output
+        self.execute(inst, tool, &conn, &reg, params, cx)
+    }
+
+    /// A call of any layer (`Provider::observe`): an `AgentEvent` to every
+    /// `ctx.events.onAgentEvent` listener, and the run's status to `ctx.status` listeners.
+    fn observe(&self, event: &super::CallEvent) {
+        let (kind, tool, session, error) = match *event {
+            super::CallEvent::Started { tool, session } => {
+                self.running.fetch_add(1, Ordering::SeqCst);
+                ("tool_use", tool, session, None)
+            }
+            super::CallEvent::Finished {
+                tool,
+                session,
+                is_error,
+            } => {
+                let _ = self
+                    .running
+                    .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
+                ("tool_result", tool, session, Some(is_error))
+            }
+        };
+        // The host runs one call at a time: a Finished belongs to the last Started.
+        let call = if kind == "tool_use" {
+            self.broadcast("$/status", &self.status_snapshot());
+            self.observed.fetch_add(1, Ordering::SeqCst) + 1
+        } else {
+            self.observed.load(Ordering::SeqCst)
+        };
+        self.agent_event(kind, tool, &format!("use_{call}"), session, error);
+        if kind == "tool_result" {
+            self.broadcast("$/status", &self.status_snapshot());
+        }
     }
 
     /// Sends `execute` and waits for its answer, or for its timeout.
