@@ -63,10 +63,14 @@ pub fn cmd_reload(ctx: &Context, args: &ReloadArgs) -> Result<()> {
         .now_utc()
         .to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
     let written = catalog::write_cache(&cache, &defs, &stamp);
+    let not_shown = crate::host::runtime::record_not_shown(&env.homes, reports.iter().copied());
     let statuses = bridge.statuses();
     drop(bridge);
     runtime.shutdown();
     written.map_err(|e| crate::error::io_error("write", &cache, &e))?;
+    if let Err(e) = not_shown {
+        ctx.ui.warn(e.to_string());
+    }
     let signalled = control::signal_running(&env.homes);
     let failed = reports
         .iter()

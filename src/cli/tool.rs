@@ -266,10 +266,19 @@ fn cmd_info(ctx: &Context, args: &InfoArgs) -> Result<()> {
         }
     };
     let permission = permission_summary(ctx, tool)?;
+    // What its mini tool contributed at the last `finch reload` that finch cannot show.
+    let homes = ctx.homes()?;
+    let not_shown = tool
+        .def
+        .source
+        .strip_prefix("minitool:")
+        .map(|id| crate::host::runtime::not_shown_of(homes, id))
+        .unwrap_or_default();
     if ctx.ui.json {
         let mut v = tool.to_json();
         if let Some(map) = v.as_object_mut() {
             map.insert("permission".into(), permission);
+            map.insert("minitoolNotShown".into(), serde_json::json!(not_shown));
         }
         return ctx.ui.json(&v);
     }
@@ -285,6 +294,12 @@ fn cmd_info(ctx: &Context, args: &InfoArgs) -> Result<()> {
         lines.push(format!("owner:    {owner}"));
     }
     lines.push(format!("exposure: {}", exposure(tool)));
+    if !not_shown.is_empty() {
+        lines.push(format!(
+            "its mini tool contributes what finch cannot show: {}",
+            not_shown.join(", ")
+        ));
+    }
     if tool.name == "Bash" {
         lines.push("permission for a read-only command (any other always gets a card):".into());
     }

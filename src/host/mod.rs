@@ -122,6 +122,22 @@ pub trait Provider {
     fn discover(&self, _query: &str, _limit: usize) -> Vec<(String, String)> {
         Vec::new()
     }
+    /// Hears of every call the host runs, of any layer (the mini tool runtime passes them on
+    /// to `ctx.events`). It must not block.
+    fn observe(&self, _event: &CallEvent) {}
+}
+
+/// A call as `Provider::observe` hears of it.
+#[derive(Debug, Clone, Copy)]
+pub enum CallEvent<'a> {
+    /// A call is about to go through the gateway; `tool` is the name as asked.
+    Started { tool: &'a str, session: &'a str },
+    /// It ended (run, refused, or failed); `tool` is the name it resolved to.
+    Finished {
+        tool: &'a str,
+        session: &'a str,
+        is_error: bool,
+    },
 }
 
 /// Why a call did not produce a tool's own result.
@@ -291,6 +307,12 @@ impl Host {
         tool.def.exposure == Exposure::Startup || self.session.active.contains(&tool.name)
     }
 
+    fn observe(&self, event: &CallEvent) {
+        for provider in &self.providers {
+            provider.observe(event);
+        }
+    }
+
     /// What calls changed since the last time this was asked.
     pub fn take_events(&mut self) -> Vec<HostEvent> {
         std::mem::take(&mut self.events)
@@ -302,8 +324,17 @@ impl Host {
             self.events.push(HostEvent::ToolsChanged);
         }
         let started = Instant::now();
+        self.observe(&CallEvent::Started {
+            tool: name,
+            session: &self.session.id,
+        });
         let mut record = self.run_call(name, args.clone());
         record.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
+        self.observe(&CallEvent::Finished {
+            tool: &record.tool,
+            session: &self.session.id,
+            is_error: record.output.is_error,
+        });
         let data = CallEntry {
             tool: &record.tool,
             arguments: &args,

@@ -1,8 +1,13 @@
 //! The mini tool runtime (SPEC §9.1) end to end: real `node` running the real ES module mini
 //! tools of `tests/it/fixtures/minitools/`, installed with `finch add` + `finch enable` (or
-//! loaded with `--minitool`), called with `finch tool call` and `finch run --jsonl`. Every
-//! member of `ctx`, and every fault: a throwing or never-settling `activate`, a crash mid-call,
-//! a call past its timeout, garbage on stdout and on the channel, a mini tool that exits, and a
+//! loaded with `--minitool`), called with `finch tool call`, `finch run --jsonl` and on a
+//! pseudo-terminal. Every member of `MiniToolContext` as finch.d.ts declares it (`contract.mjs`
+//! touches each in `activate()` and checks its sync/async shape; `ctx_demo.mjs` uses each in
+//! tool calls): dialogs with and without a person, contributions finch cannot show, storage
+//! across calls, capabilities between two mini tools, the host's `mcp.client` against a real
+//! MCP server, sessions through a real agent command. And every fault: a throwing (after
+//! registering tools) or never-settling `activate`, a floating rejection, a crash mid-call, a
+//! call past its timeout, garbage on stdout and on the channel, a mini tool that exits, and a
 //! host killed with SIGKILL (no orphans).
 
 use std::path::{Path, PathBuf};
@@ -449,11 +454,23 @@ fn dialogs_with_nobody_to_ask_answer_cancelled_and_say_so_and_ui_surfaces_are_re
         out.stderr_has(&format!("[Ctx Demo] warning: {notice}"));
         assert!(log_of(&ctx, "ctx-demo").contains(notice));
     }
+    // close(action) settles a modal's handle as that action.
+    let closed = call(&ctx, "ctx-demo_closed_modal", json!({}));
+    closed.success();
+    assert_eq!(
+        closed.json()["structuredContent"]["action"],
+        "timeout-action",
+        "{closed}"
+    );
     let out = call(&ctx, "ctx-demo_surfaces", json!({}));
     out.success();
     let surfaces = &out.json()["structuredContent"];
     assert_eq!(surfaces["accepted"], 6);
     assert_eq!(surfaces["panelVisible"], false);
+    assert_eq!(
+        surfaces["legacyConfirm"],
+        "ctx.ui.confirm is not part of finch.d.ts: finch recorded the call and has no answer for it"
+    );
     assert!(
         surfaces["canvasReady"]
             .as_str()
@@ -473,6 +490,7 @@ fn dialogs_with_nobody_to_ask_answer_cancelled_and_say_so_and_ui_surfaces_are_re
         "ui.registerPanel(legacy-panel)",
         "ui.delivery(3 changes)",
         "ui.openFilePreview(/tmp/README.md)",
+        "ui.confirm(old API)",
     ] {
         assert!(
             log.contains(&format!("finch: {kind} is not shown by this headless host")),
@@ -581,8 +599,10 @@ fn capabilities_pass_between_mini_tools_through_the_host() {
     ctx.write_config(FAST);
     install(
         &ctx,
-        &package("cap-provider", "cap_provider.mjs")
-            .finch_field("provides", json!({"capabilities": ["acme.math"]})),
+        &package("cap-provider", "cap_provider.mjs").finch_field(
+            "provides",
+            json!({"capabilities": ["acme.math", "mcp.client"]}),
+        ),
     );
     install(
         &ctx,
@@ -649,6 +669,12 @@ fn capabilities_pass_between_mini_tools_through_the_host() {
         "{m}"
     );
     assert_eq!(m["servers"], json!(["Local Files", "remote"]));
+    assert!(
+        log_of(&ctx, "cap-provider")
+            .contains("capabilities.provide(\"mcp.client\") is accepted and not used"),
+        "{}",
+        log_of(&ctx, "cap-provider")
+    );
     // Registered during a call: they connect when the host reloads.
     assert_eq!(
         m["statuses"][0],
@@ -1087,6 +1113,10 @@ fn every_namespace_of_the_published_contract_works_in_activate() {
         ),
         "{reload}"
     );
+    // `finch tool info` of its tool says so too (from the cache reload wrote).
+    let info = ctx.run(&["tool", "info", "contract_shapes"]);
+    info.success();
+    info.stdout_has("its mini tool contributes what finch cannot show: composerActions.register(plan-mode), icons.register(pack)");
     let json = ctx.run(&["reload", "--json"]).json();
     assert!(
         json["minitools"][0]["notShown"]
@@ -1174,6 +1204,9 @@ fn events_status_and_spaces_deliver_what_the_host_has() {
         "ctx-demo_events",
     ]);
     live.call("ctx-demo_fails", json!({}));
+    // Calls of every layer are events: a suite's, and a built-in refused by its card.
+    live.call("Memory", json!({"action": "list"}));
+    live.call("Bash", json!({"command": "touch x"}));
     let seen = live.call("ctx-demo_events", json!({}));
     let (code, stderr) = live.finish();
     assert_eq!(code, 0, "{stderr}");
@@ -1183,10 +1216,19 @@ fn events_status_and_spaces_deliver_what_the_host_has() {
         json!([
             {"kind": "tool_use", "toolName": "ctx-demo_fails"},
             {"kind": "tool_result", "toolName": "ctx-demo_fails", "isToolError": true},
+            {"kind": "tool_use", "toolName": "Memory"},
+            {"kind": "tool_result", "toolName": "Memory", "isToolError": false},
+            {"kind": "tool_use", "toolName": "Bash"},
+            {"kind": "tool_result", "toolName": "Bash", "isToolError": true},
             {"kind": "tool_use", "toolName": "ctx-demo_events"},
         ])
     );
-    assert_eq!(seen["statuses"], json!(["running", "idle", "running"]));
+    assert_eq!(
+        seen["statuses"],
+        json!([
+            "running", "idle", "running", "idle", "running", "idle", "running"
+        ])
+    );
     assert_eq!(seen["notifications"], json!([]));
     assert_eq!(seen["now"]["status"], "running");
     assert_eq!(seen["now"]["runningCount"], 1);
@@ -1372,5 +1414,37 @@ fn notifications_tell_of_a_mini_tool_stopped_for_a_fault() {
             .unwrap()
             .starts_with("mini tool crashy "),
         "{seen}"
+    );
+}
+
+/// Under `finch run --serve mcp`, a mini tool's dialog is asked through MCP elicitation, after
+/// the call's permission card (the official Python MCP client answers both).
+#[test]
+fn a_confirm_dialog_is_asked_through_mcp_elicitation() {
+    use crate::serve_mcp::{accept, call as mcp_call, serve};
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    install(&ctx, &ctx_demo());
+    let plan = json!({
+        "elicitation": [
+            accept(json!({"decision": "allowOnce"})),
+            accept(json!({"answer": "Delete"})),
+        ],
+        "steps": [mcp_call("ctx-demo_ask", json!({}))],
+    });
+    let report = serve(&ctx, plan, &[]);
+    assert_eq!(
+        report.result(0)["structuredContent"],
+        json!({"confirmed": true}),
+        "{}",
+        report.0
+    );
+    let asked = &report.0["elicitations"][1]["message"];
+    assert!(
+        asked
+            .as_str()
+            .is_some_and(|m| m.contains("Delete everything?")),
+        "{}",
+        report.0
     );
 }

@@ -68,7 +68,7 @@ fn client(ctx: &TestContext, plan: &Value, finch_args: &[&str]) -> Command {
 /// Runs `plan` against `finch run --serve mcp <finch_args>` with no controlling terminal (as
 /// in CI) and returns the client's report.
 #[track_caller]
-fn serve(ctx: &TestContext, plan: Value, finch_args: &[&str]) -> Report {
+pub(crate) fn serve(ctx: &TestContext, plan: Value, finch_args: &[&str]) -> Report {
     let mut cmd = client(ctx, &plan, finch_args);
     // SAFETY: setsid is async-signal-safe and touches no memory of this process.
     unsafe {
@@ -83,10 +83,10 @@ fn serve(ctx: &TestContext, plan: Value, finch_args: &[&str]) -> Report {
 }
 
 /// What the client saw.
-struct Report(Value);
+pub(crate) struct Report(pub(crate) Value);
 
 impl Report {
-    fn result(&self, step: usize) -> &Value {
+    pub(crate) fn result(&self, step: usize) -> &Value {
         &self.0["results"][step]
     }
 
@@ -140,11 +140,11 @@ impl Report {
     }
 }
 
-fn call(name: &str, arguments: Value) -> Value {
+pub(crate) fn call(name: &str, arguments: Value) -> Value {
     json!({"op": "call", "name": name, "arguments": arguments})
 }
 
-fn accept(content: Value) -> Value {
+pub(crate) fn accept(content: Value) -> Value {
     json!({"action": "accept", "content": content})
 }
 

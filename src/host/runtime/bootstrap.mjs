@@ -243,7 +243,8 @@ function makeSecrets() {
 // finch:headless
 const HEADLESS = {"records":[{"member":"ui.openFilePreview","needle":"openFilePreview("},{"member":"ui.createPanel","needle":"createPanel("},{"member":"ui.onDidOpenPanel","needle":"onDidOpenPanel("},{"member":"ui.createCanvasWindow","needle":"createCanvasWindow("},{"member":"ui.delivery","needle":"delivery.set("},{"member":"composerActions.register","needle":"composerActions.register("},{"member":"settingsMenu.register","needle":"settingsMenu.register("},{"member":"sessionContainers.registerSettingsMenu","needle":"registerSettingsMenu("},{"member":"icons.register","needle":"icons.register("}],"rejects":[{"member":"oauth","needle":".oauth."},{"member":"navigation.openSession","needle":"openSession("},{"member":"browser.open","needle":".browser.open("}]};
 
-// A contribution finch cannot show: recorded by the host (`finch reload`, `finch tool info`).
+// A contribution finch cannot show: recorded by the host and listed by the start report
+// (`finch reload`, `finch run --minitool`).
 function record(member, detail) {
   notify("ui.unsupported", { kind: member, detail: describe(detail) });
 }
@@ -365,8 +366,17 @@ function makeUi(extra) {
     },
     showConfirmDialog: (options) => request("ui.confirm", { ...prompt(options), ...extra }),
     showModalDialog(options) {
-      const result = request("ui.modal", { ...prompt(options), ...extra });
-      return Object.assign(result, { close: () => Promise.resolve() });
+      // close(action) settles the handle as if that action was chosen; a question already on
+      // the terminal stays there until answered, and its answer is then dropped.
+      let closeWith;
+      const closed = new Promise((resolve) => (closeWith = resolve));
+      const handle = Promise.race([request("ui.modal", { ...prompt(options), ...extra }), closed]);
+      return Object.assign(handle, {
+        close(action) {
+          closeWith({ action: action === undefined ? "dismissed" : String(action) });
+          return Promise.resolve();
+        },
+      });
     },
     notify: (message, type) => toast("notify", noticeBody(message, type)),
     showMessage: (message, type) => toast("notify", noticeBody(message, type)),
@@ -383,15 +393,22 @@ function makeUi(extra) {
     showWarningMessage: (message) => toast("notify", noticeBody(message, "warning")),
     showErrorMessage: (message) => toast("notify", noticeBody(message, "error")),
   };
-  // Anything else a headless host cannot show is accepted and recorded, never thrown: the same
-  // mini tool runs in the app.
+  // Any other name (an older API, a newer one) is accepted and recorded, never thrown: the same
+  // mini tool runs in the app. Its result is a disposable, so a registration works; awaited as
+  // an answer, it rejects — a question finch does not know must never look answered.
   return new Proxy(known, {
     get(target, prop) {
       if (prop in target) return target[prop];
       if (typeof prop === "symbol" || prop === "then" || prop === "toJSON") return undefined;
+      const name = `ui.${String(prop)}`;
       return (...args) => {
-        record(`ui.${String(prop)}`, args[0]);
-        return disposable(() => {});
+        record(name, args[0]);
+        return Object.assign(disposable(() => {}), {
+          then(_resolve, reject) {
+            const err = new Error(`ctx.${name} is not part of finch.d.ts: finch recorded the call and has no answer for it`);
+            return typeof reject === "function" ? reject(err) : Promise.reject(err);
+          },
+        });
       };
     },
   });
@@ -428,7 +445,7 @@ function capabilityProxy(name) {
 function makeCapabilities(p) {
   const provides = new Set(p.capabilities?.provides ?? []);
   const requires = new Set(p.capabilities?.requires ?? []);
-  for (const name of p.capabilities?.available ?? []) capabilityState.available.set(name, true);
+  capabilityState.available = new Map((p.capabilities?.available ?? []).map((name) => [name, true]));
   return {
     provide(name, impl, options) {
       if (typeof name !== "string" || name === "") throw new TypeError("capabilities.provide needs a capability name");
@@ -687,7 +704,16 @@ const handlers = {
         },
       },
       ui: {
-        requestForm: (form) => request("ui.form", { ...prompt(form), toolCallId }),
+        requestForm(form) {
+          const asked = request("ui.form", { ...prompt(form), toolCallId });
+          const ms = form && typeof form.timeoutMs === "number" && form.timeoutMs > 0 ? form.timeoutMs : null;
+          if (ms === null) return asked;
+          let timer;
+          const timedOut = new Promise((resolve) => {
+            timer = setTimeout(() => resolve({ submitted: false, values: {}, reason: "timeout" }), ms);
+          });
+          return Promise.race([asked, timedOut]).finally(() => clearTimeout(timer));
+        },
       },
     };
     try {

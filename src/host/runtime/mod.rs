@@ -49,6 +49,11 @@
 //!   nobody to ask, the answer is the documented "not answered" result (`{confirmed: false}`,
 //!   `{action: "dismissed"}`, `{submitted: false, reason: "background"}`, each with `reason`)
 //!   and a warning line on stderr and in the log says the dialog was not shown.
+//! - A modal handle's `close(action)` settles it as that action at once, and
+//!   `requestForm({timeoutMs})` resolves `{submitted: false, reason: "timeout"}` at its
+//!   timeout; a question already on the terminal stays there until it is answered (or the
+//!   card timeout passes), and that late answer is dropped — the prompter has no way to take
+//!   a question back.
 //! - `ui.showToast`, `ui.notify`, `ui.showMessage` print a line on stderr (the event hook);
 //!   `showToast` resolves `{action: "dismissed"}` (nobody can click its button).
 //! - Contributions finch cannot show — `ui.createPanel`, `ui.onDidOpenPanel`,
@@ -58,12 +63,17 @@
 //!   are accepted, logged, recorded (`unsupported`) and listed by the start report (`finch
 //!   reload`, `finch run --minitool`). Their handles work and do nothing: a panel is never
 //!   visible, its messages go nowhere; a canvas window's `ready` rejects (only for whoever
-//!   awaits it).
+//!   awaits it). A `ui.*` name finch.d.ts does not have (an older `ui.confirm`, say) returns a
+//!   disposable that rejects when awaited, so a question finch does not know never looks
+//!   answered.
+//! - A mini tool that provides `mcp.client` itself (the official MCP Client does, in the app)
+//!   activates, but the host's own `mcp.client` is the one every consumer gets; the log says so.
 //! - `oauth.*`, `navigation.openSession` and `browser.open` reject with an error saying that
 //!   finch is headless.
-//! - `events.onAgentEvent` gets `tool_use` and `tool_result` for every mini tool call of this
-//!   runtime (built-in and MCP calls do not pass through it); `status` is `running` while a
-//!   mini tool call runs, else `idle` (no waiting or unread sessions exist in finch);
+//! - `events.onAgentEvent` gets `tool_use` (the name as asked) and `tool_result` (the name it
+//!   resolved to, `isToolError`) for every call the host runs, of any layer — refused ones
+//!   too — through `Provider::observe`; `status` is `running` while a call runs, else `idle`
+//!   (finch has no waiting or unread sessions to count);
 //!   `notifications.onDidPost` gets an `error` notification when a mini tool is stopped for a
 //!   fault. Listeners that throw are logged.
 //! - `sessions.*` run turns through `[agent] command` (see `sessions`); without it they
@@ -551,8 +561,10 @@ pub(crate) struct Inner {
     /// `[agent] command`, for `ctx.sessions`.
     agent_command: Option<Vec<String>>,
     sessions: sessions::Sessions,
-    /// Mini tool calls running now, for `ctx.status`.
+    /// Host calls running now, for `ctx.status`.
     running: AtomicU64,
+    /// Calls observed, to number them (`toolUseId`).
+    observed: AtomicU64,
     /// Every manifest contribution, by extension point (sent with `activate`).
     contributions: Value,
     node: Result<PathBuf, String>,
@@ -649,6 +661,7 @@ impl MiniToolRuntime {
             agent_command: opts.settings.agent_command.clone(),
             sessions: sessions::Sessions::default(),
             running: AtomicU64::new(0),
+            observed: AtomicU64::new(0),
             contributions,
             node,
             bootstrap,
@@ -776,6 +789,10 @@ impl Provider for MiniToolRuntime {
             return self.inner.version_at_shutdown.load(Ordering::SeqCst);
         }
         self.inner.tools_version.load(Ordering::SeqCst)
+    }
+
+    fn observe(&self, event: &super::CallEvent) {
+        self.inner.observe(event);
     }
 
     fn defs(&self) -> Vec<ToolDef> {
@@ -1344,20 +1361,39 @@ impl Inner {
             "session": session.session_json(),
             "workspace": session.workspace_json(),
         });
-        self.running.fetch_add(1, Ordering::SeqCst);
-        self.broadcast("$/status", &self.status_snapshot());
-        self.agent_event("tool_use", &tool.name, &tool_call_id, &session.id, None);
-        let output = self.execute(inst, tool, &conn, &reg, params, cx);
-        self.agent_event(
-            "tool_result",
-            &tool.name,
-            &tool_call_id,
-            &session.id,
-            Some(output.is_error),
-        );
-        self.running.fetch_sub(1, Ordering::SeqCst);
-        self.broadcast("$/status", &self.status_snapshot());
-        output
+        self.execute(inst, tool, &conn, &reg, params, cx)
+    }
+
+    /// A call of any layer (`Provider::observe`): an `AgentEvent` to every
+    /// `ctx.events.onAgentEvent` listener, and the run's status to `ctx.status` listeners.
+    fn observe(&self, event: &super::CallEvent) {
+        let (kind, tool, session, error) = match *event {
+            super::CallEvent::Started { tool, session } => {
+                self.running.fetch_add(1, Ordering::SeqCst);
+                ("tool_use", tool, session, None)
+            }
+            super::CallEvent::Finished {
+                tool,
+                session,
+                is_error,
+            } => {
+                let _ = self
+                    .running
+                    .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
+                ("tool_result", tool, session, Some(is_error))
+            }
+        };
+        // The host runs one call at a time: a Finished belongs to the last Started.
+        let call = if kind == "tool_use" {
+            self.broadcast("$/status", &self.status_snapshot());
+            self.observed.fetch_add(1, Ordering::SeqCst) + 1
+        } else {
+            self.observed.load(Ordering::SeqCst)
+        };
+        self.agent_event(kind, tool, &format!("use_{call}"), session, error);
+        if kind == "tool_result" {
+            self.broadcast("$/status", &self.status_snapshot());
+        }
     }
 
     /// Sends `execute` and waits for its answer, or for its timeout.
@@ -2016,6 +2052,46 @@ fn merge(base: &mut Map<String, Value>, over: Map<String, Value>) {
             }
         }
     }
+}
+
+/// `<runtime>/cache/not-shown.json`: `{"<mini tool id>": ["ui.createPanel(x)", …]}`, what each
+/// mini tool contributed at its last `finch reload` that finch cannot show; `finch tool info`
+/// reads it. Beside the catalog cache, and like it only a cache.
+pub fn not_shown_cache(homes: &Homes) -> PathBuf {
+    homes.runtime.join("cache").join("not-shown.json")
+}
+
+/// Records the `not_shown` of `reports` in the cache, keeping the entries of mini tools they
+/// do not cover (`finch reload <id>`). A cache that does not parse is replaced.
+pub fn record_not_shown<'a>(
+    homes: &Homes,
+    reports: impl IntoIterator<Item = &'a ToolReport>,
+) -> Result<(), crate::store::JsonError> {
+    let path = not_shown_cache(homes);
+    let mut doc = crate::store::read_json_object(&path)
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    for r in reports {
+        if r.not_shown.is_empty() {
+            doc.remove(&r.id);
+        } else {
+            doc.insert(r.id.clone(), json!(r.not_shown));
+        }
+    }
+    crate::store::write_json(&path, &Value::Object(doc))
+}
+
+/// What mini tool `id` contributed at its last `finch reload` that finch cannot show.
+pub fn not_shown_of(homes: &Homes, id: &str) -> Vec<String> {
+    crate::store::read_json_object(&not_shown_cache(homes))
+        .ok()
+        .flatten()
+        .and_then(|doc| doc.get(id).and_then(Value::as_array).cloned())
+        .into_iter()
+        .flatten()
+        .filter_map(|v| v.as_str().map(str::to_string))
+        .collect()
 }
 
 /// The normalized MCP server name merging goes by (SPEC §9.2).

@@ -77,7 +77,8 @@ pub(crate) type RpcResult = Result<Value, RpcError>;
 pub(crate) enum MainMsg {
     /// The answer to a request the main thread sent; `tag` says which.
     Reply { tag: u64, result: RpcResult },
-    /// A child asks a person something (`ui.confirm`, `ui.modal`, `ui.form`).
+    /// A child asks a person something: `ui.confirm`, `ui.modal`, `ui.form` on the wire
+    /// (`ui.showConfirmDialog`, `ui.showModalDialog`, `exec.ui.requestForm` in `ctx`).
     Prompt {
         from: Arc<Conn>,
         id: Value,

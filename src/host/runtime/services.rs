@@ -75,8 +75,9 @@ pub(crate) fn push_capabilities(inner: &Inner) {
     }
 }
 
-/// Answers every parked request that can be answered now: its capability was provided, or no
-/// mini tool that declares it is still activating.
+/// Hands on every parked capability call that can go now: its capability was provided (the
+/// call goes to the provider), or no mini tool that declares it is still activating (it is
+/// refused).
 pub(crate) fn settle(inner: &Inner) {
     let parked = std::mem::take(&mut lock(&inner.capabilities).parked);
     for p in parked {
@@ -505,9 +506,15 @@ fn provide(inner: &Inner, inst: &Instance, conn: &Arc<Conn>, params: &Value) -> 
         )));
     }
     if name == MCP_CLIENT_CAPABILITY {
-        return Err(RpcError::refused(format!(
-            "\"{MCP_CLIENT_CAPABILITY}\" is provided by the finch host itself"
-        )));
+        // The official MCP Client mini tool provides it in the app; under finch the host's own
+        // (backed by finch's bridge) answers, and the mini tool still activates.
+        log_line(
+            inst,
+            &format!(
+                "finch: capabilities.provide(\"{MCP_CLIENT_CAPABILITY}\") is accepted and not used: the finch host provides \"{MCP_CLIENT_CAPABILITY}\" itself"
+            ),
+        );
+        return Ok(Value::Null);
     }
     let version = params
         .get("version")

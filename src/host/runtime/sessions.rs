@@ -133,21 +133,21 @@ pub(crate) fn request(
                 (Err(e), _) | (_, Err(e)) => return Some(Err(e)),
             };
             let timeout = timeout_of(params);
-            let (inner, conn) = (inner.clone(), conn.clone());
-            std::thread::spawn(move || {
+            let (inner, to) = (inner.clone(), conn.clone());
+            let started = spawn("finch-session-wait", move || {
                 let result = wait_for_turn(&inner.sessions, &sid, &turn, timeout);
-                conn.reply(id, Ok(result));
+                to.reply(id, Ok(result));
             });
-            return None;
+            return started.err().map(Err);
         }
         "sessions.waitForWait" => {
             let timeout = timeout_of(params);
-            let conn = conn.clone();
-            std::thread::spawn(move || {
+            let to = conn.clone();
+            let started = spawn("finch-session-wait", move || {
                 std::thread::sleep(timeout);
-                conn.reply(id, Ok(Value::Null));
+                to.reply(id, Ok(Value::Null));
             });
-            return None;
+            return started.err().map(Err);
         }
         other => Err(RpcError::new(
             super::rpc::code::METHOD_NOT_FOUND,
@@ -155,6 +155,15 @@ pub(crate) fn request(
         )),
     };
     Some(answer)
+}
+
+/// Starts a thread; the refusal the mini tool gets when the system has none to give.
+fn spawn(name: &str, work: impl FnOnce() + Send + 'static) -> Result<(), RpcError> {
+    std::thread::Builder::new()
+        .name(name.to_string())
+        .spawn(work)
+        .map(drop)
+        .map_err(|e| RpcError::refused(format!("ctx.sessions: cannot start a thread: {e}")))
 }
 
 /// `options.timeoutMs`, default 60 s, clamped to 1–600 s (the d.ts's limits).
@@ -299,9 +308,10 @@ fn send(
     );
     drop(st);
     let argv = substitute(command, &values);
-    let (inner, conn) = (inner.clone(), conn.clone());
+    let (runner, conn) = (inner.clone(), conn.clone());
     let (sid, tid) = (session_id.to_string(), turn_id.clone());
-    std::thread::spawn(move || {
+    let started = spawn("finch-session-turn", move || {
+        let inner = runner;
         // One turn of a session at a time, in the order they were sent.
         wait_for_earlier_turns(&inner.sessions, &sid, &tid);
         let event = match run_agent(&inner.sessions, &argv, &cwd) {
@@ -313,6 +323,12 @@ fn send(
         let event = finish_turn(&inner.sessions, &tid, event);
         conn.notify("$/sessionEvent", event);
     });
+    if let Err(e) = started {
+        let failed = json!({"type": "turn.failed", "sessionId": session_id, "turnId": turn_id,
+                            "code": "no_thread", "retryable": true, "createdAt": now_iso()});
+        finish_turn(&inner.sessions, &turn_id, failed);
+        return Err(e);
+    }
     Ok(
         json!({"sessionId": session_id, "turnId": turn_id, "clientMessageId": key,
               "state": "accepted", "queued": pending > 0, "pendingCount": pending + 1,
@@ -380,13 +396,21 @@ fn run_agent(
     let pid = child.id();
     lock(&sessions.running).push(pid);
     let mut stdout = child.stdout.take();
-    let reader = std::thread::spawn(move || {
-        let mut out = Vec::new();
-        if let Some(s) = stdout.as_mut() {
-            let _ = s.take(OUTPUT_MAX as u64).read_to_end(&mut out);
-        }
-        String::from_utf8_lossy(&out).into_owned()
-    });
+    let reader = std::thread::Builder::new()
+        .name("finch-session-agent".into())
+        .spawn(move || {
+            let mut out = Vec::new();
+            if let Some(s) = stdout.as_mut() {
+                let _ = s.take(OUTPUT_MAX as u64).read_to_end(&mut out);
+            }
+            String::from_utf8_lossy(&out).into_owned()
+        });
+    let Ok(reader) = reader else {
+        signal_group(pid, Signal::Kill);
+        let _ = child.wait();
+        lock(&sessions.running).retain(|p| *p != pid);
+        return Err("no_thread".into());
+    };
     let deadline = Instant::now() + TURN_TIMEOUT;
     let status = loop {
         match child.try_wait() {

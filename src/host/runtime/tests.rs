@@ -150,10 +150,10 @@ fn definitions_carry_names_owner_risk_exposure_and_clamped_timeouts() {
     let (runtime, reports, _) = start(&s, &[ctx_demo(root.path())]);
     assert_eq!(reports.len(), 1);
     assert!(
-        matches!(reports[0].outcome, Outcome::Activated { tools: 16 }),
+        matches!(reports[0].outcome, Outcome::Activated { tools: 17 }),
         "{reports:?}"
     );
-    assert_eq!(reports[0].line(), "✓ ctx-demo activated: 16 tools");
+    assert_eq!(reports[0].line(), "✓ ctx-demo activated: 17 tools");
     assert_eq!(reports[0].to_json()["status"], "activated");
     let defs = runtime.defs();
     let shaped = defs.iter().find(|d| d.raw_name == "shaped").unwrap();
@@ -316,6 +316,7 @@ fn prompts_reach_the_prompter_of_the_call_and_mcp_registrations_are_exposed() {
             "ui.registerPanel",
             "ui.delivery",
             "ui.openFilePreview",
+            "ui.confirm",
         ]
     );
     assert!(events.lock().unwrap().iter().any(|e| matches!(
