@@ -2,7 +2,8 @@
 //! host runtime, connects the MCP servers (contributed, registered at run time, and the user's),
 //! writes the tool catalog cache `<runtime>/cache/catalog.json` that `finch tool list|search|info`
 //! read, reports each mini tool (activated with its tool count, or failed with the error and its
-//! log), stops what it started, and asks every running `finch run` to reload in place.
+//! log), stops what it started, and asks every running `finch run` to reload in place. The start
+//! itself is the host assembly's (`host::assembly::survey`); this file reports it.
 //!
 //! With `<id>` the report is that mini tool's alone; the catalog is still rebuilt whole (one
 //! mini tool's registrations can shadow or collide with another's names). Exit 1 when a mini
@@ -13,10 +14,9 @@ use serde_json::{Value, json};
 
 use crate::Context;
 use crate::error::{CommandError, Result};
-use crate::host::catalog::{self, ToolDef};
-use crate::host::mcp::McpBridge;
-use crate::host::runtime::{MiniToolRuntime, Outcome, StartError, StartOptions};
-use crate::host::{Provider, control};
+use crate::host::assembly::{self, Survey};
+use crate::host::control;
+use crate::host::runtime::Outcome;
 
 #[derive(Debug, Args)]
 pub struct ReloadArgs {
@@ -26,51 +26,17 @@ pub struct ReloadArgs {
 
 pub fn cmd_reload(ctx: &Context, args: &ReloadArgs) -> Result<()> {
     let env = ctx.host_env()?;
-    let options = StartOptions {
-        only: None,
-        background: None,
-        homes: &env.homes,
-        settings: &env.settings,
-        env: &env.env,
-        dirs: &[],
-        session: None,
-        hook: Some(crate::host::runtime::stderr_hook(ctx.ui.quiet)),
-    };
-    // Without `--minitool` directories nothing can stop the start as a whole.
-    let (runtime, report) = MiniToolRuntime::start(options)
-        .map_err(|e: StartError| CommandError::failed(e.to_string()))?;
+    let Survey {
+        report,
+        statuses,
+        cache,
+        tools,
+    } = assembly::survey(&env, &ctx.cwd, &ctx.ui, args.id.as_deref())?;
     let reports: Vec<_> = report
         .tools
         .iter()
         .filter(|r| args.id.as_deref().is_none_or(|id| r.id == id))
         .collect();
-    if let Some(id) = &args.id
-        && reports.is_empty()
-    {
-        runtime.shutdown();
-        return Err(
-            CommandError::not_found(format!("\"{id}\" is not an enabled mini tool")).with_hint(
-                "`finch list --all-tiers` shows what is installed; `finch enable <id>` enables one",
-            ),
-        );
-    }
-    let registered = crate::host::assembly::registered_servers(&ctx.ui, &runtime);
-    let bridge = McpBridge::start(&env, &ctx.cwd, registered);
-    let mut defs: Vec<ToolDef> = runtime.defs();
-    defs.extend(bridge.defs());
-    let cache = env.homes.catalog_cache();
-    let stamp = env
-        .now_utc()
-        .to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
-    let written = catalog::write_cache(&cache, &defs, &stamp);
-    let not_shown = crate::host::runtime::record_not_shown(&env.homes, reports.iter().copied());
-    let statuses = bridge.statuses();
-    drop(bridge);
-    runtime.shutdown();
-    written.map_err(|e| crate::error::io_error("write", &cache, &e))?;
-    if let Err(e) = not_shown {
-        ctx.ui.warn(e.to_string());
-    }
     let signalled = control::signal_running(&env.homes);
     let failed = reports
         .iter()
@@ -94,7 +60,7 @@ pub fn cmd_reload(ctx: &Context, args: &ReloadArgs) -> Result<()> {
             "minitools": reports.iter().map(|r| r.to_json()).collect::<Vec<_>>(),
             "problems": report.problems,
             "mcpServers": servers,
-            "catalog": {"path": cache, "tools": defs.len()},
+            "catalog": {"path": cache, "tools": tools},
             "signalled": signalled,
         }))?;
     } else {
@@ -122,7 +88,7 @@ pub fn cmd_reload(ctx: &Context, args: &ReloadArgs) -> Result<()> {
         }
         ctx.ui.line(format!(
             "Catalog: {} mini tool and MCP tools → {}",
-            defs.len(),
+            tools,
             cache.display()
         ))?;
         if !signalled.is_empty() {

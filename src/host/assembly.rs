@@ -4,6 +4,9 @@
 //! `finch run` (every front end), `finch tool call` and `--serve mcp` all build their host
 //! here from a plain `HostOptions`; the command line only turns flags into those options.
 //!
+//! `survey` is the same start for `finch reload`: every enabled mini tool and MCP server once,
+//! the catalog cache written from their tools, everything stopped again.
+//!
 //! Everything said to the person while a host is built or reloaded (a mini tool that failed,
 //! an MCP server left out, `--approve` taking effect) goes through `ui` as warnings and details
 //! on stderr; nothing here writes to stdout, which may carry a protocol.
@@ -14,12 +17,16 @@ use crate::error::{CommandError, Result};
 use crate::ui::Ui;
 
 use super::builtins::Builtins;
+use super::catalog::{self, ToolDef};
 use super::control::{self, Registration};
+use super::mcp::ServerStatus;
 use super::mcp::{self, McpBridge, McpServerConfig};
 use super::policy::rules::{project_root, rules_files};
 use super::policy::{Mode, Rules, RulesError};
 use super::prompt::{Nobody, Prompter};
-use super::runtime::{self, MiniToolRuntime, Outcome, SessionInfo, StartError, StartOptions};
+use super::runtime::{
+    self, MiniToolRuntime, Outcome, SessionInfo, StartError, StartOptions, StartReport,
+};
 use super::session::SessionState;
 use super::suites::Suites;
 use super::{Host, HostEnv, Provider, canonical_cwd};
@@ -339,5 +346,71 @@ pub fn load_rules(project: &Path, runtime: &Path, home: Option<&Path>) -> Result
                 ),
             RulesError::Read { .. } => CommandError::failed(message),
         }
+    })
+}
+
+/// What `finch reload` learns by starting every enabled mini tool and every MCP server once.
+pub struct Survey {
+    pub report: StartReport,
+    pub statuses: Vec<ServerStatus>,
+    /// The catalog cache and how many mini tool and MCP tools it now holds.
+    pub cache: PathBuf,
+    pub tools: usize,
+}
+
+/// Starts every enabled mini tool (all at once, waiting for each), connects every MCP server
+/// (contributed, registered at run time, the user's), writes the catalog cache and the record of
+/// contributions finch cannot show, and stops everything again. With `id`, an id that is not an
+/// enabled mini tool is "not found" before any MCP server starts.
+pub fn survey(env: &HostEnv, cwd: &Path, ui: &Ui, id: Option<&str>) -> Result<Survey> {
+    let options = StartOptions {
+        only: None,
+        background: None,
+        homes: &env.homes,
+        settings: &env.settings,
+        env: &env.env,
+        dirs: &[],
+        session: None,
+        hook: Some(runtime::stderr_hook(ui.quiet)),
+    };
+    // Without `--minitool` directories nothing can stop the start as a whole.
+    let (runtime, report) =
+        MiniToolRuntime::start(options).map_err(|e| CommandError::failed(e.to_string()))?;
+    if let Some(id) = id
+        && !report.tools.iter().any(|r| r.id == id)
+    {
+        runtime.shutdown();
+        return Err(
+            CommandError::not_found(format!("\"{id}\" is not an enabled mini tool")).with_hint(
+                "`finch list --all-tiers` shows what is installed; `finch enable <id>` enables one",
+            ),
+        );
+    }
+    let registered = registered_servers(ui, &runtime);
+    let bridge = McpBridge::start(env, cwd, registered);
+    let mut defs: Vec<ToolDef> = runtime.defs();
+    defs.extend(bridge.defs());
+    let cache = env.homes.catalog_cache();
+    let stamp = env
+        .now_utc()
+        .to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+    let written = catalog::write_cache(&cache, &defs, &stamp);
+    let shown = report
+        .tools
+        .iter()
+        .filter(|r| id.is_none_or(|id| r.id == id));
+    let not_shown = runtime::record_not_shown(&env.homes, shown);
+    let statuses = bridge.statuses();
+    drop(bridge);
+    runtime.shutdown();
+    written.map_err(|e| crate::error::io_error("write", &cache, &e))?;
+    if let Err(e) = not_shown {
+        ui.warn(e.to_string());
+    }
+    Ok(Survey {
+        report,
+        statuses,
+        cache,
+        tools: defs.len(),
     })
 }
