@@ -18,6 +18,10 @@
 //! subscripts count for the destructive check. A command word that is not a plain name after
 //! quote removal (`$X`, `$'\x72m'`, `/bin/r[m]`, `$(…)`) hides its program, so it counts as
 //! destructive: high risk, and no allow rule spares it.
+//!
+//! Read-only says what a command does, not where: which files it may read is the gateway's
+//! question, answered from `Segment::paths` (the words that may name files) against the
+//! working directory and the trusted directories.
 
 use std::cell::RefCell;
 
@@ -63,6 +67,10 @@ pub struct Segment {
     pub read_only: bool,
     /// Why (not).
     pub reason: String,
+    /// The words that may name files it reads, as written (`~` unexpanded); for `cd`, the
+    /// directory it changes to (`~` when none). The gateway checks them against the working
+    /// directory and the trusted directories (see `path_words`).
+    pub paths: Vec<String>,
 }
 
 /// Classifies one command line. Never executes anything.
@@ -752,6 +760,7 @@ impl<'s> Walk<'s> {
             program: texts[0].clone(),
             read_only,
             reason,
+            paths: path_words(&texts),
         });
 
         // Destructive checks see the words bash would produce from brace expansions.
@@ -865,6 +874,7 @@ impl<'s> Walk<'s> {
                         program: inner[0].clone(),
                         read_only,
                         reason,
+                        paths: path_words(&inner),
                     });
                     effective = self.damage(&inner, level + 1);
                 }
@@ -966,6 +976,84 @@ fn one_line_short(text: &str) -> String {
     } else {
         flat
     }
+}
+
+/// The words of a simple command that may name a file or directory it reads. Generous on
+/// purpose: a word that is no path (`grep`'s pattern aside) resolves inside the working
+/// directory and costs nothing, while a missed one would let `cat ~/.ssh/id_rsa` through.
+/// Skipped: programs that open no file (`echo`, `printf`, `pwd`, …), the pattern of
+/// `grep`/`rg`, the script of `sed`/`awk`, the filter of `jq`, `date`'s format. Options give the
+/// value after `=`, or what follows a `/` or `~` inside them (`-f/etc/x`).
+fn path_words(words: &[String]) -> Vec<String> {
+    let program = basename(&words[0]);
+    let args = &words[1..];
+    match program {
+        "echo" | "printf" | "pwd" | "which" | "type" | "true" | "false" | "seq" | "whoami"
+        | "id" | "uname" | "groups" | "nproc" | "uptime" | "sleep" | "hostname" | "basename"
+        | "dirname" | "ps" | "command" => return Vec::new(),
+        "cd" => {
+            return match args
+                .iter()
+                .find(|a| !a.starts_with('-') || a.as_str() == "-")
+            {
+                // `cd -` goes wherever OLDPWD says: treat it as the root, outside.
+                Some(a) if a == "-" => vec!["/".to_string()],
+                Some(a) => vec![a.clone()],
+                None => vec!["~".to_string()],
+            };
+        }
+        _ => {}
+    }
+    // The operand that is a pattern or a program, not a file.
+    let skips_first_operand = match program {
+        "grep" | "egrep" | "fgrep" | "rg" | "sed" => !args.iter().any(|a| {
+            matches!(a.as_str(), "-e" | "-f" | "--regexp" | "--file")
+                || a.starts_with("--regexp=")
+                || a.starts_with("--file=")
+                || a.starts_with("--expression")
+                || (a.starts_with("-e") && !a.starts_with("--"))
+        }),
+        "awk" | "gawk" | "mawk" | "nawk" | "jq" | "gojq" | "jaq" | "yq" => true,
+        "date" => false,
+        _ => false,
+    };
+    // Options whose value is a pattern, a script or a format, not a file.
+    let text_value: &[&str] = match program {
+        "grep" | "egrep" | "fgrep" | "rg" => &["-e", "--regexp", "-m", "-A", "-B", "-C"],
+        "sed" => &["-e", "--expression"],
+        "awk" | "gawk" | "mawk" | "nawk" => &["-F", "-v"],
+        _ => &[],
+    };
+    let mut out = Vec::new();
+    let mut first_operand_seen = false;
+    let mut options_done = false;
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        i += 1;
+        if !options_done && a == "--" {
+            options_done = true;
+            continue;
+        }
+        if !options_done && a.starts_with('-') && a.len() > 1 {
+            if text_value.contains(&a.as_str()) {
+                i += 1;
+            } else if let Some((_, value)) = a.split_once('=') {
+                out.push(value.to_string());
+            } else if let Some(at) = a.find(['/', '~']) {
+                out.push(a[at..].to_string());
+            }
+            continue;
+        }
+        if program == "date" && a.starts_with('+') {
+            continue;
+        }
+        if skips_first_operand && !first_operand_seen {
+            first_operand_seen = true;
+            continue;
+        }
+        out.push(a.clone());
+    }
+    out
 }
 
 fn first_word(text: &str) -> &str {
