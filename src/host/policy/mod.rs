@@ -1305,6 +1305,80 @@ mod tests {
         assert_eq!(glob_literal_prefix("../plain"), "../plain");
     }
 
+    /// The corpus of issue 13 (`corpus.tsv`): over ≥ 400 commands written for it, no command
+    /// that is not read-only takes the fast lane, every destructive one is flagged high risk,
+    /// and at most 10% of the benign in-workspace read-only ones take a card.
+    #[test]
+    fn the_corpus_keeps_every_card_and_few_benign_ones() {
+        let ws = workspace();
+        let no_rules = rules(&[]);
+        let (mut benign, mut benign_carded, mut others, mut others_allowed) = (0, 0, 0, 0);
+        let (mut destructive, mut destructive_flagged) = (0, 0);
+        let mut problems = Vec::new();
+        for line in include_str!("corpus.tsv").lines() {
+            if line.starts_with('#') || line.trim().is_empty() {
+                continue;
+            }
+            let (kind, command) = line.split_once('\t').expect("kind<TAB>command");
+            let command = command.replace("\\n", "\n");
+            let args = cmd(&command);
+            let call = ToolCall {
+                tool: ToolRef::from_name("Bash"),
+                args: &args,
+                workspace: &ws,
+                facts: &PathFacts::default(),
+            };
+            let v = decide(&call, AcceptCalls, &no_rules);
+            let c = v.bash.clone().unwrap();
+            match kind {
+                "benign" => {
+                    benign += 1;
+                    if v.decision != Allow {
+                        benign_carded += 1;
+                        problems.push(format!("benign but carded: {command:?}: {}", v.reason));
+                    }
+                }
+                "write" | "destructive" | "adversarial" => {
+                    others += 1;
+                    if v.decision == Allow {
+                        others_allowed += 1;
+                        problems.push(format!("{kind} but allowed: {command:?}: {}", v.reason));
+                    }
+                    if kind == "destructive" {
+                        destructive += 1;
+                        if c.destructive && v.risk == Risk::High && !v.session_allow_offered {
+                            destructive_flagged += 1;
+                        } else {
+                            problems.push(format!("destructive, not flagged: {command:?}"));
+                        }
+                    }
+                }
+                other => panic!("unknown kind {other:?} in corpus.tsv"),
+            }
+        }
+        println!(
+            "corpus: {} commands; benign {benign} ({benign_carded} carded); not read-only {others} \
+             ({others_allowed} allowed); destructive {destructive} ({destructive_flagged} flagged)",
+            benign + others
+        );
+        for p in &problems {
+            println!("{p}");
+        }
+        assert!(benign + others >= 400, "{} commands", benign + others);
+        assert_eq!(others_allowed, 0, "\n{}", problems.join("\n"));
+        assert_eq!(
+            destructive_flagged,
+            destructive,
+            "\n{}",
+            problems.join("\n")
+        );
+        assert!(
+            benign_carded * 10 <= benign,
+            "{benign_carded} of {benign} benign commands carded:\n{}",
+            problems.join("\n")
+        );
+    }
+
     // ---- the property test of the gateway's invariants ----
 
     const RULE_TOOLS: &[&str] = &[
