@@ -589,6 +589,9 @@ fn read_paths_outside(c: &Classification, ws: &Workspace, facts: &PathFacts) -> 
         let Some(path) = path else {
             return Some(format!("`{word}` needs a home directory to resolve"));
         };
+        if HARMLESS_DEVICES.contains(&path.to_str().unwrap_or("")) {
+            continue;
+        }
         if let Some(why) = sensitive(&path) {
             return Some(format!("it reads {} ({why})", path.display()));
         }
@@ -645,6 +648,9 @@ pub(crate) fn bash_paths(args: &Value, ws: &Workspace) -> Vec<PathBuf> {
         .collect()
 }
 
+/// Devices a read-only command may read wherever the working directory is.
+const HARMLESS_DEVICES: &[&str] = &["/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr"];
+
 /// Files that hand out secrets or talk to hardware whatever directory they are reached from.
 fn sensitive(path: &Path) -> Option<&'static str> {
     if path.starts_with("/proc") {
@@ -653,12 +659,7 @@ fn sensitive(path: &Path) -> Option<&'static str> {
     if path.starts_with("/sys") {
         return Some("kernel and device state");
     }
-    if path.starts_with("/dev")
-        && !matches!(
-            path.to_str(),
-            Some("/dev/null" | "/dev/stdin" | "/dev/stdout" | "/dev/stderr")
-        )
-    {
+    if path.starts_with("/dev") {
         return Some("a device");
     }
     None
@@ -727,7 +728,11 @@ fn file_step(
             );
         }
     };
-    let outside = paths.iter().find(|p| !workspace.really_contains(p, facts));
+    // A link that leads out is the file tools' own business: they refuse it and name the real
+    // path to ask for (`builtins::read::real_target`). A hard link has no other name to give.
+    let outside = paths
+        .iter()
+        .find(|p| !workspace.contains(p) || facts.get(p).is_some_and(|f| f.multiply_linked));
     if outside.is_none() && mode == Mode::AcceptCalls {
         return (
             Decision::Allow,
