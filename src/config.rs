@@ -292,7 +292,7 @@ pub struct Settings {
 impl Config {
     /// Reads `finch.toml`; a missing file is the default configuration.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
-        let text = match std::fs::read_to_string(path) {
+        let text = match crate::store::read_regular_text(path) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Config::default()),
             Err(source) => {

@@ -29,6 +29,11 @@ impl Env {
         }
     }
 
+    /// Every variable, in name order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &OsString)> {
+        self.vars.iter().map(|(k, v)| (k.as_str(), v))
+    }
+
     /// A variable that is set to something non-empty and valid UTF-8.
     pub fn get(&self, key: &str) -> Option<String> {
         self.vars

@@ -12,6 +12,7 @@ pub mod ids;
 pub mod memory;
 pub mod minitool;
 pub mod node;
+pub mod redact;
 pub mod schedule;
 pub mod search;
 pub mod session;

@@ -75,16 +75,19 @@ fn check(ctx: &Context, args: &CheckArgs) -> Result<()> {
         cwd,
         project,
         home,
+        runtime: Some(homes.runtime.clone()),
     };
     let mode = match args.mode {
         ModeArg::Ask => Mode::Ask,
         ModeArg::AcceptCalls => Mode::AcceptCalls,
     };
     let tool = ToolRef::from_name(&args.tool);
+    let facts = crate::host::policy::probe(&args.tool, &call_args, &workspace);
     let call = ToolCall {
         tool,
         args: &call_args,
         workspace: &workspace,
+        facts: &facts,
     };
     let verdict = decide(&call, mode, &rules);
     if ctx.ui.json {

@@ -337,6 +337,7 @@ fn permission_summary(ctx: &Context, tool: &ToolSpec) -> Result<Value> {
         project,
         trusted: Vec::new(),
         home,
+        runtime: Some(homes.runtime.clone()),
     };
     let args = match tool.name.as_str() {
         "Read" | "Write" | "Edit" => json!({"file_path": ctx.cwd.join("file")}),
@@ -353,6 +354,7 @@ fn permission_summary(ctx: &Context, tool: &ToolSpec) -> Result<Value> {
         },
         args: &args,
         workspace: &workspace,
+        facts: &crate::host::policy::PathFacts::default(),
     };
     let mut out = serde_json::Map::new();
     for mode in [Mode::Ask, Mode::AcceptCalls] {

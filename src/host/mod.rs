@@ -459,11 +459,14 @@ impl Host {
             owner: tool.def.owner.as_deref(),
             risk: tool.def.risk,
         };
-        let workspace = self.session.workspace();
+        let mut workspace = self.session.workspace();
+        workspace.runtime = Some(self.env.homes.runtime.clone());
+        let facts = policy::probe(&tool.name, args, &workspace);
         let call = ToolCall {
             tool: tool_ref,
             args,
             workspace: &workspace,
+            facts: &facts,
         };
         let verdict = policy::decide(&call, self.session.mode, &self.rules);
         match verdict.decision {

@@ -207,6 +207,7 @@ impl SessionState {
             project: self.project.clone(),
             trusted: self.trusted.clone(),
             home: self.home.clone(),
+            runtime: None,
         }
     }
 

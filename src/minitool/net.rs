@@ -119,9 +119,9 @@ impl Network {
         Ok(packument.select(request)?.version.clone())
     }
 
-    /// The registry in use, for messages.
-    pub fn registry(&self) -> &str {
-        &self.config.default
+    /// The registry in use, for messages: its user info (a token) redacted.
+    pub fn registry(&self) -> String {
+        crate::redact::userinfo(&self.config.default).into_owned()
     }
 
     /// Whether the registry answers within `timeout`.

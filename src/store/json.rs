@@ -49,7 +49,7 @@ impl JsonError {
 
 /// Reads a JSON object; `Ok(None)` when the file does not exist.
 pub fn read_json_object(path: &Path) -> Result<Option<Map<String, Value>>, JsonError> {
-    let bytes = match std::fs::read(path) {
+    let bytes = match super::read::read_regular(path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(source) => {
@@ -77,7 +77,7 @@ pub fn read_json_object(path: &Path) -> Result<Option<Map<String, Value>>, JsonE
 /// type does not name are skipped without being built, which makes reading a few fields of a
 /// large file cheap. The errors are those of `read_json_object`.
 pub fn read_json_as<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Option<T>, JsonError> {
-    let bytes = match std::fs::read(path) {
+    let bytes = match super::read::read_regular(path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(source) => {

@@ -111,17 +111,18 @@ impl Ui {
         self.line(value.to_string())
     }
 
-    /// Status on stderr; silenced by `--quiet` and `--json`.
+    /// Status on stderr; silenced by `--quiet` and `--json`. Every stderr line here has the
+    /// user info of its URLs redacted (`crate::redact`).
     pub fn status(&self, text: impl AsRef<str>) {
         if !self.quiet && !self.json {
-            eprintln!("{}", text.as_ref());
+            eprintln!("{}", crate::redact::userinfo(text.as_ref()));
         }
     }
 
     /// Detail shown only with `--verbose`.
     pub fn detail(&self, text: impl AsRef<str>) {
         if self.verbose {
-            eprintln!("{}", text.as_ref());
+            eprintln!("{}", crate::redact::userinfo(text.as_ref()));
         }
     }
 
@@ -133,7 +134,7 @@ impl Ui {
             } else {
                 "warning:".to_string()
             };
-            eprintln!("{label} {}", text.as_ref());
+            eprintln!("{label} {}", crate::redact::userinfo(text.as_ref()));
         }
     }
 
@@ -148,14 +149,14 @@ impl Ui {
         } else {
             "Error:".to_string()
         };
-        eprintln!("{label} {}", err.message);
+        eprintln!("{label} {}", crate::redact::userinfo(&err.message));
         for hint in &err.hints {
             let label = if self.color_err {
                 "hint:".cyan().to_string()
             } else {
                 "hint:".to_string()
             };
-            eprintln!("{label} {hint}");
+            eprintln!("{label} {}", crate::redact::userinfo(hint));
         }
     }
 

@@ -633,3 +633,28 @@ fn doctor_state_with_nothing_wrong_exits_0() {
     // --state checks state files, not a package.
     ctx.run(&["doctor", "--state", "."]).failure(2);
 }
+
+/// Issue 13, 9: a token in the registry URL (finch.toml or `--registry`) is never printed.
+#[test]
+fn registry_credentials_are_never_printed() {
+    let ctx = TestContext::new();
+    ctx.write_config("registry = \"http://user:SECRET-TOKEN@127.0.0.1:9/\"\n");
+    for args in [
+        vec!["doctor"],
+        vec!["--json", "doctor"],
+        vec!["-v", "add", "left-pad"],
+        vec![
+            "-v",
+            "add",
+            "left-pad",
+            "--registry",
+            "http://me:SECRET-TOKEN@127.0.0.1:9/",
+        ],
+    ] {
+        let out = ctx.run(&args);
+        let all = format!("{}{}", out.stdout(), out.stderr());
+        assert!(!all.contains("SECRET-TOKEN"), "{args:?}: {out}");
+    }
+    let out = ctx.run(&["doctor"]);
+    out.stdout_has("http://***@127.0.0.1:9/");
+}

@@ -372,3 +372,124 @@ fn tool_list_search_and_info_read_the_catalog_cache() {
         .failure(1)
         .stderr_has("catalog.json");
 }
+
+/// Issue 13: every way around the gateway an adversarial review found, through the real
+/// binary, with no TTY in acceptCalls mode — each call must be refused for want of a person
+/// (a card nobody can answer), and nothing the calls tried may have happened.
+#[test]
+fn issue_13_every_way_around_the_gateway_takes_a_card() {
+    let ctx = TestContext::new();
+    let canary = ctx.base().join("P");
+    let outside = ctx.base().join("outside.txt");
+    std::fs::write(&outside, "secret\n").unwrap();
+    std::fs::hard_link(&outside, ctx.work.join("hard")).unwrap();
+    std::fs::create_dir_all(ctx.work.join("d")).unwrap();
+    let c = canary.display();
+    let refused = |tool: &str, args: serde_json::Value| {
+        let out = ctx.run(&[
+            "tool",
+            "call",
+            tool,
+            &args.to_string(),
+            "--mode",
+            "acceptCalls",
+            "--json",
+        ]);
+        out.failure(4);
+        assert_eq!(out.json()["decidedBy"], "noPerson", "{tool} {args}: {out}");
+    };
+    // 1, 2: expansions that bash runs later.
+    refused(
+        "Bash",
+        json!({"command": format!("cat <<EOF\n`touch {c}`\nEOF")}),
+    );
+    refused(
+        "Bash",
+        json!({"command": format!("printf -v 'a[$(touch {c})]' x")}),
+    );
+    refused(
+        "Bash",
+        json!({"command": "printf -v HOME /tmp; git status"}),
+    );
+    // 5: the rules file granting itself Bash, then a command it would spare.
+    let grant = r#"{"allow":[{"toolName":"Bash","key":"*"}]}"#;
+    refused(
+        "Write",
+        json!({"file_path": ".finch/permissions.json", "content": grant}),
+    );
+    assert!(!ctx.work.join(".finch/permissions.json").exists());
+    refused(
+        "Bash",
+        json!({"command": format!("python3 -c 'open(\"{c}\", \"w\")'")}),
+    );
+    // 4: trusting `/`, then reading anywhere; attaching a file outside.
+    refused("Session", json!({"action": "extendDir", "dir": "/"}));
+    refused("Read", json!({"file_path": "/etc/passwd"}));
+    refused(
+        "Session",
+        json!({"action": "attach", "file": outside.display().to_string()}),
+    );
+    // 3: git's config, which `git status` would run.
+    refused(
+        "Write",
+        json!({"file_path": ".git/config", "content": format!("[core]\n\tfsmonitor = touch {c}\n")}),
+    );
+    refused(
+        "Edit",
+        json!({"file_path": ".git/config", "old_string": "a", "new_string": "b"}),
+    );
+    refused("Write", json!({"file_path": "~/.bashrc", "content": "x"}));
+    // 6: command words that hide `rm`.
+    refused("Bash", json!({"command": "$'\\x72m' -rf d"}));
+    refused("Bash", json!({"command": "/bin/r[m] -rf d"}));
+    assert!(ctx.work.join("d").exists());
+    // 7: the environment and secrets outside the workspace.
+    refused("Bash", json!({"command": "cat /proc/self/environ"}));
+    refused("Bash", json!({"command": "strings /proc/self/environ"}));
+    refused("Bash", json!({"command": "jq -n env"}));
+    refused("Bash", json!({"command": "cat ~/.ssh/id_rsa"}));
+    // 8: a hard link inside to a file outside.
+    refused("Read", json!({"file_path": "hard"}));
+    assert!(!canary.exists(), "a refused call ran");
+    // Benign calls still take the fast lane.
+    let out = ctx.run(&[
+        "tool",
+        "call",
+        "Bash",
+        r#"{"command":"cat <<'EOF'\n`id`\nEOF"}"#,
+        "--mode",
+        "acceptCalls",
+        "--json",
+    ]);
+    assert_eq!(out.json()["decidedBy"], "fastLane", "{out}");
+}
+
+/// Issue 13, 3 with an allow rule that covers everything: a protected path still asks.
+#[test]
+fn no_allow_rule_spares_a_protected_path_or_a_hidden_rm() {
+    let ctx = TestContext::new();
+    std::fs::create_dir_all(ctx.work.join(".finch")).unwrap();
+    std::fs::write(
+        ctx.work.join(".finch/permissions.json"),
+        r#"{"allow":[{"toolName":"*","key":"*"}]}"#,
+    )
+    .unwrap();
+    for (tool, args) in [
+        (
+            "Write",
+            json!({"file_path": ".finch/permissions.json", "content": "{}"}),
+        ),
+        (
+            "Write",
+            json!({"file_path": ".git/hooks/pre-commit", "content": "x"}),
+        ),
+        ("Write", json!({"file_path": ".npmrc", "content": "x"})),
+        ("Bash", json!({"command": "$'\\x72m' -rf d"})),
+        ("Bash", json!({"command": "git checkout -- ."})),
+        ("Bash", json!({"command": "shred -u x"})),
+    ] {
+        let out = ctx.run(&["tool", "call", tool, &args.to_string(), "--json"]);
+        out.failure(4);
+        assert_eq!(out.json()["decidedBy"], "noPerson", "{tool} {args}: {out}");
+    }
+}

@@ -306,3 +306,28 @@ fn checking_a_command_never_runs_it() {
     }
     assert!(!canary.exists());
 }
+
+/// Issue 13, 10: a FIFO at a state path is refused at once, named, instead of hanging finch.
+#[cfg(unix)]
+#[test]
+fn a_fifo_at_a_state_path_is_refused_without_hanging() {
+    let ctx = TestContext::new();
+    let dir = ctx.work.join(".finch");
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("permissions.json");
+    let status = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(status.success());
+    let out = Run(ctx
+        .cmd()
+        .args(["policy", "check", "Bash", r#"{"command":"ls"}"#])
+        .timeout(std::time::Duration::from_secs(20))
+        .output()
+        .unwrap());
+    assert_ne!(out.0.status.code(), None, "finch hung on the FIFO: {out}");
+    assert_ne!(out.0.status.code(), Some(0), "{out}");
+    out.stderr_has("named pipe (FIFO), not a regular file");
+    out.stderr_has("permissions.json");
+}

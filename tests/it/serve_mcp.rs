@@ -953,7 +953,8 @@ fn a_command_that_may_read_the_transcript_finds_the_waiting_records_written() {
     // Records would wait an hour: only the rule that writes them before such a call can
     // put them in the file in time.
     let ctx = records_context(Some("1h"));
-    let mut raw = Raw::start(&ctx, &["--mode", "acceptCalls"]);
+    // The transcript lies outside the working directory: reading it takes a card (issue 13).
+    let mut raw = Raw::start(&ctx, &["--mode", "acceptCalls", "--approve", "Bash"]);
     raw.call("Read", json!({"file_path": "a.txt"}));
     raw.call("Read", json!({"file_path": "a.txt"}));
     assert!(recorded_tools(&ctx).is_empty(), "the records wait");

@@ -708,7 +708,7 @@ fn extend_dir_lets_the_file_tools_in_at_once_and_in_a_continued_session() {
     let read_call = |id: &str| json!({"id": id, "tool": "Read", "arguments": {"file_path": file}});
 
     let (answers, out) = ctx.jsonl(
-        &["--mode", "acceptCalls"],
+        &["--mode", "acceptCalls", "--approve", "Session"],
         &[
             read_call("before"),
             json!({"id": "trust", "tool": "Session", "arguments": {"action": "extendDir", "dir": "../outside/sub/.."}}),
@@ -719,7 +719,8 @@ fn extend_dir_lets_the_file_tools_in_at_once_and_in_a_continued_session() {
     assert_eq!(answers[0]["id"], "before");
     assert_eq!(answers[0]["failure"], "refused", "{out}");
     assert_eq!(answers[1]["isError"], false, "{out}");
-    assert_eq!(answers[1]["decidedBy"], "autoAllow");
+    // Trusting a directory outside is a person's decision (issue 13): `--approve` answers it.
+    assert_eq!(answers[1]["decidedBy"], "approveFlag");
     assert_eq!(answers[2]["isError"], false, "{out}");
     assert_eq!(answers[2]["decidedBy"], "fastLane", "{out}");
     assert!(text_of(&answers[2]).contains("hello from outside"), "{out}");
@@ -751,7 +752,14 @@ fn extend_dir_lets_the_file_tools_in_at_once_and_in_a_continued_session() {
 
     // A continued session reads the trusted directory back.
     let (answers, out) = ctx.jsonl(
-        &["--mode", "acceptCalls", "--session", &session_id],
+        &[
+            "--mode",
+            "acceptCalls",
+            "--approve",
+            "Session",
+            "--session",
+            &session_id,
+        ],
         &[read_call("again")],
     );
     out.success();
@@ -779,11 +787,18 @@ fn extend_dir_of_another_session_writes_what_the_cli_writes() {
                 .to_string(),
         );
     }
-    let got = ok(
-        &tool,
-        "Session",
-        json!({"action": "extendDir", "dir": "../shared", "sessionId": &ids[0][..8]}),
-    );
+    // Trusting a directory outside takes a card (issue 13); `--approve Session` answers it.
+    let args = json!({"action": "extendDir", "dir": "../shared", "sessionId": &ids[0][..8]});
+    let out = Run(tool
+        .cmd()
+        .env("FINCH_NOW", NOW)
+        .args(["tool", "call", "Session", &args.to_string()])
+        .args(["--approve", "Session", "--json"])
+        .output()
+        .expect("finch runs"));
+    out.success();
+    assert_eq!(out.json()["decidedBy"], "approveFlag", "{out}");
+    let got = out.json()["structuredContent"].clone();
     let want = cli(&cmd, &["session", "extend-dir", &ids[1], "../shared"]);
     // The transcripts' paths differ only by the temp dirs in their workspace slugs.
     let strip = |v: &Value, ctx: &TestContext| {

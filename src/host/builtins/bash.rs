@@ -9,6 +9,15 @@
 //! itself exits (they would otherwise keep the call open); ones that redirected their output
 //! elsewhere keep running.
 //!
+//! A command the classifier calls read-only (the only kind the fast lane runs without a card)
+//! runs with git settings that cannot execute anything, given as `GIT_CONFIG_COUNT`
+//! command-line configuration, which outranks every config file: no fsmonitor, no hooks, no
+//! pager, no signature check. A repository's `.git/config` is written only with a card
+//! (protected paths, `policy`), so this guards against one that was hostile before finch came.
+//! What it cannot switch off from outside — `diff.external`, textconv and clean filters of a
+//! hostile pre-existing repository config — is left to that card. The `GIT_CONFIG_*` of
+//! finch's own environment is replaced for these commands only.
+//!
 //! A non-zero exit status is not a tool error: the command ran, and the model reads the exit code
 //! (`grep` finding nothing exits 1). A timeout, or a command that could not be started, is.
 
@@ -180,6 +189,14 @@ enum Event {
     Closed,
 }
 
+/// Git settings for read-only commands: none of them runs a program (see the module docs).
+const GIT_SAFE_CONFIG: &[(&str, &str)] = &[
+    ("core.fsmonitor", "false"),
+    ("core.hooksPath", "/dev/null"),
+    ("core.pager", "cat"),
+    ("log.showSignature", "false"),
+];
+
 /// Runs `command` in `cwd`, stopping it after `timeout`. `Err` when it cannot be started.
 fn run(command: &str, cwd: &Path, timeout: Duration) -> Result<Outcome, String> {
     let mut cmd = Command::new("bash");
@@ -189,6 +206,15 @@ fn run(command: &str, cwd: &Path, timeout: Duration) -> Result<Outcome, String> 
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
+    if crate::host::policy::classify(command).read_only {
+        cmd.env("GIT_CONFIG_COUNT", GIT_SAFE_CONFIG.len().to_string())
+            .env("GIT_PAGER", "cat")
+            .env_remove("GIT_EXTERNAL_DIFF");
+        for (i, (key, value)) in GIT_SAFE_CONFIG.iter().enumerate() {
+            cmd.env(format!("GIT_CONFIG_KEY_{i}"), key)
+                .env(format!("GIT_CONFIG_VALUE_{i}"), value);
+        }
+    }
     #[cfg(unix)]
     {
         use std::os::unix::process::CommandExt;
@@ -371,6 +397,35 @@ fn exit_signal(_status: &ExitStatus) -> Option<i32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 13, 3: a repository whose config runs a program on `git status` (fsmonitor) or
+    /// in a hook does not run it through a read-only command.
+    #[cfg(unix)]
+    #[test]
+    fn read_only_git_runs_no_configured_program() {
+        let dir = tempfile::tempdir().unwrap();
+        let canary = dir.path().join("canary");
+        let git = |args: &[&str]| {
+            Command::new("git")
+                .args(args)
+                .current_dir(dir.path())
+                .output()
+                .map(|o| o.status.success())
+                .unwrap_or(false)
+        };
+        if !git(&["init", "-q"]) {
+            return; // no git here: nothing to check
+        }
+        let hook = format!("touch {}", canary.display());
+        assert!(git(&["config", "core.fsmonitor", &hook]));
+        let timeout = Duration::from_secs(20);
+        let outcome = run("git status --porcelain", dir.path(), timeout).unwrap();
+        assert!(
+            outcome.status.is_some_and(|s| s.success()),
+            "git status failed"
+        );
+        assert!(!canary.exists(), "the repository's fsmonitor ran");
+    }
 
     fn run_ok(command: &str, timeout_ms: u64) -> (Outcome, ToolOutput) {
         let dir = tempfile::tempdir().unwrap();

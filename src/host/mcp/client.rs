@@ -6,6 +6,13 @@
 //! A stdio server runs in a process group of its own (so `npx`-style launchers and their
 //! children go together), dies with finch on Linux (`PR_SET_PDEATHSIG`), and writes its stderr
 //! to `<runtime>/logs/mcp/<server>.log`, whose last lines explain a server that fails to start.
+//!
+//! A stdio server starts with a minimal environment, as the MCP SDKs start theirs: only the
+//! variables a program needs to run (`inherited_variable`: `HOME`, `PATH`, `USER`, `LOGNAME`,
+//! `SHELL`, `TERM`, `LANG`, `LC_*`, `TMPDIR`, `TZ`, and their Windows equivalents), plus the
+//! entry's own `env`. finch's environment often holds tokens (`GITHUB_TOKEN`, cloud keys) that
+//! a third-party server has no business reading; an entry that needs one names it in `env`
+//! (`"env": {"GITHUB_TOKEN": "${GITHUB_TOKEN}"}`).
 
 use std::collections::HashMap;
 use std::fmt;
@@ -171,7 +178,13 @@ async fn connect_stdio(
     }
     let program = resolve_program(command, cx, &cwd)?;
     let mut cmd = tokio::process::Command::new(&program);
-    cmd.args(args).current_dir(&cwd).kill_on_drop(true);
+    cmd.args(args)
+        .current_dir(&cwd)
+        .kill_on_drop(true)
+        .env_clear();
+    for (key, value) in cx.env.iter().filter(|(k, _)| inherited_variable(k)) {
+        cmd.env(key, value);
+    }
     for (key, value) in env {
         let value = expand_vars(value, &cx.env)
             .map_err(|e| ConnectError::Config(format!("env {key}: {e}")))?;
@@ -563,10 +576,56 @@ pub fn kill_group(pgid: Option<i32>) {
     let _ = pgid;
 }
 
+/// The variables of finch's environment a stdio MCP server inherits (see the module docs).
+fn inherited_variable(name: &str) -> bool {
+    const POSIX: &[&str] = &[
+        "HOME", "PATH", "USER", "LOGNAME", "SHELL", "TERM", "LANG", "TMPDIR", "TZ",
+    ];
+    const WINDOWS: &[&str] = &[
+        "APPDATA",
+        "HOMEDRIVE",
+        "HOMEPATH",
+        "LOCALAPPDATA",
+        "PROCESSOR_ARCHITECTURE",
+        "PROGRAMFILES",
+        "SYSTEMDRIVE",
+        "SYSTEMROOT",
+        "TEMP",
+        "TMP",
+        "USERNAME",
+        "USERPROFILE",
+        "COMSPEC",
+        "PATHEXT",
+    ];
+    POSIX.contains(&name)
+        || name.starts_with("LC_")
+        || (cfg!(windows) && WINDOWS.iter().any(|w| w.eq_ignore_ascii_case(name)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn servers_inherit_only_what_a_program_needs_to_run() {
+        for name in [
+            "HOME", "PATH", "USER", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "TERM",
+        ] {
+            assert!(inherited_variable(name), "{name}");
+        }
+        for name in [
+            "GITHUB_TOKEN",
+            "AWS_SECRET_ACCESS_KEY",
+            "OPENAI_API_KEY",
+            "FINCH_RUNTIME_HOME",
+            "SSH_AUTH_SOCK",
+            "NPM_TOKEN",
+            "path",
+        ] {
+            assert!(!inherited_variable(name), "{name}");
+        }
+    }
 
     #[test]
     fn tools_read_title_schema_and_destructive_hint() {

@@ -18,8 +18,27 @@
 //!
 //! `ask` rules sit after autoAllow because §8.3 runs autoAllow tools "at once": only a `deny`
 //! rule stops them.
+//!
+//! Two steps close ways around the gateway (issue 13), both right after the deny rules:
+//! - Trust is a person's decision: `Session` `extendDir` and `attach` of a path outside the
+//!   working directory and the trusted directories get a card (a documented deviation from
+//!   "Session is autoAllow"; searching and renaming stay autoAllow). Without it a model could
+//!   trust `/` and then read and write anywhere through the fast lane.
+//! - Protected paths: `Write` and `Edit` of anything finch, git or a shell later runs or obeys
+//!   get a card in every mode, no allow rule spares it and "Allow for this session" is not
+//!   offered: any `.finch` directory (rules, mini tools, state), the whole runtime home (not
+//!   only `config/`: `extension-data/mcp/servers.json` and `extensions/` hold commands finch
+//!   runs), anything in or named `.git` (not only `config` and `hooks/`: a `.git` file can
+//!   point git at another directory, and `info/attributes` selects filters), `.gitconfig`,
+//!   `~/.config/git/`, shell start-up files, `.envrc`, `.npmrc` and `.yarnrc`.
+//!
+//! The gateway reads no file; what the disk says about a call's paths — where a link really
+//! leads, whether a regular file has more than one hard link — comes in `ToolCall::facts`, found
+//! by `probe` just before. A path whose real target lies outside, or a regular file with more
+//! than one link (its other name may be anywhere, `/etc/shadow` included), counts as outside.
 
 pub mod bash;
+pub mod probe;
 pub mod rules;
 
 use std::path::{Component, Path, PathBuf};
@@ -30,6 +49,7 @@ use crate::homes::absolutize;
 use crate::host::tool::{Layer, Risk, ToolRef};
 
 pub use bash::{Classification, Segment, classify};
+pub use probe::{PathFact, PathFacts, probe};
 pub use rules::{Rule, RuleList, Rules, RulesError, Subject};
 
 /// The permission mode of a run (SPEC §8.3).
@@ -90,6 +110,8 @@ pub enum DecidedBy {
     AllowRule,
     /// A file tool's path outside the working directory and the trusted directories.
     OutsideWorkspace,
+    /// A Write or Edit of a protected path (`protected`).
+    ProtectedPath,
     /// A fast-lane tool in `ask` mode with no allow rule.
     AskMode,
 }
@@ -104,6 +126,7 @@ impl DecidedBy {
             DecidedBy::FastLane => "fastLane",
             DecidedBy::AllowRule => "allowRule",
             DecidedBy::OutsideWorkspace => "outsideWorkspace",
+            DecidedBy::ProtectedPath => "protectedPath",
             DecidedBy::AskMode => "askMode",
         }
     }
@@ -138,11 +161,80 @@ pub struct Workspace {
     pub trusted: Vec<PathBuf>,
     /// The user's home, for `~` in paths.
     pub home: Option<PathBuf>,
+    /// finch's runtime home: every file in it is protected.
+    pub runtime: Option<PathBuf>,
 }
 
 impl Workspace {
     fn contains(&self, path: &Path) -> bool {
         path.starts_with(&self.cwd) || self.trusted.iter().any(|t| path.starts_with(t))
+    }
+
+    /// Inside by its name and by what the disk says about it (`PathFacts`).
+    fn really_contains(&self, path: &Path, facts: &PathFacts) -> bool {
+        self.contains(path)
+            && facts
+                .get(path)
+                .is_none_or(|f| !f.multiply_linked && !f.real_outside)
+    }
+}
+
+/// Why a Write or Edit of `path` always takes a card, when it does (see the module docs).
+pub fn protected(path: &Path, workspace: &Workspace) -> Option<&'static str> {
+    if workspace
+        .runtime
+        .as_deref()
+        .is_some_and(|r| path.starts_with(r))
+    {
+        return Some("finch's runtime home holds its settings, rules, mini tools and MCP servers");
+    }
+    let names: Vec<&str> = path
+        .components()
+        .filter_map(|c| match c {
+            Component::Normal(n) => n.to_str(),
+            _ => None,
+        })
+        .collect();
+    if names.contains(&".finch") {
+        return Some("`.finch` holds finch's permission rules and state");
+    }
+    if names.contains(&".git") {
+        return Some("git runs what `.git` configures (hooks, fsmonitor, filters)");
+    }
+    if names
+        .windows(2)
+        .any(|w| w[0] == ".config" && matches!(w[1], "git" | "fish"))
+    {
+        return Some("git and fish run what their configuration says");
+    }
+    const STARTUP: &[&str] = &[
+        ".gitconfig",
+        ".bashrc",
+        ".bash_profile",
+        ".bash_login",
+        ".bash_logout",
+        ".profile",
+        ".zshrc",
+        ".zshenv",
+        ".zprofile",
+        ".zlogin",
+        ".zlogout",
+        ".kshrc",
+        ".mkshrc",
+        ".cshrc",
+        ".tcshrc",
+        ".login",
+        ".logout",
+        ".envrc",
+        ".npmrc",
+        ".yarnrc",
+        ".yarnrc.yml",
+    ];
+    match names.last() {
+        Some(name) if STARTUP.contains(name) => {
+            Some("git, shells and package managers run what this file configures")
+        }
+        _ => None,
     }
 }
 
@@ -153,6 +245,8 @@ pub struct ToolCall<'a> {
     /// The call's arguments (a JSON object).
     pub args: &'a Value,
     pub workspace: &'a Workspace,
+    /// What the disk says about the call's paths (`probe`); empty when nobody looked.
+    pub facts: &'a PathFacts,
 }
 
 /// The auto-allowed tools of §8.3 step 2.
@@ -223,6 +317,10 @@ pub fn decide(call: &ToolCall, mode: Mode, rules: &Rules) -> Verdict {
             Target::Command(command, classification)
         }
         Lane::File => Target::Paths(file_paths(name, call.args, call.workspace)),
+        Lane::AutoAllow if name == "Session" => match session_trust_path(call.args) {
+            Some(raw) => Target::Paths(resolve(raw, call.workspace).map(|p| vec![p])),
+            None => Target::Nothing,
+        },
         Lane::Web if name == "WebFetch" => Target::Host(
             call.args
                 .get("url")
@@ -232,7 +330,20 @@ pub fn decide(call: &ToolCall, mode: Mode, rules: &Rules) -> Verdict {
         _ => Target::Nothing,
     };
     let subjects = subjects(&target, call.workspace);
-    let risk = risk(call, lane, &target);
+    let protected_path = match (&target, name) {
+        (Target::Paths(Ok(paths)), "Write" | "Edit") => paths.iter().find_map(|p| {
+            let real = call.facts.get(p).and_then(|f| f.real.as_deref());
+            protected(p, call.workspace)
+                .or_else(|| real.and_then(|r| protected(r, call.workspace)))
+                .map(|why| (p.clone(), why))
+        }),
+        _ => None,
+    };
+    let risk = if protected_path.is_some() {
+        Risk::High
+    } else {
+        risk(call, lane, &target)
+    };
     let bash = match &target {
         Target::Command(_, c) => Some(c.clone()),
         _ => None,
@@ -246,6 +357,8 @@ pub fn decide(call: &ToolCall, mode: Mode, rules: &Rules) -> Verdict {
             risk,
             session_allow_offered: decision == Decision::Ask
                 && lane != Lane::AlwaysCard
+                && lane != Lane::AutoAllow
+                && decided_by != DecidedBy::ProtectedPath
                 && !destructive,
             rules,
             bash: bash.clone(),
@@ -266,6 +379,43 @@ pub fn decide(call: &ToolCall, mode: Mode, rules: &Rules) -> Verdict {
             DecidedBy::DenyRule,
             format!("refused by the {rule}"),
             vec![rule],
+        );
+    }
+    // Trust is a person's decision: Session extendDir/attach outside the workspace.
+    if lane == Lane::AutoAllow
+        && let Target::Paths(paths) = &target
+    {
+        let outside = match paths {
+            Ok(paths) => paths
+                .iter()
+                .find(|p| !call.workspace.really_contains(p, call.facts))
+                .map(|p| {
+                    format!(
+                        "{} is outside the working directory and the trusted directories",
+                        p.display()
+                    )
+                }),
+            Err(why) => Some(why.clone()),
+        };
+        if let Some(why) = outside {
+            return verdict(
+                Decision::Ask,
+                DecidedBy::OutsideWorkspace,
+                format!("`{name}` would trust or attach a path a person has not trusted: {why}"),
+                Vec::new(),
+            );
+        }
+    }
+    // Protected paths: a card in every mode, whatever the allow rules say.
+    if let Some((path, why)) = &protected_path {
+        return verdict(
+            Decision::Ask,
+            DecidedBy::ProtectedPath,
+            format!(
+                "{} is protected ({why}); it always gets a card",
+                path.display()
+            ),
+            Vec::new(),
         );
     }
     // 2. autoAllow.
@@ -295,12 +445,21 @@ pub fn decide(call: &ToolCall, mode: Mode, rules: &Rules) -> Verdict {
             Vec::new(),
         ),
         (Lane::Bash, Target::Command(command, c)) => {
-            let (decision, decided_by, reason, used) = bash_step(command, c, mode, rules);
+            let outside = read_paths_outside(c, call.workspace, call.facts);
+            let (decision, decided_by, reason, used) =
+                bash_step(command, c, outside.as_deref(), mode, rules);
             verdict(decision, decided_by, reason, used)
         }
         (Lane::File, Target::Paths(paths)) => {
-            let (decision, decided_by, reason, used) =
-                file_step(name, paths, &subjects, mode, rules, call.workspace);
+            let (decision, decided_by, reason, used) = file_step(
+                name,
+                paths,
+                &subjects,
+                mode,
+                rules,
+                call.workspace,
+                call.facts,
+            );
             verdict(decision, decided_by, reason, used)
         }
         _ => {
@@ -345,7 +504,13 @@ fn always_card_reason(tool: &ToolRef) -> String {
 
 type Step = (Decision, DecidedBy, String, Vec<Rule>);
 
-fn bash_step(command: &str, c: &Classification, mode: Mode, rules: &Rules) -> Step {
+fn bash_step(
+    command: &str,
+    c: &Classification,
+    outside: Option<&str>,
+    mode: Mode,
+    rules: &Rules,
+) -> Step {
     let shown = one_line(command);
     if c.destructive {
         let why = c.destructive_reason.as_deref().unwrap_or("destructive");
@@ -353,6 +518,26 @@ fn bash_step(command: &str, c: &Classification, mode: Mode, rules: &Rules) -> St
             Decision::Ask,
             DecidedBy::CardRequired,
             format!("destructive command: {why}; it always gets a card"),
+            Vec::new(),
+        );
+    }
+    if c.read_only
+        && mode == Mode::AcceptCalls
+        && let Some(why) = outside
+    {
+        if let Ok(used) = bash_cover(c, rules) {
+            let listed: Vec<String> = used.iter().map(|r| format!("{r}")).collect();
+            return (
+                Decision::Allow,
+                DecidedBy::AllowRule,
+                format!("`{shown}` ({why}) is allowed by the {}", listed.join(", ")),
+                used,
+            );
+        }
+        return (
+            Decision::Ask,
+            DecidedBy::OutsideWorkspace,
+            format!("{}, but {why}", c.reason),
             Vec::new(),
         );
     }
@@ -390,6 +575,94 @@ fn bash_step(command: &str, c: &Classification, mode: Mode, rules: &Rules) -> St
             Vec::new(),
         ),
     }
+}
+
+/// Where a read-only command reads outside the working directory and the trusted directories,
+/// or something no tool may hand the model without a card (`/proc/*/environ`, a device).
+/// Relative words resolve against the working directory and every directory a `cd` before
+/// them names (each must fit: `cd src || cd ..` may have gone to either).
+fn read_paths_outside(c: &Classification, ws: &Workspace, facts: &PathFacts) -> Option<String> {
+    if !c.read_only {
+        return None;
+    }
+    for (word, path) in read_paths(c, ws) {
+        let Some(path) = path else {
+            return Some(format!("`{word}` needs a home directory to resolve"));
+        };
+        if HARMLESS_DEVICES.contains(&path.to_str().unwrap_or("")) {
+            continue;
+        }
+        if let Some(why) = sensitive(&path) {
+            return Some(format!("it reads {} ({why})", path.display()));
+        }
+        if !ws.really_contains(&path, facts) {
+            return Some(format!(
+                "it reads {}, outside the working directory and the trusted directories",
+                path.display()
+            ));
+        }
+    }
+    None
+}
+
+/// Every path word of a command, each resolved against every base it may be relative to.
+fn read_paths(c: &Classification, ws: &Workspace) -> Vec<(String, Option<PathBuf>)> {
+    let mut bases = vec![ws.cwd.clone()];
+    let mut out = Vec::new();
+    for segment in &c.segments {
+        let mut new_bases = Vec::new();
+        for word in &segment.paths {
+            let literal = glob_literal_prefix(word);
+            let Ok(expanded) = expand_home(literal, ws) else {
+                out.push((word.clone(), None));
+                continue;
+            };
+            for base in &bases {
+                let path = absolutize(&expanded, base);
+                if segment.program == "cd" {
+                    new_bases.push(path.clone());
+                }
+                out.push((word.clone(), Some(path)));
+            }
+            if expanded.is_absolute() {
+                // One answer whatever the base.
+                out.dedup();
+                new_bases.dedup();
+            }
+        }
+        bases.extend(new_bases);
+    }
+    out
+}
+
+/// The resolved paths of a Bash command's path words, for `probe`.
+pub(crate) fn bash_paths(args: &Value, ws: &Workspace) -> Vec<PathBuf> {
+    let command = args.get("command").and_then(Value::as_str).unwrap_or("");
+    let c = classify(command);
+    if !c.read_only {
+        return Vec::new();
+    }
+    read_paths(&c, ws)
+        .into_iter()
+        .filter_map(|(_, p)| p)
+        .collect()
+}
+
+/// Devices a read-only command may read wherever the working directory is.
+const HARMLESS_DEVICES: &[&str] = &["/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr"];
+
+/// Files that hand out secrets or talk to hardware whatever directory they are reached from.
+fn sensitive(path: &Path) -> Option<&'static str> {
+    if path.starts_with("/proc") {
+        return Some("process information: environments, memory, command lines");
+    }
+    if path.starts_with("/sys") {
+        return Some("kernel and device state");
+    }
+    if path.starts_with("/dev") {
+        return Some("a device");
+    }
+    None
 }
 
 /// The allow rules that together cover every segment, or what is left uncovered.
@@ -442,6 +715,7 @@ fn file_step(
     mode: Mode,
     rules: &Rules,
     workspace: &Workspace,
+    facts: &PathFacts,
 ) -> Step {
     let paths = match paths {
         Ok(p) => p,
@@ -454,7 +728,11 @@ fn file_step(
             );
         }
     };
-    let outside = paths.iter().find(|p| !workspace.contains(p));
+    // A link that leads out is the file tools' own business: they refuse it and name the real
+    // path to ask for (`builtins::read::real_target`). A hard link has no other name to give.
+    let outside = paths
+        .iter()
+        .find(|p| !workspace.contains(p) || facts.get(p).is_some_and(|f| f.multiply_linked));
     if outside.is_none() && mode == Mode::AcceptCalls {
         return (
             Decision::Allow,
@@ -475,11 +753,26 @@ fn file_step(
         Some(path) => (
             Decision::Ask,
             DecidedBy::OutsideWorkspace,
-            format!(
-                "{} is outside the working directory {} and the trusted directories",
-                path.display(),
-                workspace.cwd.display()
-            ),
+            match facts.get(path) {
+                Some(f) if workspace.contains(path) && f.multiply_linked => format!(
+                    "{} has more than one hard link, so it may be a file outside the working \
+                     directory and the trusted directories",
+                    path.display()
+                ),
+                Some(PathFact {
+                    real: Some(real), ..
+                }) if workspace.contains(path) => format!(
+                    "{} leads to {}, outside the working directory {} and the trusted directories",
+                    path.display(),
+                    real.display(),
+                    workspace.cwd.display()
+                ),
+                _ => format!(
+                    "{} is outside the working directory {} and the trusted directories",
+                    path.display(),
+                    workspace.cwd.display()
+                ),
+            },
             Vec::new(),
         ),
         None => (
@@ -547,7 +840,11 @@ fn risk(call: &ToolCall, lane: Lane, target: &Target) -> Risk {
 /// The paths a file tool touches, absolute and free of `.`/`..`. `Read`, `Write`, `Edit` need
 /// `file_path` (or `path`); `Grep` and `Glob` default to the working directory, and `Glob`'s
 /// pattern counts too when it is absolute or climbs out with `..`.
-fn file_paths(name: &str, args: &Value, workspace: &Workspace) -> Result<Vec<PathBuf>, String> {
+pub(crate) fn file_paths(
+    name: &str,
+    args: &Value,
+    workspace: &Workspace,
+) -> Result<Vec<PathBuf>, String> {
     let text = |key: &str| {
         args.get(key)
             .and_then(Value::as_str)
@@ -592,7 +889,17 @@ fn file_paths(name: &str, args: &Value, workspace: &Workspace) -> Result<Vec<Pat
         .collect()
 }
 
-fn resolve(path: &str, workspace: &Workspace) -> Result<PathBuf, String> {
+/// The path a `Session` call would trust or attach: `dir` of `extendDir`, `file` of `attach`.
+pub fn session_trust_path(args: &Value) -> Option<&str> {
+    let key = match args.get("action").and_then(Value::as_str)? {
+        "extendDir" => "dir",
+        "attach" => "file",
+        _ => return None,
+    };
+    Some(args.get(key).and_then(Value::as_str).unwrap_or(""))
+}
+
+pub(crate) fn resolve(path: &str, workspace: &Workspace) -> Result<PathBuf, String> {
     Ok(absolutize(&expand_home(path, workspace)?, &workspace.cwd))
 }
 
@@ -654,6 +961,7 @@ mod tests {
             project: PathBuf::from("/work/proj"),
             trusted: vec![PathBuf::from("/work/shared")],
             home: Some(PathBuf::from("/home/u")),
+            runtime: Some(PathBuf::from("/home/u/.finch-runtime")),
         }
     }
 
@@ -671,6 +979,7 @@ mod tests {
             tool: ToolRef::from_name(tool),
             args: &args,
             workspace: &ws,
+            facts: &PathFacts::default(),
         };
         decide(&call, mode, &rules(list))
     }
@@ -850,6 +1159,142 @@ mod tests {
     }
 
     #[test]
+    #[rustfmt::skip]
+    fn protected_paths_always_get_a_card() {
+        let every_allow = vec![(A, "*", "*")];
+        let write = |p: &str| json!({"file_path": p, "content": "x"});
+        run(vec![
+            // 5. the rules file granting itself Bash
+            ("Write", write(".finch/permissions.json"), AcceptCalls, vec![], Ask, By::ProtectedPath, false, "`.finch`"),
+            ("Write", write("/work/proj/.finch/permissions.json"), AcceptCalls, every_allow.clone(), Ask, By::ProtectedPath, false, "always gets a card"),
+            ("Edit", write("/work/proj/.finch/permissions.json"), AskMode, vec![(A, "Edit", "**")], Ask, By::ProtectedPath, false, ""),
+            ("Write", write(".finch/extensions.json"), AcceptCalls, every_allow.clone(), Ask, By::ProtectedPath, false, ""),
+            ("Write", write("/home/u/.finch-runtime/config/permissions.json"), AcceptCalls, every_allow.clone(), Ask, By::ProtectedPath, false, "runtime home"),
+            ("Write", write("/home/u/.finch-runtime/extension-data/mcp/servers.json"), AcceptCalls, every_allow.clone(), Ask, By::ProtectedPath, false, "runtime home"),
+            // 3. git's configuration and hooks
+            ("Write", write(".git/config"), AcceptCalls, every_allow.clone(), Ask, By::ProtectedPath, false, "`.git`"),
+            ("Edit", write(".git/config"), AcceptCalls, vec![], Ask, By::ProtectedPath, false, ""),
+            ("Write", write("vendor/lib/.git/hooks/pre-commit"), AcceptCalls, every_allow.clone(), Ask, By::ProtectedPath, false, ""),
+            ("Write", write("sub/.git"), AcceptCalls, every_allow.clone(), Ask, By::ProtectedPath, false, ""),
+            ("Write", write("~/.gitconfig"), AcceptCalls, every_allow.clone(), Ask, By::ProtectedPath, false, ""),
+            ("Write", write(".gitconfig"), AcceptCalls, every_allow.clone(), Ask, By::ProtectedPath, false, ""),
+            ("Write", write("~/.config/git/config"), AcceptCalls, every_allow.clone(), Ask, By::ProtectedPath, false, ""),
+            // shell start-up files and package manager settings
+            ("Write", write("~/.bashrc"), AcceptCalls, every_allow.clone(), Ask, By::ProtectedPath, false, ""),
+            ("Edit", write("/home/u/.zshrc"), AcceptCalls, every_allow.clone(), Ask, By::ProtectedPath, false, ""),
+            ("Write", write(".profile"), AcceptCalls, every_allow.clone(), Ask, By::ProtectedPath, false, ""),
+            ("Write", write(".npmrc"), AcceptCalls, every_allow.clone(), Ask, By::ProtectedPath, false, ""),
+            ("Write", write(".envrc"), AcceptCalls, every_allow.clone(), Ask, By::ProtectedPath, false, ""),
+            // a deny rule still refuses outright; reading them is not protected
+            ("Write", write(".git/config"), AcceptCalls, vec![(D, "Write", "**")], Deny, By::DenyRule, false, ""),
+            ("Read", file(".git/config"), AcceptCalls, vec![], Allow, By::FastLane, false, ""),
+            ("Write", write(".github/workflows/ci.yml"), AcceptCalls, vec![], Allow, By::FastLane, false, ""),
+            ("Write", write("src/gitconfig.rs"), AcceptCalls, vec![], Allow, By::FastLane, false, ""),
+        ]);
+        assert_eq!(check("Write", write(".git/config"), AcceptCalls, &[]).risk, Risk::High);
+    }
+
+    #[test]
+    #[rustfmt::skip]
+    fn trusting_a_directory_is_a_persons_decision() {
+        let session = |action: &str, key: &str, path: &str| json!({"action": action, key: path});
+        run(vec![
+            // 4. extendDir of `/` and attach of a file outside
+            ("Session", session("extendDir", "dir", "/"), AcceptCalls, vec![], Ask, By::OutsideWorkspace, false, "has not trusted"),
+            ("Session", session("extendDir", "dir", "~"), AcceptCalls, vec![(A, "*", "*")], Ask, By::OutsideWorkspace, false, "/home/u"),
+            ("Session", session("extendDir", "dir", "../.."), AskMode, vec![], Ask, By::OutsideWorkspace, false, ""),
+            ("Session", session("attach", "file", "/etc/passwd"), AcceptCalls, vec![], Ask, By::OutsideWorkspace, false, "/etc/passwd"),
+            // inside: nothing new is trusted, so no card
+            ("Session", session("extendDir", "dir", "docs"), AcceptCalls, vec![], Allow, By::AutoAllow, false, ""),
+            ("Session", session("attach", "file", "/work/shared/report.pdf"), AskMode, vec![], Allow, By::AutoAllow, false, ""),
+            ("Session", json!({"action": "search", "query": "x"}), AskMode, vec![], Allow, By::AutoAllow, false, ""),
+            ("Session", session("extendDir", "dir", "/"), AcceptCalls, vec![(D, "Session", "*")], Deny, By::DenyRule, false, ""),
+        ]);
+    }
+
+    #[test]
+    #[rustfmt::skip]
+    fn read_only_bash_reads_only_inside_the_workspace() {
+        run(vec![
+            ("Bash", cmd("cat ~/.ssh/id_rsa"), AcceptCalls, vec![], Ask, By::OutsideWorkspace, true, "/home/u/.ssh/id_rsa"),
+            ("Bash", cmd("cat /etc/passwd"), AcceptCalls, vec![], Ask, By::OutsideWorkspace, true, "outside"),
+            ("Bash", cmd("cat ../../secret"), AcceptCalls, vec![], Ask, By::OutsideWorkspace, true, "/work/secret"),
+            ("Bash", cmd("grep -r TOKEN /"), AcceptCalls, vec![], Ask, By::OutsideWorkspace, true, ""),
+            ("Bash", cmd("ls ~"), AcceptCalls, vec![], Ask, By::OutsideWorkspace, true, ""),
+            ("Bash", cmd("cd && cat .ssh/id_rsa"), AcceptCalls, vec![], Ask, By::OutsideWorkspace, true, ""),
+            ("Bash", cmd("cd /etc && cat passwd"), AcceptCalls, vec![], Ask, By::OutsideWorkspace, true, ""),
+            ("Bash", cmd("cd .. && cat x"), AcceptCalls, vec![], Ask, By::OutsideWorkspace, true, ""),
+            ("Bash", cmd("git -C /tmp/evil status"), AcceptCalls, vec![], Ask, By::OutsideWorkspace, true, ""),
+            ("Bash", cmd("grep -f/etc/shadow x"), AcceptCalls, vec![], Ask, By::OutsideWorkspace, true, ""),
+            ("Bash", cmd("sort --files0-from=/etc/list"), AcceptCalls, vec![], Ask, By::OutsideWorkspace, true, ""),
+            ("Bash", cmd("cat ../*"), AcceptCalls, vec![], Ask, By::OutsideWorkspace, true, ""),
+            // 7. environments, memory and devices
+            ("Bash", cmd("cat /proc/self/environ"), AcceptCalls, vec![], Ask, By::OutsideWorkspace, true, "process information"),
+            ("Bash", cmd("strings /proc/self/environ"), AcceptCalls, vec![], Ask, By::OutsideWorkspace, true, ""),
+            ("Bash", cmd("head -c 100 /dev/sda"), AcceptCalls, vec![], Ask, By::OutsideWorkspace, true, "a device"),
+            ("Bash", cmd("jq -n env"), AcceptCalls, vec![], Ask, By::CardRequired, true, "environment"),
+            ("Bash", cmd("printenv"), AcceptCalls, vec![], Ask, By::CardRequired, true, ""),
+            // inside: the fast lane as before
+            ("Bash", cmd("cat src/lib.rs /work/shared/notes.md"), AcceptCalls, vec![], Allow, By::FastLane, false, ""),
+            ("Bash", cmd("grep -rn /api/ src"), AcceptCalls, vec![], Allow, By::FastLane, false, ""),
+            ("Bash", cmd("sed -n '/^fn /p' src/lib.rs"), AcceptCalls, vec![], Allow, By::FastLane, false, ""),
+            ("Bash", cmd("echo /etc/passwd ~"), AcceptCalls, vec![], Allow, By::FastLane, false, ""),
+            ("Bash", cmd("cd src && cat lib.rs"), AcceptCalls, vec![], Allow, By::FastLane, false, ""),
+            // each relative word must fit every directory it may be relative to
+            ("Bash", cmd("cd src && cat ../Cargo.toml"), AcceptCalls, vec![], Ask, By::OutsideWorkspace, true, ""),
+            ("Bash", cmd("ls 2>/dev/null"), AcceptCalls, vec![], Allow, By::FastLane, false, ""),
+            ("Bash", cmd("git diff HEAD~1..HEAD"), AcceptCalls, vec![], Allow, By::FastLane, false, ""),
+            // an allow rule the user wrote still covers it
+            ("Bash", cmd("cat /etc/hosts"), AcceptCalls, vec![(A, "Bash", "cat")], Allow, By::AllowRule, false, "/etc/hosts"),
+        ]);
+    }
+
+    #[test]
+    fn hard_links_and_links_out_count_as_outside() {
+        let ws = workspace();
+        let linked = PathBuf::from("/work/proj/sub/linked");
+        let facts = PathFacts::new(vec![PathFact {
+            path: linked.clone(),
+            real: None,
+            real_outside: false,
+            multiply_linked: true,
+        }]);
+        let args = file("linked");
+        let call = ToolCall {
+            tool: ToolRef::from_name("Read"),
+            args: &args,
+            workspace: &ws,
+            facts: &facts,
+        };
+        let v = decide(&call, AcceptCalls, &rules(&[]));
+        assert_eq!((v.decision, v.decided_by), (Ask, By::OutsideWorkspace));
+        assert!(v.reason.contains("more than one hard link"), "{}", v.reason);
+        let bash = cmd("cat linked");
+        let call = ToolCall {
+            tool: ToolRef::from_name("Bash"),
+            args: &bash,
+            ..call
+        };
+        assert_eq!(decide(&call, AcceptCalls, &rules(&[])).decision, Ask);
+        // A link inside that leads to `.git/config` is protected like `.git/config`.
+        let facts = PathFacts::new(vec![PathFact {
+            path: linked.clone(),
+            real: Some(PathBuf::from("/work/proj/sub/.git/config")),
+            real_outside: false,
+            multiply_linked: false,
+        }]);
+        let write = json!({"file_path": "linked", "content": "x"});
+        let call = ToolCall {
+            tool: ToolRef::from_name("Write"),
+            args: &write,
+            workspace: &ws,
+            facts: &facts,
+        };
+        let v = decide(&call, AcceptCalls, &rules(&[(A, "*", "*")]));
+        assert_eq!((v.decision, v.decided_by), (Ask, By::ProtectedPath));
+    }
+
+    #[test]
     fn url_hosts_and_glob_prefixes() {
         assert_eq!(url_host("https://Docs.rs/a?b"), Some("docs.rs".into()));
         assert_eq!(
@@ -865,6 +1310,80 @@ mod tests {
         assert_eq!(glob_literal_prefix("../plain"), "../plain");
     }
 
+    /// The corpus of issue 13 (`corpus.tsv`): over ≥ 400 commands written for it, no command
+    /// that is not read-only takes the fast lane, every destructive one is flagged high risk,
+    /// and at most 10% of the benign in-workspace read-only ones take a card.
+    #[test]
+    fn the_corpus_keeps_every_card_and_few_benign_ones() {
+        let ws = workspace();
+        let no_rules = rules(&[]);
+        let (mut benign, mut benign_carded, mut others, mut others_allowed) = (0, 0, 0, 0);
+        let (mut destructive, mut destructive_flagged) = (0, 0);
+        let mut problems = Vec::new();
+        for line in include_str!("corpus.tsv").lines() {
+            if line.starts_with('#') || line.trim().is_empty() {
+                continue;
+            }
+            let (kind, command) = line.split_once('\t').expect("kind<TAB>command");
+            let command = command.replace("\\n", "\n");
+            let args = cmd(&command);
+            let call = ToolCall {
+                tool: ToolRef::from_name("Bash"),
+                args: &args,
+                workspace: &ws,
+                facts: &PathFacts::default(),
+            };
+            let v = decide(&call, AcceptCalls, &no_rules);
+            let c = v.bash.clone().unwrap();
+            match kind {
+                "benign" => {
+                    benign += 1;
+                    if v.decision != Allow {
+                        benign_carded += 1;
+                        problems.push(format!("benign but carded: {command:?}: {}", v.reason));
+                    }
+                }
+                "write" | "destructive" | "adversarial" => {
+                    others += 1;
+                    if v.decision == Allow {
+                        others_allowed += 1;
+                        problems.push(format!("{kind} but allowed: {command:?}: {}", v.reason));
+                    }
+                    if kind == "destructive" {
+                        destructive += 1;
+                        if c.destructive && v.risk == Risk::High && !v.session_allow_offered {
+                            destructive_flagged += 1;
+                        } else {
+                            problems.push(format!("destructive, not flagged: {command:?}"));
+                        }
+                    }
+                }
+                other => panic!("unknown kind {other:?} in corpus.tsv"),
+            }
+        }
+        println!(
+            "corpus: {} commands; benign {benign} ({benign_carded} carded); not read-only {others} \
+             ({others_allowed} allowed); destructive {destructive} ({destructive_flagged} flagged)",
+            benign + others
+        );
+        for p in &problems {
+            println!("{p}");
+        }
+        assert!(benign + others >= 400, "{} commands", benign + others);
+        assert_eq!(others_allowed, 0, "\n{}", problems.join("\n"));
+        assert_eq!(
+            destructive_flagged,
+            destructive,
+            "\n{}",
+            problems.join("\n")
+        );
+        assert!(
+            benign_carded * 10 <= benign,
+            "{benign_carded} of {benign} benign commands carded:\n{}",
+            problems.join("\n")
+        );
+    }
+
     // ---- the property test of the gateway's invariants ----
 
     const RULE_TOOLS: &[&str] = &[
@@ -877,11 +1396,48 @@ mod tests {
         "MiniTool",
         "Read",
         "Write",
+        "Edit",
+        "W*",
         "WebFetch",
         "Memory",
     ];
     const RULE_KEYS: &[&str] = &[
-        "*", "rm", "git", "npm test", "ls", "sudo", "curl", "bash", "src/**", "/etc/**", "docs.rs",
+        "*",
+        "rm",
+        "git",
+        "npm test",
+        "ls",
+        "sudo",
+        "curl",
+        "bash",
+        "src/**",
+        "/etc/**",
+        "docs.rs",
+        "**",
+        ".finch/**",
+        ".git/**",
+        "/**",
+        "printf",
+        "cat",
+        "$'\\x72m'",
+        "/bin/r[m]",
+        "shred",
+        "truncate",
+        "rsync",
+    ];
+
+    /// Write/Edit paths that are protected (see `protected`), for the property test.
+    const PROTECTED_WRITES: &[&str] = &[
+        ".finch/permissions.json",
+        "/work/proj/.finch/permissions.json",
+        "/home/u/.finch-runtime/config/permissions.json",
+        "/home/u/.finch-runtime/extension-data/mcp/servers.json",
+        ".git/config",
+        ".git/hooks/pre-commit",
+        "~/.gitconfig",
+        "~/.bashrc",
+        "~/.zshenv",
+        ".npmrc",
     ];
 
     /// Rules files: no rules; each single allow rule; every pair of allow rules from the most
@@ -893,10 +1449,11 @@ mod tests {
                 sets.push(vec![(A, t, k)]);
             }
         }
-        let strong: Vec<(RuleList, &str, &str)> = ["*", "Bash", "mcp__*", "weather_*", "MiniTool"]
-            .iter()
-            .flat_map(|&t| ["*", "rm", "git", "npm test", "sudo"].map(move |k| (A, t, k)))
-            .collect();
+        let strong: Vec<(RuleList, &str, &str)> =
+            ["*", "Bash", "mcp__*", "weather_*", "MiniTool", "Write"]
+                .iter()
+                .flat_map(|&t| ["*", "rm", "git", "npm test", "sudo", "**"].map(move |k| (A, t, k)))
+                .collect();
         for (i, &a) in strong.iter().enumerate() {
             for &b in &strong[i + 1..] {
                 sets.push(vec![a, b]);
@@ -956,8 +1513,27 @@ mod tests {
             "(npm test)",
             "FOO=1 npm test",
             "npm test (",
+            // issue 13
+            "$'\\x72m' -rf d",
+            "/bin/r[m] -rf d",
+            "printf -v 'a[$(rm -rf x)]' x",
+            "cat <<EOF\n`rm -rf x`\nEOF",
+            "git rm -rf .",
+            "git branch -D main",
+            "git restore .",
+            "git checkout -- .",
+            "shred -u f",
+            "truncate -s 0 f",
+            "rsync -a --delete a/ b/",
         ] {
             calls.push(("Bash", cmd(command)));
+        }
+        for path in PROTECTED_WRITES {
+            calls.push(("Write", json!({"file_path": path, "content": "x"})));
+            calls.push((
+                "Edit",
+                json!({"file_path": path, "old_string": "a", "new_string": "b"}),
+            ));
         }
         calls
     }
@@ -990,6 +1566,7 @@ mod tests {
                         tool: ToolRef::from_name(tool),
                         args,
                         workspace: &ws,
+                        facts: &PathFacts::default(),
                     };
                     let v = decide(&call, mode, &rules);
                     let ctx = || format!("{tool} {args} {mode:?} {set:?} → {v:?}");
@@ -999,6 +1576,14 @@ mod tests {
                     if always_card {
                         assert_ne!(v.decision, Allow, "{}", ctx());
                         assert!(!v.session_allow_offered, "{}", ctx());
+                    }
+                    if matches!(*tool, "Write" | "Edit")
+                        && let Some(path) = args["file_path"].as_str()
+                        && PROTECTED_WRITES.contains(&path)
+                    {
+                        assert_ne!(v.decision, Allow, "{}", ctx());
+                        assert!(!v.session_allow_offered, "{}", ctx());
+                        assert_eq!(v.risk, Risk::High, "{}", ctx());
                     }
                     let Some(c) = &v.bash else { continue };
                     if c.destructive {

@@ -257,7 +257,7 @@ impl Rules {
     pub fn load(files: &[PathBuf], home: Option<&Path>) -> Result<Rules, RulesError> {
         let mut rules = Vec::new();
         for file in files {
-            let text = match std::fs::read_to_string(file) {
+            let text = match crate::store::read_regular_text(file) {
                 Ok(t) => t,
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
                 Err(source) => {

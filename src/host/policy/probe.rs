@@ -1,0 +1,157 @@
+//! What the disk says about the paths of one call, for the gateway, which reads no file
+//! itself: where a path really leads (through symbolic links) and whether a regular file has
+//! more than one hard link. `probe` runs just before `decide`; it only looks (`canonicalize`,
+//! `metadata`), it never opens, creates or follows anything into a read.
+//!
+//! A hard link is a second name for the same file, and nothing on disk says where the first
+//! one is: a link in the working directory to `/etc/shadow` looks like any other file. So a
+//! regular file with more than one link counts as outside the working directory (a card); the
+//! rare legitimate one (a `git worktree` object, a `cp -l` backup) costs a card.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::{Workspace, file_paths, resolve, session_trust_path};
+
+/// The facts about one path of a call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PathFact {
+    /// The path as the gateway sees it (absolute, lexically normalised).
+    pub path: PathBuf,
+    /// Where it really leads, when that differs from `path`.
+    pub real: Option<PathBuf>,
+    /// `real` lies outside the (real) working directory and trusted directories.
+    pub real_outside: bool,
+    /// A regular file with more than one hard link.
+    pub multiply_linked: bool,
+}
+
+/// The facts about every path of a call that the disk had something to say about.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PathFacts {
+    facts: Vec<PathFact>,
+}
+
+impl PathFacts {
+    pub fn new(facts: Vec<PathFact>) -> PathFacts {
+        PathFacts { facts }
+    }
+
+    pub fn get(&self, path: &Path) -> Option<&PathFact> {
+        self.facts.iter().find(|f| f.path == path)
+    }
+}
+
+/// Looks at the paths the gateway will judge for this call of `tool`.
+pub fn probe(tool: &str, args: &Value, workspace: &Workspace) -> PathFacts {
+    let paths: Vec<PathBuf> = match tool {
+        "Read" | "Write" | "Edit" | "Grep" | "Glob" => {
+            file_paths(tool, args, workspace).unwrap_or_default()
+        }
+        "Session" => session_trust_path(args)
+            .and_then(|raw| resolve(raw, workspace).ok())
+            .into_iter()
+            .collect(),
+        "Bash" => super::bash_paths(args, workspace),
+        _ => Vec::new(),
+    };
+    if paths.is_empty() {
+        return PathFacts::default();
+    }
+    let roots: Vec<PathBuf> = std::iter::once(&workspace.cwd)
+        .chain(&workspace.trusted)
+        .map(|d| std::fs::canonicalize(d).unwrap_or_else(|_| d.clone()))
+        .collect();
+    let facts = paths
+        .into_iter()
+        .filter_map(|path| {
+            let real = real_path(&path);
+            let multiply_linked = multiply_linked(&path);
+            let real_outside = !roots.iter().any(|r| real.starts_with(r));
+            let real = (real != path).then_some(real);
+            (real.is_some() || multiply_linked).then_some(PathFact {
+                path,
+                real,
+                real_outside,
+                multiply_linked,
+            })
+        })
+        .collect();
+    PathFacts { facts }
+}
+
+/// The real path: the longest existing prefix canonicalized, the rest appended as written.
+fn real_path(path: &Path) -> PathBuf {
+    let mut existing = path.to_path_buf();
+    let mut tail = Vec::new();
+    loop {
+        if let Ok(mut real) = std::fs::canonicalize(&existing) {
+            real.extend(tail.iter().rev());
+            return real;
+        }
+        match (
+            existing.file_name().map(|n| n.to_os_string()),
+            existing.parent(),
+        ) {
+            (Some(name), Some(parent)) => {
+                tail.push(name);
+                existing = parent.to_path_buf();
+            }
+            _ => return path.to_path_buf(),
+        }
+    }
+}
+
+#[cfg(unix)]
+fn multiply_linked(path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.nlink() > 1)
+}
+
+#[cfg(not(unix))]
+fn multiply_linked(_path: &Path) -> bool {
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn workspace(cwd: &Path) -> Workspace {
+        Workspace {
+            cwd: cwd.to_path_buf(),
+            project: cwd.to_path_buf(),
+            trusted: Vec::new(),
+            home: None,
+            runtime: None,
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn finds_hard_links_and_links_that_lead_out() {
+        let top = tempfile::tempdir().unwrap();
+        let cwd = top.path().join("cwd");
+        std::fs::create_dir(&cwd).unwrap();
+        let outside = top.path().join("secret");
+        std::fs::write(&outside, "s").unwrap();
+        std::fs::hard_link(&outside, cwd.join("hard")).unwrap();
+        std::os::unix::fs::symlink(&outside, cwd.join("soft")).unwrap();
+        std::fs::write(cwd.join("plain"), "p").unwrap();
+        let ws = workspace(&cwd);
+        let facts = probe("Read", &json!({"file_path": "hard"}), &ws);
+        assert!(facts.get(&cwd.join("hard")).unwrap().multiply_linked);
+        let facts = probe("Read", &json!({"file_path": "soft"}), &ws);
+        assert!(facts.get(&cwd.join("soft")).unwrap().real_outside);
+        let facts = probe("Read", &json!({"file_path": "plain"}), &ws);
+        assert_eq!(facts, PathFacts::default());
+        let facts = probe("Write", &json!({"file_path": "new/file"}), &ws);
+        assert!(
+            facts
+                .get(&cwd.join("new/file"))
+                .is_none_or(|f| !f.real_outside)
+        );
+    }
+}
