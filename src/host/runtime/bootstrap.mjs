@@ -262,13 +262,21 @@ function updatable(member, detail) {
 }
 
 // Listeners of an event the host pushes; a listener that throws is logged, never propagated.
-function emitter(name) {
+// With `stream`, the host pushes it only while someone listens: the first listener and the
+// last one gone are told to it (`events.listen`), so a call costs no message to mini tools
+// that do not care.
+function emitter(name, stream) {
   const listeners = new Set();
   const on = (listener, thisArgs, disposables) => {
     if (typeof listener !== "function") throw new TypeError(`${name} needs a listener function`);
     const entry = { listener, thisArgs };
     listeners.add(entry);
-    const d = disposable(() => listeners.delete(entry));
+    if (stream && listeners.size === 1) notify("events.listen", { stream, on: true });
+    const d = disposable(() => {
+      if (listeners.delete(entry) && stream && listeners.size === 0) {
+        notify("events.listen", { stream, on: false });
+      }
+    });
     if (Array.isArray(disposables)) disposables.push(d);
     return d;
   };
@@ -285,8 +293,8 @@ function emitter(name) {
   return { on, fire };
 }
 
-const agentEvents = emitter("events.onAgentEvent");
-const statusEvents = emitter("status.onDidChange");
+const agentEvents = emitter("events.onAgentEvent", "agentEvents");
+const statusEvents = emitter("status.onDidChange", "status");
 const notificationEvents = emitter("notifications.onDidPost");
 const sessionEvents = emitter("sessions.onDidReceiveEvent");
 const localeEvents = emitter("i18n.onDidChangeLocale");

@@ -498,6 +498,8 @@ struct InstanceState {
     cached: Option<Vec<ToolDef>>,
     /// Discovery providers the mini tool has registered.
     discovery: usize,
+    /// The pushed streams (`agentEvents`, `status`) it has listeners for.
+    listens: Vec<String>,
     /// Consecutive failures (the backoff's exponent).
     failures: u32,
 }
@@ -532,6 +534,15 @@ impl Instance {
 
     pub(crate) fn is_starting(&self) -> bool {
         matches!(self.state().phase, Phase::Starting(_))
+    }
+
+    /// The mini tool's first listener of a pushed stream came, or its last one went.
+    pub(crate) fn listen(&self, stream: &str, on: bool) {
+        let mut st = self.state();
+        st.listens.retain(|s| s != stream);
+        if on {
+            st.listens.push(stream.to_string());
+        }
     }
 
     fn registered(&self, name: &str) -> Option<Registered> {
@@ -1238,6 +1249,29 @@ impl Inner {
         }
     }
 
+    /// Whether any mini tool listens to `stream`: a call builds no event nobody hears.
+    fn heard(&self, stream: &str) -> bool {
+        self.instances
+            .iter()
+            .any(|i| i.state().listens.iter().any(|s| s == stream))
+    }
+
+    fn push_status(&self) {
+        if self.heard("status") {
+            self.push("status", "$/status", &self.status_snapshot());
+        }
+    }
+
+    /// `broadcast` to the mini tools that listen to `stream` (see `Instance::listen`).
+    fn push(&self, stream: &str, method: &str, params: &Value) {
+        for inst in &self.instances {
+            let listening = inst.state().listens.iter().any(|s| s == stream);
+            if let Some(conn) = inst.conn().filter(|c| listening && c.is_alive()) {
+                conn.notify(method, params.clone());
+            }
+        }
+    }
+
     /// An `AgentEvent` about a mini tool call, to every `ctx.events.onAgentEvent` listener.
     fn agent_event(
         &self,
@@ -1247,6 +1281,9 @@ impl Inner {
         session: &str,
         error: Option<bool>,
     ) {
+        if !self.heard("agentEvents") {
+            return;
+        }
         let seq = self.call_seq.fetch_add(1, Ordering::SeqCst) + 1;
         let mut event = json!({
             "id": format!("evt_{seq}"),
@@ -1259,11 +1296,12 @@ impl Inner {
         if let Some(e) = error {
             event["isToolError"] = json!(e);
         }
-        self.broadcast("$/agentEvent", &event);
+        self.push("agentEvents", "$/agentEvent", &event);
     }
 
     /// Forgets what an earlier process of `inst` provided and registered.
     fn forget_instance(&self, inst: &Instance) {
+        inst.state().listens.clear();
         lock(&self.capabilities).remove_instance(&inst.id);
         services::push_capabilities(self);
         let mut mcp = lock(&self.mcp);
@@ -1385,14 +1423,14 @@ impl Inner {
         };
         // The host runs one call at a time: a Finished belongs to the last Started.
         let call = if kind == "tool_use" {
-            self.broadcast("$/status", &self.status_snapshot());
+            self.push_status();
             self.observed.fetch_add(1, Ordering::SeqCst) + 1
         } else {
             self.observed.load(Ordering::SeqCst)
         };
         self.agent_event(kind, tool, &format!("use_{call}"), session, error);
         if kind == "tool_result" {
-            self.broadcast("$/status", &self.status_snapshot());
+            self.push_status();
         }
     }
 
@@ -1964,6 +2002,7 @@ fn instance(
             tools: Vec::new(),
             cached: None,
             discovery: 0,
+            listens: Vec::new(),
             failures: 0,
         }),
         id,

@@ -273,6 +273,12 @@ pub(crate) fn notification(
                 }
             }
         }
+        "events.listen" if inst.is_current(conn) => {
+            let on = params.get("on").and_then(Value::as_bool).unwrap_or(false);
+            if let Some(stream) = text("stream") {
+                inst.listen(&stream, on);
+            }
+        }
         "tools.discovery" if inst.is_current(conn) => {
             let count = params.get("count").and_then(Value::as_u64).unwrap_or(0);
             inst.state().discovery = count as usize;
