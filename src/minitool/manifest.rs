@@ -216,12 +216,13 @@ const SETTING_TYPES: [&str; 6] = [
 
 fn check_fields(m: &Manifest, issues: &mut Vec<Issue>) {
     let f = &m.fields;
-    match f.get("manifestVersion") {
-        Some(v) if v.as_u64() == Some(1) => {}
-        Some(v) => issues.push(Issue::fatal(format!(
+    // Optional, as in the official CLI (its own fixtures omit it); only another value is fatal.
+    if let Some(v) = f.get("manifestVersion")
+        && v.as_u64() != Some(1)
+    {
+        issues.push(Issue::fatal(format!(
             "manifestVersion must be 1 (found {v})"
-        ))),
-        None => issues.push(Issue::fatal("manifestVersion is missing (it must be 1)")),
+        )));
     }
     if let Some(v) = f.get("minVersion") {
         let full = v.as_str().is_some_and(|s| {
@@ -577,10 +578,14 @@ mod tests {
     }
 
     #[test]
+    fn a_manifest_without_manifest_version_is_clean() {
+        assert_eq!(messages(json!({})), vec![]);
+    }
+
+    #[test]
     fn field_checks() {
         use Severity::*;
         let cases: Vec<(Value, Severity, &str)> = vec![
-            (json!({}), Fatal, "manifestVersion is missing"),
             (
                 json!({"manifestVersion": 2}),
                 Fatal,

@@ -117,6 +117,24 @@ fn a_directory_without_mini_tools_is_an_error() {
 }
 
 #[test]
+fn a_manifest_without_manifest_version_installs_as_with_the_official_cli() {
+    let ctx = TestContext::new();
+    let src = ctx.work.join("noversion");
+    tool("noversion", "1.0.0")
+        .remove_finch_field("manifestVersion")
+        .write_to(&src);
+    let out = ctx.run(&["add", src.to_str().unwrap()]);
+    out.success();
+    let dest = ctx.personal_tier().join("noversion");
+    assert_eq!(
+        out.stdout(),
+        added_lines("noversion tool", "noversion", &dest)
+    );
+    assert_eq!(out.stderr(), "", "{out}");
+    assert!(dest.join("dist/index.js").is_file());
+}
+
+#[test]
 fn an_invalid_mini_tool_is_refused_with_its_problems_and_nothing_changes() {
     let ctx = TestContext::new();
     let src = ctx.work.join("bad");

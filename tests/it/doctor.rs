@@ -68,6 +68,24 @@ fn a_clean_package_has_a_header_and_no_issues() {
 }
 
 #[test]
+fn a_package_without_manifest_version_has_no_issues() {
+    let ctx = TestContext::new();
+    let tool = weather().remove_finch_field("manifestVersion");
+    let (_, out) = doctor(&ctx, &tool, "weather", &[]);
+    out.success();
+    assert_eq!(out.stderr(), "", "{out}");
+    insta::assert_snapshot!(out.stdout(), @r"
+    Weather
+      id           weather
+      package      weather
+      version      1.0.0
+      main         dist/index.js
+      permissions  none
+    ✓ No issues found.
+    ");
+}
+
+#[test]
 fn fatal_issues_are_listed_and_exit_1() {
     let ctx = TestContext::new();
     let tool = MiniTool::new("broken", "0.1.0")
