@@ -111,11 +111,12 @@ pub fn cmd_add(ctx: &Context, args: &AddArgs) -> Result<()> {
     let homes = ctx.homes()?;
     let source = source::classify(&args.source, &ctx.cwd, ctx.env.home_dir().as_deref())
         .map_err(Error::from)?;
-    if args.dev && !matches!(source, Source::Directory(_)) {
-        return Err(
-            CommandError::usage("-d/--dev links a directory; the source is not one")
-                .with_hint("use `finch add <dir> -d`, or drop -d to install a copy"),
-        );
+    if args.dev
+        && let Some(message) = dev_refusal(&source, &args.source)
+    {
+        return Err(CommandError::failed(message)
+            .with_code("dev_needs_directory")
+            .with_hint("use `finch add <dir> -d`, or drop -d to install a copy"));
     }
     let installer = installer(ctx, homes, args.global)?;
     let settings = ctx.settings()?;
@@ -123,6 +124,24 @@ pub fn cmd_add(ctx: &Context, args: &AddArgs) -> Result<()> {
         LazyNetwork::new(|| Network::connect(ctx, settings, homes, args.registry.as_deref()));
     let report = add::add(&installer, &source, args.dev, &network)?;
     print_add(ctx, &report, args.dev)
+}
+
+/// Why `-d` cannot link `source`, in the official CLI's words (its tests match them). Exit 1,
+/// not 2: the command line parses; it is the source that cannot be linked.
+fn dev_refusal(source: &Source, raw: &str) -> Option<String> {
+    match source {
+        Source::Directory(_) => None,
+        Source::ZipFile(p) | Source::TgzFile(p) => Some(format!(
+            "--dev requires a directory, not an archive: {}",
+            p.display()
+        )),
+        Source::ZipUrl(_) | Source::TgzUrl(_) => Some(format!(
+            "--dev only supports a local extension directory; {raw} is a download URL"
+        )),
+        Source::Npm(_) => Some(format!(
+            "--dev only supports a local extension directory; \"{raw}\" is an npm package"
+        )),
+    }
 }
 
 fn print_add(ctx: &Context, report: &AddReport, dev: bool) -> Result<()> {
@@ -386,7 +405,7 @@ fn list_cells(e: &TierEntry, state: &EnabledState) -> [String; 5] {
 
 pub fn cmd_where(ctx: &Context) -> Result<()> {
     let homes = ctx.homes()?;
-    let items: Vec<(&str, PathBuf)> = vec![
+    let mut items: Vec<(&str, PathBuf)> = vec![
         ("runtime home", homes.runtime.clone()),
         ("agent home", homes.agent.clone()),
         ("personal tier", homes.tier_dir(Tier::Personal)),
@@ -434,6 +453,14 @@ pub fn cmd_where(ctx: &Context) -> Result<()> {
         );
         return ctx.ui.json(&Value::Object(map));
     }
+    // The official CLI's three lines come first, prefixes and spacing unchanged: scripts and
+    // the app read them. Everything else finch knows about follows, aligned.
+    let mut lines = vec![
+        format!("Personal: {}", homes.tier_dir(Tier::Personal).display()),
+        format!("Global:   {}", homes.tier_dir(Tier::Global).display()),
+        format!("State:    {}", homes.extensions_json().display()),
+    ];
+    items.retain(|(label, _)| !OFFICIAL_WHERE_LINES.contains(label));
     let width = items.iter().map(|(l, _)| l.len()).max().unwrap_or(0);
     for (label, path) in &items {
         let suffix = if *label == "agent home" {
@@ -441,11 +468,13 @@ pub fn cmd_where(ctx: &Context) -> Result<()> {
         } else {
             String::new()
         };
-        ctx.ui
-            .line(format!("{label:<width$}  {}{suffix}", path.display()))?;
+        lines.push(format!("{label:<width$}  {}{suffix}", path.display()));
     }
-    Ok(())
+    ctx.ui.lines(lines)
 }
+
+/// The `where` items the official `Personal:` / `Global:` / `State:` lines already print.
+const OFFICIAL_WHERE_LINES: [&str; 3] = ["personal tier", "global tier", "enabled state"];
 
 /// `global install records` → `globalInstallRecords`.
 fn camel(label: &str) -> String {

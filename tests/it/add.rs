@@ -215,9 +215,24 @@ fn dev_link_refuses_overlapping_source_and_non_directories() {
     assert!(!src.join("agent/.finch/extensions/overlap").exists());
     let tgz = ctx.work.join("t.tgz");
     std::fs::write(&tgz, tool("t", "1.0.0").npm_tarball()).unwrap();
-    ctx.run(&["add", "-d", tgz.to_str().unwrap()])
-        .failure(2)
-        .stderr_has("-d/--dev links a directory");
+    let out = ctx.run(&["add", "-d", tgz.to_str().unwrap()]);
+    out.failure(1);
+    assert_eq!(
+        out.stderr(),
+        format!(
+            "Error: --dev requires a directory, not an archive: {}\n\
+             hint: use `finch add <dir> -d`, or drop -d to install a copy\n",
+            tgz.display()
+        )
+    );
+    let out = ctx.run(&["add", "@scope/dev-tool", "--dev"]);
+    out.failure(1);
+    assert_eq!(
+        out.stderr(),
+        "Error: --dev only supports a local extension directory; \"@scope/dev-tool\" is an npm package\n\
+         hint: use `finch add <dir> -d`, or drop -d to install a copy\n"
+    );
+    assert!(ctx.tree(&ctx.personal_tier()).is_empty());
 }
 
 #[test]
