@@ -80,6 +80,7 @@ fn lint_sources(m: &Manifest) -> Vec<Issue> {
                     "{} does not export a named `activate` function (write `export function activate(ctx) {{ … }}`)",
                     m.main()
                 ),
+                official: None,
             });
         }
     }
@@ -118,6 +119,7 @@ fn import_problems(text: &str, file: &str, severity: Severity) -> Vec<Issue> {
                 message: format!(
                     "{file} imports \"{module}\" at runtime; it provides types only — use `import type`"
                 ),
+                official: None,
             });
         } else if root == "electron" {
             out.push(Issue {
@@ -125,6 +127,7 @@ fn import_problems(text: &str, file: &str, severity: Severity) -> Vec<Issue> {
                 message: format!(
                     "{file} imports \"electron\", which is not available to mini tools"
                 ),
+                official: None,
             });
         }
     }

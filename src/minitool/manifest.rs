@@ -35,6 +35,9 @@ pub enum Severity {
 pub struct Issue {
     pub severity: Severity,
     pub message: String,
+    /// The official CLI's wording of the same problem, where scripts (and the official CLI's own
+    /// tests) match on it; `doctor` prints it after finch's message.
+    pub official: Option<String>,
 }
 
 impl Issue {
@@ -42,6 +45,7 @@ impl Issue {
         Issue {
             severity: Severity::Fatal,
             message: message.into(),
+            official: None,
         }
     }
 
@@ -49,6 +53,20 @@ impl Issue {
         Issue {
             severity: Severity::Warning,
             message: message.into(),
+            official: None,
+        }
+    }
+
+    fn official(mut self, wording: impl Into<String>) -> Issue {
+        self.official = Some(wording.into());
+        self
+    }
+
+    /// The line `doctor` prints: finch's message, then the official wording in parentheses.
+    pub fn text(&self) -> String {
+        match &self.official {
+            Some(o) => format!("{} ({o})", self.message),
+            None => self.message.clone(),
         }
     }
 }
@@ -476,9 +494,12 @@ fn check_permissions(p: &Map<String, Value>, issues: &mut Vec<Issue>) {
             "sessionInteractions" | "sessionWaits"
                 if !(value.is_boolean() || value.as_str() == Some("all")) =>
             {
-                issues.push(Issue::warning(format!(
-                    "permissions.{key} should be true, false or \"all\""
-                )))
+                issues.push(
+                    Issue::warning(format!(
+                        "permissions.{key} should be true, false or \"all\""
+                    ))
+                    .official(format!("finch.permissions.{key} 应为 boolean 或 'all'")),
+                )
             }
             "agentEvents" if value.as_str() != Some("full") => {
                 issues.push(Issue::warning("permissions.agentEvents should be \"full\""))
@@ -494,7 +515,10 @@ fn check_permissions(p: &Map<String, Value>, issues: &mut Vec<Issue>) {
                 ))
             }
             k if PERMISSION_KEYS.contains(&k) => {}
-            _ => issues.push(Issue::warning(format!("unknown permission \"{key}\""))),
+            _ => issues.push(
+                Issue::warning(format!("unknown permission \"{key}\""))
+                    .official(format!("finch.permissions.{key} 不是已知权限位")),
+            ),
         }
     }
 }
@@ -514,9 +538,12 @@ fn check_secrets(value: &Value, issues: &mut Vec<Issue>) {
         let stars = k.matches('*').count();
         let ok = stars == 0 || (stars == 1 && k.ends_with(".*") && k.len() > 2);
         if !ok {
-            issues.push(Issue::fatal(format!(
-                "permissions.secrets \"{k}\": use exact keys or a \"prefix.*\" pattern; a bare or mid-string wildcard is not allowed"
-            )));
+            issues.push(
+                Issue::fatal(format!(
+                    "permissions.secrets \"{k}\": use exact keys or a \"prefix.*\" pattern; a bare or mid-string wildcard is not allowed"
+                ))
+                .official(format!("finch.permissions.secrets: {k} 仅允许精确 key 或末尾 .* 前缀")),
+            );
         }
     }
 }

@@ -86,6 +86,28 @@ fn a_package_without_manifest_version_has_no_issues() {
 }
 
 #[test]
+fn permission_warnings_carry_the_official_wording_and_exit_0() {
+    let ctx = TestContext::new();
+    let tool = weather().finch_field(
+        "permissions",
+        json!({"sessionInteraction": "all", "sessionWaits": "every"}),
+    );
+    let (_, out) = doctor(&ctx, &tool, "weather", &[]);
+    out.success();
+    insta::assert_snapshot!(out.stdout(), @r#"
+    Weather
+      id           weather
+      package      weather
+      version      1.0.0
+      main         dist/index.js
+      permissions  sessionInteraction=all, sessionWaits=every
+    ⚠ 2 warning(s):
+      - unknown permission "sessionInteraction" (finch.permissions.sessionInteraction 不是已知权限位)
+      - permissions.sessionWaits should be true, false or "all" (finch.permissions.sessionWaits 应为 boolean 或 'all')
+    "#);
+}
+
+#[test]
 fn fatal_issues_are_listed_and_exit_1() {
     let ctx = TestContext::new();
     let tool = MiniTool::new("broken", "0.1.0")
@@ -108,7 +130,7 @@ fn fatal_issues_are_listed_and_exit_1() {
     ✖ 3 fatal issue(s):
       - manifestVersion must be 1 (found 2)
       - entry file not found: dist/index.js (build the mini tool first)
-      - permissions.secrets "*": use exact keys or a "prefix.*" pattern; a bare or mid-string wildcard is not allowed
+      - permissions.secrets "*": use exact keys or a "prefix.*" pattern; a bare or mid-string wildcard is not allowed (finch.permissions.secrets: * 仅允许精确 key 或末尾 .* 前缀)
     ⚠ 1 warning(s):
       - permissions.filesystem "write" is not a level; use "readwrite"
     "#);
@@ -138,7 +160,7 @@ fn warnings_alone_exit_0() {
       permissions  filesystem=write, teleport
     ⚠ 2 warning(s):
       - permissions.filesystem "write" is not a level; use "readwrite"
-      - unknown permission "teleport"
+      - unknown permission "teleport" (finch.permissions.teleport 不是已知权限位)
     "#);
 }
 
