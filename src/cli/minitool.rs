@@ -87,11 +87,15 @@ pub struct IdArgs {
 
 #[derive(Debug, Args)]
 pub struct DoctorArgs {
-    /// A mini tool package directory to check (default: check the environment)
+    /// A mini tool package directory to check (default: the current directory when it is a
+    /// package, else the environment)
     pub path: Option<PathBuf>,
     /// Check finch's state files and offer to move corrupt ones aside
-    #[arg(long, conflicts_with = "path")]
+    #[arg(long, conflicts_with_all = ["path", "env"])]
     pub state: bool,
+    /// Check the environment even when the current directory is a package
+    #[arg(long, conflicts_with = "path")]
+    pub env: bool,
 }
 
 fn now_iso() -> String {
@@ -499,6 +503,10 @@ pub fn cmd_doctor(ctx: &Context, args: &DoctorArgs) -> Result<()> {
     }
     match &args.path {
         Some(path) => crate::cli::doctor::package(ctx, path),
+        // As the official CLI does, so that a CI step `finch doctor` in a broken package fails.
+        None if !args.env && crate::minitool::doctor::is_package_dir(&ctx.cwd) => {
+            crate::cli::doctor::package(ctx, &ctx.cwd)
+        }
         None => crate::cli::doctor::environment(ctx),
     }
 }

@@ -40,6 +40,22 @@ impl PackageReport {
     }
 }
 
+/// Whether a bare `finch doctor` in `dir` checks it as a package: it has a `finch.json`, or a
+/// `package.json` that has a `finch` key (of any type) or does not parse. A broken package must
+/// fail the check rather than pass as "not a package"; a plain npm project is not one.
+pub fn is_package_dir(dir: &Path) -> bool {
+    if dir.join(manifest::FINCH_JSON).exists() {
+        return true;
+    }
+    let Ok(text) = std::fs::read_to_string(dir.join(manifest::PACKAGE_JSON)) else {
+        return false;
+    };
+    match serde_json::from_str::<Value>(&text) {
+        Ok(Value::Object(pkg)) => pkg.contains_key("finch"),
+        Ok(_) | Err(_) => true,
+    }
+}
+
 /// Checks the package at `dir`: its manifest, then its sources.
 pub fn check_package(dir: &Path) -> Result<PackageReport, Error> {
     let manifest = manifest::load(dir)?.ok_or_else(|| Error::NoMiniTool {

@@ -427,6 +427,55 @@ fn the_environment_check_lists_every_check() {
 }
 
 #[test]
+fn doctor_without_a_path_checks_the_current_directory_when_it_is_a_package() {
+    let ctx = TestContext::new();
+    fake_node(&ctx, "v20.11.1");
+    let src = ctx.work.join("broken");
+    MiniTool::new("broken", "0.1.0")
+        .display_name("Broken")
+        .no_entry()
+        .write_to(&src);
+    let run_in =
+        |dir: &Path, args: &[&str]| Run(ctx.cmd().current_dir(dir).args(args).output().unwrap());
+
+    // A CI step `finch doctor` inside a broken package fails, as with the official CLI.
+    let out = run_in(&src, &["doctor"]);
+    out.failure(1);
+    insta::assert_snapshot!(out.stdout(), @r"
+    Broken
+      id           broken
+      package      broken
+      version      0.1.0
+      main         dist/index.js
+      permissions  none
+    ✖ 1 fatal issue(s):
+      - entry file not found: dist/index.js (build the mini tool first)
+    ");
+    assert_eq!(
+        out.stderr(),
+        format!("Error: {} has 1 fatal issue(s)\n", src.display())
+    );
+
+    // A package.json that does not parse is a broken package too, not "no package here".
+    let unparsable = ctx.work.join("unparsable");
+    std::fs::create_dir_all(&unparsable).unwrap();
+    std::fs::write(unparsable.join("package.json"), "{\"finch\": ").unwrap();
+    run_in(&unparsable, &["doctor"]).failure(1);
+
+    // --env checks the environment from inside a package; a plain npm project is no package.
+    run_in(&src, &["doctor", "--env"])
+        .success()
+        .stdout_has("✓ runtime home");
+    let plain = ctx.work.join("plain");
+    std::fs::create_dir_all(&plain).unwrap();
+    std::fs::write(plain.join("package.json"), r#"{"name":"plain"}"#).unwrap();
+    run_in(&plain, &["doctor"])
+        .success()
+        .stdout_has("✓ runtime home");
+    ctx.run(&["doctor", "--env", "."]).failure(2);
+}
+
+#[test]
 fn node_too_old_fails_and_node_missing_warns() {
     let ctx = TestContext::new();
     let node = fake_node(&ctx, "v16.20.2");
