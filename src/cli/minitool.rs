@@ -322,20 +322,52 @@ pub fn cmd_list(ctx: &Context, args: &ListArgs) -> Result<()> {
         vec![Tier::from_global_flag(args.global)]
     };
     // Install records only feed the JSON listing.
-    let listing = listing::list(homes, &tiers, ctx.ui.json)?;
+    let listing = listing::list_despite_corrupt_state(homes, &tiers, ctx.ui.json)?;
+    if let Some(problem) = &listing.state_problem {
+        ctx.ui.warn(format!(
+            "{problem}; enabled state unknown, every tool shown as disabled (fix the file by hand, or run `finch doctor --state` to move it aside)"
+        ));
+    }
     if ctx.ui.json {
+        // Each entry's problems are in the document.
         return ctx.ui.json(&listing.to_json());
     }
-    let state = &listing.state;
     let table = args.long || ctx.ui.stdout_tty;
+    for t in &listing.tiers {
+        for e in &t.entries {
+            let problems = listing::problems(e);
+            if let Some(problem) = problems.first() {
+                let g = if t.tier == Tier::Global { " -g" } else { "" };
+                let left_out = if table || listing::in_app_format(e) {
+                    ""
+                } else {
+                    "; not listed"
+                };
+                ctx.ui.warn(format!(
+                    "{}: {problem}{left_out} (reinstall it with `finch add`, or remove it with `finch remove {}{g}`)",
+                    e.path.display(),
+                    e.dir_name
+                ));
+            }
+        }
+    }
+    let state = ListedState {
+        state: &listing.state,
+        known: listing.state_problem.is_none(),
+    };
     let mut out = crate::ui::Table::new(&["ID", "VERSION", "STATUS", "NAME", "PATH"]);
     let mut any = false;
     let mut tab_lines = Vec::new();
+    let shown = |e: &&TierEntry| table || listing::in_app_format(e);
     // The app reads the "none" line on stdout, but only when nothing at all is listed: with
     // `--all-tiers` an empty tier must not sit between the data lines of the other.
-    let all_empty = listing.tiers.iter().all(|t| t.entries.is_empty());
+    let all_empty = listing
+        .tiers
+        .iter()
+        .all(|t| !t.entries.iter().any(|e| shown(&e)));
     for t in &listing.tiers {
-        if t.entries.is_empty() {
+        let entries: Vec<&TierEntry> = t.entries.iter().filter(shown).collect();
+        if entries.is_empty() {
             let none = format!("No extensions installed in {}", t.dir.display());
             if all_empty && !table {
                 ctx.ui.line(none)?;
@@ -344,21 +376,12 @@ pub fn cmd_list(ctx: &Context, args: &ListArgs) -> Result<()> {
             }
             continue;
         }
-        for e in &t.entries {
-            let cells = list_cells(e, state);
-            if let Err(problem) = &e.manifest {
-                let g = if t.tier == Tier::Global { " -g" } else { "" };
-                ctx.ui.warn(format!(
-                    "{}: {problem} (reinstall it with `finch add`, or remove it with `finch remove {}{g}`)",
-                    e.path.display(),
-                    e.dir_name
-                ));
-            }
+        for e in entries {
             any = true;
             if table {
-                out.row(cells.to_vec());
+                out.row(table_cells(e, &state).to_vec());
             } else {
-                tab_lines.push(cells.join("\t"));
+                tab_lines.push(list_cells(e, &state).join("\t"));
             }
         }
     }
@@ -368,8 +391,15 @@ pub fn cmd_list(ctx: &Context, args: &ListArgs) -> Result<()> {
     ctx.ui.lines(tab_lines)
 }
 
-/// The five columns of a listing line: dir, version, status, display name, path.
-fn list_cells(e: &TierEntry, state: &EnabledState) -> [String; 5] {
+/// The enabled state a listing shows, and whether it could be read at all.
+struct ListedState<'a> {
+    state: &'a EnabledState,
+    known: bool,
+}
+
+/// The five columns of a listing line: dir, version, status, display name, path. On the pipe
+/// an unknown state reads `disabled`, as the official CLI prints it.
+fn list_cells(e: &TierEntry, state: &ListedState) -> [String; 5] {
     let path = e.path.display().to_string();
     if e.is_broken_link() {
         return [
@@ -380,7 +410,7 @@ fn list_cells(e: &TierEntry, state: &EnabledState) -> [String; 5] {
             path,
         ];
     }
-    let mut status = if state.is_enabled(&e.dir_name) {
+    let mut status = if state.state.is_enabled(&e.dir_name) {
         "enabled"
     } else {
         "disabled"
@@ -405,6 +435,23 @@ fn list_cells(e: &TierEntry, state: &EnabledState) -> [String; 5] {
             path,
         ],
     }
+}
+
+/// A table row: the listing line, with `unknown` for an unreadable state and `,invalid` for an
+/// entry that is not a valid mini tool (its problem is on stderr).
+fn table_cells(e: &TierEntry, state: &ListedState) -> [String; 5] {
+    let mut cells = list_cells(e, state);
+    if e.is_broken_link() {
+        return cells;
+    }
+    if !state.known {
+        let rest = cells[2].strip_prefix("disabled").unwrap_or("").to_string();
+        cells[2] = format!("unknown{rest}");
+    }
+    if !listing::problems(e).is_empty() {
+        cells[2].push_str(",invalid");
+    }
+    cells
 }
 
 pub fn cmd_where(ctx: &Context) -> Result<()> {

@@ -35,6 +35,18 @@ impl EnabledState {
         })
     }
 
+    /// A state that knows nothing (every id disabled), for a listing that goes on without a
+    /// corrupt `extensions.json`; never saved.
+    pub fn unknown(path: &Path) -> EnabledState {
+        let mut doc = Map::new();
+        doc.insert("enabled".into(), Value::Array(Vec::new()));
+        doc.insert("extensions".into(), Value::Object(Map::new()));
+        EnabledState {
+            path: path.to_path_buf(),
+            doc,
+        }
+    }
+
     /// An id is enabled when its record says so; a record without `enabled` defers to the
     /// top-level `enabled` list, as older app versions wrote only that.
     pub fn is_enabled(&self, id: &str) -> bool {
