@@ -388,7 +388,9 @@ fn finish(
     Ok(outcome)
 }
 
-/// After an id migration: the old directory and record go; the enabled state moves along.
+/// After an id migration: the old directory and record go; the mini tool's data directory and
+/// its `extensions.json` record (enabled state, `grantedPermissions`, every other key) move
+/// to the new id, as the official CLI moves them.
 fn retire_old_id(installer: &Installer, old_id: &str, new_id: &str) -> Result<(), Error> {
     let tier_dir = installer.tier_dir();
     {
@@ -403,11 +405,44 @@ fn retire_old_id(installer: &Installer, old_id: &str, new_id: &str) -> Result<()
     let homes = installer.homes;
     let what = homes.extensions_json().display().to_string();
     let _lock = DirLock::acquire(&homes.runtime, &what, installer.lock_timeout)?;
+    move_extension_data(&homes.extension_data(old_id), &homes.extension_data(new_id))?;
     let mut state = EnabledState::load(&homes.extensions_json())?;
-    if state.is_enabled(old_id) {
-        state.set_enabled(new_id, true);
-        state.set_enabled(old_id, false);
+    if state.migrate(old_id, new_id) {
         state.save()?;
+    }
+    Ok(())
+}
+
+/// Moves a mini tool's data directory to its new id: a rename when the new one does not exist,
+/// else the files the new one lacks are moved in (its own files win) and the old one is
+/// removed. Nothing to move is fine.
+fn move_extension_data(old: &Path, new: &Path) -> Result<(), Error> {
+    if std::fs::symlink_metadata(old).is_err() {
+        return Ok(());
+    }
+    if std::fs::symlink_metadata(new).is_err() {
+        if let Some(parent) = new.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| Error::io("create", parent, e))?;
+        }
+        return std::fs::rename(old, new).map_err(|e| Error::io("move", old, e));
+    }
+    merge_missing(old, new)?;
+    std::fs::remove_dir_all(old).map_err(|e| Error::io("remove", old, e))
+}
+
+/// Moves every entry of `from` that `into` lacks, descending into directories both have.
+fn merge_missing(from: &Path, into: &Path) -> Result<(), Error> {
+    let read = std::fs::read_dir(from).map_err(|e| Error::io("read", from, e))?;
+    for item in read {
+        let item = item.map_err(|e| Error::io("read", from, e))?;
+        let (src, dst) = (item.path(), into.join(item.file_name()));
+        match std::fs::symlink_metadata(&dst) {
+            Err(_) => std::fs::rename(&src, &dst).map_err(|e| Error::io("move", &src, e))?,
+            Ok(meta) if meta.is_dir() && item.file_type().is_ok_and(|t| t.is_dir()) => {
+                merge_missing(&src, &dst)?
+            }
+            Ok(_) => {}
+        }
     }
     Ok(())
 }

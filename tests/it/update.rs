@@ -265,6 +265,16 @@ fn an_id_that_changed_migrates_with_its_enabled_state() {
     )
     .unwrap();
     ctx.run(&["enable", "acmetool"]).success();
+    // What the app adds to the record, and the mini tool's private data.
+    let state_path = ctx.runtime.join("extensions.json");
+    let mut state = ctx.read_json(&state_path);
+    state["extensions"]["acmetool"]["grantedPermissions"] = json!({"network": true});
+    state["extensions"]["other"] = json!({"enabled": false, "note": "kept"});
+    std::fs::write(&state_path, state.to_string()).unwrap();
+    let data = ctx.runtime.join("extension-data");
+    std::fs::create_dir_all(data.join("acmetool/cache")).unwrap();
+    std::fs::write(data.join("acmetool/storage.json"), r#"{"k":1}"#).unwrap();
+    std::fs::write(data.join("acmetool/cache/a.bin"), "a").unwrap();
     let out = ctx.run(&["update", "acmetool"]);
     let line = machine_line(&out.success().stdout());
     assert_eq!(line["id"], "acme@tool");
@@ -275,5 +285,83 @@ fn an_id_that_changed_migrates_with_its_enabled_state() {
     assert!(records.get("acmetool").is_none());
     assert_eq!(records["acme@tool"]["type"], "local");
     let state = ctx.read_json(&ctx.runtime.join("extensions.json"));
-    assert_eq!(state["enabled"], json!(["acme@tool"]));
+    assert_eq!(
+        state,
+        json!({
+            "enabled": ["acme@tool"],
+            "extensions": {
+                "other": {"enabled": false, "note": "kept"},
+                "acme@tool": {"enabled": true, "grantedPermissions": {"network": true}},
+            },
+            "autoUpdate": false,
+        })
+    );
+    assert!(!data.join("acmetool").exists());
+    assert_eq!(
+        std::fs::read_to_string(data.join("acme@tool/storage.json")).unwrap(),
+        r#"{"k":1}"#
+    );
+    assert_eq!(
+        std::fs::read_to_string(data.join("acme@tool/cache/a.bin")).unwrap(),
+        "a"
+    );
+}
+
+#[test]
+fn an_id_migration_merges_into_existing_data_and_state_of_the_new_id() {
+    let ctx = TestContext::new();
+    let src = ctx.work.join("scoped");
+    MiniTool::new("@acme/tool", "1.0.0")
+        .finch_id("acmetool")
+        .write_to(&src);
+    MiniTool::new("@acme/tool", "1.0.0")
+        .finch_id("acmetool")
+        .write_to(&ctx.personal_tier().join("acmetool"));
+    std::fs::write(
+        ctx.personal_tier().join(".plugins-lock.json"),
+        json!({"acmetool": {"type": "local", "localPath": src, "installedAt": "2026-01-01T00:00:00.000Z"}}).to_string(),
+    )
+    .unwrap();
+    std::fs::create_dir_all(&ctx.runtime).unwrap();
+    std::fs::write(
+        ctx.runtime.join("extensions.json"),
+        json!({
+            "enabled": ["acmetool"],
+            "extensions": {
+                "acmetool": {"grantedPermissions": {"shell": true}, "pinned": 1},
+                "acme@tool": {"enabled": false, "pinned": 2},
+            },
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let data = ctx.runtime.join("extension-data");
+    for (id, file, text) in [
+        ("acmetool", "storage.json", "old"),
+        ("acmetool", "only-old.txt", "o"),
+        ("acme@tool", "storage.json", "new"),
+    ] {
+        std::fs::create_dir_all(data.join(id)).unwrap();
+        std::fs::write(data.join(id).join(file), text).unwrap();
+    }
+    ctx.run(&["update", "acmetool"]).success();
+    assert_eq!(
+        ctx.read_json(&ctx.runtime.join("extensions.json")),
+        json!({
+            "enabled": ["acme@tool"],
+            "extensions": {
+                "acme@tool": {"enabled": true, "pinned": 2, "grantedPermissions": {"shell": true}},
+            },
+            "autoUpdate": false,
+        })
+    );
+    assert!(!data.join("acmetool").exists());
+    assert_eq!(
+        ctx.tree(&data.join("acme@tool")),
+        vec!["only-old.txt", "storage.json"]
+    );
+    assert_eq!(
+        std::fs::read_to_string(data.join("acme@tool/storage.json")).unwrap(),
+        "new"
+    );
 }
