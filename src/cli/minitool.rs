@@ -219,14 +219,31 @@ fn print_outcome(ctx: &Context, o: &UpdateOutcome, dry_run: bool) -> Result<()> 
             v(&o.previous_version),
             v(&o.version)
         ),
-        (false, _) => format!(
-            "• \"{}\" ({}) is already up to date ({})",
-            o.display_name,
-            o.id,
-            v(&o.version)
-        ),
+        (false, _) => match &o.held_back {
+            Some(h) => format!(
+                "• \"{}\" ({}) is pinned to {} ({}); v{} is newer: run `finch add {}@latest` to move it",
+                o.display_name,
+                o.id,
+                h.spec,
+                v(&o.version),
+                h.latest,
+                h.package
+            ),
+            None => format!(
+                "• \"{}\" ({}) is already up to date ({})",
+                o.display_name,
+                o.id,
+                v(&o.version)
+            ),
+        },
     };
     ctx.ui.line(line)?;
+    if let (true, Some(h)) = (o.changed, &o.held_back) {
+        ctx.ui.status(format!(
+            "  v{} is newer than {} allows: run `finch add {}@latest` to move to it",
+            h.latest, h.spec, h.package
+        ));
+    }
     let machine = serde_json::to_string(&o.to_json(dry_run)).unwrap_or_default();
     ctx.ui.line(format!("FINCH_CLI_RESULT_JSON:{machine}"))
 }

@@ -29,6 +29,18 @@ pub struct UpdateOutcome {
     pub version: Option<String>,
     pub changed: bool,
     pub source: &'static str,
+    /// The registry's `latest` when it is strictly newer than what the recorded range or tag
+    /// allows: the install is held back, and saying "up to date" would be wrong.
+    pub held_back: Option<HeldBack>,
+}
+
+/// A newer version outside the range or tag an npm install was made with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HeldBack {
+    pub package: String,
+    /// The recorded request, e.g. `^1` or `beta`.
+    pub spec: String,
+    pub latest: String,
 }
 
 impl UpdateOutcome {
@@ -45,6 +57,10 @@ impl UpdateOutcome {
         if let Some(p) = &self.previous_id {
             m.insert("previousId".into(), p.clone().into());
         }
+        if let Some(h) = &self.held_back {
+            m.insert("pinned".into(), h.spec.clone().into());
+            m.insert("latestVersion".into(), h.latest.clone().into());
+        }
         if dry_run {
             m.insert("dryRun".into(), true.into());
         }
@@ -57,6 +73,7 @@ struct Candidate {
     _staging: Staging,
     root: PathBuf,
     origin: Origin,
+    held_back: Option<HeldBack>,
 }
 
 /// Updates `id` in the installer's tier. `network` is asked for only when npm is consulted.
@@ -87,6 +104,12 @@ pub fn update_one(
                 Some(s) => PackageSpec::parse(&format!("{package}@{s}"))?.request,
                 None => VersionRequest::Latest,
             };
+            // An exact version says what was installed, not what to stay at: like the official
+            // CLI, `update` moves it to `latest`. Ranges and tags are kept (README).
+            let request = match request {
+                VersionRequest::Exact(_) => VersionRequest::Latest,
+                other => other,
+            };
             let spec = PackageSpec {
                 name: package.clone(),
                 request,
@@ -106,6 +129,7 @@ pub fn update_one(
                     _staging: staging,
                     root,
                     origin: local.clone(),
+                    held_back: None,
                 })
             }
         },
@@ -164,13 +188,21 @@ pub enum BatchItem {
 pub struct BatchSummary {
     pub updated: usize,
     pub current: usize,
+    /// Unchanged, but a newer version is outside their recorded range or tag (not counted in
+    /// `current`).
+    pub held_back: usize,
     pub failed: usize,
 }
 
 impl BatchSummary {
     pub fn describe(&self) -> String {
+        let held = if self.held_back > 0 {
+            format!(", {} pinned behind a newer version", self.held_back)
+        } else {
+            String::new()
+        };
         format!(
-            "{} updated, {} already up to date, {} failed",
+            "{} updated, {} already up to date{held}, {} failed",
             self.updated, self.current, self.failed
         )
     }
@@ -197,6 +229,8 @@ pub fn update_all<E: From<Error>>(
             Ok(o) => {
                 if o.changed {
                     summary.updated += 1
+                } else if o.held_back.is_some() {
+                    summary.held_back += 1
                 } else {
                     summary.current += 1
                 }
@@ -230,6 +264,10 @@ fn npm_plan(
     dry_run: bool,
 ) -> Result<Plan, Error> {
     let newest = net.select_version(&spec.name, &spec.request)?;
+    let held_back = match &spec.request {
+        VersionRequest::Latest => None,
+        request => held_back(net, &spec.name, request, &newest),
+    };
     let outcome = UpdateOutcome {
         id: id.to_string(),
         previous_id: None,
@@ -238,11 +276,38 @@ fn npm_plan(
         changed: current.version.as_deref() != Some(newest.as_str()),
         version: Some(newest),
         source: "npm",
+        held_back,
     };
     if !outcome.changed || dry_run {
         return Ok(Plan::Done(outcome));
     }
-    Ok(Plan::Stage(from_npm(installer, net, &spec, id)?))
+    let mut candidate = from_npm(installer, net, &spec, id)?;
+    candidate.held_back = outcome.held_back;
+    Ok(Plan::Stage(candidate))
+}
+
+/// The registry's `latest` when it is strictly newer than `selected`, the best version
+/// `request` allows. A registry that cannot say is no reason to fail the update.
+fn held_back(
+    net: &Network,
+    package: &str,
+    request: &VersionRequest,
+    selected: &str,
+) -> Option<HeldBack> {
+    let latest = net.select_version(package, &VersionRequest::Latest).ok()?;
+    let newer = match (
+        nodejs_semver::Version::parse(&latest),
+        nodejs_semver::Version::parse(selected),
+    ) {
+        (Ok(l), Ok(s)) => l > s,
+        _ => false,
+    };
+    Some(HeldBack {
+        package: package.to_string(),
+        spec: request_text(request)?,
+        latest,
+    })
+    .filter(|_| newer)
 }
 
 /// Asks npm whether it has a strictly newer version of the installed package. Any failure
@@ -299,6 +364,7 @@ fn from_npm(
             integrity: fetched.integrity.clone(),
             spec: request_text(&spec.request),
         },
+        held_back: None,
     })
 }
 
@@ -331,6 +397,7 @@ fn from_location(
         _staging: staging,
         root,
         origin,
+        held_back: None,
     })
 }
 
@@ -374,6 +441,7 @@ fn finish(
         version: next.version.clone(),
         changed: !identical,
         source: c.origin.kind(),
+        held_back: c.held_back.clone(),
     };
     if identical || dry_run {
         if identical {

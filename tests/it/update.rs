@@ -55,7 +55,7 @@ fn npm_update_prints_the_app_lines() {
 }
 
 #[test]
-fn npm_update_stays_within_the_recorded_range() {
+fn npm_update_stays_within_the_recorded_range_and_says_what_is_newer() {
     let reg = TestRegistry::start();
     reg.publish_tool(&demo("1.0.0"));
     let ctx = TestContext::new();
@@ -63,9 +63,58 @@ fn npm_update_stays_within_the_recorded_range() {
         .success();
     reg.publish_tool(&demo("1.3.0"));
     reg.publish_tool(&demo("2.0.0"));
+    let out = ctx.run(&["update", "demo", "--registry", &reg.url()]);
+    out.success();
+    assert_eq!(
+        out.stdout(),
+        "✓ Updated \"Demo\" (demo) v1.0.0 → v1.3.0\nFINCH_CLI_RESULT_JSON:{\"id\":\"demo\",\"changed\":true,\"previousVersion\":\"1.0.0\",\"version\":\"1.3.0\",\"source\":\"npm\",\"pinned\":\"^1\",\"latestVersion\":\"2.0.0\"}\n"
+    );
+    assert_eq!(
+        out.stderr(),
+        "  v2.0.0 is newer than ^1 allows: run `finch add demo@latest` to move to it\n"
+    );
+    assert_eq!(version_of(&ctx, "demo"), "1.3.0");
+
+    // Never "up to date" while a newer version exists: say it is pinned, what is newer, and how.
+    let out = ctx.run(&["update", "demo", "--registry", &reg.url()]);
+    out.success();
+    assert_eq!(
+        out.stdout(),
+        "• \"Demo\" (demo) is pinned to ^1 (v1.3.0); v2.0.0 is newer: run `finch add demo@latest` to move it\nFINCH_CLI_RESULT_JSON:{\"id\":\"demo\",\"changed\":false,\"previousVersion\":\"1.3.0\",\"version\":\"1.3.0\",\"source\":\"npm\",\"pinned\":\"^1\",\"latestVersion\":\"2.0.0\"}\n"
+    );
+    ctx.run(&["update", "--all", "--registry", &reg.url()])
+        .success()
+        .stderr_has("0 updated, 0 already up to date, 1 pinned behind a newer version, 0 failed");
+
+    // The command it names moves the install, and later updates follow `latest`.
+    ctx.run(&["add", "demo@latest", "--registry", &reg.url()])
+        .success();
+    assert_eq!(version_of(&ctx, "demo"), "2.0.0");
+    reg.publish_tool(&demo("2.1.0"));
     ctx.run(&["update", "demo", "--registry", &reg.url()])
         .success();
-    assert_eq!(version_of(&ctx, "demo"), "1.3.0");
+    assert_eq!(version_of(&ctx, "demo"), "2.1.0");
+}
+
+#[test]
+fn an_exact_version_install_updates_to_latest_as_with_the_official_cli() {
+    let reg = TestRegistry::start();
+    reg.publish_tool(&demo("1.0.0"));
+    reg.publish_tool(&demo("1.1.0"));
+    let ctx = TestContext::new();
+    ctx.run(&["add", "demo@1.0.0", "--registry", &reg.url()])
+        .success();
+    assert_eq!(version_of(&ctx, "demo"), "1.0.0");
+    let out = ctx.run(&["update", "demo", "--registry", &reg.url()]);
+    out.success();
+    assert_eq!(
+        out.stdout(),
+        "✓ Updated \"Demo\" (demo) v1.0.0 → v1.1.0\nFINCH_CLI_RESULT_JSON:{\"id\":\"demo\",\"changed\":true,\"previousVersion\":\"1.0.0\",\"version\":\"1.1.0\",\"source\":\"npm\"}\n"
+    );
+    assert_eq!(version_of(&ctx, "demo"), "1.1.0");
+    let records = ctx.read_json(&ctx.personal_tier().join(".plugins-lock.json"));
+    assert_eq!(records["demo"]["version"], "1.1.0");
+    assert!(records["demo"].get("spec").is_none(), "{records}");
 }
 
 #[test]
