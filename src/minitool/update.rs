@@ -46,7 +46,11 @@ pub struct HeldBack {
 impl UpdateOutcome {
     pub fn to_json(&self, dry_run: bool) -> serde_json::Value {
         let mut m = serde_json::Map::new();
+        // The official CLI's key order, so that the machine line is byte-identical.
         m.insert("id".into(), self.id.clone().into());
+        if let Some(p) = &self.previous_id {
+            m.insert("previousId".into(), p.clone().into());
+        }
         m.insert("changed".into(), self.changed.into());
         m.insert(
             "previousVersion".into(),
@@ -54,9 +58,6 @@ impl UpdateOutcome {
         );
         m.insert("version".into(), self.version.clone().into());
         m.insert("source".into(), self.source.into());
-        if let Some(p) = &self.previous_id {
-            m.insert("previousId".into(), p.clone().into());
-        }
         if let Some(h) = &self.held_back {
             m.insert("pinned".into(), h.spec.clone().into());
             m.insert("latestVersion".into(), h.latest.clone().into());
@@ -432,14 +433,17 @@ fn finish(
 ) -> Result<UpdateOutcome, Error> {
     let next = install::load_valid(&c.root)?;
     let new_id = next.runtime_id()?;
-    let identical = new_id == id && same_tree(&current.dir, &c.root);
+    let same_files = same_tree(&current.dir, &c.root);
+    let identical = new_id == id && same_files;
     let mut outcome = UpdateOutcome {
         id: new_id.clone(),
         previous_id: (new_id != id).then(|| id.to_string()),
         display_name: next.display_name(),
         previous_version: current.version.clone(),
         version: next.version.clone(),
-        changed: !identical,
+        // An id migration with the same files still moves them, but the package did not change:
+        // "already up to date" with `previousId`, as the official CLI reports it.
+        changed: !same_files,
         source: c.origin.kind(),
         held_back: c.held_back.clone(),
     };

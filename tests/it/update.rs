@@ -328,6 +328,14 @@ fn an_id_that_changed_migrates_with_its_enabled_state() {
     let line = machine_line(&out.success().stdout());
     assert_eq!(line["id"], "acme@tool");
     assert_eq!(line["previousId"], "acmetool");
+    // The same files under a new id: moved, but not a new version.
+    assert_eq!(line["changed"], false);
+    assert_eq!(
+        out.stdout(),
+        "• \"acme@tool\" (acme@tool) is already up to date (v1.0.0)\n\
+         FINCH_CLI_RESULT_JSON:{\"id\":\"acme@tool\",\"previousId\":\"acmetool\",\"changed\":false,\"previousVersion\":\"1.0.0\",\"version\":\"1.0.0\",\"source\":\"local\"}\n",
+        "{out}"
+    );
     assert!(!old.exists());
     assert!(ctx.personal_tier().join("acme@tool").is_dir());
     let records = ctx.read_json(&ctx.personal_tier().join(".plugins-lock.json"));
