@@ -638,7 +638,7 @@ _finch() {
             return 0
             ;;
         finch__subcmd__doctor)
-            opts="-q -v -h -V --state --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version"
+            opts="-q -v -h -V --state --env --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -253,6 +253,7 @@ set edit:completion:arg-completer[finch] = {|@words|
             cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
             cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
             cand --state 'Check finch''s state files and offer to move corrupt ones aside'
+            cand --env 'Check the environment even when the current directory is a package'
             cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
             cand -q 'Print only data and errors'
             cand --quiet 'Print only data and errors'

@@ -205,6 +205,7 @@ complete -c finch -n "__fish_finch_using_subcommand doctor" -l color -d 'When to
 always\t''
 never\t''"
 complete -c finch -n "__fish_finch_using_subcommand doctor" -l state -d 'Check finch\'s state files and offer to move corrupt ones aside'
+complete -c finch -n "__fish_finch_using_subcommand doctor" -l env -d 'Check the environment even when the current directory is a package'
 complete -c finch -n "__fish_finch_using_subcommand doctor" -l json -d 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
 complete -c finch -n "__fish_finch_using_subcommand doctor" -s q -l quiet -d 'Print only data and errors'
 complete -c finch -n "__fish_finch_using_subcommand doctor" -s v -l verbose -d 'Print more detail on stderr'

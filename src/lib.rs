@@ -128,8 +128,12 @@ pub fn main() -> ExitCode {
                     .to_json();
                 println!("{}", store::to_pretty_json(&json).trim_end());
             }
-            // Printing help to a closed pipe is not worth a panic.
-            let _ = err.print();
+            if code == 0 {
+                // Printing help to a closed pipe is not worth a panic.
+                let _ = err.print();
+            } else {
+                eprint!("{}", usage_error_text(&err));
+            }
             return ExitCode::from(code);
         }
     };
@@ -152,6 +156,19 @@ pub fn main() -> ExitCode {
             ctx.ui.error(&err);
             ExitCode::from(err.exit_code())
         }
+    }
+}
+
+/// A usage error as every other error reads: `Error: <what>` (the app and scripts look for that
+/// prefix), then clap's usage lines. No command at all shows the help under its own `Error:` line.
+fn usage_error_text(err: &clap::Error) -> String {
+    let mut text = err.render().to_string();
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    match text.strip_prefix("error: ") {
+        Some(rest) => format!("Error: {rest}"),
+        None => format!("Error: a command is required\n\n{text}"),
     }
 }
 

@@ -72,13 +72,13 @@ fn print_package(ctx: &Context, r: &PackageReport) -> Result<()> {
     if !fatal.is_empty() {
         ui.line(format!("{} {} fatal issue(s):", ui.red("✖"), fatal.len()))?;
         for i in fatal {
-            ui.line(format!("  - {}", i.message))?;
+            ui.line(format!("  - {}", i.text()))?;
         }
     }
     if !warnings.is_empty() {
         ui.line(format!("{} {} warning(s):", ui.yellow("⚠"), warnings.len()))?;
         for i in warnings {
-            ui.line(format!("  - {}", i.message))?;
+            ui.line(format!("  - {}", i.text()))?;
         }
     }
     if r.issues.is_empty() {

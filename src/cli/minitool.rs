@@ -87,11 +87,15 @@ pub struct IdArgs {
 
 #[derive(Debug, Args)]
 pub struct DoctorArgs {
-    /// A mini tool package directory to check (default: check the environment)
+    /// A mini tool package directory to check (default: the current directory when it is a
+    /// package, else the environment)
     pub path: Option<PathBuf>,
     /// Check finch's state files and offer to move corrupt ones aside
-    #[arg(long, conflicts_with = "path")]
+    #[arg(long, conflicts_with_all = ["path", "env"])]
     pub state: bool,
+    /// Check the environment even when the current directory is a package
+    #[arg(long, conflicts_with = "path")]
+    pub env: bool,
 }
 
 fn now_iso() -> String {
@@ -111,11 +115,12 @@ pub fn cmd_add(ctx: &Context, args: &AddArgs) -> Result<()> {
     let homes = ctx.homes()?;
     let source = source::classify(&args.source, &ctx.cwd, ctx.env.home_dir().as_deref())
         .map_err(Error::from)?;
-    if args.dev && !matches!(source, Source::Directory(_)) {
-        return Err(
-            CommandError::usage("-d/--dev links a directory; the source is not one")
-                .with_hint("use `finch add <dir> -d`, or drop -d to install a copy"),
-        );
+    if args.dev
+        && let Some(message) = dev_refusal(&source, &args.source)
+    {
+        return Err(CommandError::failed(message)
+            .with_code("dev_needs_directory")
+            .with_hint("use `finch add <dir> -d`, or drop -d to install a copy"));
     }
     let installer = installer(ctx, homes, args.global)?;
     let settings = ctx.settings()?;
@@ -123,6 +128,24 @@ pub fn cmd_add(ctx: &Context, args: &AddArgs) -> Result<()> {
         LazyNetwork::new(|| Network::connect(ctx, settings, homes, args.registry.as_deref()));
     let report = add::add(&installer, &source, args.dev, &network)?;
     print_add(ctx, &report, args.dev)
+}
+
+/// Why `-d` cannot link `source`, in the official CLI's words (its tests match them). Exit 1,
+/// not 2: the command line parses; it is the source that cannot be linked.
+fn dev_refusal(source: &Source, raw: &str) -> Option<String> {
+    match source {
+        Source::Directory(_) => None,
+        Source::ZipFile(p) | Source::TgzFile(p) => Some(format!(
+            "--dev requires a directory, not an archive: {}",
+            p.display()
+        )),
+        Source::ZipUrl(_) | Source::TgzUrl(_) => Some(format!(
+            "--dev only supports a local extension directory; {raw} is a download URL"
+        )),
+        Source::Npm(_) => Some(format!(
+            "--dev only supports a local extension directory; \"{raw}\" is an npm package"
+        )),
+    }
 }
 
 fn print_add(ctx: &Context, report: &AddReport, dev: bool) -> Result<()> {
@@ -196,14 +219,31 @@ fn print_outcome(ctx: &Context, o: &UpdateOutcome, dry_run: bool) -> Result<()> 
             v(&o.previous_version),
             v(&o.version)
         ),
-        (false, _) => format!(
-            "• \"{}\" ({}) is already up to date ({})",
-            o.display_name,
-            o.id,
-            v(&o.version)
-        ),
+        (false, _) => match &o.held_back {
+            Some(h) => format!(
+                "• \"{}\" ({}) is pinned to {} ({}); v{} is newer: run `finch add {}@latest` to move it",
+                o.display_name,
+                o.id,
+                h.spec,
+                v(&o.version),
+                h.latest,
+                h.package
+            ),
+            None => format!(
+                "• \"{}\" ({}) is already up to date ({})",
+                o.display_name,
+                o.id,
+                v(&o.version)
+            ),
+        },
     };
     ctx.ui.line(line)?;
+    if let (true, Some(h)) = (o.changed, &o.held_back) {
+        ctx.ui.status(format!(
+            "  v{} is newer than {} allows: run `finch add {}@latest` to move to it",
+            h.latest, h.spec, h.package
+        ));
+    }
     let machine = serde_json::to_string(&o.to_json(dry_run)).unwrap_or_default();
     ctx.ui.line(format!("FINCH_CLI_RESULT_JSON:{machine}"))
 }
@@ -299,20 +339,52 @@ pub fn cmd_list(ctx: &Context, args: &ListArgs) -> Result<()> {
         vec![Tier::from_global_flag(args.global)]
     };
     // Install records only feed the JSON listing.
-    let listing = listing::list(homes, &tiers, ctx.ui.json)?;
+    let listing = listing::list_despite_corrupt_state(homes, &tiers, ctx.ui.json)?;
+    if let Some(problem) = &listing.state_problem {
+        ctx.ui.warn(format!(
+            "{problem}; enabled state unknown, every tool shown as disabled (fix the file by hand, or run `finch doctor --state` to move it aside)"
+        ));
+    }
     if ctx.ui.json {
+        // Each entry's problems are in the document.
         return ctx.ui.json(&listing.to_json());
     }
-    let state = &listing.state;
     let table = args.long || ctx.ui.stdout_tty;
+    for t in &listing.tiers {
+        for e in &t.entries {
+            let problems = listing::problems(e);
+            if let Some(problem) = problems.first() {
+                let g = if t.tier == Tier::Global { " -g" } else { "" };
+                let left_out = if table || listing::in_app_format(e) {
+                    ""
+                } else {
+                    "; not listed"
+                };
+                ctx.ui.warn(format!(
+                    "{}: {problem}{left_out} (reinstall it with `finch add`, or remove it with `finch remove {}{g}`)",
+                    e.path.display(),
+                    e.dir_name
+                ));
+            }
+        }
+    }
+    let state = ListedState {
+        state: &listing.state,
+        known: listing.state_problem.is_none(),
+    };
     let mut out = crate::ui::Table::new(&["ID", "VERSION", "STATUS", "NAME", "PATH"]);
     let mut any = false;
     let mut tab_lines = Vec::new();
+    let shown = |e: &&TierEntry| table || listing::in_app_format(e);
     // The app reads the "none" line on stdout, but only when nothing at all is listed: with
     // `--all-tiers` an empty tier must not sit between the data lines of the other.
-    let all_empty = listing.tiers.iter().all(|t| t.entries.is_empty());
+    let all_empty = listing
+        .tiers
+        .iter()
+        .all(|t| !t.entries.iter().any(|e| shown(&e)));
     for t in &listing.tiers {
-        if t.entries.is_empty() {
+        let entries: Vec<&TierEntry> = t.entries.iter().filter(shown).collect();
+        if entries.is_empty() {
             let none = format!("No extensions installed in {}", t.dir.display());
             if all_empty && !table {
                 ctx.ui.line(none)?;
@@ -321,21 +393,12 @@ pub fn cmd_list(ctx: &Context, args: &ListArgs) -> Result<()> {
             }
             continue;
         }
-        for e in &t.entries {
-            let cells = list_cells(e, state);
-            if let Err(problem) = &e.manifest {
-                let g = if t.tier == Tier::Global { " -g" } else { "" };
-                ctx.ui.warn(format!(
-                    "{}: {problem} (reinstall it with `finch add`, or remove it with `finch remove {}{g}`)",
-                    e.path.display(),
-                    e.dir_name
-                ));
-            }
+        for e in entries {
             any = true;
             if table {
-                out.row(cells.to_vec());
+                out.row(table_cells(e, &state).to_vec());
             } else {
-                tab_lines.push(cells.join("\t"));
+                tab_lines.push(list_cells(e, &state).join("\t"));
             }
         }
     }
@@ -345,8 +408,15 @@ pub fn cmd_list(ctx: &Context, args: &ListArgs) -> Result<()> {
     ctx.ui.lines(tab_lines)
 }
 
-/// The five columns of a listing line: dir, version, status, display name, path.
-fn list_cells(e: &TierEntry, state: &EnabledState) -> [String; 5] {
+/// The enabled state a listing shows, and whether it could be read at all.
+struct ListedState<'a> {
+    state: &'a EnabledState,
+    known: bool,
+}
+
+/// The five columns of a listing line: dir, version, status, display name, path. On the pipe
+/// an unknown state reads `disabled`, as the official CLI prints it.
+fn list_cells(e: &TierEntry, state: &ListedState) -> [String; 5] {
     let path = e.path.display().to_string();
     if e.is_broken_link() {
         return [
@@ -357,7 +427,7 @@ fn list_cells(e: &TierEntry, state: &EnabledState) -> [String; 5] {
             path,
         ];
     }
-    let mut status = if state.is_enabled(&e.dir_name) {
+    let mut status = if state.state.is_enabled(&e.dir_name) {
         "enabled"
     } else {
         "disabled"
@@ -384,9 +454,26 @@ fn list_cells(e: &TierEntry, state: &EnabledState) -> [String; 5] {
     }
 }
 
+/// A table row: the listing line, with `unknown` for an unreadable state and `,invalid` for an
+/// entry that is not a valid mini tool (its problem is on stderr).
+fn table_cells(e: &TierEntry, state: &ListedState) -> [String; 5] {
+    let mut cells = list_cells(e, state);
+    if e.is_broken_link() {
+        return cells;
+    }
+    if !state.known {
+        let rest = cells[2].strip_prefix("disabled").unwrap_or("").to_string();
+        cells[2] = format!("unknown{rest}");
+    }
+    if !listing::problems(e).is_empty() {
+        cells[2].push_str(",invalid");
+    }
+    cells
+}
+
 pub fn cmd_where(ctx: &Context) -> Result<()> {
     let homes = ctx.homes()?;
-    let items: Vec<(&str, PathBuf)> = vec![
+    let mut items: Vec<(&str, PathBuf)> = vec![
         ("runtime home", homes.runtime.clone()),
         ("agent home", homes.agent.clone()),
         ("personal tier", homes.tier_dir(Tier::Personal)),
@@ -434,6 +521,14 @@ pub fn cmd_where(ctx: &Context) -> Result<()> {
         );
         return ctx.ui.json(&Value::Object(map));
     }
+    // The official CLI's three lines come first, prefixes and spacing unchanged: scripts and
+    // the app read them. Everything else finch knows about follows, aligned.
+    let mut lines = vec![
+        format!("Personal: {}", homes.tier_dir(Tier::Personal).display()),
+        format!("Global:   {}", homes.tier_dir(Tier::Global).display()),
+        format!("State:    {}", homes.extensions_json().display()),
+    ];
+    items.retain(|(label, _)| !OFFICIAL_WHERE_LINES.contains(label));
     let width = items.iter().map(|(l, _)| l.len()).max().unwrap_or(0);
     for (label, path) in &items {
         let suffix = if *label == "agent home" {
@@ -441,11 +536,13 @@ pub fn cmd_where(ctx: &Context) -> Result<()> {
         } else {
             String::new()
         };
-        ctx.ui
-            .line(format!("{label:<width$}  {}{suffix}", path.display()))?;
+        lines.push(format!("{label:<width$}  {}{suffix}", path.display()));
     }
-    Ok(())
+    ctx.ui.lines(lines)
 }
+
+/// The `where` items the official `Personal:` / `Global:` / `State:` lines already print.
+const OFFICIAL_WHERE_LINES: [&str; 3] = ["personal tier", "global tier", "enabled state"];
 
 /// `global install records` → `globalInstallRecords`.
 fn camel(label: &str) -> String {
@@ -470,6 +567,10 @@ pub fn cmd_doctor(ctx: &Context, args: &DoctorArgs) -> Result<()> {
     }
     match &args.path {
         Some(path) => crate::cli::doctor::package(ctx, path),
+        // As the official CLI does, so that a CI step `finch doctor` in a broken package fails.
+        None if !args.env && crate::minitool::doctor::is_package_dir(&ctx.cwd) => {
+            crate::cli::doctor::package(ctx, &ctx.cwd)
+        }
         None => crate::cli::doctor::environment(ctx),
     }
 }

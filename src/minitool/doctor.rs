@@ -43,6 +43,22 @@ impl PackageReport {
     }
 }
 
+/// Whether a bare `finch doctor` in `dir` checks it as a package: it has a `finch.json`, or a
+/// `package.json` that has a `finch` key (of any type) or does not parse. A broken package must
+/// fail the check rather than pass as "not a package"; a plain npm project is not one.
+pub fn is_package_dir(dir: &Path) -> bool {
+    if dir.join(manifest::FINCH_JSON).exists() {
+        return true;
+    }
+    let Ok(text) = std::fs::read_to_string(dir.join(manifest::PACKAGE_JSON)) else {
+        return false;
+    };
+    match serde_json::from_str::<Value>(&text) {
+        Ok(Value::Object(pkg)) => pkg.contains_key("finch"),
+        Ok(_) | Err(_) => true,
+    }
+}
+
 /// Checks the package at `dir`: its manifest, then its sources.
 pub fn check_package(dir: &Path) -> Result<PackageReport, Error> {
     let manifest = manifest::load(dir)?.ok_or_else(|| Error::NoMiniTool {
@@ -83,6 +99,7 @@ fn lint_sources(m: &Manifest) -> Vec<Issue> {
                     "{} does not export a named `activate` function (write `export function activate(ctx) {{ … }}`)",
                     m.main()
                 ),
+                official: None,
             });
         }
     }
@@ -113,6 +130,7 @@ fn lint_sources(m: &Manifest) -> Vec<Issue> {
             member.member,
             member.meaning()
         ),
+        official: None,
     }));
     issues
 }
@@ -131,6 +149,7 @@ fn import_problems(text: &str, file: &str, severity: Severity) -> Vec<Issue> {
                 message: format!(
                     "{file} imports \"{module}\" at runtime; it provides types only — use `import type`"
                 ),
+                official: None,
             });
         } else if root == "electron" {
             out.push(Issue {
@@ -138,6 +157,7 @@ fn import_problems(text: &str, file: &str, severity: Severity) -> Vec<Issue> {
                 message: format!(
                     "{file} imports \"electron\", which is not available to mini tools"
                 ),
+                official: None,
             });
         }
     }

@@ -35,6 +35,18 @@ impl EnabledState {
         })
     }
 
+    /// A state that knows nothing (every id disabled), for a listing that goes on without a
+    /// corrupt `extensions.json`; never saved.
+    pub fn unknown(path: &Path) -> EnabledState {
+        let mut doc = Map::new();
+        doc.insert("enabled".into(), Value::Array(Vec::new()));
+        doc.insert("extensions".into(), Value::Object(Map::new()));
+        EnabledState {
+            path: path.to_path_buf(),
+            doc,
+        }
+    }
+
     /// An id is enabled when its record says so; a record without `enabled` defers to the
     /// top-level `enabled` list, as older app versions wrote only that.
     pub fn is_enabled(&self, id: &str) -> bool {
@@ -82,6 +94,52 @@ impl EnabledState {
                 list.retain(|v| v.as_str() != Some(id));
             }
         }
+    }
+
+    /// Moves `old_id`'s record to `new_id` after an id migration, as the official CLI does:
+    /// every key (`grantedPermissions` among them) goes along; where `new_id` already has a
+    /// record, its keys win and only the missing ones are copied — except `enabled`: an enabled
+    /// old id leaves the new id enabled (the user's last choice was made under the old id; the
+    /// official CLI would keep a stale `enabled: false` there). Returns whether anything changed.
+    pub fn migrate(&mut self, old_id: &str, new_id: &str) -> bool {
+        let was_enabled = self.is_enabled(old_id);
+        let old_record = self
+            .doc
+            .get_mut("extensions")
+            .and_then(Value::as_object_mut)
+            .and_then(|ext| ext.shift_remove(old_id));
+        let listed = self.listed(old_id);
+        if old_record.is_none() && !listed {
+            return false;
+        }
+        if let Some(Value::Object(old)) = old_record {
+            let extensions = self
+                .doc
+                .entry("extensions")
+                .or_insert_with(|| Value::Object(Map::new()));
+            if !extensions.is_object() {
+                *extensions = Value::Object(Map::new());
+            }
+            if let Value::Object(ext) = extensions {
+                match ext.get_mut(new_id) {
+                    Some(Value::Object(new)) => {
+                        for (k, v) in old {
+                            new.entry(k).or_insert(v);
+                        }
+                    }
+                    _ => {
+                        ext.insert(new_id.to_string(), Value::Object(old));
+                    }
+                }
+            }
+        }
+        if let Some(Value::Array(list)) = self.doc.get_mut("enabled") {
+            list.retain(|v| v.as_str() != Some(old_id));
+        }
+        if was_enabled && !self.is_enabled(new_id) {
+            self.set_enabled(new_id, true);
+        }
+        true
     }
 
     /// Every id that is enabled, sorted.

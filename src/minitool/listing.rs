@@ -12,6 +12,10 @@ use super::manifest::Severity;
 use super::records::LockRecords;
 use super::tier::{self, TierEntry};
 use crate::homes::{Homes, Tier};
+use crate::store::JsonError;
+
+/// npm's dependency folder, which an `npm install` run in a tier leaves there.
+const NODE_MODULES: &str = "node_modules";
 
 /// The entries of one tier.
 #[derive(Debug)]
@@ -28,6 +32,10 @@ pub struct TierListing {
 #[derive(Debug)]
 pub struct Listing {
     pub state: EnabledState,
+    /// Why `extensions.json` could not be read, when the listing went on without it: every
+    /// entry is then shown as disabled (state unknown). Only [`list_despite_corrupt_state`]
+    /// sets it.
+    pub state_problem: Option<JsonError>,
     pub tiers: Vec<TierListing>,
 }
 
@@ -37,7 +45,11 @@ impl Listing {
         let mut items = Vec::new();
         for t in &self.tiers {
             for e in &t.entries {
-                items.push(entry_json(e, t.tier, &self.state, t.records.as_ref()));
+                let mut item = entry_json(e, t.tier, &self.state, t.records.as_ref());
+                if self.state_problem.is_some() {
+                    item["enabled"] = Value::Null;
+                }
+                items.push(item);
             }
         }
         Value::Array(items)
@@ -48,6 +60,38 @@ impl Listing {
 /// tier directory is an error; a broken entry is not.
 pub fn list(homes: &Homes, tiers: &[Tier], with_records: bool) -> Result<Listing, Error> {
     let state = EnabledState::load(&homes.extensions_json())?;
+    scan_tiers(homes, tiers, with_records, state, None)
+}
+
+/// [`list`] for `finch list`, which, like the official CLI, still lists every tool when
+/// `extensions.json` is corrupt: the state is then unknown (shown as disabled) and the problem
+/// is in `state_problem` for the caller to report. Nothing is written either way.
+pub fn list_despite_corrupt_state(
+    homes: &Homes,
+    tiers: &[Tier],
+    with_records: bool,
+) -> Result<Listing, Error> {
+    let path = homes.extensions_json();
+    match EnabledState::load(&path) {
+        Ok(state) => scan_tiers(homes, tiers, with_records, state, None),
+        Err(e) if e.is_corrupt() => scan_tiers(
+            homes,
+            tiers,
+            with_records,
+            EnabledState::unknown(&path),
+            Some(e),
+        ),
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn scan_tiers(
+    homes: &Homes,
+    tiers: &[Tier],
+    with_records: bool,
+    state: EnabledState,
+    state_problem: Option<JsonError>,
+) -> Result<Listing, Error> {
     let mut listed = Vec::new();
     for tier in tiers {
         let dir = homes.tier_dir(*tier);
@@ -66,12 +110,24 @@ pub fn list(homes: &Homes, tiers: &[Tier], with_records: bool) -> Result<Listing
     }
     Ok(Listing {
         state,
+        state_problem,
         tiers: listed,
     })
 }
 
+/// Whether the app's tab-separated `list` format carries `e`. Like the official CLI, it leaves
+/// out entries that are not valid mini tools (no manifest, fatal problems, `node_modules`); a
+/// broken dev link stays, as its `linked-broken` line (SPEC §3.6). The table and `--json`
+/// show every entry with its problems.
+pub fn in_app_format(e: &TierEntry) -> bool {
+    e.is_broken_link() || problems(e).is_empty()
+}
+
 /// The fatal problems of an entry: its manifest's, why it could not be read, or a broken link.
 pub fn problems(e: &TierEntry) -> Vec<String> {
+    if e.dir_name == NODE_MODULES {
+        return vec!["node_modules is npm's dependency folder, not a mini tool".into()];
+    }
     let mut problems = match &e.manifest {
         Ok(m) => m
             .check()

@@ -35,6 +35,9 @@ pub enum Severity {
 pub struct Issue {
     pub severity: Severity,
     pub message: String,
+    /// The official CLI's wording of the same problem, where scripts (and the official CLI's own
+    /// tests) match on it; `doctor` prints it after finch's message.
+    pub official: Option<String>,
 }
 
 impl Issue {
@@ -42,6 +45,7 @@ impl Issue {
         Issue {
             severity: Severity::Fatal,
             message: message.into(),
+            official: None,
         }
     }
 
@@ -49,6 +53,20 @@ impl Issue {
         Issue {
             severity: Severity::Warning,
             message: message.into(),
+            official: None,
+        }
+    }
+
+    fn official(mut self, wording: impl Into<String>) -> Issue {
+        self.official = Some(wording.into());
+        self
+    }
+
+    /// The line `doctor` prints: finch's message, then the official wording in parentheses.
+    pub fn text(&self) -> String {
+        match &self.official {
+            Some(o) => format!("{} ({o})", self.message),
+            None => self.message.clone(),
         }
     }
 }
@@ -216,12 +234,13 @@ const SETTING_TYPES: [&str; 6] = [
 
 fn check_fields(m: &Manifest, issues: &mut Vec<Issue>) {
     let f = &m.fields;
-    match f.get("manifestVersion") {
-        Some(v) if v.as_u64() == Some(1) => {}
-        Some(v) => issues.push(Issue::fatal(format!(
+    // Optional, as in the official CLI (its own fixtures omit it); only another value is fatal.
+    if let Some(v) = f.get("manifestVersion")
+        && v.as_u64() != Some(1)
+    {
+        issues.push(Issue::fatal(format!(
             "manifestVersion must be 1 (found {v})"
-        ))),
-        None => issues.push(Issue::fatal("manifestVersion is missing (it must be 1)")),
+        )));
     }
     if let Some(v) = f.get("minVersion") {
         let full = v.as_str().is_some_and(|s| {
@@ -475,9 +494,12 @@ fn check_permissions(p: &Map<String, Value>, issues: &mut Vec<Issue>) {
             "sessionInteractions" | "sessionWaits"
                 if !(value.is_boolean() || value.as_str() == Some("all")) =>
             {
-                issues.push(Issue::warning(format!(
-                    "permissions.{key} should be true, false or \"all\""
-                )))
+                issues.push(
+                    Issue::warning(format!(
+                        "permissions.{key} should be true, false or \"all\""
+                    ))
+                    .official(format!("finch.permissions.{key} 应为 boolean 或 'all'")),
+                )
             }
             "agentEvents" if value.as_str() != Some("full") => {
                 issues.push(Issue::warning("permissions.agentEvents should be \"full\""))
@@ -493,7 +515,10 @@ fn check_permissions(p: &Map<String, Value>, issues: &mut Vec<Issue>) {
                 ))
             }
             k if PERMISSION_KEYS.contains(&k) => {}
-            _ => issues.push(Issue::warning(format!("unknown permission \"{key}\""))),
+            _ => issues.push(
+                Issue::warning(format!("unknown permission \"{key}\""))
+                    .official(format!("finch.permissions.{key} 不是已知权限位")),
+            ),
         }
     }
 }
@@ -513,9 +538,12 @@ fn check_secrets(value: &Value, issues: &mut Vec<Issue>) {
         let stars = k.matches('*').count();
         let ok = stars == 0 || (stars == 1 && k.ends_with(".*") && k.len() > 2);
         if !ok {
-            issues.push(Issue::fatal(format!(
-                "permissions.secrets \"{k}\": use exact keys or a \"prefix.*\" pattern; a bare or mid-string wildcard is not allowed"
-            )));
+            issues.push(
+                Issue::fatal(format!(
+                    "permissions.secrets \"{k}\": use exact keys or a \"prefix.*\" pattern; a bare or mid-string wildcard is not allowed"
+                ))
+                .official(format!("finch.permissions.secrets: {k} 仅允许精确 key 或末尾 .* 前缀")),
+            );
         }
     }
 }
@@ -577,10 +605,14 @@ mod tests {
     }
 
     #[test]
+    fn a_manifest_without_manifest_version_is_clean() {
+        assert_eq!(messages(json!({})), vec![]);
+    }
+
+    #[test]
     fn field_checks() {
         use Severity::*;
         let cases: Vec<(Value, Severity, &str)> = vec![
-            (json!({}), Fatal, "manifestVersion is missing"),
             (
                 json!({"manifestVersion": 2}),
                 Fatal,

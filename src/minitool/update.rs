@@ -29,12 +29,28 @@ pub struct UpdateOutcome {
     pub version: Option<String>,
     pub changed: bool,
     pub source: &'static str,
+    /// The registry's `latest` when it is strictly newer than what the recorded range or tag
+    /// allows: the install is held back, and saying "up to date" would be wrong.
+    pub held_back: Option<HeldBack>,
+}
+
+/// A newer version outside the range or tag an npm install was made with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HeldBack {
+    pub package: String,
+    /// The recorded request, e.g. `^1` or `beta`.
+    pub spec: String,
+    pub latest: String,
 }
 
 impl UpdateOutcome {
     pub fn to_json(&self, dry_run: bool) -> serde_json::Value {
         let mut m = serde_json::Map::new();
+        // The official CLI's key order, so that the machine line is byte-identical.
         m.insert("id".into(), self.id.clone().into());
+        if let Some(p) = &self.previous_id {
+            m.insert("previousId".into(), p.clone().into());
+        }
         m.insert("changed".into(), self.changed.into());
         m.insert(
             "previousVersion".into(),
@@ -42,8 +58,9 @@ impl UpdateOutcome {
         );
         m.insert("version".into(), self.version.clone().into());
         m.insert("source".into(), self.source.into());
-        if let Some(p) = &self.previous_id {
-            m.insert("previousId".into(), p.clone().into());
+        if let Some(h) = &self.held_back {
+            m.insert("pinned".into(), h.spec.clone().into());
+            m.insert("latestVersion".into(), h.latest.clone().into());
         }
         if dry_run {
             m.insert("dryRun".into(), true.into());
@@ -57,6 +74,7 @@ struct Candidate {
     _staging: Staging,
     root: PathBuf,
     origin: Origin,
+    held_back: Option<HeldBack>,
 }
 
 /// Updates `id` in the installer's tier. `network` is asked for only when npm is consulted.
@@ -87,6 +105,12 @@ pub fn update_one(
                 Some(s) => PackageSpec::parse(&format!("{package}@{s}"))?.request,
                 None => VersionRequest::Latest,
             };
+            // An exact version says what was installed, not what to stay at: like the official
+            // CLI, `update` moves it to `latest`. Ranges and tags are kept (README).
+            let request = match request {
+                VersionRequest::Exact(_) => VersionRequest::Latest,
+                other => other,
+            };
             let spec = PackageSpec {
                 name: package.clone(),
                 request,
@@ -106,6 +130,7 @@ pub fn update_one(
                     _staging: staging,
                     root,
                     origin: local.clone(),
+                    held_back: None,
                 })
             }
         },
@@ -164,13 +189,21 @@ pub enum BatchItem {
 pub struct BatchSummary {
     pub updated: usize,
     pub current: usize,
+    /// Unchanged, but a newer version is outside their recorded range or tag (not counted in
+    /// `current`).
+    pub held_back: usize,
     pub failed: usize,
 }
 
 impl BatchSummary {
     pub fn describe(&self) -> String {
+        let held = if self.held_back > 0 {
+            format!(", {} pinned behind a newer version", self.held_back)
+        } else {
+            String::new()
+        };
         format!(
-            "{} updated, {} already up to date, {} failed",
+            "{} updated, {} already up to date{held}, {} failed",
             self.updated, self.current, self.failed
         )
     }
@@ -197,6 +230,8 @@ pub fn update_all<E: From<Error>>(
             Ok(o) => {
                 if o.changed {
                     summary.updated += 1
+                } else if o.held_back.is_some() {
+                    summary.held_back += 1
                 } else {
                     summary.current += 1
                 }
@@ -230,6 +265,10 @@ fn npm_plan(
     dry_run: bool,
 ) -> Result<Plan, Error> {
     let newest = net.select_version(&spec.name, &spec.request)?;
+    let held_back = match &spec.request {
+        VersionRequest::Latest => None,
+        request => held_back(net, &spec.name, request, &newest),
+    };
     let outcome = UpdateOutcome {
         id: id.to_string(),
         previous_id: None,
@@ -238,11 +277,38 @@ fn npm_plan(
         changed: current.version.as_deref() != Some(newest.as_str()),
         version: Some(newest),
         source: "npm",
+        held_back,
     };
     if !outcome.changed || dry_run {
         return Ok(Plan::Done(outcome));
     }
-    Ok(Plan::Stage(from_npm(installer, net, &spec, id)?))
+    let mut candidate = from_npm(installer, net, &spec, id)?;
+    candidate.held_back = outcome.held_back;
+    Ok(Plan::Stage(candidate))
+}
+
+/// The registry's `latest` when it is strictly newer than `selected`, the best version
+/// `request` allows. A registry that cannot say is no reason to fail the update.
+fn held_back(
+    net: &Network,
+    package: &str,
+    request: &VersionRequest,
+    selected: &str,
+) -> Option<HeldBack> {
+    let latest = net.select_version(package, &VersionRequest::Latest).ok()?;
+    let newer = match (
+        nodejs_semver::Version::parse(&latest),
+        nodejs_semver::Version::parse(selected),
+    ) {
+        (Ok(l), Ok(s)) => l > s,
+        _ => false,
+    };
+    Some(HeldBack {
+        package: package.to_string(),
+        spec: request_text(request)?,
+        latest,
+    })
+    .filter(|_| newer)
 }
 
 /// Asks npm whether it has a strictly newer version of the installed package. Any failure
@@ -299,6 +365,7 @@ fn from_npm(
             integrity: fetched.integrity.clone(),
             spec: request_text(&spec.request),
         },
+        held_back: None,
     })
 }
 
@@ -331,6 +398,7 @@ fn from_location(
         _staging: staging,
         root,
         origin,
+        held_back: None,
     })
 }
 
@@ -365,15 +433,19 @@ fn finish(
 ) -> Result<UpdateOutcome, Error> {
     let next = install::load_valid(&c.root)?;
     let new_id = next.runtime_id()?;
-    let identical = new_id == id && same_tree(&current.dir, &c.root);
+    let same_files = same_tree(&current.dir, &c.root);
+    let identical = new_id == id && same_files;
     let mut outcome = UpdateOutcome {
         id: new_id.clone(),
         previous_id: (new_id != id).then(|| id.to_string()),
         display_name: next.display_name(),
         previous_version: current.version.clone(),
         version: next.version.clone(),
-        changed: !identical,
+        // An id migration with the same files still moves them, but the package did not change:
+        // "already up to date" with `previousId`, as the official CLI reports it.
+        changed: !same_files,
         source: c.origin.kind(),
+        held_back: c.held_back.clone(),
     };
     if identical || dry_run {
         if identical {
@@ -388,7 +460,9 @@ fn finish(
     Ok(outcome)
 }
 
-/// After an id migration: the old directory and record go; the enabled state moves along.
+/// After an id migration: the old directory and record go; the mini tool's data directory and
+/// its `extensions.json` record (enabled state, `grantedPermissions`, every other key) move
+/// to the new id, as the official CLI moves them.
 fn retire_old_id(installer: &Installer, old_id: &str, new_id: &str) -> Result<(), Error> {
     let tier_dir = installer.tier_dir();
     {
@@ -403,11 +477,44 @@ fn retire_old_id(installer: &Installer, old_id: &str, new_id: &str) -> Result<()
     let homes = installer.homes;
     let what = homes.extensions_json().display().to_string();
     let _lock = DirLock::acquire(&homes.runtime, &what, installer.lock_timeout)?;
+    move_extension_data(&homes.extension_data(old_id), &homes.extension_data(new_id))?;
     let mut state = EnabledState::load(&homes.extensions_json())?;
-    if state.is_enabled(old_id) {
-        state.set_enabled(new_id, true);
-        state.set_enabled(old_id, false);
+    if state.migrate(old_id, new_id) {
         state.save()?;
+    }
+    Ok(())
+}
+
+/// Moves a mini tool's data directory to its new id: a rename when the new one does not exist,
+/// else the files the new one lacks are moved in (its own files win) and the old one is
+/// removed. Nothing to move is fine.
+fn move_extension_data(old: &Path, new: &Path) -> Result<(), Error> {
+    if std::fs::symlink_metadata(old).is_err() {
+        return Ok(());
+    }
+    if std::fs::symlink_metadata(new).is_err() {
+        if let Some(parent) = new.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| Error::io("create", parent, e))?;
+        }
+        return std::fs::rename(old, new).map_err(|e| Error::io("move", old, e));
+    }
+    merge_missing(old, new)?;
+    std::fs::remove_dir_all(old).map_err(|e| Error::io("remove", old, e))
+}
+
+/// Moves every entry of `from` that `into` lacks, descending into directories both have.
+fn merge_missing(from: &Path, into: &Path) -> Result<(), Error> {
+    let read = std::fs::read_dir(from).map_err(|e| Error::io("read", from, e))?;
+    for item in read {
+        let item = item.map_err(|e| Error::io("read", from, e))?;
+        let (src, dst) = (item.path(), into.join(item.file_name()));
+        match std::fs::symlink_metadata(&dst) {
+            Err(_) => std::fs::rename(&src, &dst).map_err(|e| Error::io("move", &src, e))?,
+            Ok(meta) if meta.is_dir() && item.file_type().is_ok_and(|t| t.is_dir()) => {
+                merge_missing(&src, &dst)?
+            }
+            Ok(_) => {}
+        }
     }
     Ok(())
 }

@@ -117,6 +117,24 @@ fn a_directory_without_mini_tools_is_an_error() {
 }
 
 #[test]
+fn a_manifest_without_manifest_version_installs_as_with_the_official_cli() {
+    let ctx = TestContext::new();
+    let src = ctx.work.join("noversion");
+    tool("noversion", "1.0.0")
+        .remove_finch_field("manifestVersion")
+        .write_to(&src);
+    let out = ctx.run(&["add", src.to_str().unwrap()]);
+    out.success();
+    let dest = ctx.personal_tier().join("noversion");
+    assert_eq!(
+        out.stdout(),
+        added_lines("noversion tool", "noversion", &dest)
+    );
+    assert_eq!(out.stderr(), "", "{out}");
+    assert!(dest.join("dist/index.js").is_file());
+}
+
+#[test]
 fn an_invalid_mini_tool_is_refused_with_its_problems_and_nothing_changes() {
     let ctx = TestContext::new();
     let src = ctx.work.join("bad");
@@ -197,9 +215,24 @@ fn dev_link_refuses_overlapping_source_and_non_directories() {
     assert!(!src.join("agent/.finch/extensions/overlap").exists());
     let tgz = ctx.work.join("t.tgz");
     std::fs::write(&tgz, tool("t", "1.0.0").npm_tarball()).unwrap();
-    ctx.run(&["add", "-d", tgz.to_str().unwrap()])
-        .failure(2)
-        .stderr_has("-d/--dev links a directory");
+    let out = ctx.run(&["add", "-d", tgz.to_str().unwrap()]);
+    out.failure(1);
+    assert_eq!(
+        out.stderr(),
+        format!(
+            "Error: --dev requires a directory, not an archive: {}\n\
+             hint: use `finch add <dir> -d`, or drop -d to install a copy\n",
+            tgz.display()
+        )
+    );
+    let out = ctx.run(&["add", "@scope/dev-tool", "--dev"]);
+    out.failure(1);
+    assert_eq!(
+        out.stderr(),
+        "Error: --dev only supports a local extension directory; \"@scope/dev-tool\" is an npm package\n\
+         hint: use `finch add <dir> -d`, or drop -d to install a copy\n"
+    );
+    assert!(ctx.tree(&ctx.personal_tier()).is_empty());
 }
 
 #[test]

@@ -69,11 +69,24 @@ fn unknown_subcommands_and_flags_exit_2() {
         let out = ctx.run(args);
         out.failure(2);
         assert_eq!(out.stdout(), "", "{args:?}: {out}");
-        assert!(out.stderr().starts_with("error: "), "{args:?}: {out}");
+        assert!(out.stderr().starts_with("Error: "), "{args:?}: {out}");
+        assert!(!out.stderr().contains("error:"), "{args:?}: {out}");
     }
+    let out = ctx.run(&["list", "--frobnicate"]);
+    assert_eq!(
+        out.stderr(),
+        "Error: unexpected argument '--frobnicate' found\n\n\
+         Usage: finch list [OPTIONS]\n\n\
+         For more information, try '--help'.\n",
+        "{out}"
+    );
     // No command at all is a usage error too, with the help on stderr.
     let out = ctx.run(&[]);
     out.failure(2);
+    assert!(
+        out.stderr().starts_with("Error: a command is required\n\n"),
+        "{out}"
+    );
     out.stderr_has("Usage: finch");
 }
 
@@ -125,11 +138,11 @@ fn where_prints_both_homes_and_every_state_file() {
     out.success();
     assert_eq!(out.stderr(), "", "{out}");
     insta::assert_snapshot!(ctx.filter(&out.stdout()), @r"
+    Personal: [BASE]/home/finchnest/.finch/extensions
+    Global:   [BASE]/home/.finch/extensions
+    State:    [BASE]/home/.finch/extensions.json
     runtime home            [BASE]/home/.finch
     agent home              [BASE]/home/finchnest  (FINCH_AGENT_HOME)
-    personal tier           [BASE]/home/finchnest/.finch/extensions
-    global tier             [BASE]/home/.finch/extensions
-    enabled state           [BASE]/home/.finch/extensions.json
     install records         [BASE]/home/finchnest/.finch/extensions/.plugins-lock.json
     global install records  [BASE]/home/.finch/extensions/.plugins-lock.json
     download cache          [BASE]/home/.finch/cache/minitools

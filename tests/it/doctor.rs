@@ -68,6 +68,46 @@ fn a_clean_package_has_a_header_and_no_issues() {
 }
 
 #[test]
+fn a_package_without_manifest_version_has_no_issues() {
+    let ctx = TestContext::new();
+    let tool = weather().remove_finch_field("manifestVersion");
+    let (_, out) = doctor(&ctx, &tool, "weather", &[]);
+    out.success();
+    assert_eq!(out.stderr(), "", "{out}");
+    insta::assert_snapshot!(out.stdout(), @r"
+    Weather
+      id           weather
+      package      weather
+      version      1.0.0
+      main         dist/index.js
+      permissions  none
+    ✓ No issues found.
+    ");
+}
+
+#[test]
+fn permission_warnings_carry_the_official_wording_and_exit_0() {
+    let ctx = TestContext::new();
+    let tool = weather().finch_field(
+        "permissions",
+        json!({"sessionInteraction": "all", "sessionWaits": "every"}),
+    );
+    let (_, out) = doctor(&ctx, &tool, "weather", &[]);
+    out.success();
+    insta::assert_snapshot!(out.stdout(), @r#"
+    Weather
+      id           weather
+      package      weather
+      version      1.0.0
+      main         dist/index.js
+      permissions  sessionInteraction=all, sessionWaits=every
+    ⚠ 2 warning(s):
+      - unknown permission "sessionInteraction" (finch.permissions.sessionInteraction 不是已知权限位)
+      - permissions.sessionWaits should be true, false or "all" (finch.permissions.sessionWaits 应为 boolean 或 'all')
+    "#);
+}
+
+#[test]
 fn fatal_issues_are_listed_and_exit_1() {
     let ctx = TestContext::new();
     let tool = MiniTool::new("broken", "0.1.0")
@@ -90,7 +130,7 @@ fn fatal_issues_are_listed_and_exit_1() {
     ✖ 3 fatal issue(s):
       - manifestVersion must be 1 (found 2)
       - entry file not found: dist/index.js (build the mini tool first)
-      - permissions.secrets "*": use exact keys or a "prefix.*" pattern; a bare or mid-string wildcard is not allowed
+      - permissions.secrets "*": use exact keys or a "prefix.*" pattern; a bare or mid-string wildcard is not allowed (finch.permissions.secrets: * 仅允许精确 key 或末尾 .* 前缀)
     ⚠ 1 warning(s):
       - permissions.filesystem "write" is not a level; use "readwrite"
     "#);
@@ -120,7 +160,7 @@ fn warnings_alone_exit_0() {
       permissions  filesystem=write, teleport
     ⚠ 2 warning(s):
       - permissions.filesystem "write" is not a level; use "readwrite"
-      - unknown permission "teleport"
+      - unknown permission "teleport" (finch.permissions.teleport 不是已知权限位)
     "#);
 }
 
@@ -415,6 +455,55 @@ fn the_environment_check_lists_every_check() {
         ],
         "{out}"
     );
+}
+
+#[test]
+fn doctor_without_a_path_checks_the_current_directory_when_it_is_a_package() {
+    let ctx = TestContext::new();
+    fake_node(&ctx, "v20.11.1");
+    let src = ctx.work.join("broken");
+    MiniTool::new("broken", "0.1.0")
+        .display_name("Broken")
+        .no_entry()
+        .write_to(&src);
+    let run_in =
+        |dir: &Path, args: &[&str]| Run(ctx.cmd().current_dir(dir).args(args).output().unwrap());
+
+    // A CI step `finch doctor` inside a broken package fails, as with the official CLI.
+    let out = run_in(&src, &["doctor"]);
+    out.failure(1);
+    insta::assert_snapshot!(out.stdout(), @r"
+    Broken
+      id           broken
+      package      broken
+      version      0.1.0
+      main         dist/index.js
+      permissions  none
+    ✖ 1 fatal issue(s):
+      - entry file not found: dist/index.js (build the mini tool first)
+    ");
+    assert_eq!(
+        out.stderr(),
+        format!("Error: {} has 1 fatal issue(s)\n", src.display())
+    );
+
+    // A package.json that does not parse is a broken package too, not "no package here".
+    let unparsable = ctx.work.join("unparsable");
+    std::fs::create_dir_all(&unparsable).unwrap();
+    std::fs::write(unparsable.join("package.json"), "{\"finch\": ").unwrap();
+    run_in(&unparsable, &["doctor"]).failure(1);
+
+    // --env checks the environment from inside a package; a plain npm project is no package.
+    run_in(&src, &["doctor", "--env"])
+        .success()
+        .stdout_has("✓ runtime home");
+    let plain = ctx.work.join("plain");
+    std::fs::create_dir_all(&plain).unwrap();
+    std::fs::write(plain.join("package.json"), r#"{"name":"plain"}"#).unwrap();
+    run_in(&plain, &["doctor"])
+        .success()
+        .stdout_has("✓ runtime home");
+    ctx.run(&["doctor", "--env", "."]).failure(2);
 }
 
 #[test]

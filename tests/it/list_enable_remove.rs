@@ -336,21 +336,20 @@ fn a_broken_dev_link_lists_as_linked_broken_and_the_rest_still_list() {
 }
 
 #[test]
-fn a_corrupt_package_json_lists_as_unknown_and_warns() {
+fn a_corrupt_package_json_is_left_out_of_the_pipe_format_and_warns() {
     let ctx = TestContext::new();
     add(&ctx, "weather", "1.0.0", "Weather", &[]);
     add(&ctx, "zephyr", "4.0.0", "Zephyr", &[]);
     let broken = ctx.personal_tier().join("weather");
     std::fs::write(broken.join("package.json"), "{\"name\": \"weather\",\n").unwrap();
 
+    // The app's format carries only valid mini tools, as the official CLI prints it.
     let out = ctx.run(&["list"]);
     out.success();
     assert_eq!(
         out.stdout(),
         format!(
-            "weather\tunknown\tdisabled\tweather\t{}\n\
-             zephyr\t4.0.0\tdisabled\tZephyr\t{}\n",
-            broken.display(),
+            "zephyr\t4.0.0\tdisabled\tZephyr\t{}\n",
             ctx.personal_tier().join("zephyr").display(),
         ),
         "{out}"
@@ -360,16 +359,28 @@ fn a_corrupt_package_json_lists_as_unknown_and_warns() {
             "{} is not valid JSON",
             broken.join("package.json").display()
         ))
-        .stderr_has("finch remove weather");
+        .stderr_has("; not listed (reinstall it with `finch add`, or remove it with `finch remove weather`)");
 
-    for args in [
-        &["list", "--long"][..],
-        &["list", "--json"],
-        &["list", "--all-tiers"],
-    ] {
-        ctx.run(args).success().stdout_has("zephyr");
-    }
+    // The table and --json show it, with its problem.
+    let out = Run(ctx
+        .cmd()
+        .args(["list", "--long"])
+        .env("COLUMNS", "300")
+        .output()
+        .unwrap());
+    out.success();
+    insta::assert_snapshot!(ctx.filter(&out.stdout()), @r"
+    ID       VERSION  STATUS            NAME     PATH
+    weather  unknown  disabled,invalid  weather  [BASE]/home/finchnest/.finch/extensions/weather
+    zephyr   4.0.0    disabled          Zephyr   [BASE]/home/finchnest/.finch/extensions/zephyr
+    ");
+    assert!(!out.stderr().contains("not listed"), "{out}");
+    ctx.run(&["list", "--all-tiers"])
+        .success()
+        .stdout_has("zephyr");
     let out = ctx.run(&["list", "--json"]);
+    out.success();
+    assert_eq!(out.json()[0]["id"], "weather", "{out}");
     let problems = &out.json()[0]["problems"];
     assert!(
         problems[0]
@@ -377,6 +388,152 @@ fn a_corrupt_package_json_lists_as_unknown_and_warns() {
             .is_some_and(|p| p.contains("is not valid JSON")),
         "{out}"
     );
+}
+
+#[test]
+fn the_pipe_format_leaves_out_what_is_not_a_valid_mini_tool() {
+    let ctx = TestContext::new();
+    add(&ctx, "weather", "1.0.0", "Weather", &[]);
+    let tier = ctx.personal_tier();
+    // No manifest, npm's folder, and a manifest with a fatal problem (no entry file).
+    std::fs::create_dir_all(tier.join("stray")).unwrap();
+    std::fs::create_dir_all(tier.join("node_modules/left-pad")).unwrap();
+    MiniTool::new("unbuilt", "0.2.0")
+        .display_name("Unbuilt")
+        .no_entry()
+        .write_to(&tier.join("unbuilt"));
+
+    let out = ctx.run(&["list"]);
+    out.success();
+    assert_eq!(
+        out.stdout(),
+        format!(
+            "weather\t1.0.0\tdisabled\tWeather\t{}\n",
+            tier.join("weather").display()
+        ),
+        "{out}"
+    );
+    for (dir, problem) in [
+        (
+            "node_modules",
+            "node_modules is npm's dependency folder, not a mini tool",
+        ),
+        ("stray", "no finch.json or package.json#finch"),
+        (
+            "unbuilt",
+            "entry file not found: dist/index.js (build the mini tool first)",
+        ),
+    ] {
+        out.stderr_has(&format!(
+            "warning: {}: {problem}; not listed",
+            tier.join(dir).display()
+        ));
+    }
+
+    let out = Run(ctx
+        .cmd()
+        .args(["list", "--long"])
+        .env("COLUMNS", "300")
+        .output()
+        .unwrap());
+    out.success();
+    insta::assert_snapshot!(ctx.filter(&out.stdout()), @r"
+    ID            VERSION  STATUS            NAME          PATH
+    node_modules  unknown  disabled,invalid  node_modules  [BASE]/home/finchnest/.finch/extensions/node_modules
+    stray         unknown  disabled,invalid  stray         [BASE]/home/finchnest/.finch/extensions/stray
+    unbuilt       0.2.0    disabled,invalid  Unbuilt       [BASE]/home/finchnest/.finch/extensions/unbuilt
+    weather       1.0.0    disabled          Weather       [BASE]/home/finchnest/.finch/extensions/weather
+    ");
+
+    let out = ctx.run(&["list", "--json"]);
+    out.success();
+    let problems: Vec<(String, Value)> = out
+        .json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| (i["id"].as_str().unwrap().to_string(), i["problems"].clone()))
+        .collect();
+    assert_eq!(
+        problems,
+        vec![
+            (
+                "node_modules".into(),
+                json!(["node_modules is npm's dependency folder, not a mini tool"])
+            ),
+            (
+                "stray".into(),
+                json!(["no finch.json or package.json#finch"])
+            ),
+            (
+                "unbuilt".into(),
+                json!(["entry file not found: dist/index.js (build the mini tool first)"])
+            ),
+            ("weather".into(), json!([])),
+        ],
+        "{out}"
+    );
+
+    // A tier holding only such entries is empty to the app.
+    std::fs::remove_dir_all(tier.join("weather")).unwrap();
+    let out = ctx.run(&["list"]);
+    out.success();
+    assert_eq!(
+        out.stdout(),
+        format!("No extensions installed in {}\n", tier.display()),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_corrupt_extensions_json_still_lists_every_tool_and_changes_nothing() {
+    let ctx = TestContext::new();
+    add(&ctx, "weather", "1.0.0", "Weather", &[]);
+    add(&ctx, "zephyr", "4.0.0", "Zephyr", &[]);
+    let state = extensions_json(&ctx);
+    let corrupt = b"{\"enabled\": [\"weather\"\n";
+    std::fs::create_dir_all(&ctx.runtime).unwrap();
+    std::fs::write(&state, corrupt).unwrap();
+    let before = ctx.tree(&ctx.runtime);
+
+    let out = ctx.run(&["list"]);
+    out.success();
+    assert_eq!(
+        out.stdout(),
+        format!(
+            "weather\t1.0.0\tdisabled\tWeather\t{}\nzephyr\t4.0.0\tdisabled\tZephyr\t{}\n",
+            ctx.personal_tier().join("weather").display(),
+            ctx.personal_tier().join("zephyr").display(),
+        ),
+        "{out}"
+    );
+    assert!(
+        out.stderr()
+            .starts_with(&format!("warning: {}", state.display())),
+        "{out}"
+    );
+    out.stderr_has("enabled state unknown, every tool shown as disabled (fix the file by hand, or run `finch doctor --state` to move it aside)");
+
+    let out = Run(ctx
+        .cmd()
+        .args(["list", "--long"])
+        .env("COLUMNS", "300")
+        .output()
+        .unwrap());
+    out.success();
+    insta::assert_snapshot!(ctx.filter(&out.stdout()), @r"
+    ID       VERSION  STATUS   NAME     PATH
+    weather  1.0.0    unknown  Weather  [BASE]/home/finchnest/.finch/extensions/weather
+    zephyr   4.0.0    unknown  Zephyr   [BASE]/home/finchnest/.finch/extensions/zephyr
+    ");
+
+    let out = ctx.run(&["list", "--json"]);
+    out.success();
+    assert_eq!(out.json()[0]["enabled"], Value::Null, "{out}");
+    assert_eq!(out.json()[1]["id"], "zephyr", "{out}");
+
+    assert_eq!(std::fs::read(&state).unwrap(), corrupt);
+    assert_eq!(ctx.tree(&ctx.runtime), before);
 }
 
 #[test]

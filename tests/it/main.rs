@@ -14,6 +14,7 @@ mod kill;
 mod list_enable_remove;
 mod mcp_bridge;
 mod memory;
+mod node_suite;
 mod policy;
 mod registry;
 mod reload;

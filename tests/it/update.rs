@@ -55,7 +55,7 @@ fn npm_update_prints_the_app_lines() {
 }
 
 #[test]
-fn npm_update_stays_within_the_recorded_range() {
+fn npm_update_stays_within_the_recorded_range_and_says_what_is_newer() {
     let reg = TestRegistry::start();
     reg.publish_tool(&demo("1.0.0"));
     let ctx = TestContext::new();
@@ -63,9 +63,58 @@ fn npm_update_stays_within_the_recorded_range() {
         .success();
     reg.publish_tool(&demo("1.3.0"));
     reg.publish_tool(&demo("2.0.0"));
+    let out = ctx.run(&["update", "demo", "--registry", &reg.url()]);
+    out.success();
+    assert_eq!(
+        out.stdout(),
+        "✓ Updated \"Demo\" (demo) v1.0.0 → v1.3.0\nFINCH_CLI_RESULT_JSON:{\"id\":\"demo\",\"changed\":true,\"previousVersion\":\"1.0.0\",\"version\":\"1.3.0\",\"source\":\"npm\",\"pinned\":\"^1\",\"latestVersion\":\"2.0.0\"}\n"
+    );
+    assert_eq!(
+        out.stderr(),
+        "  v2.0.0 is newer than ^1 allows: run `finch add demo@latest` to move to it\n"
+    );
+    assert_eq!(version_of(&ctx, "demo"), "1.3.0");
+
+    // Never "up to date" while a newer version exists: say it is pinned, what is newer, and how.
+    let out = ctx.run(&["update", "demo", "--registry", &reg.url()]);
+    out.success();
+    assert_eq!(
+        out.stdout(),
+        "• \"Demo\" (demo) is pinned to ^1 (v1.3.0); v2.0.0 is newer: run `finch add demo@latest` to move it\nFINCH_CLI_RESULT_JSON:{\"id\":\"demo\",\"changed\":false,\"previousVersion\":\"1.3.0\",\"version\":\"1.3.0\",\"source\":\"npm\",\"pinned\":\"^1\",\"latestVersion\":\"2.0.0\"}\n"
+    );
+    ctx.run(&["update", "--all", "--registry", &reg.url()])
+        .success()
+        .stderr_has("0 updated, 0 already up to date, 1 pinned behind a newer version, 0 failed");
+
+    // The command it names moves the install, and later updates follow `latest`.
+    ctx.run(&["add", "demo@latest", "--registry", &reg.url()])
+        .success();
+    assert_eq!(version_of(&ctx, "demo"), "2.0.0");
+    reg.publish_tool(&demo("2.1.0"));
     ctx.run(&["update", "demo", "--registry", &reg.url()])
         .success();
-    assert_eq!(version_of(&ctx, "demo"), "1.3.0");
+    assert_eq!(version_of(&ctx, "demo"), "2.1.0");
+}
+
+#[test]
+fn an_exact_version_install_updates_to_latest_as_with_the_official_cli() {
+    let reg = TestRegistry::start();
+    reg.publish_tool(&demo("1.0.0"));
+    reg.publish_tool(&demo("1.1.0"));
+    let ctx = TestContext::new();
+    ctx.run(&["add", "demo@1.0.0", "--registry", &reg.url()])
+        .success();
+    assert_eq!(version_of(&ctx, "demo"), "1.0.0");
+    let out = ctx.run(&["update", "demo", "--registry", &reg.url()]);
+    out.success();
+    assert_eq!(
+        out.stdout(),
+        "✓ Updated \"Demo\" (demo) v1.0.0 → v1.1.0\nFINCH_CLI_RESULT_JSON:{\"id\":\"demo\",\"changed\":true,\"previousVersion\":\"1.0.0\",\"version\":\"1.1.0\",\"source\":\"npm\"}\n"
+    );
+    assert_eq!(version_of(&ctx, "demo"), "1.1.0");
+    let records = ctx.read_json(&ctx.personal_tier().join(".plugins-lock.json"));
+    assert_eq!(records["demo"]["version"], "1.1.0");
+    assert!(records["demo"].get("spec").is_none(), "{records}");
 }
 
 #[test]
@@ -265,15 +314,111 @@ fn an_id_that_changed_migrates_with_its_enabled_state() {
     )
     .unwrap();
     ctx.run(&["enable", "acmetool"]).success();
+    // What the app adds to the record, and the mini tool's private data.
+    let state_path = ctx.runtime.join("extensions.json");
+    let mut state = ctx.read_json(&state_path);
+    state["extensions"]["acmetool"]["grantedPermissions"] = json!({"network": true});
+    state["extensions"]["other"] = json!({"enabled": false, "note": "kept"});
+    std::fs::write(&state_path, state.to_string()).unwrap();
+    let data = ctx.runtime.join("extension-data");
+    std::fs::create_dir_all(data.join("acmetool/cache")).unwrap();
+    std::fs::write(data.join("acmetool/storage.json"), r#"{"k":1}"#).unwrap();
+    std::fs::write(data.join("acmetool/cache/a.bin"), "a").unwrap();
     let out = ctx.run(&["update", "acmetool"]);
     let line = machine_line(&out.success().stdout());
     assert_eq!(line["id"], "acme@tool");
     assert_eq!(line["previousId"], "acmetool");
+    // The same files under a new id: moved, but not a new version.
+    assert_eq!(line["changed"], false);
+    assert_eq!(
+        out.stdout(),
+        "• \"acme@tool\" (acme@tool) is already up to date (v1.0.0)\n\
+         FINCH_CLI_RESULT_JSON:{\"id\":\"acme@tool\",\"previousId\":\"acmetool\",\"changed\":false,\"previousVersion\":\"1.0.0\",\"version\":\"1.0.0\",\"source\":\"local\"}\n",
+        "{out}"
+    );
     assert!(!old.exists());
     assert!(ctx.personal_tier().join("acme@tool").is_dir());
     let records = ctx.read_json(&ctx.personal_tier().join(".plugins-lock.json"));
     assert!(records.get("acmetool").is_none());
     assert_eq!(records["acme@tool"]["type"], "local");
     let state = ctx.read_json(&ctx.runtime.join("extensions.json"));
-    assert_eq!(state["enabled"], json!(["acme@tool"]));
+    assert_eq!(
+        state,
+        json!({
+            "enabled": ["acme@tool"],
+            "extensions": {
+                "other": {"enabled": false, "note": "kept"},
+                "acme@tool": {"enabled": true, "grantedPermissions": {"network": true}},
+            },
+            "autoUpdate": false,
+        })
+    );
+    assert!(!data.join("acmetool").exists());
+    assert_eq!(
+        std::fs::read_to_string(data.join("acme@tool/storage.json")).unwrap(),
+        r#"{"k":1}"#
+    );
+    assert_eq!(
+        std::fs::read_to_string(data.join("acme@tool/cache/a.bin")).unwrap(),
+        "a"
+    );
+}
+
+#[test]
+fn an_id_migration_merges_into_existing_data_and_state_of_the_new_id() {
+    let ctx = TestContext::new();
+    let src = ctx.work.join("scoped");
+    MiniTool::new("@acme/tool", "1.0.0")
+        .finch_id("acmetool")
+        .write_to(&src);
+    MiniTool::new("@acme/tool", "1.0.0")
+        .finch_id("acmetool")
+        .write_to(&ctx.personal_tier().join("acmetool"));
+    std::fs::write(
+        ctx.personal_tier().join(".plugins-lock.json"),
+        json!({"acmetool": {"type": "local", "localPath": src, "installedAt": "2026-01-01T00:00:00.000Z"}}).to_string(),
+    )
+    .unwrap();
+    std::fs::create_dir_all(&ctx.runtime).unwrap();
+    std::fs::write(
+        ctx.runtime.join("extensions.json"),
+        json!({
+            "enabled": ["acmetool"],
+            "extensions": {
+                "acmetool": {"grantedPermissions": {"shell": true}, "pinned": 1},
+                "acme@tool": {"enabled": false, "pinned": 2},
+            },
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let data = ctx.runtime.join("extension-data");
+    for (id, file, text) in [
+        ("acmetool", "storage.json", "old"),
+        ("acmetool", "only-old.txt", "o"),
+        ("acme@tool", "storage.json", "new"),
+    ] {
+        std::fs::create_dir_all(data.join(id)).unwrap();
+        std::fs::write(data.join(id).join(file), text).unwrap();
+    }
+    ctx.run(&["update", "acmetool"]).success();
+    assert_eq!(
+        ctx.read_json(&ctx.runtime.join("extensions.json")),
+        json!({
+            "enabled": ["acme@tool"],
+            "extensions": {
+                "acme@tool": {"enabled": true, "pinned": 2, "grantedPermissions": {"shell": true}},
+            },
+            "autoUpdate": false,
+        })
+    );
+    assert!(!data.join("acmetool").exists());
+    assert_eq!(
+        ctx.tree(&data.join("acme@tool")),
+        vec!["only-old.txt", "storage.json"]
+    );
+    assert_eq!(
+        std::fs::read_to_string(data.join("acme@tool/storage.json")).unwrap(),
+        "new"
+    );
 }
