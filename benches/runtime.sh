@@ -12,6 +12,11 @@
 #                        started at once (what node alone costs), and where NODE_EXTRA_CA_CERTS
 #                        is set, both again without it
 #   memory               resident memory (VmRSS) of each of the 20 node processes, and of finch
+#   after `finch reload` the catalog cache lists the 20 mini tools' tools, so `finch run` starts
+#                        them in the background: process start → first answer of ToolSearch, and
+#                        → first answer of a mini tool call (which waits for its own mini tool);
+#                        `finch tool call` of one mini tool's tool with 20 enabled, with the cache
+#                        (only its owner starts) and without it (every enabled one starts)
 #
 # Builds `cargo build --release` first; needs node and python3. Runs in one temp dir with its own
 # HOME and homes, removed on exit.
@@ -135,6 +140,37 @@ extra_ca = "NODE_EXTRA_CA_CERTS" in os.environ
 ready_no_ca = ready_times(without_ca) if extra_ca else []
 bare_no_ca = bare_nodes(without_ca) if extra_ca else []
 
+def first_answers(request, runs=15):
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter_ns()
+        proc = start()
+        proc.stdin.write(request)
+        line = proc.stdout.readline()
+        times.append((time.perf_counter_ns() - t) / 1e6)
+        if json.loads(line).get("isError"):
+            sys.exit("the first call failed: %s" % line.decode())
+        proc.stdin.close()
+        proc.wait()
+    return sorted(times)
+
+def tool_calls(runs=10):
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter_ns()
+        subprocess.run([finch, "tool", "call", "bench01_pid", "--approve", "bench01_pid"],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        times.append((time.perf_counter_ns() - t) / 1e6)
+    return sorted(times)
+
+cache = os.path.join(os.environ["FINCH_RUNTIME_HOME"], "cache", "catalog.json")
+call_all = tool_calls()
+subprocess.run([finch, "reload"], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+call_one = tool_calls()
+search_bg = first_answers(b'{"id":1,"tool":"ToolSearch","arguments":{"query":"echo input"}}\n')
+pid_bg = first_answers(b'{"id":1,"tool":"bench01_pid","arguments":{}}\n')
+os.remove(cache)
+
 proc = start()
 echo = (json.dumps({"id": 1, "tool": "bench01_echo", "arguments": {"text": "hi"}}) + "\n").encode()
 read = (json.dumps({"id": 2, "tool": "Read", "arguments": {"file_path": "small.txt"}}) + "\n").encode()
@@ -157,6 +193,8 @@ print(json.dumps({
     "node_count": len(node_rss), "node_rss_median_kib": node_rss[len(node_rss) // 2] if node_rss else 0,
     "node_rss_min_kib": node_rss[0] if node_rss else 0, "node_rss_max_kib": node_rss[-1] if node_rss else 0,
     "finch_rss_kib": finch_rss,
+    "search_bg_median_ms": median(search_bg), "pid_bg_median_ms": median(pid_bg),
+    "call_one_median_ms": median(call_one), "call_all_median_ms": median(call_all),
 }))
 PY
 )
@@ -175,6 +213,12 @@ print("  node alone: 20 `node -e 0` started at once end after %.0f ms (median)" 
 if f["extra_ca"]:
     print("  without NODE_EXTRA_CA_CERTS (set here; each node then parses its CA store at start):"
           " ready %.0f ms, node alone %.0f ms" % (f["ready_no_ca_median_ms"], f["bare_nodes_no_ca_median_ms"]))
+print("with the catalog cache of `finch reload` (mini tools start in the background):"
+      " first answer of ToolSearch %.0f ms, of a mini tool call %.0f ms (medians)"
+      % (f["search_bg_median_ms"], f["pid_bg_median_ms"]))
+print("finch tool call of one mini tool's tool with 20 enabled: %.0f ms with the cache (its owner alone"
+      " starts), %.0f ms without it (all 20 start) → %.1f×"
+      % (f["call_one_median_ms"], f["call_all_median_ms"], f["call_all_median_ms"] / max(f["call_one_median_ms"], 1e-9)))
 print("resident memory: %d node processes, median %.1f MiB each (min %.1f, max %.1f); finch itself %.1f MiB"
       % (f["node_count"], mib(f["node_rss_median_kib"]), mib(f["node_rss_min_kib"]), mib(f["node_rss_max_kib"]),
          mib(f["finch_rss_kib"])))
