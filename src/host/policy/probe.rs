@@ -59,18 +59,32 @@ pub fn probe(tool: &str, args: &Value, workspace: &Workspace) -> PathFacts {
     if paths.is_empty() {
         return PathFacts::default();
     }
-    let roots: Vec<PathBuf> = std::iter::once(&workspace.cwd)
-        .chain(&workspace.trusted)
-        .map(|d| std::fs::canonicalize(d).unwrap_or_else(|_| d.clone()))
-        .collect();
+    // The real roots are needed only for a path that leads elsewhere than it says: one whose
+    // real path is itself has no link in any prefix, its working directory's included, so the
+    // gateway's lexical judgement of it already holds. The common call (a plain file in the
+    // working directory) costs one `canonicalize` and one `stat`.
+    let mut roots: Option<Vec<PathBuf>> = None;
+    let mut real_roots = || {
+        roots
+            .get_or_insert_with(|| {
+                std::iter::once(&workspace.cwd)
+                    .chain(&workspace.trusted)
+                    .map(|d| std::fs::canonicalize(d).unwrap_or_else(|_| d.clone()))
+                    .collect()
+            })
+            .clone()
+    };
     let facts = paths
         .into_iter()
         .filter_map(|path| {
             let real = real_path(&path);
             let multiply_linked = multiply_linked(&path);
-            let real_outside = !roots.iter().any(|r| real.starts_with(r));
+            if real == path && !multiply_linked {
+                return None;
+            }
+            let real_outside = !real_roots().iter().any(|r| real.starts_with(r));
             let real = (real != path).then_some(real);
-            (real.is_some() || multiply_linked).then_some(PathFact {
+            Some(PathFact {
                 path,
                 real,
                 real_outside,
