@@ -18,6 +18,7 @@ use serde_json::{Value, json};
 use super::super::CallCx;
 use super::super::catalog::ToolDef;
 use super::super::output::{Content, ToolOutput};
+use super::super::policy::real_path;
 use super::{resolve_path, str_arg};
 
 /// Lines returned when the call gives no `limit`.
@@ -555,24 +556,6 @@ fn check_real(cx: &CallCx, tool: &str, arg: &str, path: &Path, real: &Path) -> R
             real.display(),
             real.display()
         ))
-    }
-}
-
-fn real_path(path: &Path) -> PathBuf {
-    let mut existing = path.to_path_buf();
-    let mut tail = Vec::new();
-    loop {
-        if let Ok(mut real) = std::fs::canonicalize(&existing) {
-            real.extend(tail.iter().rev());
-            return real;
-        }
-        match (existing.file_name(), existing.parent()) {
-            (Some(name), Some(parent)) => {
-                tail.push(name.to_os_string());
-                existing = parent.to_path_buf();
-            }
-            _ => return path.to_path_buf(),
-        }
     }
 }
 

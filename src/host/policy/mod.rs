@@ -49,7 +49,7 @@ use crate::homes::absolutize;
 use crate::host::tool::{Layer, Risk, ToolRef};
 
 pub use bash::{Classification, Segment, classify};
-pub use probe::{PathFact, PathFacts, probe};
+pub use probe::{PathFact, PathFacts, probe, real_path};
 pub use rules::{Rule, RuleList, Rules, RulesError, Subject};
 
 /// The permission mode of a run (SPEC §8.3).

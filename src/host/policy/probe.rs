@@ -95,8 +95,10 @@ pub fn probe(tool: &str, args: &Value, workspace: &Workspace) -> PathFacts {
     PathFacts { facts }
 }
 
-/// The real path: the longest existing prefix canonicalized, the rest appended as written.
-fn real_path(path: &Path) -> PathBuf {
+/// The real path: the longest existing prefix canonicalized, the rest appended as written
+/// (what a path names once every link is followed, also for a file not made yet). Read and
+/// the gateway alike use it, to name the file a call really reaches.
+pub fn real_path(path: &Path) -> PathBuf {
     let mut existing = path.to_path_buf();
     let mut tail = Vec::new();
     loop {
@@ -104,12 +106,9 @@ fn real_path(path: &Path) -> PathBuf {
             real.extend(tail.iter().rev());
             return real;
         }
-        match (
-            existing.file_name().map(|n| n.to_os_string()),
-            existing.parent(),
-        ) {
+        match (existing.file_name(), existing.parent()) {
             (Some(name), Some(parent)) => {
-                tail.push(name);
+                tail.push(name.to_os_string());
                 existing = parent.to_path_buf();
             }
             _ => return path.to_path_buf(),

@@ -138,7 +138,7 @@ fn no_provider(name: &str) -> RpcError {
     ))
 }
 
-fn str_param<'a>(params: &'a Value, key: &str) -> Result<&'a str, RpcError> {
+pub(crate) fn str_param<'a>(params: &'a Value, key: &str) -> Result<&'a str, RpcError> {
     params
         .get(key)
         .and_then(Value::as_str)

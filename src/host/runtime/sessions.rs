@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use super::rpc::{Conn, RpcError, RpcResult};
+use super::services::str_param;
 use super::{Inner, Instance, lock, now_iso};
 use crate::schedule::runner::{Placeholders, Signal, signal_group, substitute};
 
@@ -72,13 +73,6 @@ fn no_agent(inner: &Inner) -> RpcError {
         "ctx.sessions needs an agent to run turns, and none is configured: set [agent] command = [\"my-agent\", \"--prompt\", \"{{prompt}}\"] in {}",
         inner.homes.finch_toml().display()
     ))
-}
-
-fn str_param<'a>(params: &'a Value, key: &str) -> Result<&'a str, RpcError> {
-    params
-        .get(key)
-        .and_then(Value::as_str)
-        .ok_or_else(|| RpcError::invalid(format!("\"{key}\" must be a string")))
 }
 
 /// One `sessions.*` request; `None` when a thread answers it later.
