@@ -69,7 +69,8 @@ impl EnabledState {
             .is_some_and(|a| a.iter().any(|v| v.as_str() == Some(id)))
     }
 
-    pub fn set_enabled(&mut self, id: &str, enabled: bool) {
+    /// The `extensions` map, made an (empty) object when it is missing or not one.
+    fn extensions_mut(&mut self) -> &mut Map<String, Value> {
         let extensions = self
             .doc
             .entry("extensions")
@@ -77,16 +78,22 @@ impl EnabledState {
         if !extensions.is_object() {
             *extensions = Value::Object(Map::new());
         }
-        if let Value::Object(ext) = extensions {
-            let record = ext
-                .entry(id.to_string())
-                .or_insert_with(|| Value::Object(Map::new()));
-            if !record.is_object() {
-                *record = Value::Object(Map::new());
-            }
-            if let Value::Object(r) = record {
-                r.insert("enabled".into(), enabled.into());
-            }
+        match extensions {
+            Value::Object(ext) => ext,
+            _ => unreachable!("made an object just above"),
+        }
+    }
+
+    pub fn set_enabled(&mut self, id: &str, enabled: bool) {
+        let record = self
+            .extensions_mut()
+            .entry(id.to_string())
+            .or_insert_with(|| Value::Object(Map::new()));
+        if !record.is_object() {
+            *record = Value::Object(Map::new());
+        }
+        if let Value::Object(r) = record {
+            r.insert("enabled".into(), enabled.into());
         }
         if !enabled {
             // Drop the id from the legacy list too, so the derived list below is exact.
@@ -113,23 +120,15 @@ impl EnabledState {
             return false;
         }
         if let Some(Value::Object(old)) = old_record {
-            let extensions = self
-                .doc
-                .entry("extensions")
-                .or_insert_with(|| Value::Object(Map::new()));
-            if !extensions.is_object() {
-                *extensions = Value::Object(Map::new());
-            }
-            if let Value::Object(ext) = extensions {
-                match ext.get_mut(new_id) {
-                    Some(Value::Object(new)) => {
-                        for (k, v) in old {
-                            new.entry(k).or_insert(v);
-                        }
+            let ext = self.extensions_mut();
+            match ext.get_mut(new_id) {
+                Some(Value::Object(new)) => {
+                    for (k, v) in old {
+                        new.entry(k).or_insert(v);
                     }
-                    _ => {
-                        ext.insert(new_id.to_string(), Value::Object(old));
-                    }
+                }
+                _ => {
+                    ext.insert(new_id.to_string(), Value::Object(old));
                 }
             }
         }
