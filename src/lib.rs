@@ -126,13 +126,16 @@ pub fn main() -> ExitCode {
                 let json = CommandError::usage(message)
                     .with_hint("run `finch --help` (or `finch <command> --help`)")
                     .to_json();
-                println!("{}", store::to_pretty_json(&json).trim_end());
+                // A closed stdout is not worth a panic; the exit code still says it.
+                let mut out = std::io::stdout().lock();
+                let _ =
+                    std::io::Write::write_all(&mut out, store::to_pretty_json(&json).as_bytes());
             }
             if code == 0 {
                 // Printing help to a closed pipe is not worth a panic.
                 let _ = err.print();
             } else {
-                eprint!("{}", usage_error_text(&err));
+                crate::epart!("{}", usage_error_text(&err));
             }
             return ExitCode::from(code);
         }

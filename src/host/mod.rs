@@ -347,7 +347,7 @@ impl Host {
         let now = self.env.now_utc();
         if let Err(e) = self.session.record(TOOL_CALL_ENTRY, &data, now) {
             // The call happened; losing its record is worth saying, not worth failing it.
-            eprintln!("warning: could not record the call in the transcript: {e}");
+            crate::eline!("warning: could not record the call in the transcript: {e}");
         }
         record
     }
@@ -595,7 +595,7 @@ impl Host {
     /// Writes the call records that wait.
     pub fn write_records(&mut self) {
         if let Err(e) = self.session.flush_records() {
-            eprintln!("warning: could not record calls in the transcript: {e}");
+            crate::eline!("warning: could not record calls in the transcript: {e}");
         }
     }
 

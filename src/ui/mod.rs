@@ -6,6 +6,27 @@
 pub mod card;
 mod table;
 
+/// `eprintln!` that cannot panic: on a closed or full stderr (`2>&-`, `2>/dev/full`) the line
+/// is lost and the command goes on to its own exit code.
+#[macro_export]
+macro_rules! eline {
+    ($($arg:tt)*) => {{
+        use ::std::io::Write as _;
+        let _ = ::std::writeln!(::std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
+/// `eprint!` that cannot panic, flushed (a prompt that waits for input on the same line).
+#[macro_export]
+macro_rules! epart {
+    ($($arg:tt)*) => {{
+        use ::std::io::Write as _;
+        let mut err = ::std::io::stderr().lock();
+        let _ = ::std::write!(err, $($arg)*);
+        let _ = err.flush();
+    }};
+}
+
 use std::io::{IsTerminal, Write};
 
 use owo_colors::OwoColorize;
@@ -115,14 +136,14 @@ impl Ui {
     /// user info of its URLs redacted (`crate::redact`).
     pub fn status(&self, text: impl AsRef<str>) {
         if !self.quiet && !self.json {
-            eprintln!("{}", crate::redact::userinfo(text.as_ref()));
+            crate::eline!("{}", crate::redact::userinfo(text.as_ref()));
         }
     }
 
     /// Detail shown only with `--verbose`.
     pub fn detail(&self, text: impl AsRef<str>) {
         if self.verbose {
-            eprintln!("{}", crate::redact::userinfo(text.as_ref()));
+            crate::eline!("{}", crate::redact::userinfo(text.as_ref()));
         }
     }
 
@@ -134,7 +155,7 @@ impl Ui {
             } else {
                 "warning:".to_string()
             };
-            eprintln!("{label} {}", crate::redact::userinfo(text.as_ref()));
+            crate::eline!("{label} {}", crate::redact::userinfo(text.as_ref()));
         }
     }
 
@@ -149,14 +170,14 @@ impl Ui {
         } else {
             "Error:".to_string()
         };
-        eprintln!("{label} {}", crate::redact::userinfo(&err.message));
+        crate::eline!("{label} {}", crate::redact::userinfo(&err.message));
         for hint in &err.hints {
             let label = if self.color_err {
                 "hint:".cyan().to_string()
             } else {
                 "hint:".to_string()
             };
-            eprintln!("{label} {}", crate::redact::userinfo(hint));
+            crate::eline!("{label} {}", crate::redact::userinfo(hint));
         }
     }
 
@@ -202,8 +223,7 @@ impl Ui {
             ))
             .with_hint("pass --yes to answer yes"));
         }
-        eprint!("{question} [y/N] ");
-        let _ = std::io::stderr().flush();
+        crate::epart!("{question} [y/N] ");
         let mut answer = String::new();
         std::io::stdin()
             .read_line(&mut answer)

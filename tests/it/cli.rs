@@ -447,3 +447,48 @@ fn committed_man_pages_are_current() {
     out.success();
     assert_eq!(out.0.stdout, generated["finch.1"], "{out}");
 }
+
+/// `finch args…` with its stderr closed (`2>&-`) or full (`2>/dev/full`): the exit code.
+#[cfg(target_os = "linux")]
+fn exit_with_stderr(ctx: &TestContext, args: &[&str], closed: bool) -> i32 {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = ctx.std_cmd();
+    cmd.args(args).stdout(std::process::Stdio::null());
+    if closed {
+        // SAFETY: close(2) is async-signal-safe; nothing else runs between fork and exec.
+        unsafe {
+            cmd.pre_exec(|| {
+                libc::close(2);
+                Ok(())
+            });
+        }
+    } else {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full");
+        cmd.stderr(full);
+    }
+    cmd.status().expect("finch runs").code().unwrap_or(-1)
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_closed_or_full_stderr_never_panics() {
+    let ctx = TestContext::new();
+    for closed in [true, false] {
+        // Not found (3) with its error message lost, not a panic (101).
+        assert_eq!(
+            exit_with_stderr(&ctx, &["memory", "forget", "zzz"], closed),
+            3,
+            "closed: {closed}"
+        );
+        // A usage error (2) prints clap's text to stderr.
+        assert_eq!(exit_with_stderr(&ctx, &["frobnicate"], closed), 2);
+        // A warning and a status line on the way of a successful command.
+        assert_eq!(
+            exit_with_stderr(&ctx, &["enable", "not-installed"], closed),
+            0
+        );
+    }
+}

@@ -7,7 +7,7 @@
 //! Cards are asked on the controlling terminal (`/dev/tty`), never on stdin/stdout; with no
 //! terminal every card is answered deny.
 
-use std::io::{BufRead, Write};
+use std::io::BufRead;
 
 use serde_json::{Map, Value, json};
 
@@ -30,7 +30,7 @@ fn serve(host: &mut Host, assembly: &Assembly) -> Result<()> {
     let ui = assembly.ui;
     let interactive = ui.stdin_tty;
     if interactive && !ui.quiet {
-        eprintln!(
+        crate::eline!(
             "finch run — session {} in {} ({} mode). Type `<Tool> <json>`, `<Tool> key=value …`, /tools, /search <query>, /help, /quit.",
             host.session().id,
             host.session().cwd.display(),
@@ -42,8 +42,7 @@ fn serve(host: &mut Host, assembly: &Assembly) -> Result<()> {
     let mut line = String::new();
     loop {
         if interactive {
-            eprint!("finch> ");
-            let _ = std::io::stderr().flush();
+            crate::epart!("finch> ");
         }
         line.clear();
         match input.read_line(&mut line) {

@@ -319,7 +319,7 @@ pub fn stderr_hook(quiet: bool) -> EventHook {
             ..
         } if !quiet => {
             let pct = percent.map(|p| format!(" {p:.0}%")).unwrap_or_default();
-            eprintln!(
+            crate::eline!(
                 "  … {tool}:{pct} {}",
                 message.as_deref().unwrap_or("working")
             );
@@ -336,13 +336,13 @@ pub fn stderr_hook(quiet: bool) -> EventHook {
                 .as_deref()
                 .map(|t| format!("{t}: "))
                 .unwrap_or_default();
-            eprintln!("[{display_name}] {level}: {title}{message}");
+            crate::eline!("[{display_name}] {level}: {title}{message}");
         }
         RuntimeEvent::Fault {
             minitool,
             message,
             log,
-        } => eprintln!(
+        } => crate::eline!(
             "warning: mini tool {minitool} {message} (log: {})",
             log.display()
         ),

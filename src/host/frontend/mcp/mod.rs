@@ -189,7 +189,7 @@ impl Prompter for ElicitingPrompter {
             Elicited::Answered(result) => card_answer(&result),
             Elicited::TimedOut => CardAnswer::TimedOut,
             Elicited::Failed(why) => {
-                eprintln!(
+                crate::eline!(
                     "warning: the MCP client could not show the permission card for {} ({why}); asking without it",
                     card.tool
                 );
@@ -209,7 +209,7 @@ impl Prompter for ElicitingPrompter {
             Elicited::Answered(result) => question_answer(question, &result),
             Elicited::TimedOut => QuestionAnswer::TimedOut,
             Elicited::Failed(why) => {
-                eprintln!(
+                crate::eline!(
                     "warning: the MCP client could not show the question ({why}); asking without it"
                 );
                 self.fallback.question(question)
@@ -229,7 +229,7 @@ pub fn run(env: HostEnv, assembly: &Assembly) -> crate::error::Result<()> {
         Box::new(ElicitingPrompter::new(link.clone(), fallback, timeout))
     })?;
     if ui.stdin_tty && !ui.quiet {
-        eprintln!(
+        crate::eline!(
             "finch run --serve mcp — session {} in {} ({} mode): speaking MCP on stdin/stdout; end with Ctrl-D.",
             host.session().id,
             host.session().cwd.display(),
@@ -258,7 +258,7 @@ pub fn serve_stdio(
     if let Err(e) = control::watch_stop_signals() {
         // Without the watch a stop signal still ends the process; only the records of the
         // last moment (`[host] record_delay`) could be lost. Worth saying, not failing for.
-        eprintln!("warning: cannot watch stop signals: {e}");
+        crate::eline!("warning: cannot watch stop signals: {e}");
     }
     serve(host, link, reload, rmcp::transport::io::stdio_pipes)
 }
@@ -639,7 +639,7 @@ fn card_schema(card: &Card) -> ElicitationSchema {
 /// caller gets an empty form, which a client can only accept or decline.
 fn form_schema(schema: Value) -> ElicitationSchema {
     serde_json::from_value(schema).unwrap_or_else(|e| {
-        eprintln!("warning: internal error building an elicitation form: {e}");
+        crate::eline!("warning: internal error building an elicitation form: {e}");
         ElicitationSchema::new(Default::default())
     })
 }

@@ -179,7 +179,7 @@ where
             match self.read_line().await {
                 Ok(LineRead::Line) => {}
                 Ok(LineRead::TooLong) => {
-                    eprintln!(
+                    crate::eline!(
                         "warning: dropped an incoming MCP message longer than {} MiB",
                         DEFAULT_MAX_LINE_LENGTH >> 20
                     );
@@ -187,7 +187,7 @@ where
                 }
                 Ok(LineRead::End) => return None,
                 Err(e) => {
-                    eprintln!("warning: cannot read the MCP client's messages: {e}");
+                    crate::eline!("warning: cannot read the MCP client's messages: {e}");
                     return None;
                 }
             }
