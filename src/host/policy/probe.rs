@@ -62,7 +62,7 @@ pub fn probe(tool: &str, args: &Value, workspace: &Workspace) -> PathFacts {
     // The real roots are needed only for a path that leads elsewhere than it says: one whose
     // real path is itself has no link in any prefix, its working directory's included, so the
     // gateway's lexical judgement of it already holds. The common call (a plain file in the
-    // working directory) costs one `canonicalize` and one `stat`.
+    // working directory) costs one `canonicalize` and one `stat` (a Read: one `stat`).
     let mut roots: Option<Vec<PathBuf>> = None;
     let mut real_roots = || {
         roots
@@ -74,10 +74,17 @@ pub fn probe(tool: &str, args: &Value, workspace: &Workspace) -> PathFacts {
             })
             .clone()
     };
+    // Where a link leads is the reading file tools' own business (they refuse a link out and
+    // name the real file to ask for), so for them only hard links are looked at.
+    let reads = matches!(tool, "Read" | "Grep" | "Glob");
     let facts = paths
         .into_iter()
         .filter_map(|path| {
-            let real = real_path(&path);
+            let real = if reads {
+                path.clone()
+            } else {
+                real_path(&path)
+            };
             let multiply_linked = multiply_linked(&path);
             if real == path && !multiply_linked {
                 return None;
@@ -156,8 +163,12 @@ mod tests {
         let ws = workspace(&cwd);
         let facts = probe("Read", &json!({"file_path": "hard"}), &ws);
         assert!(facts.get(&cwd.join("hard")).unwrap().multiply_linked);
-        let facts = probe("Read", &json!({"file_path": "soft"}), &ws);
+        let facts = probe("Write", &json!({"file_path": "soft"}), &ws);
         assert!(facts.get(&cwd.join("soft")).unwrap().real_outside);
+        // Read refuses a link out itself, naming the real file: the probe spares the lookup
+        // (here the link's target is hard-linked, which still counts).
+        let facts = probe("Read", &json!({"file_path": "soft"}), &ws);
+        assert!(facts.get(&cwd.join("soft")).unwrap().real.is_none());
         let facts = probe("Read", &json!({"file_path": "plain"}), &ws);
         assert_eq!(facts, PathFacts::default());
         let facts = probe("Write", &json!({"file_path": "new/file"}), &ws);
