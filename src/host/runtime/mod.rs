@@ -896,9 +896,11 @@ impl Inner {
         let inner = self.clone();
         let work = move || {
             let results = inner.activate(&insts);
+            // A runtime that shut down meanwhile (the run ended, a reload) stopped them itself.
+            let shut = inner.shut.load(Ordering::SeqCst);
             for (inst, result) in insts.iter().zip(results) {
                 inst.state().cached = None;
-                if let Err(error) = result {
+                if let (Err(error), false) = (result, shut) {
                     inner.emit(RuntimeEvent::Fault {
                         minitool: inst.id.clone(),
                         message: format!("failed to start: {error}"),
