@@ -67,6 +67,25 @@ impl Provider for Builtins {
     }
 }
 
+/// The search text of a built-in (`toolsearch::Searchable::keywords`): what people type when
+/// they want it, in English and Chinese (simplified and traditional). Empty for other names.
+pub fn keywords(name: &str) -> &'static str {
+    match name {
+        "Read" => read::KEYWORDS,
+        "Write" => write::KEYWORDS,
+        "Edit" => edit::KEYWORDS,
+        "Grep" => grep::KEYWORDS,
+        "Glob" => glob::KEYWORDS,
+        "Bash" => bash::KEYWORDS,
+        "WebSearch" => web_search::KEYWORDS,
+        "WebFetch" => web_fetch::KEYWORDS,
+        "AskUserQuestion" => ask_user_question::KEYWORDS,
+        "TodoWrite" => todo_write::KEYWORDS,
+        "Skill" => skill::KEYWORDS,
+        _ => "",
+    }
+}
+
 /// A built-in's definition.
 fn def(name: &str, title: &str, description: &str, input_schema: Value) -> ToolDef {
     ToolDef {

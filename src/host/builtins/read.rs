@@ -31,6 +31,9 @@ const IMAGE_CAP: u64 = 5 * 1024 * 1024;
 /// How much of a file is looked at to tell images and binary files from text.
 const SNIFF_LEN: usize = 8192;
 
+/// What people type when they want this tool (ToolSearch ranks it beside the description).
+pub const KEYWORDS: &str = "open view show cat print display file contents lines source code PDF pages image picture screenshot document. 读取文件 查看文件 打开文件 显示文件内容 看代码 阅读PDF 打开PDF 查看图片 读文档 讀取檔案 查看檔案 打開檔案 顯示檔案內容 閱讀PDF 查看圖片";
+
 pub fn def() -> ToolDef {
     super::def(
         "Read",
