@@ -12,6 +12,7 @@ mod edit;
 mod glob;
 mod grep;
 mod read;
+mod read_pdf;
 mod skill;
 mod todo_write;
 mod web_fetch;
