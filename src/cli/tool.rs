@@ -25,7 +25,7 @@ use crate::host::policy::{Mode, Rules, ToolCall, Workspace, decide};
 use crate::host::suites::Suites;
 use crate::host::tool::Layer;
 use crate::host::tool::ToolRef;
-use crate::host::toolsearch::{Searchable, SourceFilter, search_once};
+use crate::host::toolsearch::{self, Searchable, SourceFilter, search_once};
 use crate::ui::{Table, first_line};
 
 #[derive(Debug, Subcommand)]
@@ -199,6 +199,9 @@ impl Searchable for SearchItem<'_> {
     }
     fn description(&self) -> &str {
         self.description
+    }
+    fn keywords(&self) -> &str {
+        toolsearch::keywords_of(self.layer, self.raw_name)
     }
     fn layer(&self) -> Layer {
         self.layer

@@ -1,8 +1,13 @@
-//! ToolSearch ranking (SPEC §8.2): BM25 over each tool's name, title and description, split the
+//! ToolSearch ranking (SPEC §8.2): BM25 over each tool's name, title, description and search
+//! text (the built-ins' and dispatchers' `keywords`: English and Chinese words people type for
+//! them, and a dispatcher's actions with their parameters — one index, one ranking), split the
 //! way `crate::search` splits text (`_`, `-`, `__`, camelCase, CJK characters and pairs), with
 //! English word endings folded (`searching`, `searches` → `search`) and boosts for an exact or
 //! prefix name match. The index is built once per catalog; a query only walks the postings of
 //! its terms, so it costs microseconds over thousands of tools.
+
+#[cfg(test)]
+mod queries;
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -18,8 +23,23 @@ pub trait Searchable {
     fn raw_name(&self) -> &str;
     fn title(&self) -> &str;
     fn description(&self) -> &str;
+    /// Search text beside the description: what users type for the tool, in English and
+    /// Chinese (simplified and traditional), and for a dispatcher its actions and their
+    /// parameters. Ranked, never shown.
+    fn keywords(&self) -> &str;
     fn layer(&self) -> Layer;
     fn source(&self) -> &str;
+}
+
+/// The search text of a built-in or dispatcher (`Searchable::keywords`); other layers have
+/// none of their own. Only finch's layers are looked up, so a mini tool that registers
+/// `Read` does not borrow the built-in's words.
+pub fn keywords_of(layer: Layer, raw_name: &str) -> &'static str {
+    match layer {
+        Layer::Builtin => super::builtins::keywords(raw_name),
+        Layer::Suite => super::suites::keywords(raw_name),
+        _ => "",
+    }
 }
 
 impl Searchable for ToolSpec {
@@ -34,6 +54,9 @@ impl Searchable for ToolSpec {
     }
     fn description(&self) -> &str {
         &self.def.description
+    }
+    fn keywords(&self) -> &str {
+        keywords_of(self.def.layer, &self.def.raw_name)
     }
     fn layer(&self) -> Layer {
         self.def.layer
@@ -120,6 +143,7 @@ pub struct Hit {
 const NAME_WEIGHT: u32 = 3;
 const TITLE_WEIGHT: u32 = 2;
 const DESCRIPTION_WEIGHT: u32 = 1;
+const KEYWORDS_WEIGHT: u32 = 1;
 const EXACT_NAME_BOOST: f64 = 20.0;
 const NAME_PREFIX_BOOST: f64 = 6.0;
 const ALL_TERMS_IN_NAME_BOOST: f64 = 4.0;
@@ -203,6 +227,7 @@ fn for_each_tool_term(
     for (text, weight) in [
         (tool.title(), TITLE_WEIGHT),
         (tool.description(), DESCRIPTION_WEIGHT),
+        (tool.keywords(), KEYWORDS_WEIGHT),
     ] {
         for_each_term(text, |t| each(&stem(t), weight, false));
     }
@@ -368,6 +393,7 @@ pub fn search_once<T: Searchable>(
         for (text, weight) in [
             (tool.title(), TITLE_WEIGHT),
             (tool.description(), DESCRIPTION_WEIGHT),
+            (tool.keywords(), KEYWORDS_WEIGHT),
         ] {
             for_each_term(text, |word| {
                 len += weight;

@@ -163,7 +163,7 @@ fn read_refuses_what_it_cannot_show() {
     let err = error_text(&call(&ctx, "Read", json!({"file_path": "blob.bin"})));
     assert_has(&err, "is a binary file (it contains NUL bytes)");
     let err = error_text(&call(&ctx, "Read", json!({"file_path": "doc.pdf"})));
-    assert_has(&err, "is a binary file (a PDF document)");
+    assert_has(&err, "starts like a PDF but cannot be read");
     let err = error_text(&call(&ctx, "Read", json!({"file_path": "fake.png"})));
     assert_has(
         &err,

@@ -315,6 +315,24 @@ fn a_missing_cwd_is_not_found() {
         .stderr_has("no such directory");
 }
 
+/// Issue 18: the built-ins and dispatchers are found in Chinese (simplified and traditional)
+/// and by a dispatcher's actions.
+#[test]
+fn tool_search_finds_builtins_and_dispatchers_in_chinese_and_by_action() {
+    let ctx = TestContext::new();
+    for (query, first) in [
+        ("查找文件内容", "Grep"),
+        ("讀取檔案", "Read"),
+        ("安装小工具", "MiniTool"),
+        ("定時任務", "Schedule"),
+        ("create a new space for a project", "AppCall"),
+        ("switch to dark theme", "AppCall"),
+    ] {
+        let hits = ctx.run(&["tool", "search", query, "--json"]).json();
+        assert_eq!(hits[0]["name"], first, "{query}: {hits}");
+    }
+}
+
 #[test]
 fn tool_list_search_and_info_read_the_catalog_cache() {
     let ctx = TestContext::new();

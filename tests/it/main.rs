@@ -6,6 +6,7 @@ mod add;
 mod archives;
 mod builtins_files;
 mod builtins_other;
+mod builtins_pdf;
 mod cards;
 mod cli;
 mod doctor;

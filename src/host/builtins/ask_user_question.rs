@@ -20,6 +20,9 @@ may also answer in their own words. Set `multiSelect` when several options may b
 nobody can answer (an unattended run), the call fails with a message saying so: then proceed \
 on a stated assumption or ask in your reply.";
 
+/// What people type when they want this tool (ToolSearch ranks it beside the description).
+pub const KEYWORDS: &str = "ask the user a question choose option multiple choice confirm clarify. 向用户提问 询问用户 让用户选择 选择题 确认 澄清 詢問使用者 讓使用者選擇 選擇題 確認";
+
 pub fn def() -> ToolDef {
     super::def(
         "AskUserQuestion",

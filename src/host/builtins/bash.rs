@@ -56,6 +56,9 @@ still write to the command's output are stopped when the command exits; redirect
 (`cmd > log 2>&1 &`) to keep them running. Prefer Read, Grep and Glob for reading and searching \
 files.";
 
+/// What people type when they want this tool (ToolSearch ranks it beside the description).
+pub const KEYWORDS: &str = "run execute shell command terminal script program build test install npm git. 执行命令 运行命令 终端 命令行 运行脚本 执行脚本 跑测试 编译 執行指令 執行命令 終端機 命令列 執行腳本";
+
 pub fn def() -> ToolDef {
     super::def(
         "Bash",

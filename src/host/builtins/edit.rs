@@ -16,6 +16,9 @@ const SNIPPET_CONTEXT: usize = 3;
 /// The most lines the answer shows of the changed region.
 const SNIPPET_MAX_LINES: usize = 40;
 
+/// What people type when they want this tool (ToolSearch ranks it beside the description).
+pub const KEYWORDS: &str = "modify change update replace fix patch rewrite text code in a file rename a variable. 修改文件 编辑文件 替换文字 改代码 修复代码 更改内容 修改檔案 編輯檔案 替換文字 修改程式碼";
+
 pub fn def() -> ToolDef {
     super::def(
         "Edit",

@@ -21,6 +21,9 @@ use super::{resolve_path, str_arg};
 /// The most paths one Glob returns.
 const MAX_RESULTS: usize = 200;
 
+/// What people type when they want this tool (ToolSearch ranks it beside the description).
+pub const KEYWORDS: &str = "find list files by name path pattern extension wildcard directory tree locate. 按文件名查找 查找文件 列出文件 文件名匹配 通配符 找文件 目录下有哪些文件 依檔名尋找 尋找檔案 列出檔案 萬用字元";
+
 pub fn def() -> ToolDef {
     super::def(
         "Glob",

@@ -25,6 +25,9 @@ use super::{resolve_path, str_arg};
 /// The most text one Grep returns.
 const OUTPUT_CAP: usize = 64 * 1024;
 
+/// What people type when they want this tool (ToolSearch ranks it beside the description).
+pub const KEYWORDS: &str = "find search text string keyword pattern regex in files code usages where used ripgrep content. 查找文件内容 搜索文件内容 在文件中搜索 搜索代码 查找关键字 搜索关键词 正则 全文搜索 查找用法 搜尋檔案內容 在檔案中搜尋 搜尋程式碼 尋找關鍵字 正規表達式";
+
 pub fn def() -> ToolDef {
     super::def(
         "Grep",

@@ -12,6 +12,7 @@ mod edit;
 mod glob;
 mod grep;
 mod read;
+mod read_pdf;
 mod skill;
 mod todo_write;
 mod web_fetch;
@@ -64,6 +65,25 @@ impl Provider for Builtins {
             "Skill" => skill::call(&args, cx),
             other => ToolOutput::error(format!("`{other}` is not a built-in tool")),
         }
+    }
+}
+
+/// The search text of a built-in (`toolsearch::Searchable::keywords`): what people type when
+/// they want it, in English and Chinese (simplified and traditional). Empty for other names.
+pub fn keywords(name: &str) -> &'static str {
+    match name {
+        "Read" => read::KEYWORDS,
+        "Write" => write::KEYWORDS,
+        "Edit" => edit::KEYWORDS,
+        "Grep" => grep::KEYWORDS,
+        "Glob" => glob::KEYWORDS,
+        "Bash" => bash::KEYWORDS,
+        "WebSearch" => web_search::KEYWORDS,
+        "WebFetch" => web_fetch::KEYWORDS,
+        "AskUserQuestion" => ask_user_question::KEYWORDS,
+        "TodoWrite" => todo_write::KEYWORDS,
+        "Skill" => skill::KEYWORDS,
+        _ => "",
     }
 }
 

@@ -1,8 +1,9 @@
 //! `Read` (SPEC §8.6): a text file as numbered lines (`cat -n` style) from a 1-based line
 //! `offset`, at most `limit` lines, long lines cut and the whole answer capped; an image (PNG,
-//! JPEG, GIF, WebP) as image content; every other binary file, directory or special file is
-//! refused with an error that says what to do instead. Text is streamed line by line, so a huge
-//! file can be read in pieces without ever being held in memory.
+//! JPEG, GIF, WebP) as image content; a PDF as the text of its pages (`read_pdf`); every other
+//! binary file, directory or special file is refused with an error that says what to do
+//! instead. Text is streamed line by line, so a huge file can be read in pieces without ever
+//! being held in memory.
 //!
 //! It also holds what the five file tools share: the symlink check on the real target, how a
 //! path is shown in results, line cutting, and integer arguments.
@@ -32,6 +33,9 @@ const IMAGE_CAP: u64 = 5 * 1024 * 1024;
 /// How much of a file is looked at to tell images and binary files from text.
 const SNIFF_LEN: usize = 8192;
 
+/// What people type when they want this tool (ToolSearch ranks it beside the description).
+pub const KEYWORDS: &str = "open view show cat print display file contents lines source code PDF pages image picture screenshot document. 读取文件 查看文件 打开文件 显示文件内容 看代码 阅读PDF 打开PDF 查看图片 读文档 讀取檔案 查看檔案 打開檔案 顯示檔案內容 閱讀PDF 查看圖片";
+
 pub fn def() -> ToolDef {
     super::def(
         "Read",
@@ -40,9 +44,13 @@ pub fn def() -> ToolDef {
          style: the number, a tab, the line), starting at line `offset` (1-based, default 1) for \
          at most `limit` lines (default 2000); lines longer than 2000 characters are cut, and one \
          answer holds at most 256 KiB of text — the answer says which `offset` continues. Images \
-         (PNG, JPEG, GIF, WebP, up to 5 MiB) come back as image content. Other binary files \
-         (PDF, archives, executables) and directories are refused: use Glob to list a \
-         directory. `file_path` may be absolute, relative to the working directory, or start \
+         (PNG, JPEG, GIF, WebP, up to 5 MiB) come back as image content. A PDF (up to 64 MiB) \
+         comes back as the text of its pages, each after a `--- page N ---` line: at most 20 \
+         pages or 256 KiB of text a call, chosen with `pages` (\"3\", \"1-5\", \"8-\", \
+         \"1-3,7\"; default from page 1) — the answer names the `pages` that continue; a page \
+         with only images (a scan) says so, and encrypted or damaged PDFs are refused with the \
+         reason. Other binary files (archives, executables) and directories are refused: use \
+         Glob to list a directory. `file_path` may be absolute, relative to the working directory, or start \
          with `~`.",
         json!({
             "type": "object",
@@ -61,6 +69,11 @@ pub fn def() -> ToolDef {
                     "type": "integer",
                     "minimum": 1,
                     "description": "The number of lines to read (default 2000)"
+                },
+                "pages": {
+                    "type": "string",
+                    "minLength": 1,
+                    "description": "PDF only: the pages to read, such as \"3\", \"1-5\", \"8-\" or \"1-3,7\" (default from page 1; at most 20 a call)"
                 }
             },
             "required": ["file_path"],
@@ -213,6 +226,7 @@ fn read_file(args: &Value, path: &Path, file: &mut File, size: u64) -> ToolOutpu
     let whole = size > 0 && head.len() as u64 >= size;
     match sniff(&head) {
         Some(Kind::Image(mime)) => read_image(&shown.to_string(), mime, size, head, file),
+        Some(Kind::Pdf) => super::read_pdf::read(args, &shown.to_string(), head, file, size),
         Some(Kind::Binary(what)) => ToolOutput::error(format!(
             "`{shown}` is a binary file ({what}); Read returns text, and images as PNG, JPEG, \
              GIF or WebP. Use Bash with a tool made for this format to look inside it."
@@ -299,6 +313,8 @@ fn read_image(
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Image(&'static str),
+    /// A PDF document: its text layer is read (`read_pdf`).
+    Pdf,
     /// Binary, with a short word on why it was taken for binary.
     Binary(&'static str),
 }
@@ -309,7 +325,7 @@ fn sniff(head: &[u8]) -> Option<Kind> {
         (b"\xff\xd8\xff", Kind::Image("image/jpeg")),
         (b"GIF87a", Kind::Image("image/gif")),
         (b"GIF89a", Kind::Image("image/gif")),
-        (b"%PDF-", Kind::Binary("a PDF document")),
+        (b"%PDF-", Kind::Pdf),
         (b"PK\x03\x04", Kind::Binary("a ZIP archive")),
         (b"\x1f\x8b", Kind::Binary("gzip data")),
         (b"\x7fELF", Kind::Binary("an ELF executable")),
@@ -572,7 +588,7 @@ mod tests {
             (b"GIF89a...", Some(Kind::Image("image/gif"))),
             (b"GIF87a...", Some(Kind::Image("image/gif"))),
             (webp, Some(Kind::Image("image/webp"))),
-            (b"%PDF-1.7\n", Some(Kind::Binary("a PDF document"))),
+            (b"%PDF-1.7\n", Some(Kind::Pdf)),
             (b"PK\x03\x04", Some(Kind::Binary("a ZIP archive"))),
             (b"\x7fELF\x02", Some(Kind::Binary("an ELF executable"))),
             (b"text\0more", Some(Kind::Binary("it contains NUL bytes"))),

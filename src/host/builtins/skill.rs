@@ -19,6 +19,9 @@ project, the user, or by mini tools; call it when a skill's name or description 
 task. `args` is passed along as the user's arguments to the skill. An unknown name returns the \
 list of available skills.";
 
+/// What people type when they want this tool (ToolSearch ranks it beside the description).
+pub const KEYWORDS: &str = "skill load use run a skill SKILL.md slash command instructions. 调用技能 使用技能 加载技能 技能 斜杠命令 調用技能 使用技能 載入技能 技能";
+
 pub fn def() -> ToolDef {
     super::def(
         "Skill",

@@ -18,6 +18,9 @@ continuous, shown while it is in progress). Keep at most one item in_progress; m
 completed as soon as it is done. Use it for work of three or more steps so the user can follow \
 along. Returns the list as a checklist.";
 
+/// What people type when they want this tool (ToolSearch ranks it beside the description).
+pub const KEYWORDS: &str = "todo list to-do checklist tasks plan progress steps track. 待办清单 待办事项 任务清单 计划 进度 步骤 待辦清單 待辦事項 任務清單 計畫 進度";
+
 pub fn def() -> ToolDef {
     super::def(
         "TodoWrite",

@@ -34,6 +34,9 @@ MiB; results over 100000 characters are cut. Redirects are followed (at most 10)
 what you are looking for; the whole content is returned, so read it with that in mind. Use \
 WebSearch to find URLs.";
 
+/// What people type when they want this tool (ToolSearch ranks it beside the description).
+pub const KEYWORDS: &str = "fetch download open read a web page url website link html markdown. 抓取网页 打开网址 读取网页 获取网页内容 下载网页 网页转文字 擷取網頁 打開網址 讀取網頁 網頁內容";
+
 pub fn def() -> ToolDef {
     super::def(
         "WebFetch",

@@ -33,6 +33,9 @@ it for current information and to find pages, then WebFetch a result's URL to re
 is how many results to return (default 8, at most 20). The search provider is configured by the \
 user; if none is, the call fails with a message saying how to configure one.";
 
+/// What people type when they want this tool (ToolSearch ranks it beside the description).
+pub const KEYWORDS: &str = "search the web internet online google look up news latest information. 网上搜索 联网搜索 搜索网页 上网查 查资料 搜索引擎 网络搜索 網路搜尋 上網查 搜尋網頁 查資料";
+
 pub fn def() -> ToolDef {
     super::def(
         "WebSearch",

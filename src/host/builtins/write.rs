@@ -13,6 +13,9 @@ use super::super::output::{Content, ToolOutput};
 use super::read::real_target;
 use super::{resolve_path, str_arg};
 
+/// What people type when they want this tool (ToolSearch ranks it beside the description).
+pub const KEYWORDS: &str = "create new file save write content overwrite output generate file. 新建文件 创建文件 写入文件 保存文件 写文件 覆盖文件 生成文件 新增檔案 建立檔案 寫入檔案 儲存檔案";
+
 pub fn def() -> ToolDef {
     super::def(
         "Write",

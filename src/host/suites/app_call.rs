@@ -52,6 +52,7 @@ const ABOUT: About = About {
     name: "AppCall",
     title: "Finch app",
     description: "Ask the Finch app and this finch: version, homes and node (info), the appearance theme, spaces, models, update status, and the user's profile (USER.md)",
+    keywords: "app application settings: version info about, theme appearance dark mode light mode accent colour font size, spaces workspace project create a new space list spaces, models available models, check for updates upgrade, save user profile. 应用信息 版本 主题 外观 深色模式 浅色模式 暗色 夜间模式 字体大小 空间 工作区 项目 创建新空间 新建空间 列出空间 模型列表 可用模型 检查更新 升级 保存用户资料 个人资料 應用程式 版本 主題 外觀 深色模式 淺色模式 字體大小 空間 工作區 專案 建立新空間 新增空間 列出空間 模型 檢查更新 升級 儲存個人資料",
 };
 
 impl Suite for AppCallSuite {

@@ -26,6 +26,7 @@ const ABOUT: About = About {
     description: "Remember, replace, forget, search, list and show entries of the agent's memory files \
      (long-term MEMORY.md, daily logs, space memory, lessons, the USER.md profile). \
      Entries are Markdown list items; each has an 8-hex id shown by search and list.",
+    keywords: "remember recall note down keep in mind a fact preference for later, forget delete a memory, update correct a memory, what do you know about me, long-term memory notes. 记住 记下来 记忆 长期记忆 回忆 忘记 删除记忆 更新记忆 搜索记忆 我的偏好 记住这件事 記住 記下來 記憶 長期記憶 忘記 刪除記憶 搜尋記憶 我的偏好",
 };
 
 impl Suite for MemorySuite {

@@ -40,6 +40,7 @@ const ABOUT: About = About {
     name: "MiniTool",
     title: "Mini tools",
     description: "Install, update, remove, list, enable and disable Finch mini tools (as `finch add`, `update`, `remove`, `list`, `enable`, `disable`), and check installed manifests (reload)",
+    keywords: "mini tools extensions plugins add-ons: install add download, update upgrade, uninstall remove delete, enable turn on, disable turn off, list installed, reload. 小工具 扩展 插件 安装小工具 安装插件 更新小工具 卸载 删除小工具 启用 停用 禁用 关闭插件 已安装 重新加载 小工具 擴充功能 外掛 安裝小工具 安裝外掛 更新 解除安裝 移除 啟用 停用 停用擴充功能 重新載入",
 };
 
 impl Suite for MiniToolSuite {

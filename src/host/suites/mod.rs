@@ -73,6 +73,9 @@ pub struct About {
     pub name: &'static str,
     pub title: &'static str,
     pub description: &'static str,
+    /// What people type when they want each action, in English and Chinese (simplified and
+    /// traditional); ToolSearch ranks it with the actions and their parameters.
+    pub keywords: &'static str,
 }
 
 /// A dispatcher tool.
@@ -197,6 +200,45 @@ impl Provider for Suites {
             }
         }
     }
+}
+
+/// The search text of a dispatcher (`toolsearch::Searchable::keywords`): its `About::keywords`,
+/// then each action's name, summary and parameter descriptions — so "create a new space"
+/// reaches `AppCall` through `createSpace`. Built once per process; empty for other names.
+pub fn keywords(name: &str) -> &'static str {
+    static TEXTS: std::sync::OnceLock<Vec<(&'static str, String)>> = std::sync::OnceLock::new();
+    let texts = TEXTS.get_or_init(|| {
+        Suites::default()
+            .suites
+            .iter()
+            .map(|s| (s.about().name, search_text(s.as_ref())))
+            .collect()
+    });
+    texts
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map_or("", |(_, text)| text.as_str())
+}
+
+fn search_text(suite: &dyn Suite) -> String {
+    let mut text = String::from(suite.about().keywords);
+    for action in suite.actions() {
+        text.push('\n');
+        text.push_str(action.name);
+        text.push(' ');
+        text.push_str(action.summary);
+        if let Some(props) = action.params.get("properties").and_then(Value::as_object) {
+            for (k, v) in props {
+                text.push(' ');
+                text.push_str(k);
+                if let Some(what) = v.get("description").and_then(Value::as_str) {
+                    text.push(' ');
+                    text.push_str(what);
+                }
+            }
+        }
+    }
+    text
 }
 
 /// The tool a suite becomes: `action` (one of its actions) plus every action's parameters,

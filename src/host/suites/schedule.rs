@@ -40,6 +40,7 @@ const ABOUT: About = About {
     description: "Scheduled tasks: prompts the agent runs on a schedule (hourly, daily, weekdays, weekly, \
      cron or once). List, create, update, enable, disable, delete, run now, and read the run \
      history.",
+    keywords: "schedule scheduled tasks automation cron job timer recurring every day daily weekly hourly at a time, run later, run now, pause, delete, run history results. 定时任务 计划任务 定时执行 每天 每周 每小时 自动化 定时 提醒 周期任务 立即运行 暂停任务 删除任务 运行历史 执行记录 定時任務 排程 排程任務 定時執行 每天 每週 自動化 立即執行 暫停 刪除任務 執行紀錄",
 };
 
 impl Suite for ScheduleSuite {

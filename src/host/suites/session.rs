@@ -25,6 +25,7 @@ const ABOUT: About = About {
     title: "Session",
     description: "Search past sessions' transcripts; rename a session, trust another directory for its \
      file tools, or attach a file to it — the current session unless sessionId names another.",
+    keywords: "session conversation chat: search past previous sessions history find an old conversation, trust allow another folder directory access, attach a file to the message, rename set the title of this chat. 会话 对话 聊天 搜索历史会话 以前的对话 聊天记录 信任目录 授权文件夹 允许访问目录 附加文件 添加附件 重命名会话 改名 会话标题 會話 對話 搜尋歷史會話 聊天紀錄 信任目錄 授權資料夾 附加檔案 重新命名 改名 標題",
 };
 
 impl Suite for SessionSuite {

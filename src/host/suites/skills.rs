@@ -23,6 +23,7 @@ const ABOUT: About = About {
     title: "Skills",
     description: "List the skills available here (project, personal, global and mini tool skills) and \
      invoke one by name: it returns the skill's instructions for you to follow.",
+    keywords: "skills list available skills invoke run use a skill package SKILL.md. 技能列表 列出技能 调用技能 使用技能 技能包 列出技能 調用技能 使用技能 技能包",
 };
 
 impl Suite for SkillsSuite {

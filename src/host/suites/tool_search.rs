@@ -23,6 +23,7 @@ const ABOUT: About = About {
     description: "Find tools by what they do — built-ins, tool suites, mini tool tools and MCP tools, \
      also those not active yet — and activate the matches so they can be called. MCP tools \
      and other dynamic tools can only be called after a search returned them.",
+    keywords: "find discover search more tools capabilities activate load a tool not yet available, which tool can do, MCP tools. 查找更多工具 搜索工具 发现工具 激活工具 加载工具 有什么工具 可用工具 尋找更多工具 搜尋工具 啟用工具 載入工具 有什麼工具",
 };
 
 impl Suite for ToolSearchSuite {
