@@ -12,7 +12,7 @@ use crate::common::{Run, TestContext};
 
 /// `finch tool call <tool> <json> --json --mode acceptCalls`: the fast lane runs file tools
 /// inside the work directory without a card.
-fn call(ctx: &TestContext, tool: &str, args: Value) -> Run {
+pub(crate) fn call(ctx: &TestContext, tool: &str, args: Value) -> Run {
     ctx.run(&[
         "tool",
         "call",
@@ -26,7 +26,7 @@ fn call(ctx: &TestContext, tool: &str, args: Value) -> Run {
 
 /// The text of a successful call.
 #[track_caller]
-fn ok_text(run: &Run) -> String {
+pub(crate) fn ok_text(run: &Run) -> String {
     run.success();
     let record = run.json();
     assert_eq!(record["isError"], false, "{run}");
@@ -35,7 +35,7 @@ fn ok_text(run: &Run) -> String {
 
 /// The message of a call the tool itself rejected (exit 1, `toolError`).
 #[track_caller]
-fn error_text(run: &Run) -> String {
+pub(crate) fn error_text(run: &Run) -> String {
     run.failure(1);
     let record = run.json();
     assert_eq!(record["failure"], "toolError", "{run}");

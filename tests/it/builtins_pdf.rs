@@ -8,34 +8,12 @@ use std::io::Write as _;
 
 use serde_json::{Value, json};
 
+use crate::builtins_files::{self, error_text, ok_text};
 use crate::common::{Run, TestContext};
 
+/// `finch tool call Read <args> --json --mode acceptCalls`.
 fn call(ctx: &TestContext, args: Value) -> Run {
-    ctx.run(&[
-        "tool",
-        "call",
-        "Read",
-        &args.to_string(),
-        "--json",
-        "--mode",
-        "acceptCalls",
-    ])
-}
-
-#[track_caller]
-fn ok_text(run: &Run) -> String {
-    run.success();
-    let record = run.json();
-    assert_eq!(record["isError"], false, "{run}");
-    record["content"][0]["text"].as_str().unwrap().to_string()
-}
-
-#[track_caller]
-fn error_text(run: &Run) -> String {
-    run.failure(1);
-    let record = run.json();
-    assert_eq!(record["isError"], true, "{run}");
-    record["content"][0]["text"].as_str().unwrap().to_string()
+    builtins_files::call(ctx, "Read", args)
 }
 
 #[track_caller]
