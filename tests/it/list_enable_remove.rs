@@ -30,6 +30,16 @@ fn add(ctx: &TestContext, package: &str, version: &str, name: &str, extra: &[&st
     dir
 }
 
+/// `finch list --long` on a terminal wide enough that no column is cut.
+fn long_list(ctx: &TestContext) -> Run {
+    Run(ctx
+        .cmd()
+        .args(["list", "--long"])
+        .env("COLUMNS", "300")
+        .output()
+        .unwrap())
+}
+
 fn path_str(path: &Path) -> &str {
     path.to_str().expect("test paths are UTF-8")
 }
@@ -152,12 +162,7 @@ fn list_long_renders_an_aligned_table() {
     ctx.run(&["enable", "devtool"]).success();
 
     // Wide enough that no cell is cut, whatever the temp dir is called.
-    let out = Run(ctx
-        .cmd()
-        .args(["list", "--long"])
-        .env("COLUMNS", "300")
-        .output()
-        .unwrap());
+    let out = long_list(&ctx);
     out.success();
     insta::assert_snapshot!(ctx.filter(&out.stdout()), @r"
     ID       VERSION  STATUS          NAME      PATH
@@ -362,12 +367,7 @@ fn a_corrupt_package_json_is_left_out_of_the_pipe_format_and_warns() {
         .stderr_has("; not listed (reinstall it with `finch add`, or remove it with `finch remove weather`)");
 
     // The table and --json show it, with its problem.
-    let out = Run(ctx
-        .cmd()
-        .args(["list", "--long"])
-        .env("COLUMNS", "300")
-        .output()
-        .unwrap());
+    let out = long_list(&ctx);
     out.success();
     insta::assert_snapshot!(ctx.filter(&out.stdout()), @r"
     ID       VERSION  STATUS            NAME     PATH
@@ -430,12 +430,7 @@ fn the_pipe_format_leaves_out_what_is_not_a_valid_mini_tool() {
         ));
     }
 
-    let out = Run(ctx
-        .cmd()
-        .args(["list", "--long"])
-        .env("COLUMNS", "300")
-        .output()
-        .unwrap());
+    let out = long_list(&ctx);
     out.success();
     insta::assert_snapshot!(ctx.filter(&out.stdout()), @r"
     ID            VERSION  STATUS            NAME          PATH
@@ -514,12 +509,7 @@ fn a_corrupt_extensions_json_still_lists_every_tool_and_changes_nothing() {
     );
     out.stderr_has("enabled state unknown, every tool shown as disabled (fix the file by hand, or run `finch doctor --state` to move it aside)");
 
-    let out = Run(ctx
-        .cmd()
-        .args(["list", "--long"])
-        .env("COLUMNS", "300")
-        .output()
-        .unwrap());
+    let out = long_list(&ctx);
     out.success();
     insta::assert_snapshot!(ctx.filter(&out.stdout()), @r"
     ID       VERSION  STATUS   NAME     PATH
