@@ -187,3 +187,30 @@ fn a_minitool_directory_replaces_the_installed_copy_and_says_it_shares_its_stora
         run.stderr()
     );
 }
+
+#[test]
+fn a_corrupt_catalog_cache_only_costs_the_head_start() {
+    let ctx = TestContext::new();
+    three(&ctx);
+    let cache = ctx.runtime.join("cache/catalog.json");
+    std::fs::create_dir_all(cache.parent().unwrap()).unwrap();
+    std::fs::write(&cache, "{not json").unwrap();
+    // `finch run` starts every mini tool before answering; `tool call` starts them all.
+    let (responses, out) = ctx.jsonl(
+        &["--approve", "gamma_ping"],
+        &[json!({"id": 1, "tool": "gamma_ping", "arguments": {}})],
+    );
+    out.success();
+    assert_eq!(
+        responses[0]["content"][0]["text"], "pong from gamma",
+        "{out}"
+    );
+    let run = ctx.run(&["tool", "call", "beta_ping", "--approve", "beta_ping"]);
+    run.success();
+    assert_eq!(run.stdout().trim(), "pong from beta");
+    assert_eq!(
+        ["alpha", "beta", "gamma"].map(|id| starts(&ctx, id)),
+        [2, 2, 2]
+    );
+    assert_eq!(std::fs::read_to_string(&cache).unwrap(), "{not json");
+}
