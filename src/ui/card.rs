@@ -8,8 +8,9 @@
 //! that a card never blocks forever (an unanswered card is denied after `[host] card_timeout`).
 //! So this prompt is hand-written: raw mode through termios, `poll` against the card's deadline.
 //! It talks to `/dev/tty`, not stdin/stdout, because under `finch run --jsonl` and `--serve mcp`
-//! those carry a protocol. Entering raw mode discards type-ahead, so keys pressed before a card
-//! appeared never answer it; Ctrl-C denies instead of killing the run. The pure parts (key
+//! those carry a protocol. Entering raw mode discards type-ahead (and what still reaches the
+//! terminal in the next 30 ms: a pseudo-terminal delivers written bytes a moment late), so keys
+//! pressed before a card appeared never answer it; Ctrl-C denies instead of killing the run. The pure parts (key
 //! decoding, what a key does to a menu, rendering into any `Write`) are tested beside the code;
 //! the terminal parts are tested on a real pseudo-terminal.
 
@@ -818,7 +819,34 @@ mod term {
             raw.c_cc[libc::VTIME] = 0;
             // TCSAFLUSH drops type-ahead: keys pressed before the card showed do not answer it.
             set(tty, libc::TCSAFLUSH, &raw)?;
-            Ok(RawMode { tty, saved })
+            let mode = RawMode { tty, saved };
+            discard_late_type_ahead(tty)?;
+            Ok(mode)
+        }
+    }
+
+    /// How long keys that were typed before the card but reach the terminal's input queue only
+    /// now are still thrown away: a pseudo-terminal hands written bytes to its line discipline
+    /// a moment later, so a key pressed just before the card can land after the flush. Nobody
+    /// answers a card that has not been drawn yet.
+    const TYPE_AHEAD_SETTLE: Duration = Duration::from_millis(30);
+
+    fn discard_late_type_ahead(tty: &File) -> io::Result<()> {
+        let deadline = Instant::now() + TYPE_AHEAD_SETTLE;
+        let mut buf = [0u8; 64];
+        let mut reader = tty;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() || !wait_readable(tty, left)? {
+                return Ok(());
+            }
+            match reader.read(&mut buf) {
+                // A hung-up terminal: the card's own read says so.
+                Ok(0) => return Ok(()),
+                Ok(_) => {}
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
         }
     }
 
