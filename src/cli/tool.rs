@@ -412,6 +412,7 @@ fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
         Failure::InvalidArguments => CommandError::failed(message).with_code("invalid_arguments"),
         Failure::NotActive => CommandError::failed(message).with_code("not_active"),
         Failure::ToolError => CommandError::failed(message).with_code("tool_error"),
+        Failure::Cancelled => CommandError::failed(message).with_code("cancelled"),
     };
     // The record (with --json) or the content already said everything.
     Err(err.json_reported())

@@ -19,6 +19,7 @@
 
 pub mod assembly;
 pub mod builtins;
+pub mod cancel;
 pub mod catalog;
 pub mod control;
 pub mod frontend;
@@ -95,6 +96,10 @@ pub struct CallCx<'a> {
     /// Asks the other providers' discovery (search) providers about a query: `(source, raw
     /// name)` of the tools they name (ToolSearch merges them into its ranking).
     pub discover: &'a Discover<'a>,
+    /// Set when the caller no longer wants the result (see `cancel`).
+    pub cancel: &'a cancel::Cancel,
+    /// Where the call's progress updates go (see `cancel`).
+    pub progress: &'a cancel::ProgressSink<'a>,
 }
 
 /// See `CallCx::discover`.
@@ -151,6 +156,8 @@ pub enum Failure {
     Refused,
     /// The tool ran and reported an error.
     ToolError,
+    /// The caller cancelled it (`cancel::Cancel`) while its card was open or while it ran.
+    Cancelled,
 }
 
 impl Failure {
@@ -161,6 +168,7 @@ impl Failure {
             Failure::InvalidArguments => "invalidArguments",
             Failure::Refused => "refused",
             Failure::ToolError => "toolError",
+            Failure::Cancelled => "cancelled",
         }
     }
 }
@@ -320,6 +328,18 @@ impl Host {
 
     /// Runs one call through the whole pipeline and records it.
     pub fn call(&mut self, name: &str, args: Value) -> CallRecord {
+        self.call_with(name, args, &cancel::Cancel::new(), &cancel::no_progress)
+    }
+
+    /// `call`, with a token the caller may set from another thread to stop the call, and a
+    /// sink for its progress updates.
+    pub fn call_with(
+        &mut self,
+        name: &str,
+        args: Value,
+        cancel: &cancel::Cancel,
+        progress: &cancel::ProgressSink,
+    ) -> CallRecord {
         if self.refresh() {
             self.events.push(HostEvent::ToolsChanged);
         }
@@ -328,7 +348,7 @@ impl Host {
             tool: name,
             session: &self.session.id,
         });
-        let mut record = self.run_call(name, args.clone());
+        let mut record = self.run_call(name, args.clone(), cancel, progress);
         record.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
         self.observe(&CallEvent::Finished {
             tool: &record.tool,
@@ -352,7 +372,13 @@ impl Host {
         record
     }
 
-    fn run_call(&mut self, name: &str, args: Value) -> CallRecord {
+    fn run_call(
+        &mut self,
+        name: &str,
+        args: Value,
+        cancel: &cancel::Cancel,
+        progress: &cancel::ProgressSink,
+    ) -> CallRecord {
         let rejected =
             |tool: &str, failure: Failure, decided_by: &str, message: String| CallRecord {
                 tool: tool.to_string(),
@@ -402,7 +428,7 @@ impl Host {
         };
         if self.providers[self.provider_of[index]].is_manual_call(tool, &args) {
             // The manual: nothing runs, so nothing needs permission.
-            let output = self.dispatch(index, args);
+            let output = self.dispatch(index, args, cancel, progress);
             return CallRecord {
                 tool: tool_name,
                 decision: "none",
@@ -439,12 +465,28 @@ impl Host {
                 duration_ms: 0.0,
             };
         }
-        let output = self.dispatch(index, args);
+        if cancel.is_cancelled() {
+            // Cancelled while its card was open: it never starts.
+            return CallRecord {
+                tool: tool_name.clone(),
+                decision: "allow",
+                decided_by,
+                output: cancel::cancelled_output(&tool_name),
+                failure: Some(Failure::Cancelled),
+                duration_ms: 0.0,
+            };
+        }
+        let output = self.dispatch(index, args, cancel, progress);
+        let failure = if cancel.is_cancelled() {
+            Some(Failure::Cancelled)
+        } else {
+            output.is_error.then_some(Failure::ToolError)
+        };
         CallRecord {
             tool: tool_name,
             decision: "allow",
             decided_by,
-            failure: output.is_error.then_some(Failure::ToolError),
+            failure,
             output,
             duration_ms: 0.0,
         }
@@ -527,7 +569,13 @@ impl Host {
         }
     }
 
-    fn dispatch(&mut self, index: usize, args: Value) -> ToolOutput {
+    fn dispatch(
+        &mut self,
+        index: usize,
+        args: Value,
+        cancel: &cancel::Cancel,
+        progress: &cancel::ProgressSink,
+    ) -> ToolOutput {
         if self.session.has_pending_records() && self.may_see_transcript(index, &args) {
             self.write_records();
         }
@@ -551,6 +599,8 @@ impl Host {
             prompter: self.prompter.as_mut(),
             events: &mut self.events,
             discover: &discover,
+            cancel,
+            progress,
         };
         provider.call(tool, args, &mut cx)
     }

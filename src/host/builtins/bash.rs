@@ -31,6 +31,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use super::super::CallCx;
+use super::super::cancel::{Cancel, cancelled_output};
 use super::super::catalog::ToolDef;
 use super::super::output::{Content, ToolOutput};
 use crate::capture::{OutputTail, pump};
@@ -99,17 +100,18 @@ pub fn call(args: &Value, cx: &mut CallCx) -> ToolOutput {
             .bash_timeout
             .min(Duration::from_millis(MAX_TIMEOUT_MS)),
     };
-    execute(command, &cx.session.cwd, timeout)
+    execute(command, &cx.session.cwd, timeout, cx.cancel)
 }
 
-fn execute(command: &str, cwd: &Path, timeout: Duration) -> ToolOutput {
+fn execute(command: &str, cwd: &Path, timeout: Duration, cancel: &Cancel) -> ToolOutput {
     if !cwd.is_dir() {
         return ToolOutput::error(format!(
             "The session's working directory {} does not exist, so the command was not run.",
             cwd.display()
         ));
     }
-    match run(command, cwd, timeout) {
+    match run(command, cwd, timeout, cancel) {
+        Ok(outcome) if outcome.cancelled => cancelled_output("Bash"),
         Ok(outcome) => render(&outcome, timeout),
         Err(message) => ToolOutput::error(message),
     }
@@ -179,6 +181,8 @@ fn whole_chars_head(bytes: &[u8]) -> &[u8] {
 #[derive(Debug)]
 struct Outcome {
     status: Option<ExitStatus>,
+    /// Stopped because the caller cancelled the call.
+    cancelled: bool,
     timed_out: bool,
     /// Background processes holding the output were stopped after the command exited.
     stopped_leftovers: bool,
@@ -190,6 +194,8 @@ struct Outcome {
 enum Event {
     Exited(std::io::Result<ExitStatus>),
     Closed,
+    /// The caller cancelled the call: the group is stopped as on a timeout.
+    Cancelled,
 }
 
 /// Git settings for read-only commands: none of them runs a program (see the module docs).
@@ -200,8 +206,9 @@ const GIT_SAFE_CONFIG: &[(&str, &str)] = &[
     ("log.showSignature", "false"),
 ];
 
-/// Runs `command` in `cwd`, stopping it after `timeout`. `Err` when it cannot be started.
-fn run(command: &str, cwd: &Path, timeout: Duration) -> Result<Outcome, String> {
+/// Runs `command` in `cwd`, stopping its process group after `timeout` or when `cancel` is set.
+/// `Err` when it cannot be started.
+fn run(command: &str, cwd: &Path, timeout: Duration, cancel: &Cancel) -> Result<Outcome, String> {
     let mut cmd = Command::new("bash");
     cmd.arg("-c")
         .arg(command)
@@ -245,9 +252,16 @@ fn run(command: &str, cwd: &Path, timeout: Duration) -> Result<Outcome, String> 
             let _ = tx.send(Event::Exited(child.wait()));
         });
     }
+    {
+        let tx = tx.clone();
+        cancel.on_cancel(move || {
+            let _ = tx.send(Event::Cancelled);
+        });
+    }
     drop(tx);
 
     let deadline = Instant::now() + timeout;
+    let mut cancelled = false;
     let mut timed_out = false;
     let mut terminated_at: Option<Instant> = None;
     let mut killed = false;
@@ -260,6 +274,13 @@ fn run(command: &str, cwd: &Path, timeout: Duration) -> Result<Outcome, String> 
         match rx.recv_timeout(wake.saturating_duration_since(Instant::now())) {
             Ok(Event::Exited(status)) => break status.ok(),
             Ok(Event::Closed) => open_streams -= 1,
+            Ok(Event::Cancelled) => {
+                cancelled = true;
+                if terminated_at.is_none() {
+                    signal_group(pid, Signal::Term);
+                    terminated_at = Some(Instant::now());
+                }
+            }
             Err(RecvTimeoutError::Timeout) if terminated_at.is_none() => {
                 timed_out = true;
                 signal_group(pid, Signal::Term);
@@ -287,6 +308,7 @@ fn run(command: &str, cwd: &Path, timeout: Duration) -> Result<Outcome, String> 
     let (stderr, stderr_cut) = take(&stderr);
     Ok(Outcome {
         status,
+        cancelled,
         timed_out,
         stopped_leftovers,
         stdout,
@@ -314,7 +336,7 @@ fn wait_closed(rx: &mpsc::Receiver<Event>, open: &mut i32, limit: Duration) -> b
     while *open > 0 {
         match rx.recv_timeout(until.saturating_duration_since(Instant::now())) {
             Ok(Event::Closed) => *open -= 1,
-            Ok(Event::Exited(_)) => {}
+            Ok(Event::Exited(_) | Event::Cancelled) => {}
             Err(_) => return false,
         }
     }
@@ -422,7 +444,13 @@ mod tests {
         let hook = format!("touch {}", canary.display());
         assert!(git(&["config", "core.fsmonitor", &hook]));
         let timeout = Duration::from_secs(20);
-        let outcome = run("git status --porcelain", dir.path(), timeout).unwrap();
+        let outcome = run(
+            "git status --porcelain",
+            dir.path(),
+            timeout,
+            &Cancel::new(),
+        )
+        .unwrap();
         assert!(
             outcome.status.is_some_and(|s| s.success()),
             "git status failed"
@@ -434,9 +462,49 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("here.txt"), "x").unwrap();
         let timeout = Duration::from_millis(timeout_ms);
-        let outcome = run(command, dir.path(), timeout).unwrap();
+        let outcome = run(command, dir.path(), timeout, &Cancel::new()).unwrap();
         let output = render(&outcome, timeout);
         (outcome, output)
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn cancelling_stops_the_whole_group_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let pid_file = dir.path().join("pid");
+        let cancel = Cancel::new();
+        let canceller = cancel.clone();
+        let watched = pid_file.clone();
+        std::thread::spawn(move || {
+            // Cancel once the command's grandchild has written its pid.
+            while !std::fs::read_to_string(&watched).is_ok_and(|s| s.ends_with('\n')) {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            canceller.cancel();
+        });
+        let command = format!("sleep 30 & echo $! > {}; wait", pid_file.display());
+        let started = Instant::now();
+        let output = execute(&command, dir.path(), Duration::from_secs(60), &cancel);
+        assert!(output.is_error);
+        assert!(output.text_content().contains("cancelled"), "{output:?}");
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the call ran to its end instead of stopping"
+        );
+        let pid: i32 = std::fs::read_to_string(&pid_file)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        // Gone, or a zombie its new parent has yet to reap.
+        let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let alive = state
+            .rsplit_once(") ")
+            .is_some_and(|(_, rest)| !rest.starts_with('Z'));
+        assert!(
+            !alive,
+            "the background sleep {pid} outlived the cancelled call: {state}"
+        );
     }
 
     #[test]
@@ -538,7 +606,7 @@ mod tests {
     fn a_missing_working_directory_runs_nothing() {
         let dir = tempfile::tempdir().unwrap();
         let gone = dir.path().join("gone");
-        let out = execute("touch x", &gone, Duration::from_secs(5));
+        let out = execute("touch x", &gone, Duration::from_secs(5), &Cancel::new());
         assert!(out.is_error);
         assert!(
             out.text_content()

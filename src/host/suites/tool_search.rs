@@ -261,6 +261,8 @@ mod tests {
             prompter: &mut prompter,
             events: &mut events,
             discover: &|_, _| Vec::new(),
+            cancel: &crate::host::cancel::Cancel::new(),
+            progress: &crate::host::cancel::no_progress,
         };
         let Value::Object(args) = args else {
             panic!("arguments must be an object")
