@@ -58,6 +58,10 @@ pub struct SearchArgs {
     /// How many tools to show (0 = all that match)
     #[arg(long, default_value_t = 8)]
     pub limit: usize,
+    /// Show why each tool ranked: the query terms it matched, in which fields, and what each
+    /// added to its score (how the model will find a tool)
+    #[arg(long)]
+    pub explain: bool,
 }
 
 #[derive(Debug, Args)]
@@ -138,10 +142,16 @@ fn cmd_search(ctx: &Context, args: &SearchArgs) -> Result<()> {
     let found = catalog::with_cache_listing(&path, |cached| {
         let tools = search_items(&defs, cached);
         let hits = search_once(&tools, &args.query, &filter, args.limit);
+        let why = if args.explain {
+            toolsearch::explain(&tools, &args.query, &hits)
+        } else {
+            Vec::new()
+        };
         hits.iter()
-            .map(|h| {
+            .enumerate()
+            .map(|(i, h)| {
                 let t = &tools[h.index];
-                json!({
+                let mut hit = json!({
                     "name": t.name,
                     "title": t.title,
                     "description": t.description,
@@ -149,8 +159,12 @@ fn cmd_search(ctx: &Context, args: &SearchArgs) -> Result<()> {
                     "source": t.source,
                     "owner": t.owner,
                     "exposure": t.exposure,
-                    "score": (h.score * 1000.0).round() / 1000.0,
-                })
+                    "score": round3(h.score),
+                });
+                if let Some(why) = why.get(i) {
+                    hit["why"] = explanation_json(why);
+                }
+                hit
             })
             .collect::<Vec<Value>>()
     })
@@ -172,7 +186,66 @@ fn cmd_search(ctx: &Context, args: &SearchArgs) -> Result<()> {
             first_line(&text("description")),
         ]);
     }
-    ctx.ui.lines(table.render(ctx.ui.width()))
+    let mut lines = table.render(ctx.ui.width());
+    if args.explain {
+        for hit in &found {
+            lines.extend(explanation_lines(hit));
+        }
+    }
+    ctx.ui.lines(lines)
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+/// `--explain --json`: `{"terms": [{"term", "fields", "score"}], "nameBoost": {"kind", "score"},
+/// "allTermsInName": score}` (absent boosts are null).
+fn explanation_json(why: &toolsearch::Explanation) -> Value {
+    json!({
+        "terms": why.terms.iter().map(|t| json!({
+            "term": t.term,
+            "fields": t.fields,
+            "score": round3(t.score),
+        })).collect::<Vec<_>>(),
+        "nameBoost": why.name_boost.map(|(kind, score)| json!({"kind": kind, "score": score})),
+        "allTermsInName": why.all_terms_in_name,
+    })
+}
+
+/// `--explain` on a terminal: a block per hit, from the JSON the hit was rendered to.
+fn explanation_lines(hit: &Value) -> Vec<String> {
+    let name = hit["name"].as_str().unwrap_or_default();
+    let mut lines = vec![
+        String::new(),
+        format!(
+            "{name}  score {:.3}",
+            hit["score"].as_f64().unwrap_or_default()
+        ),
+    ];
+    let why = &hit["why"];
+    for term in why["terms"].as_array().into_iter().flatten() {
+        let fields: Vec<&str> = term["fields"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        lines.push(format!(
+            "  +{:>7.3}  \"{}\" in {}",
+            term["score"].as_f64().unwrap_or_default(),
+            term["term"].as_str().unwrap_or_default(),
+            fields.join(", ")
+        ));
+    }
+    if let Some(kind) = why["nameBoost"]["kind"].as_str() {
+        let score = why["nameBoost"]["score"].as_f64().unwrap_or_default();
+        lines.push(format!("  +{score:>7.3}  {kind} match"));
+    }
+    if let Some(score) = why["allTermsInName"].as_f64() {
+        lines.push(format!("  +{score:>7.3}  every term is in the name"));
+    }
+    lines
 }
 
 /// A tool as `tool search` ranks it: borrowed from a definition or from the cache.
