@@ -254,6 +254,8 @@ struct SearchItem<'a> {
     raw_name: &'a str,
     title: &'a str,
     description: &'a str,
+    /// A cached mini tool tool's own search text (built-ins and suites keep theirs in code).
+    keywords: &'a str,
     layer: Layer,
     source: &'a str,
     owner: Option<&'a str>,
@@ -274,7 +276,10 @@ impl Searchable for SearchItem<'_> {
         self.description
     }
     fn keywords(&self) -> &str {
-        toolsearch::keywords_of(self.layer, self.raw_name)
+        match self.layer {
+            Layer::Builtin | Layer::Suite => toolsearch::keywords_of(self.layer, self.raw_name),
+            _ => self.keywords,
+        }
     }
     fn layer(&self) -> Layer {
         self.layer
@@ -293,6 +298,7 @@ fn search_items<'a>(defs: &'a [ToolDef], cached: &'a [CachedTool<'a>]) -> Vec<Se
             raw_name: &d.raw_name,
             title: &d.title,
             description: &d.description,
+            keywords: &d.keywords,
             layer: d.layer,
             source: &d.source,
             owner: d.owner.as_deref(),
@@ -304,6 +310,7 @@ fn search_items<'a>(defs: &'a [ToolDef], cached: &'a [CachedTool<'a>]) -> Vec<Se
         raw_name: &c.raw_name,
         title: &c.title,
         description: &c.description,
+        keywords: &c.keywords,
         layer: c.layer,
         source: &c.source,
         owner: c.owner.as_deref(),

@@ -54,6 +54,11 @@ pub struct ToolDef {
     pub input_schema: Value,
     #[serde(default)]
     pub exposure: Exposure,
+    /// Search text beside the description, ranked and never shown: a mini tool's display
+    /// strings in every locale it ships (`runtime::localized`). Built-ins and dispatchers keep
+    /// theirs in code (`toolsearch::keywords_of`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub keywords: String,
 }
 
 impl ToolDef {
@@ -299,6 +304,7 @@ pub fn read_cache_listing(path: &Path) -> Result<Vec<ToolDef>, JsonError> {
             risk: d.risk,
             input_schema: Value::Null,
             exposure: d.exposure,
+            keywords: String::new(),
         })
         .collect())
 }
@@ -367,6 +373,8 @@ pub struct CachedTool<'a> {
     pub owner: Option<Cow<'a, str>>,
     #[serde(default)]
     pub exposure: Exposure,
+    #[serde(default, borrow)]
+    pub keywords: Cow<'a, str>,
     #[serde(default, rename = "inputSchema")]
     _input_schema: serde::de::IgnoredAny,
 }
@@ -443,6 +451,7 @@ mod tests {
             risk: None,
             input_schema: json!({"type": "object"}),
             exposure: Exposure::Startup,
+            keywords: String::new(),
         }
     }
 

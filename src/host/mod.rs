@@ -778,6 +778,7 @@ mod tests {
                                "action": {"type": "string"}},
             }),
             exposure,
+            keywords: String::new(),
         }
     }
 

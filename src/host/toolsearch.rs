@@ -31,9 +31,9 @@ pub trait Searchable {
     fn source(&self) -> &str;
 }
 
-/// The search text of a built-in or dispatcher (`Searchable::keywords`); other layers have
-/// none of their own. Only finch's layers are looked up, so a mini tool that registers
-/// `Read` does not borrow the built-in's words.
+/// The search text of a built-in or dispatcher (`Searchable::keywords`); a mini tool's tools
+/// carry theirs in `ToolDef::keywords`. Only finch's layers are looked up, so a mini tool that
+/// registers `Read` does not borrow the built-in's words.
 pub fn keywords_of(layer: Layer, raw_name: &str) -> &'static str {
     match layer {
         Layer::Builtin => super::builtins::keywords(raw_name),
@@ -56,7 +56,10 @@ impl Searchable for ToolSpec {
         &self.def.description
     }
     fn keywords(&self) -> &str {
-        keywords_of(self.def.layer, &self.def.raw_name)
+        match self.def.layer {
+            Layer::Builtin | Layer::Suite => keywords_of(self.def.layer, &self.def.raw_name),
+            _ => &self.def.keywords,
+        }
     }
     fn layer(&self) -> Layer {
         self.def.layer
@@ -680,6 +683,7 @@ mod tests {
             risk: None,
             input_schema: json!({"type": "object"}),
             exposure: Exposure::Startup,
+            keywords: String::new(),
         }
     }
 
@@ -1056,6 +1060,7 @@ mod tests {
                         "properties": {"id": {"type": "string"}, "query": {"type": "string"}},
                     }),
                     exposure,
+                    keywords: String::new(),
                 }
             })
             .collect()

@@ -674,6 +674,7 @@ fn tool_def(config: &McpServerConfig, server: &str, tool: &RemoteTool) -> ToolDe
         risk: tool.destructive.then_some(Risk::High),
         input_schema: tool.input_schema.clone(),
         exposure: Exposure::Dynamic,
+        keywords: String::new(),
     }
 }
 

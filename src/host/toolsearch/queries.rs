@@ -101,6 +101,7 @@ fn catalog() -> Catalog {
             risk: None,
             input_schema: json!({"type": "object"}),
             exposure: Exposure::Dynamic,
+            keywords: String::new(),
         });
     }
     defs.extend(super::tests::generated_catalog(600));

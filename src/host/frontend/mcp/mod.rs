@@ -1002,6 +1002,7 @@ mod tests {
                 risk: None,
                 input_schema: json!({"type": "object", "properties": {"word": {"type": "string"}}}),
                 exposure: Exposure::Dynamic,
+                keywords: String::new(),
             }]
         }
 
