@@ -54,6 +54,10 @@ pub struct ToolDef {
     pub input_schema: Value,
     #[serde(default)]
     pub exposure: Exposure,
+    /// The MCP `annotations` the tool's own server declared (MCP tools only), passed on as the
+    /// upstream hints of `hints::of` (SPEC §8.7).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotations: Option<Value>,
 }
 
 impl ToolDef {
@@ -269,6 +273,8 @@ pub fn read_cache_listing(path: &Path) -> Result<Vec<ToolDef>, JsonError> {
         risk: Option<Risk>,
         #[serde(default)]
         exposure: Exposure,
+        #[serde(default)]
+        annotations: Option<Value>,
         #[serde(default, rename = "inputSchema")]
         _input_schema: serde::de::IgnoredAny,
     }
@@ -299,6 +305,7 @@ pub fn read_cache_listing(path: &Path) -> Result<Vec<ToolDef>, JsonError> {
             risk: d.risk,
             input_schema: Value::Null,
             exposure: d.exposure,
+            annotations: d.annotations,
         })
         .collect())
 }
@@ -443,6 +450,7 @@ mod tests {
             risk: None,
             input_schema: json!({"type": "object"}),
             exposure: Exposure::Startup,
+            annotations: None,
         }
     }
 

@@ -581,6 +581,7 @@ mod tests {
             risk: None,
             input_schema: json!({"type": "object"}),
             exposure: Exposure::Startup,
+            annotations: None,
         }
     }
 
@@ -911,6 +912,7 @@ mod tests {
                         "properties": {"id": {"type": "string"}, "query": {"type": "string"}},
                     }),
                     exposure,
+                    annotations: None,
                 }
             })
             .collect()

@@ -100,6 +100,7 @@ fn def(name: &str, title: &str, description: &str, input_schema: Value) -> ToolD
         risk: None,
         input_schema,
         exposure: Exposure::Startup,
+        annotations: None,
     }
 }
 

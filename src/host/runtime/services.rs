@@ -465,6 +465,7 @@ fn register(inner: &Inner, inst: &Arc<Instance>, conn: &Arc<Conn>, params: &Valu
         risk,
         input_schema: schema,
         exposure,
+        annotations: None,
     };
     let timeout = inner.clamp_timeout(timeout);
     {

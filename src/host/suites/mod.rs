@@ -277,6 +277,7 @@ fn def(suite: &dyn Suite) -> ToolDef {
         risk: None,
         input_schema: json!({"type": "object", "properties": properties}),
         exposure: Exposure::Startup,
+        annotations: None,
     }
 }
 

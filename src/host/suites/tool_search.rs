@@ -194,6 +194,7 @@ mod tests {
             risk: None,
             input_schema: json!({"type": "object"}),
             exposure,
+            annotations: None,
         }
     }
 

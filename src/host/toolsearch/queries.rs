@@ -101,6 +101,7 @@ fn catalog() -> Catalog {
             risk: None,
             input_schema: json!({"type": "object"}),
             exposure: Exposure::Dynamic,
+            annotations: None,
         });
     }
     defs.extend(super::tests::generated_catalog(600));
