@@ -865,3 +865,33 @@ fn tool_info_shows_the_annotations() {
     let minitool = ctx.run(&["tool", "info", "MiniTool", "--json"]);
     assert_eq!(minitool.json()["annotations"]["readOnlyHint"], false);
 }
+
+/// A bridged server's own annotations reach the agent: the Python test server's `wipe` says
+/// `destructiveHint`, and finch lists it so once ToolSearch activated it, never read-only.
+#[test]
+fn a_bridged_tool_keeps_its_server_s_annotations() {
+    let ctx = TestContext::new();
+    crate::mcp_bridge::write_servers(
+        &ctx,
+        &json!({"servers": [crate::mcp_bridge::python_entry("py", &[])]}),
+    );
+    let mut raw = Raw::start(&ctx, &[]);
+    raw.initialize("2025-11-25", false);
+    raw.request(
+        "tools/call",
+        json!({"name": "ToolSearch", "arguments": {"query": "deletes everything"}}),
+    );
+    let found = raw.next();
+    assert_eq!(found["result"]["isError"], false, "{found}");
+    raw.request("tools/list", json!({}));
+    let list = raw.next();
+    let wipe = list["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "mcp__py__wipe")
+        .unwrap_or_else(|| panic!("wipe not listed: {list}"))
+        .clone();
+    assert_eq!(wipe["annotations"]["destructiveHint"], true, "{wipe}");
+    assert_eq!(wipe["annotations"]["readOnlyHint"], false, "{wipe}");
+}

@@ -322,7 +322,10 @@ fn a_card_accepted_through_elicitation_runs_the_call_once() {
         json!(["decision"]),
         "{card}"
     );
-    assert_eq!(transcript_decisions(&ctx), ["card:allowOnce", "card:decline"]);
+    assert_eq!(
+        transcript_decisions(&ctx),
+        ["card:allowOnce", "card:decline"]
+    );
 }
 
 #[test]
