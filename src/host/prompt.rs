@@ -92,6 +92,8 @@ pub enum QuestionAnswer {
     Other(String),
     TimedOut,
     Unavailable,
+    /// The MCP client declined or cancelled the question's form: no answer, and no choice.
+    Dismissed,
 }
 
 /// Whoever answers cards and questions in a run.

@@ -725,7 +725,7 @@ fn question_outcome(answer: &QuestionAnswer, color: bool) -> Option<String> {
             t.green().to_string()
         }),
         QuestionAnswer::TimedOut => "timed out — no answer".to_string(),
-        QuestionAnswer::Unavailable => "✗ No answer".to_string(),
+        QuestionAnswer::Unavailable | QuestionAnswer::Dismissed => "✗ No answer".to_string(),
     };
     Some(line)
 }

@@ -736,6 +736,31 @@ fn tools_list_annotations_and_a_2025_06_18_elicitation() {
         "{result}"
     );
     assert!(ctx.work.join("made-here").exists());
+
+    // A multi-select question: 2025-06-18 has no arrays, so one boolean per option, and the
+    // ticked ones come back as the choice.
+    raw.request(
+        "tools/call",
+        json!({"name": "AskUserQuestion", "arguments": {"question": "Which databases?",
+               "multiSelect": true, "options": [{"label": "SQLite"}, {"label": "Postgres"}]}}),
+    );
+    let elicit = raw.next();
+    let properties = &elicit["params"]["requestedSchema"]["properties"];
+    assert_eq!(properties["answer__option1"]["type"], "boolean", "{elicit}");
+    assert_eq!(
+        properties["answer__option1"]["title"], "Postgres",
+        "{elicit}"
+    );
+    assert!(properties.get("answer").is_none(), "{elicit}");
+    raw.send(
+        &json!({"jsonrpc": "2.0", "id": elicit["id"], "result": {"action": "accept",
+                     "content": {"answer__option0": false, "answer__option1": true}}}),
+    );
+    let result = raw.next();
+    assert_eq!(
+        result["result"]["content"][0]["text"], "The user chose: Postgres",
+        "{result}"
+    );
 }
 
 /// Under 2025-11-25 the form keeps that revision's shape; under 2025-03-26, which has no

@@ -512,7 +512,15 @@ fn ask_user_question_is_asked_through_elicitation() {
         report.text(2),
         "The user answered in their own words: whatever the host has"
     );
-    assert_eq!(report.text(3), "The user chose none of the options.");
+    // A declined form is no answer, not "none of the options".
+    assert!(report.is_error(3), "{}", report.result(3));
+    assert!(
+        report
+            .text(3)
+            .starts_with("The MCP client declined or cancelled the question without an answer"),
+        "{}",
+        report.text(3)
+    );
 
     let single = &report.elicitations()[0];
     assert!(

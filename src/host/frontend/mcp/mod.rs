@@ -776,13 +776,13 @@ fn question_schema(question: &Question) -> Option<ElicitationSchema> {
 }
 
 /// The client's answer to a question. Free text wins over the options; a label that is not an
-/// option counts as free text; declining or cancelling chooses nothing.
+/// option counts as free text; declining or cancelling answers nothing (not "none chosen").
 fn question_answer(question: &Question, result: &ElicitResult) -> QuestionAnswer {
     let empty = Map::new();
     let content = match (&result.action, &result.content) {
         (ElicitationAction::Accept, Some(Value::Object(map))) => map,
         (ElicitationAction::Accept, _) => &empty,
-        _ => return QuestionAnswer::Chosen(Vec::new()),
+        _ => return QuestionAnswer::Dismissed,
     };
     if let Some(other) = content.get("other").and_then(Value::as_str)
         && !other.trim().is_empty()
@@ -1005,8 +1005,8 @@ mod tests {
             ),
             (Accept, Some(json!({"other": ""})), chosen(&[])),
             (Accept, None, chosen(&[])),
-            (Decline, None, chosen(&[])),
-            (Cancel, None, chosen(&[])),
+            (Decline, None, QuestionAnswer::Dismissed),
+            (Cancel, None, QuestionAnswer::Dismissed),
         ];
         for (action, content, want) in cases {
             let got = question_answer(&question(false), &elicited(action.clone(), content.clone()));
