@@ -920,3 +920,13 @@ fn a_bridged_tool_keeps_its_server_s_annotations() {
     assert_eq!(wipe["annotations"]["destructiveHint"], true, "{wipe}");
     assert_eq!(wipe["annotations"]["readOnlyHint"], false, "{wipe}");
 }
+
+/// `--call-tool` belongs to `--serve mcp`: alone it is a usage error, and nothing starts.
+#[test]
+fn call_tool_without_serve_is_a_usage_error() {
+    let ctx = TestContext::new();
+    ctx.run(&["run", "--call-tool"])
+        .failure(2)
+        .stderr_has("--serve");
+    assert!(ctx.transcripts().is_empty());
+}
