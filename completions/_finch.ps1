@@ -1342,6 +1342,7 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR is honoured with `auto`)')
             [CompletionResult]::new('--jsonl', '--jsonl', [CompletionResultType]::ParameterName, 'Read one JSON request per stdin line ({"id","tool","arguments"}), answer one per stdout line')
             [CompletionResult]::new('--no-builtins', '--no-builtins', [CompletionResultType]::ParameterName, 'Leave out the runtime built-in tools')
+            [CompletionResult]::new('--call-tool', '--call-tool', [CompletionResultType]::ParameterName, 'With --serve mcp: also list `CallTool` {name, arguments}, which calls any active tool (those ToolSearch activated too) through the same gateway, for clients that never list tools again (Codex CLI)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors')

@@ -1229,6 +1229,7 @@ set edit:completion:arg-completer[finch] = {|@words|
             cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'
             cand --jsonl 'Read one JSON request per stdin line ({"id","tool","arguments"}), answer one per stdout line'
             cand --no-builtins 'Leave out the runtime built-in tools'
+            cand --call-tool 'With --serve mcp: also list `CallTool` {name, arguments}, which calls any active tool (those ToolSearch activated too) through the same gateway, for clients that never list tools again (Codex CLI)'
             cand --json 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
             cand -q 'Print only data and errors'
             cand --quiet 'Print only data and errors'
