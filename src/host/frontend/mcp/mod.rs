@@ -26,7 +26,12 @@
 //!
 //! Permission cards and `AskUserQuestion` questions become `elicitation/create` forms when the
 //! client declared form elicitation at `initialize`, else go to `/dev/tty`, else to nobody
-//! (deny); an elicitation never waits longer than `[host] card_timeout`.
+//! (deny: `noElicitation`); an elicitation never waits longer than `[host] card_timeout`. The
+//! form takes the shape of the negotiated revision (`version`), and a declined or cancelled one
+//! is recorded as such (`card:decline`, `card:cancel`), not as a person's deny.
+//!
+//! Every listed tool carries its annotations (`crate::host::hints`); `--call-tool` adds the
+//! `CallTool` proxy for clients that never list again (`annotations`).
 //!
 //! stdout carries only the protocol: nothing here prints to it, and warnings go to stderr.
 
@@ -139,7 +144,8 @@ impl ClientLink {
             .then(|| client.clone())
     }
 
-    /// Whether a client is attached that cannot elicit (so a card it gets is not shown to it).
+    /// Whether a client is attached (from its first call on): a card that finds no eliciting
+    /// client then went unshown because of that client, not because nobody was there.
     fn attached(&self) -> bool {
         self.0.borrow().is_some()
     }
