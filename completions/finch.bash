@@ -2330,7 +2330,7 @@ _finch() {
             return 0
             ;;
         finch__subcmd__run)
-            opts="-q -v -h -V --jsonl --mode --approve --cwd --session --minitool --no-builtins --serve --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version"
+            opts="-q -v -h -V --jsonl --mode --approve --cwd --session --minitool --no-builtins --serve --call-tool --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3712,7 +3712,7 @@ _finch() {
             return 0
             ;;
         finch__subcmd__tool__subcmd__search)
-            opts="-q -v -h -V --source --limit --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version"
+            opts="-q -v -h -V --source --limit --explain --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

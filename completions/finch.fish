@@ -819,6 +819,7 @@ complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcom
 complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from search" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from search" -l explain -d 'Show why each tool ranked: the query terms it matched, in which fields, and what each added to its score (how the model will find a tool)'
 complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from search" -l json -d 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
 complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from search" -s q -l quiet -d 'Print only data and errors'
 complete -c finch -n "__fish_finch_using_subcommand tool; and __fish_seen_subcommand_from search" -s v -l verbose -d 'Print more detail on stderr'
@@ -902,6 +903,7 @@ always\t''
 never\t''"
 complete -c finch -n "__fish_finch_using_subcommand run" -l jsonl -d 'Read one JSON request per stdin line ({"id","tool","arguments"}), answer one per stdout line'
 complete -c finch -n "__fish_finch_using_subcommand run" -l no-builtins -d 'Leave out the runtime built-in tools'
+complete -c finch -n "__fish_finch_using_subcommand run" -l call-tool -d 'With --serve mcp: also list `CallTool` {name, arguments}, which calls any active tool (those ToolSearch activated too) through the same gateway, for clients that never list tools again (Codex CLI)'
 complete -c finch -n "__fish_finch_using_subcommand run" -l json -d 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
 complete -c finch -n "__fish_finch_using_subcommand run" -s q -l quiet -d 'Print only data and errors'
 complete -c finch -n "__fish_finch_using_subcommand run" -s v -l verbose -d 'Print more detail on stderr'

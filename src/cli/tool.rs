@@ -362,6 +362,11 @@ fn cmd_info(ctx: &Context, args: &InfoArgs) -> Result<()> {
         if let Some(map) = v.as_object_mut() {
             map.insert("permission".into(), permission);
             map.insert("minitoolNotShown".into(), serde_json::json!(not_shown));
+            // The MCP annotations `--serve mcp` lists it with (`host::hints`).
+            map.insert(
+                "annotations".into(),
+                serde_json::json!(crate::host::hints::of(tool)),
+            );
         }
         return ctx.ui.json(&v);
     }

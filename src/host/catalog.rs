@@ -59,6 +59,10 @@ pub struct ToolDef {
     /// theirs in code (`toolsearch::keywords_of`).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub keywords: String,
+    /// The MCP `annotations` the tool's own server declared (MCP tools only), passed on as the
+    /// upstream hints of `hints::of` (SPEC §8.7).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotations: Option<Value>,
 }
 
 impl ToolDef {
@@ -274,6 +278,8 @@ pub fn read_cache_listing(path: &Path) -> Result<Vec<ToolDef>, JsonError> {
         risk: Option<Risk>,
         #[serde(default)]
         exposure: Exposure,
+        #[serde(default)]
+        annotations: Option<Value>,
         #[serde(default, rename = "inputSchema")]
         _input_schema: serde::de::IgnoredAny,
     }
@@ -305,6 +311,7 @@ pub fn read_cache_listing(path: &Path) -> Result<Vec<ToolDef>, JsonError> {
             input_schema: Value::Null,
             exposure: d.exposure,
             keywords: String::new(),
+            annotations: d.annotations,
         })
         .collect())
 }
@@ -452,6 +459,7 @@ mod tests {
             input_schema: json!({"type": "object"}),
             exposure: Exposure::Startup,
             keywords: String::new(),
+            annotations: None,
         }
     }
 

@@ -23,6 +23,7 @@ pub mod cancel;
 pub mod catalog;
 pub mod control;
 pub mod frontend;
+pub mod hints;
 pub mod mcp;
 pub mod naming;
 pub mod output;
@@ -559,6 +560,18 @@ impl Host {
                         "Permission denied: `{}` needs a person's approval ({}), and this run has nobody to ask. Rerun with --approve {} to allow it, or use a tool that does not need approval.",
                         tool.name, verdict.reason, tool.name
                     ),
+                    CardAnswer::Declined => format!(
+                        "Not run: `{}` needs a person's approval ({}), and the MCP client declined the permission card without anyone allowing it (an agent run without a person, such as `codex exec`, declines every card). This is not a person's refusal. Do not retry the same call: ask the user whether it should run; they can allow it with finch's --approve {} or an allow rule.",
+                        tool.name, verdict.reason, tool.name
+                    ),
+                    CardAnswer::Cancelled => format!(
+                        "Not run: `{}` needs a person's approval ({}), and the MCP client cancelled the permission card before anyone answered it (an agent run without a person, such as `claude -p`, cancels every card). This is not a person's refusal. Do not retry the same call: ask the user whether it should run; they can allow it with finch's --approve {} or an allow rule.",
+                        tool.name, verdict.reason, tool.name
+                    ),
+                    CardAnswer::NoElicitation => format!(
+                        "Not run: `{}` needs a person's approval ({}), and nobody could be asked: the MCP client cannot show permission cards (no elicitation support) and finch has no terminal. Do not retry the same call: ask the user whether it should run; they can allow it with finch's --approve {} or an allow rule.",
+                        tool.name, verdict.reason, tool.name
+                    ),
                     _ => format!(
                         "The user denied `{}`. Do not retry the same call.",
                         tool.name
@@ -779,6 +792,7 @@ mod tests {
             }),
             exposure,
             keywords: String::new(),
+            annotations: None,
         }
     }
 

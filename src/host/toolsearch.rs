@@ -684,6 +684,7 @@ mod tests {
             input_schema: json!({"type": "object"}),
             exposure: Exposure::Startup,
             keywords: String::new(),
+            annotations: None,
         }
     }
 
@@ -1061,6 +1062,7 @@ mod tests {
                     }),
                     exposure,
                     keywords: String::new(),
+                    annotations: None,
                 }
             })
             .collect()

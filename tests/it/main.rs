@@ -3,6 +3,7 @@
 mod common;
 
 mod add;
+mod agents;
 mod archives;
 mod builtins_files;
 mod builtins_other;

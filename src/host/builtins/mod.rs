@@ -101,6 +101,7 @@ fn def(name: &str, title: &str, description: &str, input_schema: Value) -> ToolD
         input_schema,
         exposure: Exposure::Startup,
         keywords: String::new(),
+        annotations: None,
     }
 }
 

@@ -292,6 +292,13 @@ fn lane(tool: &ToolRef) -> Lane {
     }
 }
 
+/// Whether every call of `tool` gets a card, whatever the mode and the allow rules (step 4:
+/// mini tool and MCP tools, `MiniTool`, unknown names). What `hints::of` must never call
+/// read-only.
+pub fn always_cards(tool: &ToolRef) -> bool {
+    lane(tool) == Lane::AlwaysCard
+}
+
 /// The subject of a call: what rule keys are matched against.
 enum Target {
     Command(String, Classification),

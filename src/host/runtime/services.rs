@@ -472,6 +472,7 @@ fn register(inner: &Inner, inst: &Arc<Instance>, conn: &Arc<Conn>, params: &Valu
         input_schema: schema,
         exposure,
         keywords,
+        annotations: None,
     };
     let timeout = inner.clamp_timeout(timeout);
     {

@@ -278,6 +278,7 @@ fn def(suite: &dyn Suite) -> ToolDef {
         input_schema: json!({"type": "object", "properties": properties}),
         exposure: Exposure::Startup,
         keywords: String::new(),
+        annotations: None,
     }
 }
 

@@ -195,6 +195,7 @@ mod tests {
             input_schema: json!({"type": "object"}),
             exposure,
             keywords: String::new(),
+            annotations: None,
         }
     }
 

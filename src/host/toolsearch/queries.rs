@@ -102,6 +102,7 @@ fn catalog() -> Catalog {
             input_schema: json!({"type": "object"}),
             exposure: Exposure::Dynamic,
             keywords: String::new(),
+            annotations: None,
         });
     }
     defs.extend(super::tests::generated_catalog(600));
