@@ -94,7 +94,8 @@ impl<'a> Document<'a> {
     }
 
     /// Parses only the lines in `window` (from `window_around`), as a parse of the whole file
-    /// would read them when the file has no fenced code. Line indices count from the window.
+    /// would read them when the file has no fenced code, HTML comment or front matter (callers
+    /// parse such files whole). Line indices count from the window.
     pub fn parse_window(text: &'a str, window: Range<usize>) -> Document<'a> {
         let lines = split_lines(text, window);
         let mut doc = Document {
@@ -746,8 +747,8 @@ fn body_start(text: &str) -> usize {
 
 /// The lines around byte `at` that `Document::parse_window` can read on their own: from the
 /// nearest line at or above `at` that is neither blank nor indented (no entry goes on over such a
-/// line, so a parse is in a known state there, fenced code aside) down to the next such line after
-/// the line of `at`. The entry holding `at`, if any, lies inside.
+/// line, so a parse is in a known state there, fences, comments and front matter aside) down to
+/// the next such line after the line of `at`. The entry holding `at`, if any, lies inside.
 pub fn window_around(text: &str, at: usize) -> Range<usize> {
     let bytes = text.as_bytes();
     let body = body_start(text);
