@@ -2406,7 +2406,7 @@ _finch() {
             return 0
             ;;
         finch__subcmd__schedule__subcmd__create)
-            opts="-q -v -h -V --name --prompt --hourly --daily --weekdays --weekly --cron --once --tz --space --cwd --model --effort --mode --timeout --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version"
+            opts="-q -v -h -V --name --prompt --hourly --daily --weekdays --weekly --cron --once --tz --space --cwd --model --effort --mode --timeout --catch-up --no-catch-up --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2832,7 +2832,7 @@ _finch() {
             return 0
             ;;
         finch__subcmd__schedule__subcmd__update)
-            opts="-q -v -h -V --name --prompt --hourly --daily --weekdays --weekly --cron --once --tz --space --cwd --model --effort --mode --timeout --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version"
+            opts="-q -v -h -V --name --prompt --hourly --daily --weekdays --weekly --cron --once --tz --space --cwd --model --effort --mode --timeout --catch-up --no-catch-up --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

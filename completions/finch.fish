@@ -394,6 +394,8 @@ complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_su
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l catch-up -d 'Run once for a fire time missed while no daemon ran (catchUp)'
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l no-catch-up -d 'Do not catch up missed fire times (the default)'
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l json -d 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -s q -l quiet -d 'Print only data and errors'
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -s v -l verbose -d 'Print more detail on stderr'
@@ -420,6 +422,8 @@ complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_su
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l catch-up -d 'Run once for a fire time missed while no daemon ran (catchUp)'
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l no-catch-up -d 'Do not catch up missed fire times (the default)'
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l json -d 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -s q -l quiet -d 'Print only data and errors'
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -s v -l verbose -d 'Print more detail on stderr'

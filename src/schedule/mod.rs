@@ -6,6 +6,8 @@
 
 pub mod daemon;
 pub mod history;
+pub mod procs;
+pub mod recover;
 pub mod report;
 pub mod runner;
 pub mod signals;
