@@ -6,6 +6,7 @@
 
 pub mod daemon;
 pub mod history;
+pub mod pi;
 pub mod report;
 pub mod runner;
 pub mod signals;
