@@ -376,12 +376,13 @@ fn a_scheduled_pi_run_writes_the_session_finch_lists_and_the_history_names() {
     let agent = agent_dir(&ctx, &model, false);
     let bin = bin.display().to_string();
     let work = ctx.work.display().to_string();
-    // With {session}, and without: the runner gives pi `--session <id>` itself.
+    // The command docs/daemon.md documents, and one without {session}: the runner gives pi
+    // `--session <id>` itself.
     for (i, command) in [
         format!(
-            "[{bin:?}, \"--model\", \"scripted/scripted\", \"--thinking\", \"off\", \"--session\", \"{{session}}\", \"-p\", \"{{prompt}}\"]"
+            "[{bin:?}, \"--model\", \"{{model}}\", \"--thinking\", \"{{effort}}\", \"--session\", \"{{session}}\", \"-p\", \"{{prompt}}\"]"
         ),
-        format!("[{bin:?}, \"--model\", \"scripted/scripted\", \"-p\", \"{{prompt}}\"]"),
+        format!("[{bin:?}, \"--model\", \"{{model}}\", \"-p\", \"{{prompt}}\"]"),
     ]
     .iter()
     .enumerate()
@@ -392,7 +393,8 @@ fn a_scheduled_pi_run_writes_the_session_finch_lists_and_the_history_names() {
             &agent,
             &[
                 "--json", "schedule", "create", "--name", "Read", "--prompt", "read a.txt",
-                "--daily", "09:00", "--cwd", &work,
+                "--daily", "09:00", "--cwd", &work, "--model", "scripted/scripted", "--effort",
+                "low",
             ],
         );
         created.success();
@@ -813,5 +815,118 @@ fn policy_check_in_a_session_uses_its_directory_trust_and_session_allows() {
     assert!(
         missing.stderr().contains("no such transcript file"),
         "{missing}"
+    );
+}
+
+/// pi in RPC mode has a UI (dialogs go to the client as `extension_ui_request`s): an "ask"
+/// verdict becomes pi's select dialog; "Allow for this session" is recorded and spares the same
+/// call a second dialog; "Deny" blocks.
+#[test]
+fn the_extension_asks_through_pis_ui_when_it_has_one() {
+    use std::io::Write;
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    let bin = pi_or_skip!();
+    let ctx = TestContext::new();
+    let touch =
+        |name: &str| json!({"name": "bash", "arguments": {"command": format!("touch {name}")}});
+    let model = Model::start(
+        &ctx,
+        json!([{"tool_calls": [touch("allowed")]},
+               {"tool_calls": [touch("allowed")]},
+               {"tool_calls": [touch("denied")]},
+               {"text": "finished"}]),
+    );
+    let agent = agent_dir(&ctx, &model, true);
+    let sessions = ctx.runtime.join("pi/sessions/rpc");
+    let mut cmd = Command::new(&bin);
+    cmd.env_clear()
+        .env("HOME", &ctx.home)
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("FINCH_RUNTIME_HOME", &ctx.runtime)
+        .env("FINCH_AGENT_HOME", &ctx.agent)
+        .env("PI_CODING_AGENT_SESSION_DIR", &sessions)
+        .current_dir(&ctx.work)
+        .args(["--mode", "rpc", "--model", "scripted/scripted"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit());
+    pi_env(&mut cmd, &agent);
+    let mut child = cmd.spawn().expect("pi starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel::<Value>();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if let Ok(v) = serde_json::from_str(&line) {
+                let _ = tx.send(v);
+            }
+        }
+    });
+    writeln!(
+        stdin,
+        "{}",
+        json!({"id": "p1", "type": "prompt", "message": "touch files"})
+    )
+    .unwrap();
+    let mut dialogs = Vec::new();
+    loop {
+        let event = rx
+            .recv_timeout(Duration::from_secs(60))
+            .expect("pi answers within a minute");
+        if event["type"] == "extension_ui_request" && event["method"] == "select" {
+            let options = event["options"].clone();
+            let answer = if dialogs.is_empty() {
+                "Allow for this session"
+            } else {
+                "Deny"
+            };
+            dialogs.push((event["title"].as_str().unwrap_or("").to_string(), options));
+            let reply =
+                json!({"type": "extension_ui_response", "id": event["id"], "value": answer});
+            writeln!(stdin, "{reply}").unwrap();
+        }
+        if event["type"] == "agent_end" {
+            break;
+        }
+    }
+    drop(stdin);
+    let _ = child.kill();
+    let _ = child.wait();
+
+    assert_eq!(dialogs.len(), 2, "{dialogs:#?}");
+    assert!(dialogs[0].0.contains("touch allowed"), "{dialogs:#?}");
+    assert_eq!(
+        dialogs[0].1,
+        json!(["Allow once", "Allow for this session", "Deny"])
+    );
+    assert!(dialogs[1].0.contains("touch denied"), "{dialogs:#?}");
+    assert!(
+        ctx.work.join("allowed").is_file(),
+        "allowed for the session: it ran"
+    );
+    assert!(!ctx.work.join("denied").exists(), "denied: it did not run");
+
+    let transcript = ctx.transcripts().pop().expect("pi's transcript");
+    let all = lines(&transcript);
+    assert_one_tree(&all);
+    let verdicts: Vec<(String, String)> = custom(&all, "finch.verdict")
+        .iter()
+        .map(|e| {
+            let d = &e["data"];
+            (
+                d["decidedBy"].as_str().unwrap().to_string(),
+                d["answer"].as_str().unwrap_or("-").to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            ("cardRequired".to_string(), "allowForSession".to_string()),
+            ("sessionAllow".to_string(), "-".to_string()),
+            ("cardRequired".to_string(), "deny".to_string()),
+        ]
     );
 }
