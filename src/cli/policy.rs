@@ -236,7 +236,9 @@ fn check(ctx: &Context, args: &CheckArgs) -> Result<()> {
     if ctx.ui.json {
         let mut out = verdict_json(&tool, mode, &verdict);
         if let Some(map) = out.as_object_mut() {
-            map.insert("sessionKey".into(), key.into());
+            if verdict.session_allow_offered {
+                map.insert("sessionKey".into(), key.into());
+            }
             if pi_name {
                 map.insert("tool".into(), args.tool.clone().into());
                 map.insert("finchTool".into(), judged_tool.clone().into());

@@ -49,8 +49,7 @@ pub fn misread_prompt(prompt: &str) -> Option<String> {
     };
     let first = prompt.chars().next().unwrap_or_default();
     Some(format!(
-        "the prompt starts with `{first}`, which pi reads as {what}, not as the prompt; \
-         start the prompt with another character (`finch schedule update <id> --prompt …`)"
+        "the prompt starts with `{first}`, which pi reads as {what}, not as the prompt"
     ))
 }
 
@@ -85,7 +84,10 @@ impl PiSession {
         lock_timeout: Duration,
     ) -> Result<PiSession, String> {
         if let Some(why) = misread_prompt(prompt) {
-            return Err(format!("not started: {why}"));
+            return Err(format!(
+                "not started: {why}; start the prompt with another character \
+                 (`finch schedule update <id> --prompt …`)"
+            ));
         }
         let mut has_session = false;
         for (i, arg) in argv.iter().enumerate().skip(1) {

@@ -430,24 +430,42 @@ fn a_prompt_pi_would_misread_is_refused_before_pi_starts() {
     let ctx = TestContext::new();
     let model = Model::start(&ctx, json!([]));
     let agent = agent_dir(&ctx, &model, false);
-    ctx.write_config(&format!(
+    let pi_config = format!(
         "[agent]\ncommand = [{:?}, \"--model\", \"scripted/scripted\", \"-p\", \"{{prompt}}\"]\n",
         bin.display().to_string()
-    ));
+    );
     for (prompt, what) in [
         ("-v tell me", "an option"),
         ("@notes.md", "a file to attach"),
     ] {
         let prompt = format!("--prompt={prompt}");
-        let created = finch_with_pi(
-            &ctx,
-            &agent,
-            &[
-                "--json", "schedule", "create", "--name", "N", &prompt, "--hourly",
-            ],
+        let create = [
+            "--json", "schedule", "create", "--name", "N", &prompt, "--hourly",
+        ];
+        // With pi configured, such a prompt is not even stored.
+        ctx.write_config(&pi_config);
+        let tasks = ctx.runtime.join("automation/tasks.json");
+        let before = std::fs::read(&tasks).ok();
+        let refused = finch_with_pi(&ctx, &agent, &create);
+        refused.failure(2);
+        let error = &refused.json()["error"];
+        assert_eq!(error["code"], "invalid_task", "{refused}");
+        let message = error["message"].as_str().unwrap();
+        assert!(
+            message.contains("the agent command is pi, and the prompt starts with"),
+            "{refused}"
         );
+        assert!(
+            message.contains(&format!("which pi reads as {what}")),
+            "{refused}"
+        );
+        assert_eq!(std::fs::read(&tasks).ok(), before, "nothing stored");
+        // A task stored while another agent was configured is refused when it runs.
+        ctx.write_config("[agent]\ncommand = [\"true\"]\n");
+        let created = finch_with_pi(&ctx, &agent, &create);
         created.success();
         let task = created.json()["id"].as_str().unwrap().to_string();
+        ctx.write_config(&pi_config);
         let run = finch_with_pi(&ctx, &agent, &["schedule", "run", &task]);
         run.failure(1);
         let history = finch_with_pi(&ctx, &agent, &["--json", "schedule", "history", &task]);
