@@ -805,7 +805,7 @@ fn where_inside(paths: &[PathBuf], workspace: &Workspace) -> String {
     });
     match trusted {
         Some((path, dir)) => format!(
-            "on {}, inside the trusted directory {} (trusted for this session)",
+            "on {}, inside the trusted directory {}",
             path.display(),
             dir.display()
         ),
@@ -1068,8 +1068,8 @@ mod tests {
         assert_eq!((v.decision, v.decided_by), (Allow, By::FastLane));
         assert_eq!(
             v.reason,
-            "`Read` on /work/shared/x.md, inside the trusted directory /work/shared (trusted for \
-             this session), and the mode is acceptCalls"
+            "`Read` on /work/shared/x.md, inside the trusted directory /work/shared, and the mode \
+             is acceptCalls"
         );
         assert!(!v.reason.contains("working directory"), "{}", v.reason);
     }
