@@ -1309,6 +1309,8 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'Permission mode of the run')
             [CompletionResult]::new('--cwd', '--cwd', [CompletionResultType]::ParameterName, 'Working directory of the call (default: the current directory)')
             [CompletionResult]::new('--trusted-dir', '--trusted-dir', [CompletionResultType]::ParameterName, 'A directory the file tools may use besides the working directory (repeatable)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Whose tool names and argument shapes the call has: finch''s (`Read {file_path}`) or pi''s (`read {path}`, `bash {command, timeout in seconds}`, `edit {path, edits}`, `write`, `grep`, `find`, `ls`)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Judge the call in this session: its working directory (unless --cwd is given), its trusted directories and what was allowed for it (a session id or unique prefix, or a transcript file)')
             [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
             [CompletionResult]::new('--agent-home', '--agent-home', [CompletionResultType]::ParameterName, 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR is honoured with `auto`)')

@@ -2198,7 +2198,7 @@ _finch() {
             return 0
             ;;
         finch__subcmd__policy__subcmd__check)
-            opts="-q -v -h -V --mode --cwd --trusted-dir --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version"
+            opts="-q -v -h -V --mode --cwd --trusted-dir --agent --session --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2213,6 +2213,14 @@ _finch() {
                     return 0
                     ;;
                 --trusted-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -W "finch pi" -- "${cur}"))
+                    return 0
+                    ;;
+                --session)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

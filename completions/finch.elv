@@ -1200,6 +1200,8 @@ set edit:completion:arg-completer[finch] = {|@words|
             cand --mode 'Permission mode of the run'
             cand --cwd 'Working directory of the call (default: the current directory)'
             cand --trusted-dir 'A directory the file tools may use besides the working directory (repeatable)'
+            cand --agent 'Whose tool names and argument shapes the call has: finch''s (`Read {file_path}`) or pi''s (`read {path}`, `bash {command, timeout in seconds}`, `edit {path, edits}`, `write`, `grep`, `find`, `ls`)'
+            cand --session 'Judge the call in this session: its working directory (unless --cwd is given), its trusted directories and what was allowed for it (a session id or unique prefix, or a transcript file)'
             cand --runtime-home 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)'
             cand --agent-home 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)'
             cand --color 'When to use colour (NO_COLOR is honoured with `auto`)'

@@ -880,6 +880,9 @@ complete -c finch -n "__fish_finch_using_subcommand policy; and __fish_seen_subc
 acceptCalls\t'The fast lane runs without cards'"
 complete -c finch -n "__fish_finch_using_subcommand policy; and __fish_seen_subcommand_from check" -l cwd -d 'Working directory of the call (default: the current directory)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand policy; and __fish_seen_subcommand_from check" -l trusted-dir -d 'A directory the file tools may use besides the working directory (repeatable)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand policy; and __fish_seen_subcommand_from check" -l agent -d 'Whose tool names and argument shapes the call has: finch\'s (`Read {file_path}`) or pi\'s (`read {path}`, `bash {command, timeout in seconds}`, `edit {path, edits}`, `write`, `grep`, `find`, `ls`)' -r -f -a "finch\t'finch\'s tool names (`Read`, `Bash`, …)'
+pi\t'pi\'s built-in tool names (`read`, `bash`, `edit`, `write`, `grep`, `find`, `ls`)'"
+complete -c finch -n "__fish_finch_using_subcommand policy; and __fish_seen_subcommand_from check" -l session -d 'Judge the call in this session: its working directory (unless --cwd is given), its trusted directories and what was allowed for it (a session id or unique prefix, or a transcript file)' -r
 complete -c finch -n "__fish_finch_using_subcommand policy; and __fish_seen_subcommand_from check" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand policy; and __fish_seen_subcommand_from check" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand policy; and __fish_seen_subcommand_from check" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''

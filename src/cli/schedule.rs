@@ -237,6 +237,7 @@ fn cmd_create(
             .with_hint("give one of --hourly [:MM], --daily HH:MM, --weekdays HH:MM, --weekly DAY HH:MM, --cron \"EXPR\" or --once DATETIME")
     })?;
     let target = target_of(ctx, options)?.unwrap_or_default();
+    refuse_what_pi_misreads(ctx, prompt)?;
     let new = NewTask {
         name: name.to_string(),
         prompt: prompt.to_string(),
@@ -268,6 +269,9 @@ fn cmd_update(
     let now = now(ctx)?;
     let homes = ctx.homes()?;
     let current = find_task(&load(ctx)?, id)?.clone();
+    if let Some(prompt) = prompt {
+        refuse_what_pi_misreads(ctx, prompt)?;
+    }
     let timezone = match &options.tz {
         Some(tz) => Some(parse_zone(tz).map_err(invalid)?),
         None => None,
@@ -872,6 +876,27 @@ fn target_of(ctx: &Context, options: &TaskSettings) -> Result<Option<Target>> {
 
 fn runner(ctx: &Context) -> Result<Runner> {
     Ok(runner_for(ctx.homes()?, ctx.settings()?))
+}
+
+/// With pi as the agent, a prompt pi's `-p` would misread (`-…`, `@…`) is refused before it is
+/// stored (the runner refuses it too, for tasks written otherwise; see `schedule::pi`).
+fn refuse_what_pi_misreads(ctx: &Context, prompt: &str) -> Result<()> {
+    let Ok(settings) = ctx.settings() else {
+        return Ok(());
+    };
+    let is_pi = settings
+        .agent_command
+        .as_ref()
+        .and_then(|c| c.first())
+        .is_some_and(|p| crate::schedule::pi::is_pi(p));
+    match crate::schedule::pi::misread_prompt(prompt) {
+        Some(why) if is_pi => Err(CommandError::usage(format!(
+            "the agent command is pi, and {why}"
+        ))
+        .with_code("invalid_task")
+        .with_hint("start the prompt with another character: pi has no `--` to end its options")),
+        _ => Ok(()),
+    }
 }
 
 fn warn_without_agent(ctx: &Context) {

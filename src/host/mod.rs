@@ -719,7 +719,7 @@ fn build_catalog(providers: &[Box<dyn Provider>]) -> (Catalog, Vec<usize>) {
 }
 
 /// What "Allow for this session" remembers: the exact command for Bash, the tool otherwise.
-fn session_key(tool: &str, args: &Value) -> String {
+pub(crate) fn session_key(tool: &str, args: &Value) -> String {
     match (tool, args.get("command").and_then(Value::as_str)) {
         ("Bash", Some(command)) => format!("Bash\0{command}"),
         _ => tool.to_string(),
@@ -1032,11 +1032,14 @@ mod tests {
             .lines()
             .map(|l| serde_json::from_str(l).unwrap())
             .collect();
-        assert_eq!(lines.len(), 3);
+        assert_eq!(lines.len(), 4);
         assert_eq!(lines[0]["type"], "session");
+        // The opening entry finch writes for pi (`session::append::opening`) is the root.
+        assert!(crate::session::append::is_opening(&lines[1]));
+        let lines = &lines[1..];
         let first = &lines[1];
         assert_eq!(first["customType"], "finch.toolCall");
-        assert_eq!(first["parentId"], Value::Null);
+        assert_eq!(first["parentId"], lines[0]["id"]);
         assert_eq!(first["data"]["tool"], "acme_say");
         assert_eq!(first["data"]["decision"], "deny");
         assert_eq!(first["data"]["decidedBy"], "card:denyWithReason");
@@ -1071,12 +1074,16 @@ mod tests {
         assert_eq!(host.call("Read", read.clone()).decision, "allow");
         host.call("Read", read.clone());
         assert!(host.has_pending_records());
-        assert_eq!(transcript_lines(&host).len(), 1, "only the header so far");
+        assert_eq!(
+            transcript_lines(&host).len(),
+            2,
+            "only the header and the opening so far"
+        );
 
         // Peek could read the transcript: the two records are written before it runs.
         let peek = host.call("Peek", json!({}));
-        assert_eq!(peek.output.text_content(), "3 lines");
-        assert_eq!(transcript_lines(&host).len(), 3);
+        assert_eq!(peek.output.text_content(), "4 lines");
+        assert_eq!(transcript_lines(&host).len(), 4);
 
         // So is a Read of a file in the sessions directory.
         let sessions = host
@@ -1090,12 +1097,13 @@ mod tests {
             .to_path_buf();
         let inside = sessions.join("x.jsonl");
         host.call("Read", json!({"file_path": inside}));
-        assert_eq!(transcript_lines(&host).len(), 4, "Peek's record went first");
+        assert_eq!(transcript_lines(&host).len(), 5, "Peek's record went first");
 
         host.write_records();
         assert!(!host.has_pending_records());
         let lines = transcript_lines(&host);
-        assert_eq!(lines.len(), 5);
+        assert_eq!(lines.len(), 6);
+        let lines = &lines[1..];
         let tools: Vec<&str> = lines[1..]
             .iter()
             .map(|l| l["data"]["tool"].as_str().unwrap())
@@ -1115,12 +1123,12 @@ mod tests {
         for _ in 0..63 {
             host.call("Read", json!({"file_path": "a.txt"}));
         }
-        assert_eq!(transcript_lines(&host).len(), 1);
+        assert_eq!(transcript_lines(&host).len(), 2);
         host.call("Read", json!({"file_path": "a.txt"}));
-        assert_eq!(transcript_lines(&host).len(), 65);
+        assert_eq!(transcript_lines(&host).len(), 66);
         assert!(!host.has_pending_records());
         host.call("Read", json!({"file_path": "a.txt"}));
         host.finish().unwrap();
-        assert_eq!(transcript_lines(&host).len(), 66);
+        assert_eq!(transcript_lines(&host).len(), 67);
     }
 }

@@ -298,7 +298,7 @@ impl Runner {
         record.directory = Some(dir.to_string_lossy().into_owned());
         let session = ids::new_session_id();
         record.session_id = Some(session.clone());
-        let argv = substitute(
+        let mut argv = substitute(
             template,
             &Placeholders {
                 prompt: task.prompt.clone(),
@@ -309,6 +309,27 @@ impl Runner {
                 mode: task.permission_mode.as_str().to_string(),
             },
         );
+        // pi gets a session finch made, in finch's sessions directory (`pi.rs`).
+        let pi = if super::pi::is_pi(&argv[0]) {
+            match super::pi::PiSession::prepare(
+                &self.homes,
+                &dir,
+                &session,
+                &task.prompt,
+                &mut argv,
+                (self.clock)(),
+                self.lock_timeout,
+            ) {
+                Ok(pi) => Some(pi),
+                Err(note) => {
+                    record.session_id = None;
+                    record.note = Some(note);
+                    return;
+                }
+            }
+        } else {
+            None
+        };
         let program = self.program(&argv[0]);
         let (reader, writer) = match std::io::pipe() {
             Ok(p) => p,
@@ -327,7 +348,8 @@ impl Runner {
             .env("FINCH_TASK_ID", &task.id)
             .env("FINCH_RUN_ID", &record.run_id)
             .env("FINCH_SESSION_ID", &session)
-            .env("FINCH_PERMISSION_MODE", task.permission_mode.as_str());
+            .env("FINCH_PERMISSION_MODE", task.permission_mode.as_str())
+            .envs(pi.iter().flat_map(|p| p.env()));
         match writer.try_clone() {
             Ok(w) => command.stdout(w).stderr(writer),
             Err(e) => {
@@ -472,6 +494,9 @@ impl Runner {
             }
         }
         record.output_tail = tail.lock().unwrap_or_else(|e| e.into_inner()).text();
+        if let Some(pi) = &pi {
+            pi.finish(&mut record.session_id, &mut record.extra);
+        }
         match status {
             Ok(status) => {
                 record.exit_code = status.code();

@@ -17,6 +17,7 @@ mod list_enable_remove;
 mod mcp_bridge;
 mod memory;
 mod node_suite;
+mod pi;
 mod policy;
 mod registry;
 mod reload;

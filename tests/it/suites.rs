@@ -999,8 +999,8 @@ fn session_errors_name_the_problem() {
     // Each failed call still recorded itself, and only that.
     for transcript in ctx.transcripts() {
         let entries = lines(&transcript);
-        assert_eq!(entries.len(), 2, "{entries:?}");
-        assert_eq!(entries[1]["customType"], "finch.toolCall");
+        assert_eq!(entries.len(), 3, "{entries:?}");
+        assert_eq!(entries[2]["customType"], "finch.toolCall");
     }
 }
 
