@@ -1131,6 +1131,33 @@ fn schedule_create_update_enable_disable_delete_write_what_the_cli_writes() {
     );
 }
 
+/// Issue 22: the Schedule tool sets and clears a task's opt-in catch-up, as the CLI does.
+#[test]
+fn schedule_create_and_update_take_catch_up() {
+    let ctx = TestContext::new();
+    let out = call(
+        &ctx,
+        "Schedule",
+        json!({"action": "create", "name": "brief", "prompt": "p", "daily": "07:00", "tz": "UTC", "catchUp": true}),
+    );
+    out.success();
+    let task = &out.json()["structuredContent"];
+    assert_eq!(task["catchUp"], true, "{task}");
+    let id = task["id"].as_str().unwrap().to_string();
+    let listed = ctx.run(&["schedule", "list", "--json"]).json();
+    assert_eq!(listed[0]["catchUp"], true, "{listed}");
+    let out = call(
+        &ctx,
+        "Schedule",
+        json!({"action": "update", "id": id, "catchUp": false}),
+    );
+    out.success();
+    assert!(
+        out.json()["structuredContent"].get("catchUp").is_none(),
+        "{out}"
+    );
+}
+
 #[test]
 fn schedule_create_warns_without_an_agent_and_takes_every_kind_of_schedule() {
     let ctx = TestContext::new();
