@@ -1,6 +1,7 @@
 //! `finch tool list|search|info|call` (SPEC §8.7). `list`, `search` and `info` read the catalog
 //! without starting anything: the built-ins and suites from the binary, the mini tool and MCP
-//! layers from the cache `reload` writes (`<runtime>/cache/catalog.json`). `call` runs one call
+//! layers from the cache `reload` writes (`<runtime>/cache/catalog.json`); `list` and `search`
+//! name `finch reload` when a configured MCP server has no tools there (`mcp_cache_hint`). `call` runs one call
 //! through a whole host session — same gateway, cards and transcript as `finch run` — and maps
 //! the outcome to an exit code: 0 ran, 1 the tool failed or the arguments were invalid, 3 no
 //! such tool, 4 refused (a rule, a card, or nobody to ask).

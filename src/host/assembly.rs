@@ -39,9 +39,10 @@ pub struct Layers {
     /// Which mini tools start and whether the MCP servers connect: costly, and not needed by a
     /// `tool call` of a built-in or a dispatcher.
     pub external: External,
-    /// Installed mini tools start in the background, their tools listed from the catalog
-    /// cache meanwhile (`finch run`: it answers at once, and a call of a mini tool's tool
-    /// waits for that mini tool alone). Otherwise every one is active before the host is.
+    /// Installed mini tools start and MCP servers connect in the background, their tools
+    /// listed from the catalog cache meanwhile (`finch run`: it answers at once, and a call of
+    /// a mini tool's or a server's tool waits for that mini tool or server alone). Otherwise
+    /// every one is active (or failed) before the host is.
     pub background: bool,
 }
 

@@ -209,13 +209,13 @@ fn a_hanging_server_delays_neither_initialize_nor_the_other_servers_tools() {
 fn jsonl_calls_do_not_wait_and_a_cached_tool_waits_for_its_own_server() {
     let ctx = TestContext::new();
     let marker = ctx.base().join("hang.pid");
+    // The catalog cache has `fine`'s tools; the hanging server is added after.
+    write_servers(&ctx, &json!({"servers": [python_entry("fine", &[])]}));
+    ctx.run(&["reload"]).success();
     write_servers(
         &ctx,
         &json!({"servers": [hanging(&marker), python_entry("fine", &[])]}),
     );
-    // The catalog cache, written with a short timeout (the hanging server fails in it).
-    ctx.write_config("[mcp]\ntimeout = \"2s\"\n");
-    ctx.run(&["reload"]).success();
     patient(&ctx);
     std::fs::write(ctx.work.join("notes.txt"), "read me\n").expect("write");
     let mut run = Driver::start(
