@@ -415,3 +415,30 @@ fn server_progress_is_shown_by_tool_call() {
         out.stderr_has(&format!("  … mcp__py__count: {step}/3 step {step}\n"));
     }
 }
+
+#[test]
+fn a_tool_call_of_a_server_a_mini_tool_registers_starts_that_mini_tool_and_server_only() {
+    use crate::common::fixtures::MiniTool;
+    let ctx = TestContext::new();
+    patient(&ctx);
+    let marker = ctx.base().join("hang.pid");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/test_server.py");
+    let entry = json!({"name": "reg", "command": crate::mcp_bridge::python(), "args": [script]});
+    let registrar = MiniTool::new("registrar", "1.0.0")
+        .finch_field("requires", json!({"capabilities": ["mcp.client"]}))
+        .entry_source(&format!(
+            "export async function activate(ctx) {{\n  const mcp = ctx.capabilities.get(\"mcp.client\");\n  const r = await mcp.registerServer({entry});\n  if (!r.ok) throw new Error(r.error);\n}}\n"
+        ));
+    let dir = ctx.base().join("src/registrar");
+    registrar.write_to(&dir);
+    ctx.run(&["add", &dir.display().to_string()]).success();
+    ctx.run(&["enable", "registrar"]).success();
+    // `reload` learns (and caches) that `reg` is the registrar's; the hanging server comes
+    // after.
+    ctx.run(&["reload"]).success();
+    write_servers(&ctx, &json!({"servers": [hanging(&marker)]}));
+    let echo = approved_call(&ctx, "mcp__reg__echo", json!({"message": "registered"}));
+    echo.success();
+    assert_eq!(text_of(&echo.json()), "Echo: registered");
+    assert!(!marker.exists(), "the call started the other server too");
+}
