@@ -900,6 +900,8 @@ fn a_bridged_tool_keeps_its_server_s_annotations() {
         &ctx,
         &json!({"servers": [crate::mcp_bridge::python_entry("py", &[])]}),
     );
+    // The server connects in the background: the catalog cache lists its tools meanwhile.
+    ctx.run(&["reload"]).success();
     let mut raw = Raw::start(&ctx, &[]);
     raw.initialize("2025-11-25", false);
     raw.request(

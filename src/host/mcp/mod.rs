@@ -374,11 +374,22 @@ impl Supervisor {
         tools_changed().notify_one();
     }
 
-    /// Stores what the server listed; moves the generation when it differs.
+    /// Stores what the server listed; moves the generation when the tools differ from those
+    /// shown so far (the listed ones, or before the first listing the cached ones).
     fn store(&self, tools: Vec<RemoteTool>) {
         let changed = {
             let mut known = self.server.known();
-            let changed = known.listed.as_ref() != Some(&tools) || !known.cached.is_empty();
+            let changed = match &known.listed {
+                Some(listed) => listed != &tools,
+                None => {
+                    let name = self.server.config.normalized();
+                    let defs: Vec<ToolDef> = tools
+                        .iter()
+                        .map(|t| tool_def(&self.server.config, &name, t))
+                        .collect();
+                    known.cached != defs
+                }
+            };
             known.listed = Some(tools);
             known.cached.clear();
             changed
