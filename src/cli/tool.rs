@@ -1,6 +1,7 @@
 //! `finch tool list|search|info|call` (SPEC §8.7). `list`, `search` and `info` read the catalog
 //! without starting anything: the built-ins and suites from the binary, the mini tool and MCP
-//! layers from the cache `reload` writes (`<runtime>/cache/catalog.json`). `call` runs one call
+//! layers from the cache `reload` writes (`<runtime>/cache/catalog.json`); `list` and `search`
+//! name `finch reload` when a configured MCP server has no tools there (`mcp_cache_hint`). `call` runs one call
 //! through a whole host session — same gateway, cards and transcript as `finch run` — and maps
 //! the outcome to an exit code: 0 ran, 1 the tool failed or the arguments were invalid, 3 no
 //! such tool, 4 refused (a rule, a card, or nobody to ask).
@@ -111,6 +112,11 @@ fn cmd_list(ctx: &Context, args: &ListArgs) -> Result<()> {
     // Never freed, as in `cmd_search`.
     let catalog: &Catalog = Box::leak(Box::new(cached_catalog(ctx, false)?));
     let filter = source_filter(args.source.as_deref())?;
+    mcp_cache_hint(
+        ctx,
+        &filter,
+        catalog.tools().iter().map(|t| t.def.source.as_str()),
+    );
     let tools: Vec<&ToolSpec> = catalog
         .tools()
         .iter()
@@ -140,6 +146,7 @@ fn cmd_search(ctx: &Context, args: &SearchArgs) -> Result<()> {
     // The cached tools are ranked borrowed from the mapped cache file: a search over thousands
     // of them builds no definitions.
     let found = catalog::with_cache_listing(&path, |cached| {
+        mcp_cache_hint(ctx, &filter, cached.iter().map(|c| c.source.as_ref()));
         let tools = search_items(&defs, cached);
         let hits = search_once(&tools, &args.query, &filter, args.limit);
         let why = if args.explain {
@@ -246,6 +253,49 @@ fn explanation_lines(hit: &Value) -> Vec<String> {
         lines.push(format!("  +{score:>7.3}  every term is in the name"));
     }
     lines
+}
+
+/// `tool list` and `tool search` read the catalog cache and start nothing (a listing stays
+/// instant, and a server that hangs cannot stall it): when a configured MCP server the
+/// listing covers has no tools in the cache — added since the last `finch reload`, or the
+/// cache was never written — a hint on stderr says so and names `finch reload`, which connects
+/// every server and writes the cache.
+fn mcp_cache_hint<'a>(
+    ctx: &Context,
+    filter: &SourceFilter,
+    sources: impl Iterator<Item = &'a str>,
+) {
+    let wanted = |server: &str| match filter {
+        SourceFilter::Any | SourceFilter::Mcp(None) => true,
+        SourceFilter::Mcp(Some(s)) => crate::host::mcp::normalize_name(s) == server,
+        _ => false,
+    };
+    if ctx.ui.quiet || !matches!(filter, SourceFilter::Any | SourceFilter::Mcp(_)) {
+        return;
+    }
+    let Ok(homes) = ctx.homes() else {
+        return;
+    };
+    let cached: std::collections::HashSet<&str> =
+        sources.filter_map(|s| s.strip_prefix("mcp:")).collect();
+    let missing: Vec<String> = crate::host::mcp::config::resolve(homes, Vec::new())
+        .servers
+        .iter()
+        .filter(|s| wanted(&s.normalized()) && !cached.contains(s.normalized().as_str()))
+        .map(|s| s.name.clone())
+        .collect();
+    if missing.is_empty() {
+        return;
+    }
+    let (servers, them) = match missing.len() {
+        1 => ("MCP server", "it and list its tools"),
+        _ => ("MCP servers", "them and list their tools"),
+    };
+    crate::eline!(
+        "hint: {servers} {} {} no tools in the catalog cache: run `finch reload` to connect {them}",
+        missing.join(", "),
+        if missing.len() == 1 { "has" } else { "have" }
+    );
 }
 
 /// A tool as `tool search` ranks it: borrowed from a definition or from the cache.
@@ -475,7 +525,19 @@ fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
         }
         _ => args.name.clone(),
     };
-    let record = host.call(&name, call_args);
+    // Progress the tool reports: a line each on a terminal (or with --verbose).
+    let show = ctx.ui.progress_enabled() || (ctx.ui.verbose && !ctx.ui.quiet);
+    let progress = |update: crate::host::cancel::Progress| {
+        if show {
+            crate::eline!("  … {name}: {}", progress_line(&update));
+        }
+    };
+    let record = host.call_with(
+        &name,
+        call_args,
+        &crate::host::cancel::Cancel::new(),
+        &progress,
+    );
     host.finish().map_err(crate::error::CommandError::from)?;
     if ctx.ui.json {
         ctx.ui.json(&record.to_json())?;
@@ -506,9 +568,9 @@ fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
 /// What a `tool call` of `name` starts besides the built-ins and suites: nothing for a
 /// built-in or a dispatcher; for a mini tool's tool, only the mini tool that owns it in the
 /// catalog cache `reload` wrote (with the providers of the capabilities it requires) and no MCP
-/// server; everything for an MCP tool (its server may be one a mini tool registers) and for a
-/// name the cache does not know (a stale or missing cache). `--minitool` directories always
-/// start, and with them an unknown name starts nothing else.
+/// server; for an MCP tool, only its server (`mcp_server_for`); everything for a name the
+/// cache does not know (a stale or missing cache). `--minitool` directories always start, and
+/// with them an unknown name starts nothing else.
 fn external_for(ctx: &Context, name: &str, minitool_dirs: bool) -> External {
     // The `--minitool` directories alone, or nothing at all.
     let bare = if minitool_dirs {
@@ -523,7 +585,7 @@ fn external_for(ctx: &Context, name: &str, minitool_dirs: bool) -> External {
     };
     match Layer::of_name(name) {
         Layer::Builtin | Layer::Suite => return bare,
-        Layer::Mcp => return External::All,
+        Layer::Mcp => return mcp_server_for(ctx, name).unwrap_or(everything),
         Layer::MiniTool => {}
     }
     let Ok(catalog) = cached_catalog(ctx, false) else {
@@ -537,6 +599,58 @@ fn external_for(ctx: &Context, name: &str, minitool_dirs: bool) -> External {
         (Layer::MiniTool, Some(id)) => External::MiniTools(vec![id.to_string()]),
         (Layer::Builtin | Layer::Suite, _) => bare,
         _ => everything,
+    }
+}
+
+/// The one MCP server a `tool call` of the MCP tool `name` needs: the server of a user's
+/// `servers.json` or of an enabled mini tool's `contributes.mcpServers` whose tools are named
+/// `mcp__<server>__…` (the longest such name, should two fit), or — for a server a mini tool
+/// registers at run time — the one the catalog cache names, with the mini tool that registers
+/// it. `None` (start everything) when neither knows the name.
+fn mcp_server_for(ctx: &Context, name: &str) -> Option<External> {
+    let homes = ctx.homes().ok()?;
+    let configured = crate::host::mcp::config::resolve(homes, Vec::new()).servers;
+    let cached = cached_catalog(ctx, false).ok().and_then(|catalog| {
+        let Lookup::Found(i) = catalog.lookup(name) else {
+            return None;
+        };
+        let def = &catalog.get(i).def;
+        let server = def.source.strip_prefix("mcp:")?.to_string();
+        Some((server, def.owner.clone()))
+    });
+    if let Some((server, owner)) = cached {
+        if configured.iter().any(|c| c.normalized() == server) {
+            return Some(External::McpServer {
+                server,
+                minitools: Vec::new(),
+            });
+        }
+        // Not configured: a mini tool registers it while it activates.
+        return owner.map(|owner| External::McpServer {
+            server,
+            minitools: vec![owner],
+        });
+    }
+    configured
+        .iter()
+        .map(|c| c.normalized())
+        .filter(|server| name.starts_with(&naming::mcp_tool(server, "")))
+        .max_by_key(String::len)
+        .map(|server| External::McpServer {
+            server,
+            minitools: Vec::new(),
+        })
+}
+
+/// `3/10 copying`, `40% copying`, `3 copying`: one progress update in words.
+fn progress_line(update: &crate::host::cancel::Progress) -> String {
+    let amount = match update.total {
+        Some(total) if total > 0.0 => format!("{}/{}", update.progress, total),
+        _ => update.progress.to_string(),
+    };
+    match &update.message {
+        Some(message) if !message.is_empty() => format!("{amount} {message}"),
+        _ => amount,
     }
 }
 

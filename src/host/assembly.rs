@@ -39,9 +39,10 @@ pub struct Layers {
     /// Which mini tools start and whether the MCP servers connect: costly, and not needed by a
     /// `tool call` of a built-in or a dispatcher.
     pub external: External,
-    /// Installed mini tools start in the background, their tools listed from the catalog
-    /// cache meanwhile (`finch run`: it answers at once, and a call of a mini tool's tool
-    /// waits for that mini tool alone). Otherwise every one is active before the host is.
+    /// Installed mini tools start and MCP servers connect in the background, their tools
+    /// listed from the catalog cache meanwhile (`finch run`: it answers at once, and a call of
+    /// a mini tool's or a server's tool waits for that mini tool or server alone). Otherwise
+    /// every one is active (or failed) before the host is.
     pub background: bool,
 }
 
@@ -56,6 +57,13 @@ pub enum External {
     /// require) and the `--minitool` directories; no MCP server. What `finch tool call` of a
     /// mini tool's tool starts.
     MiniTools(Vec<String>),
+    /// Only the MCP server of this normalized name, with `minitools` (the mini tool that
+    /// registers it at run time, if one does) and the `--minitool` directories. What `finch
+    /// tool call` of an MCP tool starts.
+    McpServer {
+        server: String,
+        minitools: Vec<String>,
+    },
 }
 
 /// What one host session is built from: the flags of `finch run` and `finch tool call`,
@@ -202,18 +210,31 @@ impl<'a> Assembly<'a> {
             providers.push(Box::new(Builtins));
         }
         providers.push(Box::new(Suites::default()));
-        let only = match &layers.external {
+        let (only, server) = match &layers.external {
             External::Nothing => return Ok(providers),
-            External::All => None,
-            External::MiniTools(ids) => Some(ids.as_slice()),
+            External::All => (None, None),
+            External::MiniTools(ids) => (Some(ids.as_slice()), None),
+            External::McpServer { server, minitools } => {
+                (Some(minitools.as_slice()), Some(server.clone()))
+            }
         };
         let runtime = self.start_minitools(env, session, only)?;
-        if only.is_some() {
+        if only.is_some() && server.is_none() {
             providers.push(Box::new(runtime));
             return Ok(providers);
         }
         let registered = registered_servers(self.ui, &runtime);
-        let bridge = start_mcp(self.ui, env, &session.cwd, registered);
+        let options = mcp::Options {
+            // `finch run` answers at once; each server's tools come from the catalog cache
+            // until it has listed its own.
+            background: layers
+                .background
+                .then(|| crate::host::catalog::read_cache(&env.homes.catalog_cache()).ok())
+                .flatten(),
+            only: server,
+            report: None,
+        };
+        let bridge = start_mcp(self.ui, env, &session.cwd, registered, options);
         // The runtime's `mcp.client` capability lists and calls the bridge's servers.
         runtime.set_mcp_bridge(bridge.handle());
         providers.push(Box::new(runtime));
@@ -307,16 +328,26 @@ pub fn registered_servers(ui: &Ui, runtime: &MiniToolRuntime) -> Vec<McpServerCo
 }
 
 /// The MCP layer (SPEC §9.2): connects to every configured server (`registered`: the servers
-/// mini tools registered through `mcp.client`) and warns about each one left out.
-fn start_mcp(ui: &Ui, env: &HostEnv, cwd: &Path, registered: Vec<McpServerConfig>) -> McpBridge {
-    let bridge = McpBridge::start(env, cwd, registered);
-    for status in bridge.statuses() {
-        if let Some(error) = &status.error {
-            ui.warn(format!(
-                "MCP server {} ({}): {error}; its tools are left out",
-                status.config.name,
-                status.config.origin.source()
-            ));
+/// mini tools registered through `mcp.client`), or the one `options.only` names, and warns
+/// about each one left out — in the background as each one fails.
+fn start_mcp(
+    ui: &Ui,
+    env: &HostEnv,
+    cwd: &Path,
+    registered: Vec<McpServerConfig>,
+    mut options: mcp::Options,
+) -> McpBridge {
+    let background = options.background.is_some();
+    if background {
+        let ui = ui.clone();
+        options.report = Some(std::sync::Arc::new(move |status: &ServerStatus| {
+            warn_left_out(&ui, status);
+        }));
+    }
+    let bridge = McpBridge::start_with(env, cwd, registered, options);
+    if !background {
+        for status in bridge.statuses() {
+            warn_left_out(ui, &status);
         }
     }
     for problem in bridge.problems() {
@@ -332,6 +363,16 @@ fn start_mcp(ui: &Ui, env: &HostEnv, cwd: &Path, registered: Vec<McpServerConfig
         ));
     }
     bridge
+}
+
+fn warn_left_out(ui: &Ui, status: &ServerStatus) {
+    if let Some(error) = &status.error {
+        ui.warn(format!(
+            "MCP server {} ({}): {error}; its tools are left out",
+            status.config.name,
+            status.config.origin.source()
+        ));
+    }
 }
 
 /// The permission rules of a project (its `.finch/permissions.json`) over the runtime's.

@@ -14,6 +14,10 @@ pub enum Content {
         data: String,
         mime_type: String,
     },
+    /// Any other MCP content block, kept as an MCP server sent it: an embedded resource (with
+    /// its `uri`), a resource link, audio, and text or an image that carries `annotations`
+    /// (`audience`, `priority`, `lastModified`).
+    Block(Value),
 }
 
 impl Content {
@@ -23,6 +27,70 @@ impl Content {
             Content::Image { data, mime_type } => {
                 json!({"type": "image", "data": data, "mimeType": mime_type})
             }
+            Content::Block(block) => block.clone(),
+        }
+    }
+
+    /// The text a block carries for a reader: a text block's text, an embedded text
+    /// resource's text; `None` for images, blobs, links and audio.
+    pub fn text(&self) -> Option<&str> {
+        match self {
+            Content::Text(text) => Some(text),
+            Content::Image { .. } => None,
+            Content::Block(block) => match block.get("type").and_then(Value::as_str) {
+                Some("text") => block.get("text").and_then(Value::as_str),
+                Some("resource") => block
+                    .get("resource")
+                    .and_then(|r| r.get("text"))
+                    .and_then(Value::as_str),
+                _ => None,
+            },
+        }
+    }
+
+    /// One line saying what a block holds, for a terminal: its text, or what it is
+    /// (`[image: image/png, 92 bytes base64]`, `[resource file:///a.zip: application/zip, 4
+    /// bytes base64]`, `[resource link: notes file:///notes]`, `[audio: audio/wav, 8 bytes
+    /// base64]`).
+    pub fn display(&self) -> String {
+        if let Some(text) = self.text() {
+            return text.to_string();
+        }
+        let field = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+        match self {
+            Content::Text(text) => text.clone(),
+            Content::Image { data, mime_type } => {
+                format!("[image: {mime_type}, {} bytes base64]", data.len())
+            }
+            Content::Block(block) => match block.get("type").and_then(Value::as_str) {
+                Some("image") | Some("audio") => format!(
+                    "[{}: {}, {} bytes base64]",
+                    field(block, "type"),
+                    field(block, "mimeType"),
+                    field(block, "data").len()
+                ),
+                Some("resource") => {
+                    let resource = block.get("resource").cloned().unwrap_or(Value::Null);
+                    let mime = field(&resource, "mimeType");
+                    format!(
+                        "[resource {}: {}, {} bytes base64]",
+                        field(&resource, "uri"),
+                        if mime.is_empty() {
+                            "application/octet-stream"
+                        } else {
+                            &mime
+                        },
+                        field(&resource, "blob").len()
+                    )
+                }
+                Some("resource_link") => format!(
+                    "[resource link: {} {}]",
+                    field(block, "name"),
+                    field(block, "uri")
+                ),
+                Some(other) => format!("[{other} content]"),
+                None => "[content]".into(),
+            },
         }
     }
 }
@@ -44,6 +112,7 @@ impl Serialize for Content {
                 map.serialize_entry("mimeType", mime_type)?;
                 map.end()
             }
+            Content::Block(block) => block.serialize(serializer),
         }
     }
 }
@@ -84,11 +153,11 @@ impl ToolOutput {
         }
     }
 
-    /// All text blocks joined by newlines.
+    /// The text of every block that has one (`Content::text`), joined by newlines.
     pub fn text_content(&self) -> String {
         let mut out = String::new();
         for block in &self.content {
-            if let Content::Text(text) = block {
+            if let Some(text) = block.text() {
                 if !out.is_empty() {
                     out.push('\n');
                 }
@@ -144,6 +213,15 @@ mod tests {
                     },
                 ],
                 structured: Some(json!({"rows": [1, 2], "ok": true})),
+                is_error: false,
+            },
+            ToolOutput {
+                content: vec![Content::Block(json!({
+                    "type": "resource",
+                    "resource": {"uri": "file:///a.txt", "text": "inside"},
+                    "annotations": {"audience": ["user"], "priority": 0.5},
+                }))],
+                structured: None,
                 is_error: false,
             },
         ];

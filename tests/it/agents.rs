@@ -900,6 +900,8 @@ fn a_bridged_tool_keeps_its_server_s_annotations() {
         &ctx,
         &json!({"servers": [crate::mcp_bridge::python_entry("py", &[])]}),
     );
+    // The server connects in the background: the catalog cache lists its tools meanwhile.
+    ctx.run(&["reload"]).success();
     let mut raw = Raw::start(&ctx, &[]);
     raw.initialize("2025-11-25", false);
     raw.request(
@@ -919,6 +921,42 @@ fn a_bridged_tool_keeps_its_server_s_annotations() {
         .clone();
     assert_eq!(wipe["annotations"]["destructiveHint"], true, "{wipe}");
     assert_eq!(wipe["annotations"]["readOnlyHint"], false, "{wipe}");
+}
+
+/// Issue 21: Codex does not wait for MCP start-up, so finch must list its own tools at once:
+/// with a bridged server that never answers, Codex's first model request already offers
+/// finch's Read, and the Read it makes is answered.
+#[test]
+fn codex_first_request_sees_finch_tools_while_a_bridged_server_starts() {
+    let ctx = TestContext::new();
+    crate::mcp_bridge::write_servers(
+        &ctx,
+        &json!({"servers": [crate::mcp_bridge::python_entry("slow", &["--hang"])]}),
+    );
+    ctx.write_config("[mcp]\ntimeout = \"20s\"\n");
+    std::fs::write(ctx.work.join("notes.txt"), "the answer is 42\n").unwrap();
+    let script = json!({"steps": [{"tool": "Read", "arguments":
+        {"file_path": ctx.work.join("notes.txt").display().to_string()}}], "final": "finished"});
+    let server = ModelServer::start(&ctx, &script);
+    let Some(out) = codex(
+        &ctx,
+        &server,
+        CodexApprovals::FinchDecides,
+        &["--mode", "acceptCalls"],
+    ) else {
+        return;
+    };
+    assert!(out.status.success(), "{}", show(&out));
+    assert!(
+        server.offered(0).contains(&"Read".to_string()),
+        "{:?}",
+        server.offered(0)
+    );
+    assert!(
+        server.result(0).contains("the answer is 42"),
+        "{}",
+        server.result(0)
+    );
 }
 
 /// `--call-tool` belongs to `--serve mcp`: alone it is a usage error, and nothing starts.

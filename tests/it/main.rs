@@ -15,6 +15,7 @@ mod host;
 mod kill;
 mod list_enable_remove;
 mod mcp_bridge;
+mod mcp_client;
 mod memory;
 mod node_suite;
 mod pi;

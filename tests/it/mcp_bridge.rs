@@ -37,7 +37,7 @@ fn test_server() -> String {
 
 /// The Python that has the `mcp` SDK, as an absolute path (the sealed test environment has no
 /// pyenv or virtualenv of its own): `FINCH_TEST_PYTHON`, else `python3` on PATH.
-fn python() -> &'static str {
+pub(crate) fn python() -> &'static str {
     static PYTHON: OnceLock<String> = OnceLock::new();
     PYTHON.get_or_init(|| {
         let program = std::env::var("FINCH_TEST_PYTHON").unwrap_or_else(|_| "python3".into());
@@ -105,7 +105,7 @@ fn server<'a>(list: &'a [Value], name: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no server {name} in {list:?}"))
 }
 
-fn text_of(record: &Value) -> String {
+pub(crate) fn text_of(record: &Value) -> String {
     record["content"]
         .as_array()
         .map(|blocks| {
@@ -119,7 +119,7 @@ fn text_of(record: &Value) -> String {
 }
 
 /// Whether a process exists and is not a zombie (Linux `/proc`).
-fn is_running(pid: i32) -> bool {
+pub(crate) fn is_running(pid: i32) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
         // The state follows the command name, which is in parentheses.
         Ok(stat) => stat
@@ -298,7 +298,7 @@ impl Session {
 }
 
 /// `finch tool call <tool> <args> --approve <tool> --json`.
-fn approved_call(ctx: &TestContext, tool: &str, args: Value) -> Run {
+pub(crate) fn approved_call(ctx: &TestContext, tool: &str, args: Value) -> Run {
     ctx.run(&[
         "tool",
         "call",
@@ -335,7 +335,7 @@ fn a_python_sdk_server_over_stdio_lists_and_answers_calls() {
             &json!("user"),
             &json!("Py-Test"),
             &json!("connected"),
-            &json!(9),
+            &json!(14),
             &Value::Null
         )
     );
@@ -345,7 +345,7 @@ fn a_python_sdk_server_over_stdio_lists_and_answers_calls() {
     assert_eq!(
         text.stdout(),
         "NAME     TRANSPORT  SOURCE  OWNER    STATUS     TOOLS\n\
-         Py-Test  stdio      user    Py-Test  connected  9\n"
+         Py-Test  stdio      user    Py-Test  connected  14\n"
     );
 
     let tools = ctx.run(&["mcp", "tools", "py-test", "--json"]);
@@ -369,6 +369,11 @@ fn a_python_sdk_server_over_stdio_lists_and_answers_calls() {
             "mcp__py_test__header",
             "mcp__py_test__crash",
             "mcp__py_test__nap",
+            "mcp__py_test__protocol",
+            "mcp__py_test__count",
+            "mcp__py_test__linger",
+            "mcp__py_test__grow",
+            "mcp__py_test__annotated",
         ]
     );
     assert_eq!(tools[0]["title"], "Echo");
@@ -394,7 +399,9 @@ fn a_python_sdk_server_over_stdio_lists_and_answers_calls() {
         text_of(&fail.json()).contains("failed because the test said so"),
         "{fail}"
     );
-    // The other kinds of content, in one session (one server start).
+    // The other kinds of content, in one session (one server start). The catalog cache
+    // `reload` writes has the server's tools at once; each call waits for the server.
+    ctx.run(&["reload"]).success();
     let tools = ["add", "pixel", "document"].map(|t| format!("mcp__py_test__{t}"));
     let mut extra = Vec::new();
     for t in &tools {
@@ -423,7 +430,11 @@ fn a_python_sdk_server_over_stdio_lists_and_answers_calls() {
             .as_str()
             .is_some_and(|d| d.starts_with("iVBOR"))
     );
-    assert_eq!(text_of(&responses[3]), "the notes say hello");
+    // An embedded resource is kept whole: its URI with its text.
+    assert_eq!(
+        responses[3]["content"][0],
+        json!({"type": "resource", "resource": {"uri": "file:///notes/readme.txt", "mimeType": "text/plain", "text": "the notes say hello"}})
+    );
 
     // An MCP tool always gets a card; nobody to answer it here, so it is refused (exit 4).
     let refused = ctx.run(&["tool", "call", "mcp__py_test__echo", "message=hi"]);
@@ -460,7 +471,9 @@ fn server_everything_over_stdio_through_tool_call_and_run() {
     let image = approved_call(&ctx, "mcp__everything__get-tiny-image", json!({})).json();
     assert_eq!(image["content"][1]["type"], "image");
 
-    // A model's way: ToolSearch by source activates the tools, then a call runs.
+    // A model's way: ToolSearch by source activates the tools (listed from the catalog cache
+    // while the server connects), then a call runs.
+    ctx.run(&["reload"]).success();
     let requests = [
         json!({"id": 1, "tool": "mcp__everything__echo", "arguments": {"message": "too early"}}),
         json!({"id": 2, "tool": "ToolSearch", "arguments": {"query": "echo", "source": "mcp:everything"}}),
@@ -514,6 +527,7 @@ fn server_everything_over_streamable_http() {
     echo.success();
     assert_eq!(text_of(&echo.json()), "Echo: over http");
 
+    ctx.run(&["reload"]).success();
     let requests = [
         json!({"id": 1, "tool": "ToolSearch", "arguments": {"query": "echo", "source": "mcp:every-http"}}),
         json!({"id": 2, "tool": "mcp__every_http__echo", "arguments": {"message": "second"}}),
@@ -643,7 +657,9 @@ fn servers_that_do_not_start_are_reported_and_the_host_goes_on() {
         "\nmissing: cannot start the server: `no-such-mcp-server-program` was not found on PATH\n",
     );
 
-    // The session starts anyway, warns, and has the working server's tools.
+    // The session starts anyway, warns, and has the working server's tools (from the catalog
+    // cache while it connects).
+    ctx.run(&["reload"]).success();
     let (responses, out) = ctx.jsonl(
         &["--approve", "mcp__fine__echo"],
         &[
@@ -712,6 +728,7 @@ fn a_dropped_connection_is_reconnected_in_the_background() {
         &ctx,
         &json!({"servers": [python_entry("flaky", &["--crash-file", &marker.display().to_string()])]}),
     );
+    ctx.run(&["reload"]).success();
     let mut session = Session::start(&ctx, &["--approve", "mcp__flaky__crash"]);
     let found = session.call(
         "ToolSearch",
@@ -744,7 +761,8 @@ fn a_dropped_connection_is_reconnected_in_the_background() {
     assert!(saw_reconnecting || marker.exists());
     assert!(session.finish().success());
     let log = std::fs::read_to_string(ctx.runtime.join("logs/mcp/flaky.log")).expect("log");
-    assert_eq!(log.matches("finch starts:").count(), 2, "{log}");
+    // One start for `reload`, one for the session, one to reconnect.
+    assert_eq!(log.matches("finch starts:").count(), 3, "{log}");
 }
 
 #[test]

@@ -720,6 +720,8 @@ fn toolsearch_activation_announces_list_changed_and_mcp_tool_cards_are_elicited(
     std::fs::create_dir_all(servers.parent().expect("parent")).expect("mkdir");
     let entry = json!({"name": "echo", "command": python(), "args": [echo_server]});
     std::fs::write(&servers, json!({"servers": [entry]}).to_string()).expect("write servers.json");
+    // The server connects in the background: the catalog cache lists its tools meanwhile.
+    ctx.run(&["reload"]).success();
     let plan = json!({
         "elicitation": [accept(json!({"decision": "allowOnce"}))],
         "steps": [

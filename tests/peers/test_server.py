@@ -10,9 +10,13 @@ picks the transport and the faults.
     --exit-at-start                             exit 3 at once with a message on stderr
     --crash-file PATH                           the `crash` tool exits the process the first
                                                 time only (PATH remembers that it did)
+    --speak VERSION                             the newest protocol version it negotiates: an
+                                                `initialize` offering a newer one is answered
+                                                with VERSION (a server of an older revision)
 """
 
 import argparse
+import asyncio
 import os
 import socket
 import sys
@@ -24,6 +28,7 @@ parser.add_argument("--pid-file")
 parser.add_argument("--hang", action="store_true")
 parser.add_argument("--exit-at-start", action="store_true")
 parser.add_argument("--crash-file")
+parser.add_argument("--speak")
 options = parser.parse_args()
 
 if options.pid_file:
@@ -39,7 +44,13 @@ if options.hang:
 # Imported after the faults above, which must act before the SDK's slow import.
 from mcp.server.mcpserver import Context, Image, MCPServer  # noqa: E402
 from mcp.server.mcpserver.exceptions import ToolError  # noqa: E402
-from mcp_types import EmbeddedResource, TextResourceContents, ToolAnnotations  # noqa: E402
+from mcp_types import (  # noqa: E402
+    Annotations,
+    EmbeddedResource,
+    TextContent,
+    TextResourceContents,
+    ToolAnnotations,
+)
 
 # A 1x1 PNG.
 PIXEL = bytes.fromhex(
@@ -47,6 +58,13 @@ PIXEL = bytes.fromhex(
     "1f15c4890000000d49444154789c6360f8cfc0f01f0005000201e2b7d3a9"
     "0000000049454e44ae426082"
 )
+
+if options.speak:
+    import mcp.server.runner as runner
+
+    spoken = tuple(v for v in runner.HANDSHAKE_PROTOCOL_VERSIONS if v <= options.speak)
+    runner.HANDSHAKE_PROTOCOL_VERSIONS = spoken or (options.speak,)
+    runner.LATEST_HANDSHAKE_VERSION = options.speak
 
 server = MCPServer("finch-test", instructions="Test server for finch's MCP bridge")
 
@@ -110,6 +128,64 @@ def crash() -> str:
 def nap(seconds: float) -> str:
     time.sleep(seconds)
     return f"slept {seconds}s"
+
+
+@server.tool(description="Says which protocol version the client offered and which one it got")
+def protocol(ctx: Context) -> str:
+    params = ctx.session.client_params
+    offered = params.protocol_version if params is not None else "none"
+    return f"offered {offered}, negotiated {ctx.protocol_version}"
+
+
+@server.tool(description="Counts to `steps`, reporting progress at each step")
+async def count(steps: int, ctx: Context) -> str:
+    for i in range(steps):
+        await ctx.report_progress(i + 1, steps, f"step {i + 1}")
+        await asyncio.sleep(0.05)
+    return f"counted to {steps}"
+
+
+@server.tool(description="Writes `started` to the marker file, then waits a minute; "
+             "writes `cancelled` there when the call is cancelled")
+async def linger(marker: str) -> str:
+    with open(marker, "w") as f:
+        f.write("started")
+    try:
+        await asyncio.sleep(60)
+    except asyncio.CancelledError:
+        with open(marker, "w") as f:
+            f.write("cancelled")
+        raise
+    return "lingered"
+
+
+def sprouted(word: str) -> str:
+    return f"sprouted {word}"
+
+
+@server.tool(description="Adds the tool `sprouted` and says the tool list changed")
+async def grow(ctx: Context) -> str:
+    server.add_tool(sprouted, name="sprouted", description="A tool added at run time")
+    await ctx.session.send_tool_list_changed()
+    return "grew"
+
+
+@server.tool(description="Returns annotated text and an annotated embedded resource")
+def annotated() -> list:
+    return [
+        TextContent(
+            type="text",
+            text="for the user",
+            annotations=Annotations(audience=["user"], priority=0.9),
+        ),
+        EmbeddedResource(
+            type="resource",
+            resource=TextResourceContents(
+                uri="file:///notes/todo.md", mime_type="text/markdown", text="- ship it"
+            ),
+            annotations=Annotations(audience=["assistant"], priority=0.2),
+        ),
+    ]
 
 
 def serve_http(port_file: str) -> None:

@@ -240,6 +240,7 @@ pub fn print_content(ui: &Ui, record: &CallRecord) -> Result<()> {
             Content::Image { data, mime_type } => {
                 ui.line(format!("[image: {mime_type}, {} bytes base64]", data.len()))?
             }
+            Content::Block(_) => ui.line(block.display().trim_end())?,
         }
     }
     Ok(())

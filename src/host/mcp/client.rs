@@ -14,30 +14,141 @@
 //! a third-party server has no business reading; an entry that needs one names it in `env`
 //! (`"env": {"GITHUB_TOKEN": "${GITHUB_TOKEN}"}`).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::fmt;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation, JsonObject,
+    CallToolRequest, CallToolRequestParams, ClientCapabilities, ClientConfig, ClientRequest,
+    Implementation, JsonObject, ProgressNotificationParam, ProgressToken, ProtocolVersion,
+    ServerResult,
 };
 use rmcp::service::{
-    ClientInitializeError, Peer, RoleClient, RunningService, RxJsonRpcMessage, TxJsonRpcMessage,
+    ClientInitializeError, NotificationContext, Peer, PeerRequestOptions, RoleClient,
+    RunningService, RxJsonRpcMessage, TxJsonRpcMessage,
 };
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
-use rmcp::{ServiceError, ServiceExt};
+use rmcp::{ClientHandler, ServiceError, ServiceExt};
 use serde_json::Value;
-use tokio::sync::oneshot;
+use tokio::sync::{Notify, mpsc, oneshot};
 
 use super::config::{McpServerConfig, Origin, Transport, expand_vars};
 use crate::env::Env;
+use crate::host::cancel::Progress;
 
 /// A running client session with one server.
-pub type Service = RunningService<RoleClient, ClientConfig>;
+pub type Service = RunningService<RoleClient, Handler>;
+
+/// The newest protocol revision finch offers in `initialize`: the newest one the reference
+/// SDKs negotiate through the handshake (Python `mcp` 2.3's `LATEST_HANDSHAKE_VERSION`, the
+/// TypeScript SDK's `LATEST_PROTOCOL_VERSION`). 2026-07-28 has no `initialize` (a server that
+/// knows it reads a request naming it as the stateless revision), so it is never offered.
+pub const OFFERED_VERSION: ProtocolVersion = ProtocolVersion::V_2025_11_25;
+
+/// The revisions finch accepts in a server's `initialize` answer: per the lifecycle of the MCP
+/// specification, a server that does not support the offered version answers with one it
+/// does, and the client disconnects when it does not speak that one either.
+pub fn accepted_versions() -> &'static [ProtocolVersion] {
+    ProtocolVersion::known_up_to(&OFFERED_VERSION)
+}
+
+/// What a server tells finch on its own: that its tool list changed, how far a call got.
+/// Shared by a connection's handler (which hears it) and the bridge (which acts on it).
+#[derive(Default)]
+pub struct Events {
+    /// Woken by `notifications/tools/list_changed`: the bridge lists the server's tools again.
+    pub tools_changed: Notify,
+    progress: Mutex<Routes>,
+}
+
+/// Where each running call's progress goes, by the token its request carried.
+#[derive(Default)]
+struct Routes {
+    live: HashMap<ProgressToken, mpsc::UnboundedSender<Progress>>,
+    /// Updates for a token no call follows yet: a fast server can report progress before the
+    /// call that sent the request registered its token. The oldest go first past `EARLY_CAP`.
+    early: VecDeque<(ProgressToken, Progress)>,
+}
+
+const EARLY_CAP: usize = 64;
+
+impl Events {
+    fn routes(&self) -> std::sync::MutexGuard<'_, Routes> {
+        self.progress
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn deliver(&self, token: ProgressToken, update: Progress) {
+        let mut routes = self.routes();
+        if let Some(tx) = routes.live.get(&token) {
+            let _ = tx.send(update);
+            return;
+        }
+        routes.early.push_back((token, update));
+        if routes.early.len() > EARLY_CAP {
+            routes.early.pop_front();
+        }
+    }
+
+    /// The updates for `token` from now on (and those that came before it was followed).
+    fn follow(&self, token: &ProgressToken) -> mpsc::UnboundedReceiver<Progress> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let mut routes = self.routes();
+        routes.early.retain(|(t, update)| {
+            if t == token {
+                let _ = tx.send(update.clone());
+                false
+            } else {
+                true
+            }
+        });
+        routes.live.insert(token.clone(), tx);
+        rx
+    }
+
+    fn unfollow(&self, token: &ProgressToken) {
+        self.routes().live.remove(token);
+    }
+}
+
+/// finch's side of one connection: introduces finch, and passes what the server says on its
+/// own to `Events`.
+#[derive(Clone)]
+pub struct Handler {
+    events: Arc<Events>,
+}
+
+impl ClientHandler for Handler {
+    fn get_info(&self) -> ClientConfig {
+        client_config()
+    }
+
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        self.events.deliver(
+            params.progress_token,
+            Progress {
+                progress: params.progress,
+                total: params.total,
+                message: params.message,
+            },
+        );
+    }
+
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        self.events.tools_changed.notify_one();
+    }
+}
 
 /// What connecting needs, owned so that connections run as tasks of the bridge's runtime.
 #[derive(Debug, Clone)]
@@ -132,24 +243,64 @@ fn client_config() -> ClientConfig {
         ClientCapabilities::default(),
         Implementation::new("finch", env!("CARGO_PKG_VERSION")),
     )
+    .with_protocol_version(OFFERED_VERSION)
 }
 
-/// Connects to `server` and completes the MCP handshake, within `cx.timeout`.
+/// Connects to `server` and completes the MCP handshake, within `cx.timeout`. What the server
+/// says on its own goes to `events`. A stdio server's process group is stored in `pgid` as
+/// soon as it is spawned, so that whoever drops this future midway can kill it.
 pub async fn connect(
     server: &McpServerConfig,
     cx: &ConnectEnv,
+    events: Arc<Events>,
+    pgid: &AtomicI32,
 ) -> Result<Connection, ConnectError> {
-    match &server.transport {
+    let handler = Handler { events };
+    let connection = match &server.transport {
         Transport::Stdio {
             command,
             args,
             env,
             cwd,
-        } => connect_stdio(server, command, args, env, cwd.as_deref(), cx).await,
-        Transport::Http { url, headers } => connect_http(url, headers, cx).await,
+        } => {
+            connect_stdio(
+                server,
+                command,
+                args,
+                env,
+                cwd.as_deref(),
+                cx,
+                handler,
+                pgid,
+            )
+            .await?
+        }
+        Transport::Http { url, headers } => connect_http(url, headers, cx, handler).await?,
+    };
+    let version = connection
+        .service
+        .peer()
+        .peer_info()
+        .map(|info| info.protocol_version.clone());
+    match version {
+        Some(v) if accepted_versions().contains(&v) => Ok(connection),
+        other => {
+            let answered = other.map_or_else(|| "none".to_string(), |v| v.to_string());
+            close(connection, Duration::from_millis(500)).await;
+            Err(ConnectError::Failed {
+                stage: HANDSHAKE,
+                message: format!(
+                    "the server answered protocol version {answered}, which finch does not speak (it speaks {} to {})",
+                    accepted_versions()[0],
+                    OFFERED_VERSION
+                ),
+                tail: Tail::default(),
+            })
+        }
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 async fn connect_stdio(
     server: &McpServerConfig,
     command: &str,
@@ -157,6 +308,8 @@ async fn connect_stdio(
     env: &std::collections::BTreeMap<String, String>,
     cwd: Option<&Path>,
     cx: &ConnectEnv,
+    handler: Handler,
+    pgid_out: &AtomicI32,
 ) -> Result<Connection, ConnectError> {
     let base = match &server.origin {
         Origin::MiniTool { dir, .. } => dir.clone(),
@@ -211,12 +364,13 @@ async fn connect_stdio(
             tail: log.tail(),
         })?;
     let pgid = child.id().and_then(|p| i32::try_from(p).ok());
+    pgid_out.store(pgid.unwrap_or(0), Ordering::SeqCst);
     let (closed_tx, closed) = oneshot::channel();
     let transport = Watched {
         inner: child,
         closed: Some(closed_tx),
     };
-    match tokio::time::timeout(cx.timeout, client_config().serve(transport)).await {
+    match tokio::time::timeout(cx.timeout, handler.serve(transport)).await {
         Ok(Ok(service)) => Ok(Connection {
             service,
             pgid,
@@ -245,6 +399,7 @@ async fn connect_http(
     url: &str,
     headers: &std::collections::BTreeMap<String, String>,
     cx: &ConnectEnv,
+    handler: Handler,
 ) -> Result<Connection, ConnectError> {
     use reqwest::header::{HeaderName, HeaderValue};
     let url = expand_vars(url, &cx.env).map_err(|e| ConnectError::Config(format!("url: {e}")))?;
@@ -276,7 +431,7 @@ async fn connect_http(
         inner: StreamableHttpClientTransport::with_client(client, config),
         closed: Some(closed_tx),
     };
-    match tokio::time::timeout(cx.timeout, client_config().serve(transport)).await {
+    match tokio::time::timeout(cx.timeout, handler.serve(transport)).await {
         Ok(Ok(service)) => Ok(Connection {
             service,
             pgid: None,
@@ -532,30 +687,119 @@ pub enum CallError {
     Closed,
     #[error("no answer within {}", seconds(*.0))]
     Timeout(Duration),
+    /// The caller cancelled it; the server was told (`notifications/cancelled`).
+    #[error("the call was cancelled")]
+    Cancelled,
     #[error("{0}")]
     Other(String),
 }
 
+/// How long telling a server that a request is cancelled may take.
+const CANCEL_GRACE: Duration = Duration::from_secs(1);
+
 /// Sends one `tools/call` and returns the result as the protocol shapes it (`content`,
-/// `structuredContent`, `isError`). A timeout drops the request, which makes rmcp tell the
-/// server it was cancelled.
+/// `structuredContent`, `isError`). The request carries a `progressToken`; each
+/// `notifications/progress` the server sends for it goes to `progress` as it comes. When
+/// `cancelled` resolves, or no answer came within `timeout`, the server is sent
+/// `notifications/cancelled` for the request and its answer, if one still comes, is dropped.
 pub async fn call_tool(
     peer: &Peer<RoleClient>,
+    events: &Events,
     tool: &str,
     arguments: JsonObject,
     timeout: Duration,
+    cancelled: impl Future<Output = ()>,
+    progress: &mut (dyn FnMut(Progress) + Send),
 ) -> Result<Value, CallError> {
     let params = CallToolRequestParams::new(tool.to_string()).with_arguments(arguments);
-    match tokio::time::timeout(timeout, peer.call_tool(params)).await {
-        Ok(Ok(result)) => {
-            serde_json::to_value(&result).map_err(|e| CallError::Other(e.to_string()))
+    let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+    let mut handle = peer
+        .send_request_with_option(request, PeerRequestOptions::no_options())
+        .await
+        .map_err(service_error)?;
+    let token = handle.progress_token.clone();
+    let mut updates = events.follow(&token);
+    let deadline = tokio::time::sleep(timeout);
+    tokio::pin!(deadline);
+    tokio::pin!(cancelled);
+    enum End {
+        Answer(Box<Result<Result<ServerResult, ServiceError>, oneshot::error::RecvError>>),
+        Timeout,
+        Cancelled,
+    }
+    let end = loop {
+        tokio::select! {
+            answer = &mut handle.rx => break End::Answer(Box::new(answer)),
+            Some(update) = updates.recv() => progress(update),
+            () = &mut deadline => break End::Timeout,
+            () = &mut cancelled => break End::Cancelled,
         }
-        Ok(Err(ServiceError::McpError(e))) => Err(CallError::Rejected(e.message.to_string())),
-        Ok(Err(ServiceError::TransportClosed | ServiceError::TransportSend(_))) => {
-            Err(CallError::Closed)
+    };
+    events.unfollow(&token);
+    // Updates that came with the answer still count.
+    while let Ok(update) = updates.try_recv() {
+        progress(update);
+    }
+    match end {
+        End::Answer(answer) => match *answer {
+            Ok(Ok(ServerResult::CallToolResult(result))) => {
+                let mut value =
+                    serde_json::to_value(&result).map_err(|e| CallError::Other(e.to_string()))?;
+                exact_priorities(&mut value);
+                Ok(value)
+            }
+            Ok(Ok(_)) => Err(CallError::Other(
+                "the server answered with something other than a tool result".into(),
+            )),
+            Ok(Err(e)) => Err(service_error(e)),
+            Err(_) => Err(CallError::Closed),
+        },
+        End::Timeout => {
+            let _ = tokio::time::timeout(CANCEL_GRACE, handle.cancel(Some("timeout".into()))).await;
+            Err(CallError::Timeout(timeout))
         }
-        Ok(Err(e)) => Err(CallError::Other(e.to_string())),
-        Err(_) => Err(CallError::Timeout(timeout)),
+        End::Cancelled => {
+            let reason = Some("the caller cancelled the call".to_string());
+            let _ = tokio::time::timeout(CANCEL_GRACE, handle.cancel(reason)).await;
+            Err(CallError::Cancelled)
+        }
+    }
+}
+
+/// rmcp reads a content block's `annotations.priority` as an `f32`, so a server's `0.9` comes
+/// out as `0.8999999761581421`; each priority is given back as the shortest decimal that is
+/// that `f32` — the number the server wrote.
+fn exact_priorities(result: &mut Value) {
+    fn fix(annotations: Option<&mut Value>) {
+        let Some(priority) = annotations.and_then(|a| a.get_mut("priority")) else {
+            return;
+        };
+        if let Some(wide) = priority.as_f64() {
+            #[allow(clippy::cast_possible_truncation)]
+            let narrow = wide as f32;
+            if let Ok(exact) = narrow.to_string().parse::<f64>()
+                && let Some(n) = serde_json::Number::from_f64(exact)
+            {
+                *priority = Value::Number(n);
+            }
+        }
+    }
+    let Some(blocks) = result.get_mut("content").and_then(Value::as_array_mut) else {
+        return;
+    };
+    for block in blocks {
+        fix(block.get_mut("annotations"));
+        fix(block
+            .get_mut("resource")
+            .and_then(|r| r.get_mut("annotations")));
+    }
+}
+
+fn service_error(e: ServiceError) -> CallError {
+    match e {
+        ServiceError::McpError(e) => CallError::Rejected(e.message.to_string()),
+        ServiceError::TransportClosed | ServiceError::TransportSend(_) => CallError::Closed,
+        other => CallError::Other(other.to_string()),
     }
 }
 

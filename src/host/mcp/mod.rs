@@ -6,15 +6,31 @@
 //!
 //! The Provider API is synchronous and rmcp is async, so the bridge owns a tokio runtime (one
 //! worker thread, created only when a server is configured): the host thread blocks on calls
-//! while the worker keeps every session alive between them. All servers are connected at once
-//! when the bridge starts, each bounded by `[mcp] timeout` (20 s), so a slow server delays the
-//! start by its own timeout, not by the sum.
+//! while the worker keeps every session alive between them.
 //!
-//! A server that fails to connect never breaks the host: it is reported (`statuses`) and its
-//! tools are absent. A server whose connection drops later is reconnected in the background,
-//! after 2 s, then doubling up to 30 s, at most 5 tries; its tools stay in the catalog (as first
-//! listed) and a call meanwhile returns an error that says so. Dropping the bridge closes every
-//! session and kills what is left of each stdio server's process group.
+//! Every server connects on a task of its own, each bounded by `[mcp] timeout` (20 s). A host
+//! of `finch run` does not wait for them (`Options::background`): until a server has listed
+//! its tools, its tools are the ones the catalog cache (`finch reload`) holds for it, and a
+//! call of one of them waits for that server alone (its connection is bounded by the
+//! timeout); nothing else waits, so one server that hangs delays nothing but its own tools.
+//! When a server's tools arrive (or it fails and its cached tools go), `generation` moves and
+//! `tools_changed` wakes whoever listens (the MCP front end announces `tools/list_changed`).
+//! Other hosts (`finch tool call`, `finch mcp list`, `finch reload`) wait until every server
+//! they connect has answered or failed.
+//!
+//! A server that sends `notifications/tools/list_changed` has its tools listed again, so a
+//! tool it adds at run time becomes callable (finch uses no prompts or resources of servers,
+//! so their list-changed notifications change nothing). A call carries a `progressToken`: the
+//! server's progress notifications for it go to the call's `CallCx::progress`; a call whose
+//! `CallCx::cancel` is set is cancelled upstream (`notifications/cancelled`) and returns
+//! `cancel::cancelled_output` at once.
+//!
+//! A server that fails to connect never breaks the host: it is reported (`statuses`, and in
+//! the background through `Options::report`) and its tools are absent. A server whose
+//! connection drops later is reconnected in the background, after 2 s, then doubling up to
+//! 30 s, at most 5 tries; its tools stay in the catalog and a call meanwhile returns an error
+//! that says so. Dropping the bridge closes every session and kills what is left of each stdio
+//! server's process group, a server still connecting too.
 //!
 //! `McpHandle` shares a running bridge with the mini tool runtime, whose `mcp.client`
 //! capability lists its servers and tools and calls them (the runtime's threads cannot borrow
@@ -26,18 +42,19 @@ pub mod client;
 pub mod config;
 
 use std::path::Path;
+use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rmcp::service::{Peer, RoleClient};
 use serde_json::{Map, Value};
-use tokio::sync::watch;
+use tokio::sync::{Notify, watch};
 
 use super::catalog::{Exposure, ToolDef, ToolSpec};
 use super::output::{Content, ToolOutput};
 use super::tool::{Layer, Risk};
-use super::{CallCx, HostEnv, Provider, naming};
-use client::{CallError, ConnectEnv, ConnectError, Connection, RemoteTool};
+use super::{CallCx, HostEnv, HostEvent, Provider, cancel, naming};
+use client::{CallError, ConnectEnv, ConnectError, Connection, Events, RemoteTool};
 pub use config::{McpServerConfig, Origin, Problem, Transport, normalize_name};
 
 /// Reconnect tries after a connection drops.
@@ -47,9 +64,20 @@ pub const RECONNECT_MAX_DELAY: Duration = Duration::from_secs(30);
 /// How long a closing session may take before its server is killed.
 const CLOSE_GRACE: Duration = Duration::from_millis(1500);
 
+/// Woken whenever a bridge's tools changed on their own (a server connected in the
+/// background, failed, or said its tool list changed): a front end that announces changes
+/// (`--serve mcp`) waits on it, refreshes its host and, when the catalog moved, tells its
+/// client. One permit is kept while nobody waits, so a change during a call is not lost.
+pub fn tools_changed() -> &'static Notify {
+    static CHANGED: std::sync::OnceLock<Notify> = std::sync::OnceLock::new();
+    CHANGED.get_or_init(Notify::new)
+}
+
 /// Where a server's connection stands.
 #[derive(Debug, Clone)]
 pub enum Link {
+    /// The first connection is under way.
+    Connecting,
     Up {
         peer: Peer<RoleClient>,
     },
@@ -66,20 +94,55 @@ pub enum Link {
     Closed,
 }
 
-/// One configured server and its tools.
-struct Slot {
-    config: McpServerConfig,
-    tools: Vec<RemoteTool>,
-    link: Arc<Mutex<Link>>,
+/// The tools of one server as far as they are known.
+#[derive(Default)]
+struct Known {
+    /// What the server listed; `None` until it did.
+    listed: Option<Vec<RemoteTool>>,
+    /// Its tools in the catalog cache, shown until it lists its own.
+    cached: Vec<ToolDef>,
     /// Why the first connection failed, when it did.
     failure: Option<String>,
+}
+
+/// One configured server, shared by the bridge, its supervisor and `McpHandle`s.
+struct Server {
+    config: McpServerConfig,
+    link: watch::Sender<Link>,
+    known: Mutex<Known>,
+    events: Arc<Events>,
+}
+
+impl Server {
+    fn known(&self) -> std::sync::MutexGuard<'_, Known> {
+        self.known
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn link(&self) -> Link {
+        self.link.borrow().clone()
+    }
+
+    fn set_link(&self, link: Link) {
+        self.link.send_replace(link);
+    }
+
+    /// Waits until the first connection has settled (up, failed, or the bridge closed).
+    async fn settled(&self) -> Link {
+        let mut rx = self.link.subscribe();
+        match rx.wait_for(|l| !matches!(l, Link::Connecting)).await {
+            Ok(link) => link.clone(),
+            Err(_) => Link::Closed,
+        }
+    }
 }
 
 /// A server as `finch mcp list` and the front ends report it.
 #[derive(Debug, Clone)]
 pub struct ServerStatus {
     pub config: McpServerConfig,
-    /// The tools it listed; `None` when it could not be reached.
+    /// The tools it listed; `None` when it could not be reached (or is still connecting).
     pub tools: Option<Vec<RemoteTool>>,
     /// Why it could not be reached (or why it is disconnected now).
     pub error: Option<String>,
@@ -91,42 +154,110 @@ impl ServerStatus {
     }
 }
 
+fn status_of(server: &Server) -> ServerStatus {
+    let known = server.known();
+    let error = match (&known.failure, server.link()) {
+        (Some(e), _) => Some(e.clone()),
+        (None, Link::Up { .. } | Link::Closed) => None,
+        (None, Link::Connecting) => Some("still connecting".into()),
+        (None, Link::Reconnecting { error, attempt }) => Some(format!(
+            "disconnected ({error}); reconnecting, try {attempt} of {RECONNECT_TRIES}"
+        )),
+        (None, Link::Down { error }) => Some(error),
+    };
+    ServerStatus {
+        config: server.config.clone(),
+        tools: known
+            .failure
+            .is_none()
+            .then(|| known.listed.clone())
+            .flatten(),
+        error,
+    }
+}
+
+/// Hears of each server whose first connection failed in the background.
+pub type Report = Arc<dyn Fn(&ServerStatus) + Send + Sync>;
+
+/// How a bridge starts.
+#[derive(Default)]
+pub struct Options {
+    /// Connect in the background, showing meanwhile each server's tools from these (the
+    /// catalog cache): `start_with` returns at once. `None`: it returns once every server
+    /// has connected and listed its tools, or failed.
+    pub background: Option<Vec<ToolDef>>,
+    /// Connect only the server of this normalized name (what `finch tool call` of one of its
+    /// tools needs); every configured server when `None`.
+    pub only: Option<String>,
+    /// Told of every server that fails to connect in the background.
+    pub report: Option<Report>,
+}
+
 /// The MCP layer of a session.
 pub struct McpBridge {
     runtime: Option<tokio::runtime::Runtime>,
-    slots: Vec<Slot>,
+    servers: Vec<Arc<Server>>,
     problems: Vec<Problem>,
     call_timeout: Duration,
     shutdown: watch::Sender<bool>,
     supervisors: Vec<tokio::task::JoinHandle<()>>,
+    generation: Arc<AtomicU64>,
 }
 
 impl McpBridge {
     /// Resolves the servers of SPEC §9.2 (`runtime` holds the ones mini tools registered
-    /// through `mcp.client`), connects to all of them at once, and lists their tools. Servers
-    /// of the user and of runtime registrations start in `cwd`. Never fails: what cannot be
-    /// used is reported by `statuses` and `problems`.
+    /// through `mcp.client`), connects to all of them at once, and lists their tools; returns
+    /// once each has or failed. Servers of the user and of runtime registrations start in
+    /// `cwd`. Never fails: what cannot be used is reported by `statuses` and `problems`.
     pub fn start(env: &HostEnv, cwd: &Path, runtime: Vec<McpServerConfig>) -> McpBridge {
-        let resolved = config::resolve(&env.homes, runtime);
-        McpBridge::connect(env, cwd, resolved.servers, resolved.problems)
+        McpBridge::start_with(env, cwd, runtime, Options::default())
     }
 
-    /// Connects to exactly these servers (`finch mcp tools` connects to one).
+    /// `start`, as `options` say (in the background, one server only).
+    pub fn start_with(
+        env: &HostEnv,
+        cwd: &Path,
+        runtime: Vec<McpServerConfig>,
+        options: Options,
+    ) -> McpBridge {
+        let mut resolved = config::resolve(&env.homes, runtime);
+        if let Some(only) = &options.only {
+            resolved.servers.retain(|s| &s.normalized() == only);
+            resolved
+                .problems
+                .retain(|p| p.name.as_deref().map(normalize_name).as_ref() == Some(only));
+        }
+        McpBridge::launch(env, cwd, resolved.servers, resolved.problems, options)
+    }
+
+    /// Connects to exactly these servers (`finch mcp tools` connects to one) and waits for
+    /// them.
     pub fn connect(
         env: &HostEnv,
         cwd: &Path,
         servers: Vec<McpServerConfig>,
+        problems: Vec<Problem>,
+    ) -> McpBridge {
+        McpBridge::launch(env, cwd, servers, problems, Options::default())
+    }
+
+    fn launch(
+        env: &HostEnv,
+        cwd: &Path,
+        servers: Vec<McpServerConfig>,
         mut problems: Vec<Problem>,
+        options: Options,
     ) -> McpBridge {
         let settings = env.settings.mcp;
         let (shutdown, _) = watch::channel(false);
         let mut bridge = McpBridge {
             runtime: None,
-            slots: Vec::new(),
+            servers: Vec::new(),
             problems: Vec::new(),
             call_timeout: settings.call_timeout,
             shutdown,
             supervisors: Vec::new(),
+            generation: Arc::new(AtomicU64::new(0)),
         };
         if servers.is_empty() {
             bridge.problems = problems;
@@ -158,86 +289,57 @@ impl McpBridge {
             cwd: cwd.to_path_buf(),
             timeout: settings.timeout,
         });
-        let pending: Vec<_> = servers
-            .iter()
-            .map(|server| {
-                let (server, cx) = (server.clone(), cx.clone());
-                runtime.spawn(async move { connect_and_list(&server, &cx).await })
-            })
-            .collect();
-        for (server, task) in servers.into_iter().zip(pending) {
-            let outcome = match outside_async(|| runtime.block_on(task)) {
-                Some(Ok(outcome)) => outcome,
-                Some(Err(e)) => Err(ConnectError::Failed {
-                    stage: "connecting",
-                    message: e.to_string(),
-                    tail: client::Tail::default(),
+        let background = options.background.is_some();
+        let cached = options.background.unwrap_or_default();
+        for config in servers {
+            let source = format!("mcp:{}", config.normalized());
+            let server = Arc::new(Server {
+                known: Mutex::new(Known {
+                    cached: cached
+                        .iter()
+                        .filter(|d| d.source == source)
+                        .cloned()
+                        .collect(),
+                    ..Known::default()
                 }),
-                None => Err(ConnectError::Failed {
-                    stage: "connecting",
-                    message: "the connecting thread failed".into(),
-                    tail: client::Tail::default(),
-                }),
+                config,
+                link: watch::Sender::new(Link::Connecting),
+                events: Arc::new(Events::default()),
+            });
+            let supervisor = Supervisor {
+                server: server.clone(),
+                cx: cx.clone(),
+                shutdown: bridge.shutdown.subscribe(),
+                first_delay: settings.reconnect_delay,
+                generation: bridge.generation.clone(),
+                report: if background {
+                    options.report.clone()
+                } else {
+                    None
+                },
             };
-            let slot = match outcome {
-                Ok((connection, tools)) => {
-                    let link = Arc::new(Mutex::new(Link::Up {
-                        peer: connection.service.peer().clone(),
-                    }));
-                    bridge.supervisors.push(runtime.spawn(supervise(
-                        server.clone(),
-                        cx.clone(),
-                        link.clone(),
-                        connection,
-                        bridge.shutdown.subscribe(),
-                        settings.reconnect_delay,
-                    )));
-                    Slot {
-                        config: server,
-                        tools,
-                        link,
-                        failure: None,
+            bridge.supervisors.push(runtime.spawn(supervisor.run()));
+            bridge.servers.push(server);
+        }
+        if !background {
+            let servers = bridge.servers.clone();
+            outside_async(|| {
+                runtime.block_on(async {
+                    for server in &servers {
+                        server.settled().await;
                     }
-                }
-                Err(e) => {
-                    let error = e.to_string();
-                    Slot {
-                        config: server,
-                        tools: Vec::new(),
-                        link: Arc::new(Mutex::new(Link::Down {
-                            error: error.clone(),
-                        })),
-                        failure: Some(error),
-                    }
-                }
-            };
-            bridge.slots.push(slot);
+                })
+            });
         }
         bridge.runtime = Some(runtime);
         bridge.problems = problems;
         bridge
     }
 
-    /// Every configured server: its tools, or why it cannot be used.
+    /// Every configured server: its tools, or why it cannot be used (or that it is still
+    /// connecting).
     pub fn statuses(&self) -> Vec<ServerStatus> {
-        self.slots
-            .iter()
-            .map(|slot| {
-                let error = match (&slot.failure, link_of(slot)) {
-                    (Some(e), _) => Some(e.clone()),
-                    (None, Link::Up { .. } | Link::Closed) => None,
-                    (None, Link::Reconnecting { error, attempt }) => Some(format!(
-                        "disconnected ({error}); reconnecting, try {attempt} of {RECONNECT_TRIES}"
-                    )),
-                    (None, Link::Down { error }) => Some(error),
-                };
-                ServerStatus {
-                    config: slot.config.clone(),
-                    tools: slot.failure.is_none().then(|| slot.tools.clone()),
-                    error,
-                }
-            })
-            .collect()
+        self.servers.iter().map(|s| status_of(s)).collect()
     }
 
     /// Entries and files that could not be used (left out, with the reason).
@@ -245,31 +347,194 @@ impl McpBridge {
         &self.problems
     }
 
-    fn slot_of(&self, tool: &ToolSpec) -> Option<&Slot> {
+    fn server_of(&self, tool: &ToolSpec) -> Option<&Arc<Server>> {
         let server = tool.def.source.strip_prefix("mcp:")?;
-        self.slots.iter().find(|s| s.config.normalized() == server)
+        self.servers
+            .iter()
+            .find(|s| s.config.normalized() == server)
+    }
+}
+
+/// Watches one server for the bridge's lifetime: connects it, lists its tools again when it
+/// says they changed, reconnects with backoff when its connection drops, and closes it when
+/// the bridge closes.
+struct Supervisor {
+    server: Arc<Server>,
+    cx: Arc<ConnectEnv>,
+    shutdown: watch::Receiver<bool>,
+    first_delay: Duration,
+    generation: Arc<AtomicU64>,
+    report: Option<Report>,
+}
+
+impl Supervisor {
+    /// The tools changed: the host rebuilds its catalog, a front end that listens hears it.
+    fn moved(&self) {
+        self.generation.fetch_add(1, Ordering::SeqCst);
+        tools_changed().notify_one();
+    }
+
+    /// Stores what the server listed; moves the generation when the tools differ from those
+    /// shown so far (the listed ones, or before the first listing the cached ones).
+    fn store(&self, tools: Vec<RemoteTool>) {
+        let changed = {
+            let mut known = self.server.known();
+            let changed = match &known.listed {
+                Some(listed) => listed != &tools,
+                None => {
+                    let name = self.server.config.normalized();
+                    let defs: Vec<ToolDef> = tools
+                        .iter()
+                        .map(|t| tool_def(&self.server.config, &name, t))
+                        .collect();
+                    known.cached != defs
+                }
+            };
+            known.listed = Some(tools);
+            known.cached.clear();
+            changed
+        };
+        if changed {
+            self.moved();
+        }
+    }
+
+    /// Connects and lists the tools, until the bridge closes (then `None`, the server's
+    /// process group killed).
+    async fn attempt(&mut self) -> Option<Result<(Connection, Vec<RemoteTool>), ConnectError>> {
+        let pgid = AtomicI32::new(0);
+        let server = self.server.clone();
+        let cx = self.cx.clone();
+        let work = async {
+            let connection =
+                client::connect(&server.config, &cx, server.events.clone(), &pgid).await?;
+            match client::list_tools(connection.service.peer(), cx.timeout).await {
+                Ok(tools) => Ok((connection, tools)),
+                Err(e) => {
+                    client::close(connection, CLOSE_GRACE).await;
+                    Err(e)
+                }
+            }
+        };
+        let outcome = tokio::select! {
+            outcome = work => Some(outcome),
+            () = closing(&mut self.shutdown) => None,
+        };
+        if outcome.is_none() {
+            client::kill_group(Some(pgid.load(Ordering::SeqCst)));
+        }
+        outcome
+    }
+
+    async fn run(mut self) {
+        let mut connection = match self.attempt().await {
+            None => return self.server.set_link(Link::Closed),
+            Some(Err(e)) => {
+                let error = e.to_string();
+                {
+                    let mut known = self.server.known();
+                    known.failure = Some(error.clone());
+                    known.cached.clear();
+                }
+                self.server.set_link(Link::Down { error });
+                self.moved();
+                if let Some(report) = &self.report {
+                    report(&status_of(&self.server));
+                }
+                return;
+            }
+            Some(Ok((connection, tools))) => {
+                // The tools first: whoever waits for the link reads them next.
+                self.store(tools);
+                self.server.set_link(Link::Up {
+                    peer: connection.service.peer().clone(),
+                });
+                connection
+            }
+        };
+        loop {
+            let events = self.server.events.clone();
+            tokio::select! {
+                _ = &mut connection.closed => {}
+                () = events.tools_changed.notified() => {
+                    let peer = connection.service.peer().clone();
+                    // A listing that fails keeps the tools as they were.
+                    if let Ok(tools) = client::list_tools(&peer, self.cx.timeout).await {
+                        self.store(tools);
+                    }
+                    continue;
+                }
+                () = closing(&mut self.shutdown) => {
+                    self.server.set_link(Link::Closed);
+                    client::close(connection, CLOSE_GRACE).await;
+                    return;
+                }
+            }
+            // The server went away: whatever it started goes with it.
+            client::kill_group(connection.pgid);
+            match self.reconnect().await {
+                Some(c) => connection = c,
+                None => return,
+            }
+        }
+    }
+
+    /// Reconnects after the connection dropped: `None` once every try failed (the link is
+    /// then down) or the bridge closed.
+    async fn reconnect(&mut self) -> Option<Connection> {
+        let mut error = "the server closed the connection".to_string();
+        let mut delay = self.first_delay;
+        for attempt in 1..=RECONNECT_TRIES {
+            self.server.set_link(Link::Reconnecting {
+                attempt,
+                error: error.clone(),
+            });
+            tokio::select! {
+                _ = tokio::time::sleep(delay) => {}
+                () = closing(&mut self.shutdown) => {
+                    self.server.set_link(Link::Closed);
+                    return None;
+                }
+            }
+            match self.attempt().await {
+                None => {
+                    self.server.set_link(Link::Closed);
+                    return None;
+                }
+                Some(Ok((connection, tools))) => {
+                    // A server that came back may offer other tools than before.
+                    self.store(tools);
+                    self.server.set_link(Link::Up {
+                        peer: connection.service.peer().clone(),
+                    });
+                    return Some(connection);
+                }
+                Some(Err(e)) => error = e.to_string(),
+            }
+            delay = (delay * 2).min(RECONNECT_MAX_DELAY);
+        }
+        self.server.set_link(Link::Down {
+            error: format!(
+                "the connection closed and {RECONNECT_TRIES} reconnect tries failed; the last: {error}"
+            ),
+        });
+        None
     }
 }
 
 /// A handle on a running bridge for the `mcp.client` capability of the mini tool runtime,
 /// which runs on other threads than the host's and cannot borrow the bridge (the host owns it
-/// as one of its providers). It shares the bridge's connections (their links) and the tools
-/// they listed, and runs calls on the bridge's tokio runtime without blocking the caller: the
-/// answer goes to a callback. Once the bridge is dropped, every link is closed and a call
-/// answers that the bridge closed. Registrations made after the bridge started are not in it:
-/// they connect when the host reloads.
+/// as one of its providers). It shares the bridge's servers — their links and the tools they
+/// listed, as they change — and runs calls on the bridge's tokio runtime without blocking the
+/// caller: the answer goes to a callback (a call of a server still connecting waits for it).
+/// Once the bridge is dropped, every link is closed and a call answers that the bridge closed.
+/// Registrations made after the bridge started are not in it: they connect when the host
+/// reloads.
 #[derive(Clone)]
 pub struct McpHandle {
     runtime: Option<tokio::runtime::Handle>,
-    servers: Arc<Vec<SharedServer>>,
+    servers: Arc<Vec<Arc<Server>>>,
     call_timeout: Duration,
-}
-
-struct SharedServer {
-    config: McpServerConfig,
-    tools: Vec<RemoteTool>,
-    link: Arc<Mutex<Link>>,
-    failure: Option<String>,
 }
 
 /// Calls the wrapped callback once: with the answer, or — when the task is dropped unanswered
@@ -297,17 +562,7 @@ impl McpBridge {
     pub fn handle(&self) -> McpHandle {
         McpHandle {
             runtime: self.runtime.as_ref().map(|r| r.handle().clone()),
-            servers: Arc::new(
-                self.slots
-                    .iter()
-                    .map(|s| SharedServer {
-                        config: s.config.clone(),
-                        tools: s.tools.clone(),
-                        link: s.link.clone(),
-                        failure: s.failure.clone(),
-                    })
-                    .collect(),
-            ),
+            servers: Arc::new(self.servers.clone()),
             call_timeout: self.call_timeout,
         }
     }
@@ -321,13 +576,19 @@ impl McpHandle {
 
     /// One line per server, in the shape of the official MCP Client's `getServerStatuses`:
     /// `{name, status, toolCount, ownerExtensionId?, qualifiedName, error?}`; `status` is
-    /// `connected`, `reconnecting`, `failed` or `closed`.
+    /// `connecting`, `connected`, `reconnecting`, `failed` or `closed`.
     pub fn statuses(&self) -> Vec<Value> {
         self.servers
             .iter()
             .map(|s| {
-                let (status, error) = match (&s.failure, lock_link(&s.link)) {
-                    (Some(e), _) => ("failed", Some(e.clone())),
+                let (failure, count) = {
+                    let known = s.known();
+                    let count = known.listed.as_ref().map_or(known.cached.len(), Vec::len);
+                    (known.failure.clone(), count)
+                };
+                let (status, error) = match (failure, s.link()) {
+                    (Some(e), _) => ("failed", Some(e)),
+                    (None, Link::Connecting) => ("connecting", None),
                     (None, Link::Up { .. }) => ("connected", None),
                     (None, Link::Reconnecting { error, .. }) => ("reconnecting", Some(error)),
                     (None, Link::Down { error }) => ("failed", Some(error)),
@@ -336,7 +597,7 @@ impl McpHandle {
                 let mut line = serde_json::json!({
                     "name": s.config.name,
                     "status": status,
-                    "toolCount": s.tools.len(),
+                    "toolCount": count,
                     "qualifiedName": s.config.normalized(),
                 });
                 if let Some(owner) = s.config.origin.minitool() {
@@ -350,7 +611,7 @@ impl McpHandle {
             .collect()
     }
 
-    fn server(&self, name: &str) -> Result<&SharedServer, String> {
+    fn server(&self, name: &str) -> Result<&Arc<Server>, String> {
         let normalized = normalize_name(name);
         self.servers
             .iter()
@@ -365,13 +626,20 @@ impl McpHandle {
     /// The tools a server listed: `{name, title, description, inputSchema}`.
     pub fn list_tools(&self, server: &str) -> Result<Vec<Value>, String> {
         let s = self.server(server)?;
-        if let Some(e) = &s.failure {
+        let known = s.known();
+        if let Some(e) = &known.failure {
             return Err(format!(
                 "MCP server \"{}\" is not connected: {e}",
                 s.config.name
             ));
         }
-        Ok(s.tools
+        let Some(tools) = &known.listed else {
+            return Err(format!(
+                "MCP server \"{}\" is still connecting; list its tools again in a moment",
+                s.config.name
+            ));
+        };
+        Ok(tools
             .iter()
             .map(|t| {
                 serde_json::json!({
@@ -387,11 +655,12 @@ impl McpHandle {
     /// Whether `server` is connected now (the answer of `connectServer`).
     pub fn connected(&self, server: &str) -> Result<bool, String> {
         let s = self.server(server)?;
-        Ok(s.failure.is_none() && matches!(lock_link(&s.link), Link::Up { .. }))
+        Ok(s.known().failure.is_none() && matches!(s.link(), Link::Up { .. }))
     }
 
-    /// Calls `tool` of `server` on the bridge's runtime; `done` gets the `tools/call` result
-    /// (`{content, isError?, structuredContent?}`) or why there is none.
+    /// Calls `tool` of `server` on the bridge's runtime (once the server connected, when it is
+    /// still connecting); `done` gets the `tools/call` result (`{content, isError?,
+    /// structuredContent?}`) or why there is none.
     pub fn call_tool(
         &self,
         server: &str,
@@ -401,39 +670,47 @@ impl McpHandle {
     ) {
         let answer = Answer(Some(done));
         let s = match self.server(server) {
-            Ok(s) => s,
+            Ok(s) => s.clone(),
             Err(e) => return answer.send(Err(e)),
-        };
-        let name = s.config.name.clone();
-        let peer = match lock_link(&s.link) {
-            Link::Up { peer } if s.failure.is_none() => peer,
-            Link::Down { error } => {
-                let error = s.failure.clone().unwrap_or(error);
-                return answer.send(Err(format!(
-                    "MCP server \"{name}\" is not connected: {error}"
-                )));
-            }
-            Link::Up { .. } => {
-                let error = s.failure.clone().unwrap_or_default();
-                return answer.send(Err(format!(
-                    "MCP server \"{name}\" is not connected: {error}"
-                )));
-            }
-            Link::Reconnecting { error, .. } => {
-                return answer.send(Err(format!(
-                    "MCP server \"{name}\" is disconnected ({error}); finch is reconnecting"
-                )));
-            }
-            Link::Closed => {
-                return answer.send(Err("the MCP bridge is closed".into()));
-            }
         };
         let Some(runtime) = &self.runtime else {
             return answer.send(Err("the MCP bridge is not running".into()));
         };
         let (tool, timeout) = (tool.to_string(), self.call_timeout);
         runtime.spawn(async move {
-            let result = client::call_tool(&peer, &tool, arguments, timeout).await;
+            let name = s.config.name.clone();
+            let link = s.settled().await;
+            if let Some(error) = s.known().failure.clone() {
+                return answer.send(Err(format!(
+                    "MCP server \"{name}\" is not connected: {error}"
+                )));
+            }
+            let peer = match link {
+                Link::Up { peer } => peer,
+                Link::Down { error } => {
+                    return answer.send(Err(format!(
+                        "MCP server \"{name}\" is not connected: {error}"
+                    )));
+                }
+                Link::Reconnecting { error, .. } => {
+                    return answer.send(Err(format!(
+                        "MCP server \"{name}\" is disconnected ({error}); finch is reconnecting"
+                    )));
+                }
+                Link::Closed | Link::Connecting => {
+                    return answer.send(Err("the MCP bridge is closed".into()));
+                }
+            };
+            let result = client::call_tool(
+                &peer,
+                &s.events,
+                &tool,
+                arguments,
+                timeout,
+                std::future::pending(),
+                &mut |_| {},
+            )
+            .await;
             answer.send(result.map_err(|e| match e {
                 CallError::Closed => {
                     format!("MCP server \"{name}\" closed the connection during the call of {tool}")
@@ -441,120 +718,6 @@ impl McpHandle {
                 other => format!("MCP server \"{name}\", tool {tool}: {other}"),
             }));
         });
-    }
-}
-
-fn lock_link(link: &Mutex<Link>) -> Link {
-    link.lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .clone()
-}
-
-fn link_of(slot: &Slot) -> Link {
-    slot.link
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .clone()
-}
-
-fn set_link(link: &Mutex<Link>, value: Link) {
-    *link
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner) = value;
-}
-
-/// Connects and lists the tools; a server whose listing fails is closed again.
-async fn connect_and_list(
-    server: &McpServerConfig,
-    cx: &ConnectEnv,
-) -> Result<(Connection, Vec<RemoteTool>), ConnectError> {
-    let connection = client::connect(server, cx).await?;
-    match client::list_tools(connection.service.peer(), cx.timeout).await {
-        Ok(tools) => Ok((connection, tools)),
-        Err(e) => {
-            client::close(connection, CLOSE_GRACE).await;
-            Err(e)
-        }
-    }
-}
-
-/// Watches one connection for the bridge's lifetime: when it drops, reconnects with backoff;
-/// when the bridge closes, closes it.
-async fn supervise(
-    server: McpServerConfig,
-    cx: Arc<ConnectEnv>,
-    link: Arc<Mutex<Link>>,
-    mut connection: Connection,
-    mut shutdown: watch::Receiver<bool>,
-    first_delay: Duration,
-) {
-    loop {
-        tokio::select! {
-            _ = &mut connection.closed => {}
-            () = closing(&mut shutdown) => {
-                set_link(&link, Link::Closed);
-                client::close(connection, CLOSE_GRACE).await;
-                return;
-            }
-        }
-        // The server went away: whatever it started goes with it.
-        client::kill_group(connection.pgid);
-        let mut error = "the server closed the connection".to_string();
-        let mut delay = first_delay;
-        let mut next = None;
-        for attempt in 1..=RECONNECT_TRIES {
-            set_link(
-                &link,
-                Link::Reconnecting {
-                    attempt,
-                    error: error.clone(),
-                },
-            );
-            tokio::select! {
-                _ = tokio::time::sleep(delay) => {}
-                () = closing(&mut shutdown) => {
-                    set_link(&link, Link::Closed);
-                    return;
-                }
-            }
-            let attempt_result = tokio::select! {
-                r = client::connect(&server, &cx) => r,
-                () = closing(&mut shutdown) => {
-                    set_link(&link, Link::Closed);
-                    return;
-                }
-            };
-            match attempt_result {
-                Ok(c) => {
-                    next = Some(c);
-                    break;
-                }
-                Err(e) => error = e.to_string(),
-            }
-            delay = (delay * 2).min(RECONNECT_MAX_DELAY);
-        }
-        match next {
-            Some(c) => {
-                set_link(
-                    &link,
-                    Link::Up {
-                        peer: c.service.peer().clone(),
-                    },
-                );
-                connection = c;
-            }
-            None => {
-                set_link(
-                    &link,
-                    Link::Down {
-                        error: format!(
-                            "the connection closed and {RECONNECT_TRIES} reconnect tries failed; the last: {error}"
-                        ),
-                    },
-                );
-                return;
-            }
-        }
     }
 }
 
@@ -599,57 +762,91 @@ fn outside_async<T: Send>(work: impl FnOnce() -> T + Send) -> Option<T> {
 impl Provider for McpBridge {
     fn defs(&self) -> Vec<ToolDef> {
         let mut defs = Vec::new();
-        for slot in &self.slots {
-            let server = slot.config.normalized();
-            for tool in &slot.tools {
-                defs.push(tool_def(&slot.config, &server, tool));
+        for server in &self.servers {
+            let name = server.config.normalized();
+            let known = server.known();
+            match &known.listed {
+                Some(tools) => {
+                    defs.extend(tools.iter().map(|t| tool_def(&server.config, &name, t)));
+                }
+                None => defs.extend(known.cached.iter().cloned()),
             }
         }
         defs
     }
 
-    fn call(&mut self, tool: &ToolSpec, args: Value, _cx: &mut CallCx) -> ToolOutput {
-        let (Some(runtime), Some(slot)) = (&self.runtime, self.slot_of(tool)) else {
+    fn generation(&self) -> u64 {
+        self.generation.load(Ordering::SeqCst)
+    }
+
+    fn call(&mut self, tool: &ToolSpec, args: Value, cx: &mut CallCx) -> ToolOutput {
+        let (Some(runtime), Some(server)) = (&self.runtime, self.server_of(tool)) else {
             return ToolOutput::error(format!(
                 "`{}` belongs to an MCP server this session is not connected to.",
                 tool.name
             ));
         };
-        let name = &slot.config.name;
-        let peer = match link_of(slot) {
-            Link::Up { peer } => peer,
-            Link::Reconnecting { attempt, error } => {
-                return ToolOutput::error(format!(
-                    "`{}` was not run: MCP server `{name}` is disconnected ({error}); finch is reconnecting (try {attempt} of {RECONNECT_TRIES}). Try again in a few seconds.",
-                    tool.name
-                ));
-            }
-            Link::Down { error } => {
-                return ToolOutput::error(format!(
-                    "`{}` was not run: MCP server `{name}` is not connected: {error}. Check it with `finch mcp list`.",
-                    tool.name
-                ));
-            }
-            Link::Closed => {
-                return ToolOutput::error(format!(
-                    "`{}` was not run: the session is closing.",
-                    tool.name
-                ));
-            }
-        };
+        let before = self.generation.load(Ordering::SeqCst);
+        // One wake-up for the whole call: set when the caller cancels it.
+        let stop = Arc::new(Notify::new());
+        let wake = stop.clone();
+        cx.cancel.on_cancel(move || wake.notify_one());
+        let progress = cx.progress;
         let arguments = match args {
             Value::Object(map) => map,
             _ => Map::new(),
         };
         let raw = tool.def.raw_name.clone();
-        let call = client::call_tool(&peer, &raw, arguments, self.call_timeout);
-        let Some(outcome) = outside_async(|| runtime.block_on(call)) else {
+        let timeout = self.call_timeout;
+        let work = async {
+            // A server still connecting is waited for (its connection is bounded by its
+            // timeout), unless the caller gives up first.
+            let link = tokio::select! {
+                link = server.settled() => link,
+                () = stop.notified() => return Err(CallError::Cancelled),
+            };
+            let peer = match link {
+                Link::Up { peer } => peer,
+                other => return Ok(Err(other)),
+            };
+            let mut forward = |update: cancel::Progress| progress(update);
+            client::call_tool(
+                &peer,
+                &server.events,
+                &raw,
+                arguments,
+                timeout,
+                stop.notified(),
+                &mut forward,
+            )
+            .await
+            .map(Ok)
+        };
+        let outcome = outside_async(|| runtime.block_on(work));
+        if self.generation.load(Ordering::SeqCst) != before {
+            cx.events.push(HostEvent::ToolsChanged);
+        }
+        let name = &server.config.name;
+        let Some(outcome) = outcome else {
             return ToolOutput::error(format!(
                 "MCP server `{name}`, tool `{raw}`: the call failed inside finch"
             ));
         };
         match outcome {
-            Ok(result) => output_from_result(&result),
+            Ok(Ok(result)) => output_from_result(&result),
+            Ok(Err(Link::Reconnecting { attempt, error })) => ToolOutput::error(format!(
+                "`{}` was not run: MCP server `{name}` is disconnected ({error}); finch is reconnecting (try {attempt} of {RECONNECT_TRIES}). Try again in a few seconds.",
+                tool.name
+            )),
+            Ok(Err(Link::Down { error })) => ToolOutput::error(format!(
+                "`{}` was not run: MCP server `{name}` is not connected: {error}. Check it with `finch mcp list`.",
+                tool.name
+            )),
+            Ok(Err(_)) => ToolOutput::error(format!(
+                "`{}` was not run: the session is closing.",
+                tool.name
+            )),
+            Err(CallError::Cancelled) => cancel::cancelled_output(&tool.name),
             Err(CallError::Closed) => ToolOutput::error(format!(
                 "MCP server `{name}` closed the connection during the call of `{}`; finch is reconnecting. Try again in a few seconds.",
                 tool.name
@@ -679,9 +876,10 @@ fn tool_def(config: &McpServerConfig, server: &str, tool: &RemoteTool) -> ToolDe
     }
 }
 
-/// A `tools/call` result (`content`, `structuredContent`, `isError`) as a tool output: text and
-/// images as they are; an embedded resource's text (or, for a blob, a line describing it);
-/// audio and resource links as a line saying what they are.
+/// A `tools/call` result (`content`, `structuredContent`, `isError`) as a tool output: text
+/// and images as they are; every other block — an embedded resource (with its URI), a
+/// resource link, audio — and any block with `annotations` kept whole as the server sent it
+/// (`Content::Block`), so `tool call` and `--jsonl` show what the server said.
 pub fn output_from_result(result: &Value) -> ToolOutput {
     let mut content = Vec::new();
     for block in result
@@ -689,39 +887,19 @@ pub fn output_from_result(result: &Value) -> ToolOutput {
         .and_then(Value::as_array)
         .map_or(&[][..], Vec::as_slice)
     {
-        let text = |k: &str| block.get(k).and_then(Value::as_str).unwrap_or_default();
-        match block.get("type").and_then(Value::as_str) {
-            Some("text") => content.push(Content::Text(text("text").to_string())),
-            Some("image") => content.push(Content::Image {
-                data: text("data").to_string(),
-                mime_type: text("mimeType").to_string(),
-            }),
-            Some("resource") => {
-                let resource = block.get("resource").cloned().unwrap_or(Value::Null);
-                let field = |k: &str| resource.get(k).and_then(Value::as_str);
-                let uri = field("uri").unwrap_or("");
-                content.push(Content::Text(match (field("text"), field("blob")) {
-                    (Some(t), _) => t.to_string(),
-                    (None, Some(blob)) => format!(
-                        "[resource {uri}: {}, {} bytes base64]",
-                        field("mimeType").unwrap_or("application/octet-stream"),
-                        blob.len()
-                    ),
-                    (None, None) => format!("[resource {uri}]"),
-                }));
+        let text = |k: &str| block.get(k).and_then(Value::as_str);
+        let plain = block.get("annotations").is_none_or(Value::is_null)
+            && block.get("_meta").is_none_or(Value::is_null);
+        match (block.get("type").and_then(Value::as_str), plain) {
+            (Some("text"), true) if text("text").is_some() => {
+                content.push(Content::Text(text("text").unwrap_or_default().to_string()));
             }
-            Some("resource_link") => content.push(Content::Text(format!(
-                "[resource link: {} {}]",
-                text("name"),
-                text("uri")
-            ))),
-            Some("audio") => content.push(Content::Text(format!(
-                "[audio: {}, {} bytes base64]",
-                text("mimeType"),
-                text("data").len()
-            ))),
-            Some(other) => content.push(Content::Text(format!("[{other} content]"))),
-            None => {}
+            (Some("image"), true) if text("data").is_some() => content.push(Content::Image {
+                data: text("data").unwrap_or_default().to_string(),
+                mime_type: text("mimeType").unwrap_or_default().to_string(),
+            }),
+            (Some(_), _) => content.push(Content::Block(block.clone())),
+            (None, _) => {}
         }
     }
     ToolOutput {
@@ -741,14 +919,16 @@ mod tests {
 
     #[test]
     fn results_map_to_outputs() {
+        let annotated = json!({"type": "text", "text": "for you", "annotations": {"audience": ["user"], "priority": 0.9}});
+        let resource = json!({"type": "resource", "resource": {"uri": "file:///a.txt", "mimeType": "text/plain", "text": "inside"}});
+        let blob = json!({"type": "resource", "resource": {"uri": "file:///b.bin", "mimeType": "application/zip", "blob": "QUJD"}});
+        let link = json!({"type": "resource_link", "uri": "file:///c", "name": "c"});
+        let audio = json!({"type": "audio", "data": "AAAAAA", "mimeType": "audio/wav"});
         let out = output_from_result(&json!({
             "content": [
                 {"type": "text", "text": "hi"},
                 {"type": "image", "data": "AAAA", "mimeType": "image/png"},
-                {"type": "resource", "resource": {"uri": "file:///a.txt", "text": "inside"}},
-                {"type": "resource", "resource": {"uri": "file:///b.bin", "mimeType": "application/zip", "blob": "QUJD"}},
-                {"type": "resource_link", "uri": "file:///c", "name": "c"},
-                {"type": "audio", "data": "AAAAAA", "mimeType": "audio/wav"},
+                annotated, resource, blob, link, audio,
             ],
             "structuredContent": {"n": 1},
             "isError": true,
@@ -761,12 +941,25 @@ mod tests {
                     data: "AAAA".into(),
                     mime_type: "image/png".into()
                 },
-                Content::Text("inside".into()),
-                Content::Text("[resource file:///b.bin: application/zip, 4 bytes base64]".into()),
-                Content::Text("[resource link: c file:///c]".into()),
-                Content::Text("[audio: audio/wav, 6 bytes base64]".into()),
+                Content::Block(annotated),
+                Content::Block(resource),
+                Content::Block(blob),
+                Content::Block(link),
+                Content::Block(audio),
             ]
         );
+        let shown: Vec<String> = out.content.iter().map(Content::display).collect();
+        assert_eq!(
+            shown[2..],
+            [
+                "for you",
+                "inside",
+                "[resource file:///b.bin: application/zip, 4 bytes base64]",
+                "[resource link: c file:///c]",
+                "[audio: audio/wav, 6 bytes base64]",
+            ]
+        );
+        assert_eq!(out.text_content(), "hi\nfor you\ninside");
         assert_eq!(out.structured, Some(json!({"n": 1})));
         assert!(out.is_error);
         let empty = output_from_result(&json!({}));
@@ -805,5 +998,138 @@ mod tests {
             tool_def(&contributed, "my_server", &tool).owner.as_deref(),
             Some("acme")
         );
+    }
+
+    /// Against the Python `mcp` 2.3 test server (tests/peers/test_server.py, from
+    /// scripts/install-test-peers): the host calls a bridged tool as a front end does.
+    mod live {
+        use std::sync::Mutex;
+        use std::time::{Duration, Instant};
+
+        use super::super::*;
+        use crate::env::Env;
+        use crate::homes::{AgentHomeSource, Homes};
+        use crate::host::policy::{Mode, Rules};
+        use crate::host::prompt::Nobody;
+        use crate::host::session::SessionState;
+        use crate::host::{Failure, Host};
+        use serde_json::json;
+
+        /// The Python that has the SDK, by its absolute path (servers get a bare environment).
+        fn python() -> String {
+            let program = std::env::var("FINCH_TEST_PYTHON").unwrap_or_else(|_| "python3".into());
+            let out = std::process::Command::new(&program)
+                .args([
+                    "-c",
+                    "import sys; from mcp.server.mcpserver import MCPServer; print(sys.executable)",
+                ])
+                .output()
+                .expect("python3 runs");
+            assert!(
+                out.status.success(),
+                "{program} lacks the mcp SDK: run scripts/install-test-peers"
+            );
+            String::from_utf8_lossy(&out.stdout).trim().to_string()
+        }
+
+        /// A host whose one provider is a bridge to the test server, `tool` active and
+        /// approved.
+        fn host(dir: &Path, tool: &str) -> Host {
+            let homes = Homes {
+                runtime: dir.join("rt"),
+                agent: dir.join("ag"),
+                agent_source: AgentHomeSource::Flag,
+            };
+            let settings = crate::config::Config::default()
+                .settings(&dir.join("finch.toml"))
+                .expect("settings");
+            let env = HostEnv {
+                homes,
+                settings,
+                env: Env::default(),
+                fixed_now: None,
+            };
+            let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/test_server.py");
+            let server = McpServerConfig::from_json(
+                &json!({"name": "py", "command": python(), "args": [script]}),
+                Origin::User,
+            )
+            .expect("entry");
+            let bridge = McpBridge::connect(&env, dir, vec![server], Vec::new());
+            assert!(bridge.statuses()[0].connected(), "{:?}", bridge.statuses());
+            let mut session =
+                SessionState::detached(dir.to_path_buf(), dir.to_path_buf(), Mode::Ask, None);
+            session.active.insert(tool.to_string());
+            session.approve = vec![tool.to_string()];
+            Host::new(
+                env,
+                vec![Box::new(bridge)],
+                Rules::default(),
+                session,
+                Box::new(Nobody),
+            )
+        }
+
+        fn wait_for_file(path: &Path, content: &str) {
+            let deadline = Instant::now() + Duration::from_secs(30);
+            while std::fs::read_to_string(path).ok().as_deref() != Some(content) {
+                assert!(
+                    Instant::now() < deadline,
+                    "{} never said {content}",
+                    path.display()
+                );
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+
+        #[test]
+        fn a_cancelled_call_is_cancelled_upstream_and_ends_at_once() {
+            let dir = tempfile::tempdir().expect("temp dir");
+            let mut host = host(dir.path(), "mcp__py__linger");
+            let marker = dir.path().join("linger");
+            let token = cancel::Cancel::new();
+            let (stop, seen) = (token.clone(), marker.clone());
+            let canceller = std::thread::spawn(move || {
+                wait_for_file(&seen, "started");
+                stop.cancel();
+            });
+            let record = host.call_with(
+                "mcp__py__linger",
+                json!({"marker": marker}),
+                &token,
+                &cancel::no_progress,
+            );
+            canceller.join().expect("the canceller");
+            assert_eq!(record.failure, Some(Failure::Cancelled), "{record:?}");
+            assert_eq!(record.output, cancel::cancelled_output("mcp__py__linger"));
+            // The server heard `notifications/cancelled` and stopped the tool (a minute early).
+            wait_for_file(&marker, "cancelled");
+        }
+
+        #[test]
+        fn server_progress_reaches_the_call_progress_sink() {
+            let dir = tempfile::tempdir().expect("temp dir");
+            let mut host = host(dir.path(), "mcp__py__count");
+            let updates = Mutex::new(Vec::new());
+            let sink = |p: cancel::Progress| updates.lock().expect("lock").push(p);
+            let record = host.call_with(
+                "mcp__py__count",
+                json!({"steps": 3}),
+                &cancel::Cancel::new(),
+                &sink,
+            );
+            assert_eq!(record.output.text_content(), "counted to 3", "{record:?}");
+            let updates = updates.into_inner().expect("lock");
+            assert_eq!(
+                updates,
+                (1..=3)
+                    .map(|i| cancel::Progress {
+                        progress: f64::from(i),
+                        total: Some(3.0),
+                        message: Some(format!("step {i}")),
+                    })
+                    .collect::<Vec<_>>()
+            );
+        }
     }
 }

@@ -353,6 +353,18 @@ where
         let (read, write) = open();
         match relay.serve(ServerWire::new(read, write)).await {
             Ok(running) => {
+                // MCP servers of the bridge that connect in the background (or change their
+                // tools) after the client listed: refresh and announce `tools/list_changed`.
+                let (peer, changes) = (running.peer().clone(), jobs.clone());
+                tokio::spawn(async move {
+                    loop {
+                        crate::host::mcp::tools_changed().notified().await;
+                        let peer = peer.clone();
+                        if changes.send(Job::ToolsChanged { peer }).is_err() {
+                            return;
+                        }
+                    }
+                });
                 tokio::spawn(async move {
                     let ended = running
                         .waiting()
@@ -456,6 +468,14 @@ where
                     };
                     Some(Reply::Call(reply, answer))
                 }
+                Job::ToolsChanged { peer } => {
+                    if host.refresh() {
+                        runtime.spawn(async move {
+                            let _ = peer.notify_tool_list_changed().await;
+                        });
+                    }
+                    None
+                }
                 Job::Ended(ended) => break ended,
             };
         }
@@ -508,6 +528,10 @@ enum Job {
         arguments: Value,
         peer: Peer<RoleServer>,
         reply: oneshot::Sender<Answer>,
+    },
+    /// A provider's tools changed on their own (`mcp::tools_changed`).
+    ToolsChanged {
+        peer: Peer<RoleServer>,
     },
     /// The service ended: the client closed stdin (`Ok`), or it failed.
     Ended(Result<(), ServeError>),
@@ -632,6 +656,11 @@ fn call_result(record: CallRecord) -> CallToolResult {
         .map(|block| match block {
             Content::Text(text) => ContentBlock::text(text),
             Content::Image { data, mime_type } => ContentBlock::image(data, mime_type),
+            // An MCP server's block (a resource, annotations) passes through as it came.
+            Content::Block(value) => {
+                let text = Content::Block(value.clone()).display();
+                serde_json::from_value(value).unwrap_or_else(|_| ContentBlock::text(text))
+            }
         })
         .collect();
     let mut result = if record.output.is_error {
