@@ -16,6 +16,7 @@ mod list_enable_remove;
 mod mcp_bridge;
 mod memory;
 mod node_suite;
+mod npm_dist;
 mod policy;
 mod registry;
 mod reload;
