@@ -1,7 +1,7 @@
 //! finch through npm (issue 17): `scripts/package-npm` packs the test build's binary, the
 //! tarballs are published with `npm publish` to a loopback verdaccio, installed with
 //! `npm install -g --prefix <tmp>` and run with `npx`, with no cargo on `PATH`; the launcher
-//! (`npm/bin/finch.js`) passes arguments, output, exit codes and SIGINT through.
+//! (`npm/bin/finch.js`) passes arguments, output, a terminal, exit codes and SIGINT through.
 //!
 //! The installing test needs verdaccio, so it is ignored by default like the verdaccio suite
 //! (`scripts/test` runs it). The launcher's own errors are checked without a registry, by
@@ -229,6 +229,53 @@ fn sigint_passes_through(env: &NpmEnv, shim: &Path, to_group: bool) {
     );
 }
 
+/// Reads the terminal of `pty` until `needle` shows, adding what it read to `seen`.
+#[track_caller]
+fn pty_expect(pty: &mut expectrl::session::OsSession, needle: &str, seen: &mut String) {
+    use expectrl::Expect as _;
+    let deadline = Instant::now() + WAIT;
+    loop {
+        match pty.check(needle) {
+            Ok(found) if !found.is_empty() => {
+                seen.push_str(&String::from_utf8_lossy(found.as_bytes()));
+                return;
+            }
+            Ok(_) => {}
+            Err(e) => panic!("reading the terminal before {needle:?}: {e}\n{seen}"),
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no {needle:?} on the terminal within {WAIT:?}:\n{seen}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// A permission card through the shim: finch, started by node in a pseudo-terminal, opens the
+/// terminal, shows its card and reads the answer typed there.
+fn a_card_works_through_the_shim(ctx: &TestContext, env: &NpmEnv, shim: &Path) {
+    use expectrl::Expect as _;
+    let mut cmd = env.cmd(shim);
+    cmd.args([
+        "tool",
+        "call",
+        "Bash",
+        r#"{"command":"touch made-through-npm"}"#,
+    ]);
+    let mut pty = expectrl::Session::spawn(cmd).expect("spawn the shim in a pty");
+    let mut seen = String::new();
+    pty_expect(&mut pty, "Esc denies.", &mut seen);
+    assert!(seen.contains("Permission needed: Bash"), "{seen}");
+    pty.send("1").expect("type on the terminal");
+    pty_expect(&mut pty, "Allowed once", &mut seen);
+    let status = pty.get_process().wait().expect("wait for the shim");
+    assert!(
+        matches!(status, expectrl::process::unix::WaitStatus::Exited(_, 0)),
+        "{status:?}\n{seen}"
+    );
+    assert!(ctx.work.join("made-through-npm").exists(), "{seen}");
+}
+
 #[test]
 #[ignore = "needs verdaccio: run scripts/install-test-peers (scripts/test does)"]
 fn npm_packages_install_from_a_registry_and_run_finch_without_cargo() {
@@ -423,6 +470,9 @@ fn npm_packages_install_from_a_registry_and_run_finch_without_cargo() {
         &["tool", "call", "Bash", r#"{"command":"rm -rf build"}"#],
         4,
     );
+
+    // A terminal stays a terminal: a permission card is shown and answered through the shim.
+    a_card_works_through_the_shim(&ctx, &env, &finch);
 
     // SIGINT: from a terminal (the whole group) and to the shim alone.
     sigint_passes_through(&env, &finch, true);
