@@ -8,9 +8,13 @@
 #   node minitools.official.mjs list   the official CLI, when MINITOOLS_OFFICIAL names a copy
 #                                      of its bin/minitools.mjs (default: /work/ext/minitools-cli/
 #                                      bin/minitools.official.mjs if it is there; never committed)
+#   npx <official> list                the same copy packed as a package of the loopback registry
+#                                      (finch-bench-official-minitools), run as `npx` runs
+#                                      @finchtoys/minitools: npx's own cost on both sides
 #
 # The packages are published to a verdaccio this script starts on 127.0.0.1 and installed from
-# it; the 200 tools are made by benches/list-home.sh. Needs node + npm, verdaccio
+# it; the 200 tools are made by benches/list-home.sh. FINCH=<binary> packs that binary instead
+# of running `cargo build --release`. Needs node + npm, verdaccio
 # (scripts/install-test-peers), hyperfine. Everything lives in one temp dir, removed on exit.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -20,7 +24,8 @@ need hyperfine
 verdaccio="$repo/.test-peers/node_modules/.bin/verdaccio"
 official=${MINITOOLS_OFFICIAL:-/work/ext/minitools-cli/bin/minitools.official.mjs}
 
-build_finch
+# FINCH=<binary> measures that binary instead of building one.
+if [ -n "${FINCH:-}" ]; then finch=$FINCH; else build_finch; fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/finch-bench-npm.XXXXXX")
 verdaccio_pid=""
@@ -72,7 +77,16 @@ commands=(-n "finch list (direct)" "$(q "$finch") list"
     -n "npx finch-minitools list (cached)" "npx --yes finch-minitools list")
 if [ -f "$official" ]; then
     [ "$(node "$official" list | sort)" = "$(sort <<<"$expected")" ] || say "warning: the official CLI lists other lines"
-    commands+=(-n "node minitools.official.mjs list" "node $(q "$official") list")
+    # The official CLI has no dependencies: its one file is a package of its own.
+    pkg="$tmp/official-pkg"
+    mkdir -p "$pkg/bin"
+    cp "$official" "$pkg/bin/minitools.mjs"
+    printf '{"name":"finch-bench-official-minitools","version":"0.0.0","bin":{"minitools":"bin/minitools.mjs"}}\n' >"$pkg/package.json"
+    official_tgz=$(cd "$pkg" && npm pack --silent --pack-destination "$tmp")
+    npm publish "$tmp/$official_tgz" --silent >/dev/null
+    npx --yes finch-bench-official-minitools list >/dev/null
+    commands+=(-n "node minitools.official.mjs list" "node $(q "$official") list"
+        -n "npx <official CLI> list (cached)" "npx --yes finch-bench-official-minitools list")
 else
     say "no official CLI at $official (set MINITOOLS_OFFICIAL): measuring finch only"
 fi

@@ -4,9 +4,10 @@
 #   benches/startup.sh FINCH...
 #
 # For each binary: its size, its size after `strip`, gzip -9 of it (about what an npm tarball
-# of it weighs), and hyperfine medians of `finch --version` and `finch list` with 200 installed
-# mini tools (a throw-away home made by benches/list-home.sh with the first binary). Prints one
-# Markdown table on stdout. Needs hyperfine (apt-get install -y hyperfine) and node.
+# of it weighs), and hyperfine's median and minimum of `finch --version` and of `finch list`
+# with 200 installed mini tools (a throw-away home made by benches/list-home.sh with the first
+# binary). Prints one Markdown table on stdout. Needs hyperfine (apt-get install -y hyperfine)
+# and node.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 [ $# -ge 1 ] || { echo "usage: benches/startup.sh FINCH..." >&2; exit 2; }
@@ -19,7 +20,8 @@ bash "$repo/benches/list-home.sh" "$1" "$tmp/home" 200
 export HOME="$tmp/home" FINCH_RUNTIME_HOME="$tmp/home/.finch" FINCH_AGENT_HOME="$tmp/home/finchnest" NO_COLOR=1
 say "load average before measuring: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 
-median_ms() { node -e 'const r = require(process.argv[1]).results[0]; console.log((r.median * 1000).toFixed(1) + " ± " + (r.stddev * 1000).toFixed(1))' "$1"; }
+# "median (min)" in ms: the minimum is the least disturbed by other work on a shared machine.
+median_ms() { node -e 'const r = require(process.argv[1]).results[0]; console.log((r.median * 1000).toFixed(1) + " (" + (r.min * 1000).toFixed(1) + ")")' "$1"; }
 mb() { node -e 'console.log((Number(process.argv[1]) / 1e6).toFixed(1))' "$1"; }
 
 echo "| binary | size MB | stripped MB | gzip -9 MB | \`--version\` ms | \`list\` (200) ms |"
