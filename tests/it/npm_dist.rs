@@ -567,3 +567,61 @@ fn the_launcher_runs_finch_binary_and_says_what_to_do_when_it_has_none() {
         )
     );
 }
+
+#[test]
+fn package_npm_refuses_bad_arguments_and_writes_nothing() {
+    let ctx = TestContext::new();
+    let out = ctx.base().join("tarballs");
+    let finch = env!("CARGO_BIN_EXE_finch");
+    let run = |args: &[&str]| {
+        Command::new(repo().join("scripts/package-npm"))
+            .args(args)
+            .arg("--out")
+            .arg(&out)
+            .stdin(Stdio::null())
+            .output()
+            .expect("run scripts/package-npm")
+    };
+    let cases: [(&[&str], i32, &str); 5] = [
+        (
+            &["--binary", finch, "--platform", "linux-s390x"],
+            1,
+            "package-npm: error: unknown platform linux-s390x (npm/platforms.json has linux-x64, linux-arm64, darwin-arm64, darwin-x64, win32-x64)\n",
+        ),
+        (
+            &["--binary", "/no/such/finch"],
+            1,
+            "package-npm: error: no finch executable at /no/such/finch\n",
+        ),
+        (
+            &["--binary", finch, "--target", "x86_64-apple-darwin"],
+            1,
+            "package-npm: error: --binary and --target exclude each other\n",
+        ),
+        (
+            &["--target", "riscv64gc-unknown-linux-gnu"],
+            1,
+            "package-npm: error: no platform in npm/platforms.json has rustTarget riscv64gc-unknown-linux-gnu\n",
+        ),
+        (
+            &["--no-main", "--no-platform"],
+            1,
+            "package-npm: error: --no-main and --no-platform together leave nothing to do\n",
+        ),
+    ];
+    for (args, code, message) in cases {
+        let done = run(args);
+        assert_eq!(done.status.code(), Some(code), "{args:?}: {done:?}");
+        assert_eq!(String::from_utf8_lossy(&done.stderr), message, "{args:?}");
+        assert!(done.stdout.is_empty(), "{args:?}: {done:?}");
+    }
+    let unknown = run(&["--bogus"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    let text = String::from_utf8_lossy(&unknown.stderr);
+    assert!(
+        text.starts_with("package-npm: unknown argument '--bogus'\n")
+            && text.contains("--binary PATH"),
+        "{text}"
+    );
+    assert!(!out.exists(), "an argument error wrote {}", out.display());
+}
