@@ -24,7 +24,7 @@ say "load average before measuring: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc)
 median_ms() { node -e 'const r = require(process.argv[1]).results[0]; console.log((r.median * 1000).toFixed(1) + " (" + (r.min * 1000).toFixed(1) + ")")' "$1"; }
 mb() { node -e 'console.log((Number(process.argv[1]) / 1e6).toFixed(1))' "$1"; }
 
-echo "| binary | size MB | stripped MB | gzip -9 MB | \`--version\` ms | \`list\` (200) ms |"
+echo "| binary | size MB | stripped MB | gzip -9 MB | \`--version\` ms, median (min) | \`list\` (200) ms, median (min) |"
 echo "|---|---|---|---|---|---|"
 for finch in "$@"; do
     size=$(wc -c <"$finch")
