@@ -18,6 +18,7 @@ mod mcp_bridge;
 mod mcp_client;
 mod memory;
 mod node_suite;
+mod npm_dist;
 mod pi;
 mod policy;
 mod registry;

@@ -34,7 +34,7 @@ const HTTP_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Who may read packages: everyone, or only users with a token.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Access {
+pub(crate) enum Access {
     Public,
     Authenticated,
 }
@@ -57,14 +57,14 @@ fn verdaccio_bin() -> PathBuf {
 }
 
 /// A running verdaccio on `127.0.0.1:<port>`; killed (and reaped) on drop, so on a panic too.
-struct Verdaccio {
+pub(crate) struct Verdaccio {
     child: Child,
     port: u16,
     dir: tempfile::TempDir,
 }
 
 impl Verdaccio {
-    fn start(access: Access) -> Verdaccio {
+    pub(crate) fn start(access: Access) -> Verdaccio {
         let bin = verdaccio_bin();
         let dir = tempfile::Builder::new()
             .prefix("finch-verdaccio-")
@@ -75,12 +75,15 @@ impl Verdaccio {
             Access::Public => "$all",
             Access::Authenticated => "$authenticated",
         };
+        // max_body_size: a publish document carries its tarball, and finch's own npm package
+        // (tests/it/npm_dist.rs) holds a binary of tens of MB; verdaccio's default is 10 MB.
         let config = format!(
             "storage: {storage}\n\
              auth:\n  htpasswd:\n    file: {htpasswd}\n    max_users: 100\n\
              uplinks: {{}}\n\
              packages:\n  '**':\n    access: {read}\n    publish: $authenticated\n\
              listen: 127.0.0.1:{port}\n\
+             max_body_size: 300mb\n\
              log: {{type: stdout, level: warn}}\n",
             storage = yaml_str(&dir.path().join("storage")),
             htpasswd = yaml_str(&dir.path().join("htpasswd")),
@@ -128,7 +131,7 @@ impl Verdaccio {
         }
     }
 
-    fn logs(&self) -> String {
+    pub(crate) fn logs(&self) -> String {
         let read = |name: &str| fs::read_to_string(self.dir.path().join(name)).unwrap_or_default();
         format!(
             "--- verdaccio stdout\n{}--- verdaccio stderr\n{}",
@@ -138,12 +141,12 @@ impl Verdaccio {
     }
 
     /// `http://127.0.0.1:<port>/`.
-    fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("http://127.0.0.1:{}/", self.port)
     }
 
     /// Creates a user and returns its bearer token.
-    fn add_user(&self, name: &str) -> String {
+    pub(crate) fn add_user(&self, name: &str) -> String {
         let body = json!({"_id": format!("org.couchdb.user:{name}"), "name": name,
                           "password": "finch-test-password", "type": "user", "roles": []});
         let reply = self.request(
