@@ -26,6 +26,11 @@ pub(crate) struct Pty {
 
 impl Pty {
     pub(crate) fn spawn(ctx: &TestContext, args: &[&str]) -> Pty {
+        Pty::spawn_env(ctx, args, &[])
+    }
+
+    /// `spawn` with more environment (`COLUMNS` for a narrow terminal).
+    pub(crate) fn spawn_env(ctx: &TestContext, args: &[&str], env: &[(&str, &str)]) -> Pty {
         let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_finch"));
         cmd.env_clear()
             .env("HOME", &ctx.home)
@@ -36,6 +41,9 @@ impl Pty {
             .env("COLUMNS", "100")
             .current_dir(&ctx.work)
             .args(args);
+        for (key, value) in env {
+            cmd.env(key, value);
+        }
         let session = Session::spawn(cmd).expect("spawn finch in a pty");
         Pty {
             session,
