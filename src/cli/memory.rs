@@ -314,7 +314,9 @@ pub fn run(ctx: &Context, command: &MemoryCommand) -> Result<()> {
                 }
                 return Ok(());
             }
-            let mut table = Table::new(&["ID", "WHERE", "TEXT"]);
+            let mut table = Table::new(&["ID", "WHERE", "TEXT"])
+                .whole(&["ID"])
+                .optional(&["WHERE"]);
             for e in &entries {
                 table.row(vec![
                     e.id.clone(),

@@ -372,7 +372,11 @@ pub fn cmd_list(ctx: &Context, args: &ListArgs) -> Result<()> {
         state: &listing.state,
         known: listing.state_problem.is_none(),
     };
-    let mut out = crate::ui::Table::new(&["ID", "VERSION", "STATUS", "NAME", "PATH"]);
+    // The id and the path are copied into other commands: never cut; the path goes first
+    // on a narrow terminal, then the version.
+    let mut out = crate::ui::Table::new(&["ID", "VERSION", "STATUS", "NAME", "PATH"])
+        .whole(&["ID", "PATH"])
+        .optional(&["PATH", "VERSION"]);
     let mut any = false;
     let mut tab_lines = Vec::new();
     let shown = |e: &&TierEntry| table || listing::in_app_format(e);

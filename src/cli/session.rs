@@ -159,7 +159,9 @@ fn cmd_list(ctx: &Context, workspace: Option<&PathBuf>, limit: usize) -> Result<
         "STARTED",
         "LAST ACTIVITY",
         "MESSAGES",
-    ]);
+    ])
+    .whole(&["ID"])
+    .optional(&["WORKSPACE", "STARTED", "MESSAGES"]);
     for s in &sessions {
         table.row(vec![
             s.short_id.clone(),

@@ -60,7 +60,9 @@ fn cmd_list(ctx: &Context, skills: &[Skill]) -> Result<()> {
         }
         return Ok(());
     }
-    let mut table = Table::new(&["NAME", "SOURCE", "STATUS", "DESCRIPTION", "PATH"]);
+    let mut table = Table::new(&["NAME", "SOURCE", "STATUS", "DESCRIPTION", "PATH"])
+        .whole(&["NAME", "PATH"])
+        .optional(&["PATH", "SOURCE"]);
     for s in skills {
         table.row(vec![
             s.name.clone(),

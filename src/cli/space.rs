@@ -58,7 +58,9 @@ pub fn run(ctx: &Context, command: &SpaceCommand) -> Result<()> {
                 }
                 return Ok(());
             }
-            let mut table = Table::new(&["ID", "NAME", "DIRECTORY", "CREATED"]);
+            let mut table = Table::new(&["ID", "NAME", "DIRECTORY", "CREATED"])
+                .whole(&["ID", "DIRECTORY"])
+                .optional(&["CREATED", "DIRECTORY"]);
             for s in &spaces {
                 table.row(vec![
                     s.id.clone(),

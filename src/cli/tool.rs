@@ -116,7 +116,9 @@ fn cmd_list(ctx: &Context, args: &ListArgs) -> Result<()> {
         let list: Vec<Value> = tools.iter().map(|t| summary_json(t)).collect();
         return ctx.ui.json(&Value::Array(list));
     }
-    let mut table = Table::new(&["NAME", "LAYER", "EXPOSURE", "DESCRIPTION"]);
+    let mut table = Table::new(&["NAME", "LAYER", "EXPOSURE", "DESCRIPTION"])
+        .whole(&["NAME"])
+        .optional(&["EXPOSURE", "LAYER"]);
     for tool in tools {
         table.row(vec![
             tool.name.clone(),
@@ -163,7 +165,7 @@ fn cmd_search(ctx: &Context, args: &SearchArgs) -> Result<()> {
             .status(format!("No tool matches \"{}\".", args.query));
         return Ok(());
     }
-    let mut table = Table::new(&["NAME", "SOURCE", "DESCRIPTION"]);
+    let mut table = Table::new(&["NAME", "SOURCE", "DESCRIPTION"]).whole(&["NAME"]);
     for hit in &found {
         let text = |k: &str| hit[k].as_str().unwrap_or_default().to_string();
         table.row(vec![

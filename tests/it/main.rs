@@ -28,5 +28,6 @@ mod space_skill;
 mod start_on_demand;
 mod suites;
 mod suites_app;
+mod tables;
 mod update;
 mod verdaccio;
