@@ -11,7 +11,7 @@ fn memory_list_measures_cjk_in_columns_and_keeps_ids_whole() {
     ctx.run(&["memory", "remember", text]).success();
     ctx.run(&["memory", "remember", "plain ascii entry"])
         .success();
-    let mut pty = Pty::spawn_env(&ctx, &["memory", "list"], &[("COLUMNS", "60")]);
+    let pty = Pty::spawn_env(&ctx, &["memory", "list"], &[("COLUMNS", "60")]);
     let (code, shown) = pty.finish();
     assert_eq!(code, 0, "{shown}");
     let lines: Vec<&str> = shown.lines().map(|l| l.trim_end_matches('\r')).collect();
