@@ -381,7 +381,7 @@ complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_su
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l weekdays -d 'Run Monday to Friday at HH:MM' -r
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l weekly -d 'Run every week on DAY (mon…sun) at HH:MM' -r
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l cron -d 'Run on a five-field cron expression (minute hour day-of-month month day-of-week)' -r
-complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l once -d 'Run once at an ISO date-time (without an offset: in the task\'s time zone)' -r
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l once -d 'Run once at an ISO 8601 date-time (2026-12-24T10:00+05:00; without an offset: in the task\'s time zone)' -r
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l tz -d 'Time zone, an IANA name such as Europe/Berlin (default: the local zone)' -r
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l space -d 'Run in this space\'s directory (space id or name)' -r
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l cwd -d 'Run in this directory (default: the agent home)' -r -F
@@ -407,7 +407,7 @@ complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_su
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l weekdays -d 'Run Monday to Friday at HH:MM' -r
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l weekly -d 'Run every week on DAY (mon…sun) at HH:MM' -r
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l cron -d 'Run on a five-field cron expression (minute hour day-of-month month day-of-week)' -r
-complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l once -d 'Run once at an ISO date-time (without an offset: in the task\'s time zone)' -r
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l once -d 'Run once at an ISO 8601 date-time (2026-12-24T10:00+05:00; without an offset: in the task\'s time zone)' -r
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l tz -d 'Time zone, an IANA name such as Europe/Berlin (default: the local zone)' -r
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l space -d 'Run in this space\'s directory (space id or name)' -r
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from update" -l cwd -d 'Run in this directory (default: the agent home)' -r -F
