@@ -35,10 +35,13 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Install a mini tool from npm, a directory, a .tgz/.zip file or URL')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install a mini tool from npm, a directory, a .tgz/.zip file or URL')
+            [CompletionResult]::new('i', 'i', [CompletionResultType]::ParameterValue, 'Install a mini tool from npm, a directory, a .tgz/.zip file or URL')
             [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Update installed mini tools from where they came from')
             [CompletionResult]::new('up', 'up', [CompletionResultType]::ParameterValue, 'Update installed mini tools from where they came from')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Uninstall a mini tool (its data directory is kept)')
             [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'Uninstall a mini tool (its data directory is kept)')
+            [CompletionResult]::new('uninstall', 'uninstall', [CompletionResultType]::ParameterValue, 'Uninstall a mini tool (its data directory is kept)')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List installed mini tools')
             [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List installed mini tools')
             [CompletionResult]::new('enable', 'enable', [CompletionResultType]::ParameterValue, 'Enable a mini tool')
@@ -61,6 +64,48 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             break
         }
         'finch;add' {
+            [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'npm registry to use instead of the configured one')
+            [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
+            [CompletionResult]::new('--agent-home', '--agent-home', [CompletionResultType]::ParameterName, 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR is honoured with `auto`)')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Install into the global tier (<runtime>/extensions)')
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Install into the global tier (<runtime>/extensions)')
+            [CompletionResult]::new('-d', '-d', [CompletionResultType]::ParameterName, 'Link a source directory instead of copying it (development install)')
+            [CompletionResult]::new('--dev', '--dev', [CompletionResultType]::ParameterName, 'Link a source directory instead of copying it (development install)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail on stderr')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (never to permission cards)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'finch;install' {
+            [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'npm registry to use instead of the configured one')
+            [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
+            [CompletionResult]::new('--agent-home', '--agent-home', [CompletionResultType]::ParameterName, 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR is honoured with `auto`)')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Install into the global tier (<runtime>/extensions)')
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Install into the global tier (<runtime>/extensions)')
+            [CompletionResult]::new('-d', '-d', [CompletionResultType]::ParameterName, 'Link a source directory instead of copying it (development install)')
+            [CompletionResult]::new('--dev', '--dev', [CompletionResultType]::ParameterName, 'Link a source directory instead of copying it (development install)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail on stderr')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (never to permission cards)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'finch;i' {
             [CompletionResult]::new('--registry', '--registry', [CompletionResultType]::ParameterName, 'npm registry to use instead of the configured one')
             [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
             [CompletionResult]::new('--agent-home', '--agent-home', [CompletionResultType]::ParameterName, 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)')
@@ -142,6 +187,24 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             break
         }
         'finch;rm' {
+            [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
+            [CompletionResult]::new('--agent-home', '--agent-home', [CompletionResultType]::ParameterName, 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR is honoured with `auto`)')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Use the global tier')
+            [CompletionResult]::new('--global', '--global', [CompletionResultType]::ParameterName, 'Use the global tier')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail on stderr')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (never to permission cards)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'finch;uninstall' {
             [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
             [CompletionResult]::new('--agent-home', '--agent-home', [CompletionResultType]::ParameterName, 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR is honoured with `auto`)')
@@ -300,6 +363,7 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             [CompletionResult]::new('forget', 'forget', [CompletionResultType]::ParameterValue, 'Remove an entry')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search memory, ranked')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List entries with their ids')
+            [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List entries with their ids')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a memory file, a day''s log or a space''s memory')
             [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Delete daily logs older than a duration')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -382,6 +446,24 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             break
         }
         'finch;memory;list' {
+            [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Which files to list')
+            [CompletionResult]::new('--space', '--space', [CompletionResultType]::ParameterName, 'Only this space''s memory')
+            [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
+            [CompletionResult]::new('--agent-home', '--agent-home', [CompletionResultType]::ParameterName, 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR is honoured with `auto`)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail on stderr')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (never to permission cards)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'finch;memory;ls' {
             [CompletionResult]::new('--scope', '--scope', [CompletionResultType]::ParameterName, 'Which files to list')
             [CompletionResult]::new('--space', '--space', [CompletionResultType]::ParameterName, 'Only this space''s memory')
             [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
@@ -483,6 +565,7 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List tasks with their next run and last result')
+            [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List tasks with their next run and last result')
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a task')
             [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Change a task; only the given settings change')
             [CompletionResult]::new('enable', 'enable', [CompletionResultType]::ParameterValue, 'Enable a task')
@@ -495,6 +578,22 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             break
         }
         'finch;schedule;list' {
+            [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
+            [CompletionResult]::new('--agent-home', '--agent-home', [CompletionResultType]::ParameterName, 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR is honoured with `auto`)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail on stderr')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (never to permission cards)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'finch;schedule;ls' {
             [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
             [CompletionResult]::new('--agent-home', '--agent-home', [CompletionResultType]::ParameterName, 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR is honoured with `auto`)')
@@ -727,6 +826,7 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List sessions, most recently active first')
+            [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List sessions, most recently active first')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show a transcript')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search message text and tool names of every transcript, ranked')
             [CompletionResult]::new('rename', 'rename', [CompletionResultType]::ParameterValue, 'Set a session''s title')
@@ -736,6 +836,24 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             break
         }
         'finch;session;list' {
+            [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'Only sessions whose working directory is DIR or inside it')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N sessions (0 for all)')
+            [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
+            [CompletionResult]::new('--agent-home', '--agent-home', [CompletionResultType]::ParameterName, 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR is honoured with `auto`)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail on stderr')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (never to permission cards)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'finch;session;ls' {
             [CompletionResult]::new('--workspace', '--workspace', [CompletionResultType]::ParameterName, 'Only sessions whose working directory is DIR or inside it')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N sessions (0 for all)')
             [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
@@ -881,11 +999,28 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List spaces')
+            [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List spaces')
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a space')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'finch;space;list' {
+            [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
+            [CompletionResult]::new('--agent-home', '--agent-home', [CompletionResultType]::ParameterName, 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR is honoured with `auto`)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail on stderr')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (never to permission cards)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'finch;space;ls' {
             [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
             [CompletionResult]::new('--agent-home', '--agent-home', [CompletionResultType]::ParameterName, 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR is honoured with `auto`)')
@@ -948,11 +1083,28 @@ Register-ArgumentCompleter -Native -CommandName 'finch' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List skills of every source (project, personal, global, enabled mini tools)')
+            [CompletionResult]::new('ls', 'ls', [CompletionResultType]::ParameterValue, 'List skills of every source (project, personal, global, enabled mini tools)')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print the SKILL.md of the skill that wins for a name')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'finch;skill;list' {
+            [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
+            [CompletionResult]::new('--agent-home', '--agent-home', [CompletionResultType]::ParameterName, 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR is honoured with `auto`)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail on stderr')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Answer yes to confirmations (never to permission cards)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'finch;skill;ls' {
             [CompletionResult]::new('--runtime-home', '--runtime-home', [CompletionResultType]::ParameterName, 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)')
             [CompletionResult]::new('--agent-home', '--agent-home', [CompletionResultType]::ParameterName, 'Agent home (default: $FINCH_AGENT_HOME, else the app''s setting, else ~/finchnest)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour (NO_COLOR is honoured with `auto`)')

@@ -34,6 +34,12 @@ _finch() {
             finch,help)
                 cmd="finch__subcmd__help"
                 ;;
+            finch,i)
+                cmd="finch__subcmd__add"
+                ;;
+            finch,install)
+                cmd="finch__subcmd__add"
+                ;;
             finch,list)
                 cmd="finch__subcmd__list"
                 ;;
@@ -78,6 +84,9 @@ _finch() {
                 ;;
             finch,tool)
                 cmd="finch__subcmd__tool"
+                ;;
+            finch,uninstall)
+                cmd="finch__subcmd__remove"
                 ;;
             finch,up)
                 cmd="finch__subcmd__update"
@@ -301,6 +310,9 @@ _finch() {
             finch__subcmd__memory,list)
                 cmd="finch__subcmd__memory__subcmd__list"
                 ;;
+            finch__subcmd__memory,ls)
+                cmd="finch__subcmd__memory__subcmd__list"
+                ;;
             finch__subcmd__memory,prune)
                 cmd="finch__subcmd__memory__subcmd__prune"
                 ;;
@@ -376,6 +388,9 @@ _finch() {
             finch__subcmd__schedule,list)
                 cmd="finch__subcmd__schedule__subcmd__list"
                 ;;
+            finch__subcmd__schedule,ls)
+                cmd="finch__subcmd__schedule__subcmd__list"
+                ;;
             finch__subcmd__schedule,run)
                 cmd="finch__subcmd__schedule__subcmd__run"
                 ;;
@@ -424,6 +439,9 @@ _finch() {
             finch__subcmd__session,list)
                 cmd="finch__subcmd__session__subcmd__list"
                 ;;
+            finch__subcmd__session,ls)
+                cmd="finch__subcmd__session__subcmd__list"
+                ;;
             finch__subcmd__session,rename)
                 cmd="finch__subcmd__session__subcmd__rename"
                 ;;
@@ -460,6 +478,9 @@ _finch() {
             finch__subcmd__skill,list)
                 cmd="finch__subcmd__skill__subcmd__list"
                 ;;
+            finch__subcmd__skill,ls)
+                cmd="finch__subcmd__skill__subcmd__list"
+                ;;
             finch__subcmd__skill,show)
                 cmd="finch__subcmd__skill__subcmd__show"
                 ;;
@@ -479,6 +500,9 @@ _finch() {
                 cmd="finch__subcmd__space__subcmd__help"
                 ;;
             finch__subcmd__space,list)
+                cmd="finch__subcmd__space__subcmd__list"
+                ;;
+            finch__subcmd__space,ls)
                 cmd="finch__subcmd__space__subcmd__list"
                 ;;
             finch__subcmd__space__subcmd__help,create)
@@ -530,7 +554,7 @@ _finch() {
 
     case "${cmd}" in
         finch)
-            opts="-q -v -h -V --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version add update up remove rm list ls enable disable reload where doctor memory schedule session space skill mcp tool policy run completions man help"
+            opts="-q -v -h -V --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version add install i update up remove rm uninstall list ls enable disable reload where doctor memory schedule session space skill mcp tool policy run completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1782,7 +1806,7 @@ _finch() {
             return 0
             ;;
         finch__subcmd__memory)
-            opts="-q -v -h -V --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version remember replace forget search list show prune help"
+            opts="-q -v -h -V --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version remember replace forget search list ls show prune help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2380,7 +2404,7 @@ _finch() {
             return 0
             ;;
         finch__subcmd__schedule)
-            opts="-q -v -h -V --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version list create update enable disable delete run history daemon help"
+            opts="-q -v -h -V --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version list ls create update enable disable delete run history daemon help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2918,7 +2942,7 @@ _finch() {
             return 0
             ;;
         finch__subcmd__session)
-            opts="-q -v -h -V --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version list show search rename extend-dir attach help"
+            opts="-q -v -h -V --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version list ls show search rename extend-dir attach help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3228,7 +3252,7 @@ _finch() {
             return 0
             ;;
         finch__subcmd__skill)
-            opts="-q -v -h -V --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version list show help"
+            opts="-q -v -h -V --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version list ls show help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3362,7 +3386,7 @@ _finch() {
             return 0
             ;;
         finch__subcmd__space)
-            opts="-q -v -h -V --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version list create help"
+            opts="-q -v -h -V --json --runtime-home --agent-home --quiet --verbose --color --yes --help --version list ls create help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -36,10 +36,13 @@ complete -c finch -n "__fish_finch_needs_command" -l yes -d 'Answer yes to confi
 complete -c finch -n "__fish_finch_needs_command" -s h -l help -d 'Print help'
 complete -c finch -n "__fish_finch_needs_command" -s V -l version -d 'Print version'
 complete -c finch -n "__fish_finch_needs_command" -f -a "add" -d 'Install a mini tool from npm, a directory, a .tgz/.zip file or URL'
+complete -c finch -n "__fish_finch_needs_command" -f -a "install" -d 'Install a mini tool from npm, a directory, a .tgz/.zip file or URL'
+complete -c finch -n "__fish_finch_needs_command" -f -a "i" -d 'Install a mini tool from npm, a directory, a .tgz/.zip file or URL'
 complete -c finch -n "__fish_finch_needs_command" -f -a "update" -d 'Update installed mini tools from where they came from'
 complete -c finch -n "__fish_finch_needs_command" -f -a "up" -d 'Update installed mini tools from where they came from'
 complete -c finch -n "__fish_finch_needs_command" -f -a "remove" -d 'Uninstall a mini tool (its data directory is kept)'
 complete -c finch -n "__fish_finch_needs_command" -f -a "rm" -d 'Uninstall a mini tool (its data directory is kept)'
+complete -c finch -n "__fish_finch_needs_command" -f -a "uninstall" -d 'Uninstall a mini tool (its data directory is kept)'
 complete -c finch -n "__fish_finch_needs_command" -f -a "list" -d 'List installed mini tools'
 complete -c finch -n "__fish_finch_needs_command" -f -a "ls" -d 'List installed mini tools'
 complete -c finch -n "__fish_finch_needs_command" -f -a "enable" -d 'Enable a mini tool'
@@ -73,6 +76,34 @@ complete -c finch -n "__fish_finch_using_subcommand add" -s v -l verbose -d 'Pri
 complete -c finch -n "__fish_finch_using_subcommand add" -l yes -d 'Answer yes to confirmations (never to permission cards)'
 complete -c finch -n "__fish_finch_using_subcommand add" -s h -l help -d 'Print help'
 complete -c finch -n "__fish_finch_using_subcommand add" -s V -l version -d 'Print version'
+complete -c finch -n "__fish_finch_using_subcommand install" -l registry -d 'npm registry to use instead of the configured one' -r
+complete -c finch -n "__fish_finch_using_subcommand install" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand install" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand install" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c finch -n "__fish_finch_using_subcommand install" -s g -l global -d 'Install into the global tier (<runtime>/extensions)'
+complete -c finch -n "__fish_finch_using_subcommand install" -s d -l dev -d 'Link a source directory instead of copying it (development install)'
+complete -c finch -n "__fish_finch_using_subcommand install" -l json -d 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+complete -c finch -n "__fish_finch_using_subcommand install" -s q -l quiet -d 'Print only data and errors'
+complete -c finch -n "__fish_finch_using_subcommand install" -s v -l verbose -d 'Print more detail on stderr'
+complete -c finch -n "__fish_finch_using_subcommand install" -l yes -d 'Answer yes to confirmations (never to permission cards)'
+complete -c finch -n "__fish_finch_using_subcommand install" -s h -l help -d 'Print help'
+complete -c finch -n "__fish_finch_using_subcommand install" -s V -l version -d 'Print version'
+complete -c finch -n "__fish_finch_using_subcommand i" -l registry -d 'npm registry to use instead of the configured one' -r
+complete -c finch -n "__fish_finch_using_subcommand i" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand i" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand i" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c finch -n "__fish_finch_using_subcommand i" -s g -l global -d 'Install into the global tier (<runtime>/extensions)'
+complete -c finch -n "__fish_finch_using_subcommand i" -s d -l dev -d 'Link a source directory instead of copying it (development install)'
+complete -c finch -n "__fish_finch_using_subcommand i" -l json -d 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+complete -c finch -n "__fish_finch_using_subcommand i" -s q -l quiet -d 'Print only data and errors'
+complete -c finch -n "__fish_finch_using_subcommand i" -s v -l verbose -d 'Print more detail on stderr'
+complete -c finch -n "__fish_finch_using_subcommand i" -l yes -d 'Answer yes to confirmations (never to permission cards)'
+complete -c finch -n "__fish_finch_using_subcommand i" -s h -l help -d 'Print help'
+complete -c finch -n "__fish_finch_using_subcommand i" -s V -l version -d 'Print version'
 complete -c finch -n "__fish_finch_using_subcommand update" -l registry -d 'npm registry to use instead of the configured one' -r
 complete -c finch -n "__fish_finch_using_subcommand update" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand update" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
@@ -127,6 +158,18 @@ complete -c finch -n "__fish_finch_using_subcommand rm" -s v -l verbose -d 'Prin
 complete -c finch -n "__fish_finch_using_subcommand rm" -l yes -d 'Answer yes to confirmations (never to permission cards)'
 complete -c finch -n "__fish_finch_using_subcommand rm" -s h -l help -d 'Print help'
 complete -c finch -n "__fish_finch_using_subcommand rm" -s V -l version -d 'Print version'
+complete -c finch -n "__fish_finch_using_subcommand uninstall" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand uninstall" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand uninstall" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c finch -n "__fish_finch_using_subcommand uninstall" -s g -l global -d 'Use the global tier'
+complete -c finch -n "__fish_finch_using_subcommand uninstall" -l json -d 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+complete -c finch -n "__fish_finch_using_subcommand uninstall" -s q -l quiet -d 'Print only data and errors'
+complete -c finch -n "__fish_finch_using_subcommand uninstall" -s v -l verbose -d 'Print more detail on stderr'
+complete -c finch -n "__fish_finch_using_subcommand uninstall" -l yes -d 'Answer yes to confirmations (never to permission cards)'
+complete -c finch -n "__fish_finch_using_subcommand uninstall" -s h -l help -d 'Print help'
+complete -c finch -n "__fish_finch_using_subcommand uninstall" -s V -l version -d 'Print version'
 complete -c finch -n "__fish_finch_using_subcommand list" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand list" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand list" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
@@ -212,25 +255,26 @@ complete -c finch -n "__fish_finch_using_subcommand doctor" -s v -l verbose -d '
 complete -c finch -n "__fish_finch_using_subcommand doctor" -l yes -d 'Answer yes to confirmations (never to permission cards)'
 complete -c finch -n "__fish_finch_using_subcommand doctor" -s h -l help -d 'Print help'
 complete -c finch -n "__fish_finch_using_subcommand doctor" -s V -l version -d 'Print version'
-complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list show prune help" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
-complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list show prune help" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
-complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list show prune help" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
+complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list ls show prune help" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list ls show prune help" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list ls show prune help" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list show prune help" -l json -d 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
-complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list show prune help" -s q -l quiet -d 'Print only data and errors'
-complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list show prune help" -s v -l verbose -d 'Print more detail on stderr'
-complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list show prune help" -l yes -d 'Answer yes to confirmations (never to permission cards)'
-complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list show prune help" -s h -l help -d 'Print help'
-complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list show prune help" -s V -l version -d 'Print version'
-complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list show prune help" -f -a "remember" -d 'Add an entry to a memory file'
-complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list show prune help" -f -a "replace" -d 'Replace exactly one entry'
-complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list show prune help" -f -a "forget" -d 'Remove an entry'
-complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list show prune help" -f -a "search" -d 'Search memory, ranked'
-complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list show prune help" -f -a "list" -d 'List entries with their ids'
-complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list show prune help" -f -a "show" -d 'Show a memory file, a day\'s log or a space\'s memory'
-complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list show prune help" -f -a "prune" -d 'Delete daily logs older than a duration'
-complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list show prune help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list ls show prune help" -l json -d 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list ls show prune help" -s q -l quiet -d 'Print only data and errors'
+complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list ls show prune help" -s v -l verbose -d 'Print more detail on stderr'
+complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list ls show prune help" -l yes -d 'Answer yes to confirmations (never to permission cards)'
+complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list ls show prune help" -s h -l help -d 'Print help'
+complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list ls show prune help" -s V -l version -d 'Print version'
+complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list ls show prune help" -f -a "remember" -d 'Add an entry to a memory file'
+complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list ls show prune help" -f -a "replace" -d 'Replace exactly one entry'
+complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list ls show prune help" -f -a "forget" -d 'Remove an entry'
+complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list ls show prune help" -f -a "search" -d 'Search memory, ranked'
+complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list ls show prune help" -f -a "list" -d 'List entries with their ids'
+complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list ls show prune help" -f -a "ls" -d 'List entries with their ids'
+complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list ls show prune help" -f -a "show" -d 'Show a memory file, a day\'s log or a space\'s memory'
+complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list ls show prune help" -f -a "prune" -d 'Delete daily logs older than a duration'
+complete -c finch -n "__fish_finch_using_subcommand memory; and not __fish_seen_subcommand_from remember replace forget search list ls show prune help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from remember" -l to -d 'Which file: long-term, daily, space:<name>, lessons or profile' -r
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from remember" -l section -d 'Put the entry under this heading (created at the end of the file when missing)' -r
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from remember" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
@@ -310,6 +354,24 @@ complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subc
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from list" -l yes -d 'Answer yes to confirmations (never to permission cards)'
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from ls" -l scope -d 'Which files to list' -r -f -a "all\t''
+long-term\t''
+daily\t''
+spaces\t''
+lessons\t''
+profile\t''"
+complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from ls" -l space -d 'Only this space\'s memory' -r
+complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from ls" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from ls" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from ls" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from ls" -l json -d 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from ls" -s q -l quiet -d 'Print only data and errors'
+complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from ls" -s v -l verbose -d 'Print more detail on stderr'
+complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from ls" -l yes -d 'Answer yes to confirmations (never to permission cards)'
+complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from ls" -s h -l help -d 'Print help'
+complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from ls" -s V -l version -d 'Print version'
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from show" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from show" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from show" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
@@ -342,27 +404,28 @@ complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subc
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show a memory file, a day\'s log or a space\'s memory'
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "prune" -d 'Delete daily logs older than a duration'
 complete -c finch -n "__fish_finch_using_subcommand memory; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list create update enable disable delete run history daemon help" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
-complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list create update enable disable delete run history daemon help" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
-complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list create update enable disable delete run history daemon help" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
+complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list ls create update enable disable delete run history daemon help" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list ls create update enable disable delete run history daemon help" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list ls create update enable disable delete run history daemon help" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list create update enable disable delete run history daemon help" -l json -d 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
-complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list create update enable disable delete run history daemon help" -s q -l quiet -d 'Print only data and errors'
-complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list create update enable disable delete run history daemon help" -s v -l verbose -d 'Print more detail on stderr'
-complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list create update enable disable delete run history daemon help" -l yes -d 'Answer yes to confirmations (never to permission cards)'
-complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list create update enable disable delete run history daemon help" -s h -l help -d 'Print help'
-complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list create update enable disable delete run history daemon help" -s V -l version -d 'Print version'
-complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list create update enable disable delete run history daemon help" -f -a "list" -d 'List tasks with their next run and last result'
-complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list create update enable disable delete run history daemon help" -f -a "create" -d 'Create a task'
-complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list create update enable disable delete run history daemon help" -f -a "update" -d 'Change a task; only the given settings change'
-complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list create update enable disable delete run history daemon help" -f -a "enable" -d 'Enable a task'
-complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list create update enable disable delete run history daemon help" -f -a "disable" -d 'Disable a task (it stays in the list and keeps its history)'
-complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list create update enable disable delete run history daemon help" -f -a "delete" -d 'Delete a task (its history is kept)'
-complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list create update enable disable delete run history daemon help" -f -a "run" -d 'Run a task now, in the foreground'
-complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list create update enable disable delete run history daemon help" -f -a "history" -d 'Show run history, newest first'
-complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list create update enable disable delete run history daemon help" -f -a "daemon" -d 'Run due tasks in the foreground until SIGINT or SIGTERM'
-complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list create update enable disable delete run history daemon help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list ls create update enable disable delete run history daemon help" -l json -d 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list ls create update enable disable delete run history daemon help" -s q -l quiet -d 'Print only data and errors'
+complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list ls create update enable disable delete run history daemon help" -s v -l verbose -d 'Print more detail on stderr'
+complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list ls create update enable disable delete run history daemon help" -l yes -d 'Answer yes to confirmations (never to permission cards)'
+complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list ls create update enable disable delete run history daemon help" -s h -l help -d 'Print help'
+complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list ls create update enable disable delete run history daemon help" -s V -l version -d 'Print version'
+complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list ls create update enable disable delete run history daemon help" -f -a "list" -d 'List tasks with their next run and last result'
+complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list ls create update enable disable delete run history daemon help" -f -a "ls" -d 'List tasks with their next run and last result'
+complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list ls create update enable disable delete run history daemon help" -f -a "create" -d 'Create a task'
+complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list ls create update enable disable delete run history daemon help" -f -a "update" -d 'Change a task; only the given settings change'
+complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list ls create update enable disable delete run history daemon help" -f -a "enable" -d 'Enable a task'
+complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list ls create update enable disable delete run history daemon help" -f -a "disable" -d 'Disable a task (it stays in the list and keeps its history)'
+complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list ls create update enable disable delete run history daemon help" -f -a "delete" -d 'Delete a task (its history is kept)'
+complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list ls create update enable disable delete run history daemon help" -f -a "run" -d 'Run a task now, in the foreground'
+complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list ls create update enable disable delete run history daemon help" -f -a "history" -d 'Show run history, newest first'
+complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list ls create update enable disable delete run history daemon help" -f -a "daemon" -d 'Run due tasks in the foreground until SIGINT or SIGTERM'
+complete -c finch -n "__fish_finch_using_subcommand schedule; and not __fish_seen_subcommand_from list ls create update enable disable delete run history daemon help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from list" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from list" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from list" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
@@ -374,6 +437,17 @@ complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_su
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from list" -l yes -d 'Answer yes to confirmations (never to permission cards)'
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from ls" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from ls" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from ls" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from ls" -l json -d 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from ls" -s q -l quiet -d 'Print only data and errors'
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from ls" -s v -l verbose -d 'Print more detail on stderr'
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from ls" -l yes -d 'Answer yes to confirmations (never to permission cards)'
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from ls" -s h -l help -d 'Print help'
+complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from ls" -s V -l version -d 'Print version'
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l name -d 'A name to recognise the task by' -r
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l prompt -d 'What the agent is asked to do' -r
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from create" -l hourly -d 'Run every hour, at minute :MM (default :00)' -r
@@ -503,24 +577,25 @@ complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_su
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from help" -f -a "history" -d 'Show run history, newest first'
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from help" -f -a "daemon" -d 'Run due tasks in the foreground until SIGINT or SIGTERM'
 complete -c finch -n "__fish_finch_using_subcommand schedule; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list show search rename extend-dir attach help" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
-complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list show search rename extend-dir attach help" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
-complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list show search rename extend-dir attach help" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
+complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list ls show search rename extend-dir attach help" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list ls show search rename extend-dir attach help" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list ls show search rename extend-dir attach help" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list show search rename extend-dir attach help" -l json -d 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
-complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list show search rename extend-dir attach help" -s q -l quiet -d 'Print only data and errors'
-complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list show search rename extend-dir attach help" -s v -l verbose -d 'Print more detail on stderr'
-complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list show search rename extend-dir attach help" -l yes -d 'Answer yes to confirmations (never to permission cards)'
-complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list show search rename extend-dir attach help" -s h -l help -d 'Print help'
-complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list show search rename extend-dir attach help" -s V -l version -d 'Print version'
-complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list show search rename extend-dir attach help" -f -a "list" -d 'List sessions, most recently active first'
-complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list show search rename extend-dir attach help" -f -a "show" -d 'Show a transcript'
-complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list show search rename extend-dir attach help" -f -a "search" -d 'Search message text and tool names of every transcript, ranked'
-complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list show search rename extend-dir attach help" -f -a "rename" -d 'Set a session\'s title'
-complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list show search rename extend-dir attach help" -f -a "extend-dir" -d 'Trust another directory for a session\'s file tools'
-complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list show search rename extend-dir attach help" -f -a "attach" -d 'Attach a file (at most 20 MiB) to a session\'s composer draft'
-complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list show search rename extend-dir attach help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list ls show search rename extend-dir attach help" -l json -d 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list ls show search rename extend-dir attach help" -s q -l quiet -d 'Print only data and errors'
+complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list ls show search rename extend-dir attach help" -s v -l verbose -d 'Print more detail on stderr'
+complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list ls show search rename extend-dir attach help" -l yes -d 'Answer yes to confirmations (never to permission cards)'
+complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list ls show search rename extend-dir attach help" -s h -l help -d 'Print help'
+complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list ls show search rename extend-dir attach help" -s V -l version -d 'Print version'
+complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list ls show search rename extend-dir attach help" -f -a "list" -d 'List sessions, most recently active first'
+complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list ls show search rename extend-dir attach help" -f -a "ls" -d 'List sessions, most recently active first'
+complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list ls show search rename extend-dir attach help" -f -a "show" -d 'Show a transcript'
+complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list ls show search rename extend-dir attach help" -f -a "search" -d 'Search message text and tool names of every transcript, ranked'
+complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list ls show search rename extend-dir attach help" -f -a "rename" -d 'Set a session\'s title'
+complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list ls show search rename extend-dir attach help" -f -a "extend-dir" -d 'Trust another directory for a session\'s file tools'
+complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list ls show search rename extend-dir attach help" -f -a "attach" -d 'Attach a file (at most 20 MiB) to a session\'s composer draft'
+complete -c finch -n "__fish_finch_using_subcommand session; and not __fish_seen_subcommand_from list ls show search rename extend-dir attach help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from list" -l workspace -d 'Only sessions whose working directory is DIR or inside it' -r -F
 complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from list" -l limit -d 'Show at most N sessions (0 for all)' -r
 complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from list" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
@@ -534,6 +609,19 @@ complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_sub
 complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from list" -l yes -d 'Answer yes to confirmations (never to permission cards)'
 complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from ls" -l workspace -d 'Only sessions whose working directory is DIR or inside it' -r -F
+complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from ls" -l limit -d 'Show at most N sessions (0 for all)' -r
+complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from ls" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from ls" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from ls" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from ls" -l json -d 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from ls" -s q -l quiet -d 'Print only data and errors'
+complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from ls" -s v -l verbose -d 'Print more detail on stderr'
+complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from ls" -l yes -d 'Answer yes to confirmations (never to permission cards)'
+complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from ls" -s h -l help -d 'Print help'
+complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from ls" -s V -l version -d 'Print version'
 complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from show" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from show" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from show" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
@@ -598,20 +686,21 @@ complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_sub
 complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "extend-dir" -d 'Trust another directory for a session\'s file tools'
 complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "attach" -d 'Attach a file (at most 20 MiB) to a session\'s composer draft'
 complete -c finch -n "__fish_finch_using_subcommand session; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c finch -n "__fish_finch_using_subcommand space; and not __fish_seen_subcommand_from list create help" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
-complete -c finch -n "__fish_finch_using_subcommand space; and not __fish_seen_subcommand_from list create help" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
-complete -c finch -n "__fish_finch_using_subcommand space; and not __fish_seen_subcommand_from list create help" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
+complete -c finch -n "__fish_finch_using_subcommand space; and not __fish_seen_subcommand_from list ls create help" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand space; and not __fish_seen_subcommand_from list ls create help" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand space; and not __fish_seen_subcommand_from list ls create help" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c finch -n "__fish_finch_using_subcommand space; and not __fish_seen_subcommand_from list create help" -l json -d 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
-complete -c finch -n "__fish_finch_using_subcommand space; and not __fish_seen_subcommand_from list create help" -s q -l quiet -d 'Print only data and errors'
-complete -c finch -n "__fish_finch_using_subcommand space; and not __fish_seen_subcommand_from list create help" -s v -l verbose -d 'Print more detail on stderr'
-complete -c finch -n "__fish_finch_using_subcommand space; and not __fish_seen_subcommand_from list create help" -l yes -d 'Answer yes to confirmations (never to permission cards)'
-complete -c finch -n "__fish_finch_using_subcommand space; and not __fish_seen_subcommand_from list create help" -s h -l help -d 'Print help'
-complete -c finch -n "__fish_finch_using_subcommand space; and not __fish_seen_subcommand_from list create help" -s V -l version -d 'Print version'
-complete -c finch -n "__fish_finch_using_subcommand space; and not __fish_seen_subcommand_from list create help" -f -a "list" -d 'List spaces'
-complete -c finch -n "__fish_finch_using_subcommand space; and not __fish_seen_subcommand_from list create help" -f -a "create" -d 'Create a space'
-complete -c finch -n "__fish_finch_using_subcommand space; and not __fish_seen_subcommand_from list create help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c finch -n "__fish_finch_using_subcommand space; and not __fish_seen_subcommand_from list ls create help" -l json -d 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+complete -c finch -n "__fish_finch_using_subcommand space; and not __fish_seen_subcommand_from list ls create help" -s q -l quiet -d 'Print only data and errors'
+complete -c finch -n "__fish_finch_using_subcommand space; and not __fish_seen_subcommand_from list ls create help" -s v -l verbose -d 'Print more detail on stderr'
+complete -c finch -n "__fish_finch_using_subcommand space; and not __fish_seen_subcommand_from list ls create help" -l yes -d 'Answer yes to confirmations (never to permission cards)'
+complete -c finch -n "__fish_finch_using_subcommand space; and not __fish_seen_subcommand_from list ls create help" -s h -l help -d 'Print help'
+complete -c finch -n "__fish_finch_using_subcommand space; and not __fish_seen_subcommand_from list ls create help" -s V -l version -d 'Print version'
+complete -c finch -n "__fish_finch_using_subcommand space; and not __fish_seen_subcommand_from list ls create help" -f -a "list" -d 'List spaces'
+complete -c finch -n "__fish_finch_using_subcommand space; and not __fish_seen_subcommand_from list ls create help" -f -a "ls" -d 'List spaces'
+complete -c finch -n "__fish_finch_using_subcommand space; and not __fish_seen_subcommand_from list ls create help" -f -a "create" -d 'Create a space'
+complete -c finch -n "__fish_finch_using_subcommand space; and not __fish_seen_subcommand_from list ls create help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c finch -n "__fish_finch_using_subcommand space; and __fish_seen_subcommand_from list" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand space; and __fish_seen_subcommand_from list" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand space; and __fish_seen_subcommand_from list" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
@@ -623,6 +712,17 @@ complete -c finch -n "__fish_finch_using_subcommand space; and __fish_seen_subco
 complete -c finch -n "__fish_finch_using_subcommand space; and __fish_seen_subcommand_from list" -l yes -d 'Answer yes to confirmations (never to permission cards)'
 complete -c finch -n "__fish_finch_using_subcommand space; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c finch -n "__fish_finch_using_subcommand space; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c finch -n "__fish_finch_using_subcommand space; and __fish_seen_subcommand_from ls" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand space; and __fish_seen_subcommand_from ls" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand space; and __fish_seen_subcommand_from ls" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c finch -n "__fish_finch_using_subcommand space; and __fish_seen_subcommand_from ls" -l json -d 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+complete -c finch -n "__fish_finch_using_subcommand space; and __fish_seen_subcommand_from ls" -s q -l quiet -d 'Print only data and errors'
+complete -c finch -n "__fish_finch_using_subcommand space; and __fish_seen_subcommand_from ls" -s v -l verbose -d 'Print more detail on stderr'
+complete -c finch -n "__fish_finch_using_subcommand space; and __fish_seen_subcommand_from ls" -l yes -d 'Answer yes to confirmations (never to permission cards)'
+complete -c finch -n "__fish_finch_using_subcommand space; and __fish_seen_subcommand_from ls" -s h -l help -d 'Print help'
+complete -c finch -n "__fish_finch_using_subcommand space; and __fish_seen_subcommand_from ls" -s V -l version -d 'Print version'
 complete -c finch -n "__fish_finch_using_subcommand space; and __fish_seen_subcommand_from create" -l dir -d 'Bind the space to a directory' -r -F
 complete -c finch -n "__fish_finch_using_subcommand space; and __fish_seen_subcommand_from create" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand space; and __fish_seen_subcommand_from create" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
@@ -638,20 +738,21 @@ complete -c finch -n "__fish_finch_using_subcommand space; and __fish_seen_subco
 complete -c finch -n "__fish_finch_using_subcommand space; and __fish_seen_subcommand_from help" -f -a "list" -d 'List spaces'
 complete -c finch -n "__fish_finch_using_subcommand space; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create a space'
 complete -c finch -n "__fish_finch_using_subcommand space; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c finch -n "__fish_finch_using_subcommand skill; and not __fish_seen_subcommand_from list show help" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
-complete -c finch -n "__fish_finch_using_subcommand skill; and not __fish_seen_subcommand_from list show help" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
-complete -c finch -n "__fish_finch_using_subcommand skill; and not __fish_seen_subcommand_from list show help" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
+complete -c finch -n "__fish_finch_using_subcommand skill; and not __fish_seen_subcommand_from list ls show help" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand skill; and not __fish_seen_subcommand_from list ls show help" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand skill; and not __fish_seen_subcommand_from list ls show help" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c finch -n "__fish_finch_using_subcommand skill; and not __fish_seen_subcommand_from list show help" -l json -d 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
-complete -c finch -n "__fish_finch_using_subcommand skill; and not __fish_seen_subcommand_from list show help" -s q -l quiet -d 'Print only data and errors'
-complete -c finch -n "__fish_finch_using_subcommand skill; and not __fish_seen_subcommand_from list show help" -s v -l verbose -d 'Print more detail on stderr'
-complete -c finch -n "__fish_finch_using_subcommand skill; and not __fish_seen_subcommand_from list show help" -l yes -d 'Answer yes to confirmations (never to permission cards)'
-complete -c finch -n "__fish_finch_using_subcommand skill; and not __fish_seen_subcommand_from list show help" -s h -l help -d 'Print help'
-complete -c finch -n "__fish_finch_using_subcommand skill; and not __fish_seen_subcommand_from list show help" -s V -l version -d 'Print version'
-complete -c finch -n "__fish_finch_using_subcommand skill; and not __fish_seen_subcommand_from list show help" -f -a "list" -d 'List skills of every source (project, personal, global, enabled mini tools)'
-complete -c finch -n "__fish_finch_using_subcommand skill; and not __fish_seen_subcommand_from list show help" -f -a "show" -d 'Print the SKILL.md of the skill that wins for a name'
-complete -c finch -n "__fish_finch_using_subcommand skill; and not __fish_seen_subcommand_from list show help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c finch -n "__fish_finch_using_subcommand skill; and not __fish_seen_subcommand_from list ls show help" -l json -d 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+complete -c finch -n "__fish_finch_using_subcommand skill; and not __fish_seen_subcommand_from list ls show help" -s q -l quiet -d 'Print only data and errors'
+complete -c finch -n "__fish_finch_using_subcommand skill; and not __fish_seen_subcommand_from list ls show help" -s v -l verbose -d 'Print more detail on stderr'
+complete -c finch -n "__fish_finch_using_subcommand skill; and not __fish_seen_subcommand_from list ls show help" -l yes -d 'Answer yes to confirmations (never to permission cards)'
+complete -c finch -n "__fish_finch_using_subcommand skill; and not __fish_seen_subcommand_from list ls show help" -s h -l help -d 'Print help'
+complete -c finch -n "__fish_finch_using_subcommand skill; and not __fish_seen_subcommand_from list ls show help" -s V -l version -d 'Print version'
+complete -c finch -n "__fish_finch_using_subcommand skill; and not __fish_seen_subcommand_from list ls show help" -f -a "list" -d 'List skills of every source (project, personal, global, enabled mini tools)'
+complete -c finch -n "__fish_finch_using_subcommand skill; and not __fish_seen_subcommand_from list ls show help" -f -a "ls" -d 'List skills of every source (project, personal, global, enabled mini tools)'
+complete -c finch -n "__fish_finch_using_subcommand skill; and not __fish_seen_subcommand_from list ls show help" -f -a "show" -d 'Print the SKILL.md of the skill that wins for a name'
+complete -c finch -n "__fish_finch_using_subcommand skill; and not __fish_seen_subcommand_from list ls show help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c finch -n "__fish_finch_using_subcommand skill; and __fish_seen_subcommand_from list" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand skill; and __fish_seen_subcommand_from list" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand skill; and __fish_seen_subcommand_from list" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
@@ -663,6 +764,17 @@ complete -c finch -n "__fish_finch_using_subcommand skill; and __fish_seen_subco
 complete -c finch -n "__fish_finch_using_subcommand skill; and __fish_seen_subcommand_from list" -l yes -d 'Answer yes to confirmations (never to permission cards)'
 complete -c finch -n "__fish_finch_using_subcommand skill; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c finch -n "__fish_finch_using_subcommand skill; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c finch -n "__fish_finch_using_subcommand skill; and __fish_seen_subcommand_from ls" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand skill; and __fish_seen_subcommand_from ls" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
+complete -c finch -n "__fish_finch_using_subcommand skill; and __fish_seen_subcommand_from ls" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c finch -n "__fish_finch_using_subcommand skill; and __fish_seen_subcommand_from ls" -l json -d 'Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)'
+complete -c finch -n "__fish_finch_using_subcommand skill; and __fish_seen_subcommand_from ls" -s q -l quiet -d 'Print only data and errors'
+complete -c finch -n "__fish_finch_using_subcommand skill; and __fish_seen_subcommand_from ls" -s v -l verbose -d 'Print more detail on stderr'
+complete -c finch -n "__fish_finch_using_subcommand skill; and __fish_seen_subcommand_from ls" -l yes -d 'Answer yes to confirmations (never to permission cards)'
+complete -c finch -n "__fish_finch_using_subcommand skill; and __fish_seen_subcommand_from ls" -s h -l help -d 'Print help'
+complete -c finch -n "__fish_finch_using_subcommand skill; and __fish_seen_subcommand_from ls" -s V -l version -d 'Print version'
 complete -c finch -n "__fish_finch_using_subcommand skill; and __fish_seen_subcommand_from show" -l runtime-home -d 'Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand skill; and __fish_seen_subcommand_from show" -l agent-home -d 'Agent home (default: $FINCH_AGENT_HOME, else the app\'s setting, else ~/finchnest)' -r -F
 complete -c finch -n "__fish_finch_using_subcommand skill; and __fish_seen_subcommand_from show" -l color -d 'When to use colour (NO_COLOR is honoured with `auto`)' -r -f -a "auto\t''

@@ -93,6 +93,7 @@ pub enum MemoryCommand {
         limit: usize,
     },
     /// List entries with their ids
+    #[command(visible_alias = "ls")]
     List {
         /// Which files to list
         #[arg(long, value_enum, default_value_t = ScopeArg::All)]

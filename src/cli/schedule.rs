@@ -110,6 +110,7 @@ impl From<&TaskOptions> for TaskSettings {
 #[derive(Debug, Subcommand)]
 pub enum ScheduleCommand {
     /// List tasks with their next run and last result
+    #[command(visible_alias = "ls")]
     List,
     /// Create a task
     Create {

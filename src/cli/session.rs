@@ -21,6 +21,7 @@ use crate::ui::{Table, Ui};
 #[derive(Debug, Subcommand)]
 pub enum SessionCommand {
     /// List sessions, most recently active first
+    #[command(visible_alias = "ls")]
     List {
         /// Only sessions whose working directory is DIR or inside it
         #[arg(long, value_name = "DIR")]

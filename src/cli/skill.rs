@@ -11,6 +11,7 @@ use crate::ui::Table;
 #[derive(Debug, Subcommand)]
 pub enum SkillCommand {
     /// List skills of every source (project, personal, global, enabled mini tools)
+    #[command(visible_alias = "ls")]
     List,
     /// Print the SKILL.md of the skill that wins for a name
     Show { name: String },

@@ -15,6 +15,7 @@ use crate::ui::Table;
 #[derive(Debug, Subcommand)]
 pub enum SpaceCommand {
     /// List spaces
+    #[command(visible_alias = "ls")]
     List,
     /// Create a space
     Create {
