@@ -607,3 +607,35 @@ fn every_man_page_has_examples_exit_status_environment_and_files() {
         }
     }
 }
+
+#[test]
+fn verbose_output_names_where_the_registry_came_from_in_words() {
+    let ctx = TestContext::new();
+    let out = ctx.run(&[
+        "-v",
+        "add",
+        "some-mini-tool",
+        "--registry",
+        "http://127.0.0.1:9/",
+    ]);
+    out.failure(1);
+    out.stderr_has("(from --registry)");
+    assert!(!out.stderr().contains("Flag)"), "{out}");
+}
+
+#[test]
+fn an_unknown_tool_is_reported_in_words() {
+    let ctx = TestContext::new();
+    let out = ctx
+        .cmd()
+        .arg("run")
+        .write_stdin("Nope {}\n")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("Nope — not run (no such tool)"), "{stderr}");
+    assert!(
+        !stderr.contains("unknownTool") && !stderr.contains("none ("),
+        "{stderr}"
+    );
+}

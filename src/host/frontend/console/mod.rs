@@ -387,17 +387,52 @@ pub fn print_record(ui: &Ui, record: &CallRecord) -> Result<()> {
     print_content(ui, record)
 }
 
-/// The decision line of a call, on stderr.
+/// The decision line of a call, on stderr, in words (the transcript and `--json` keep the
+/// ids: `decision`, `decidedBy`).
 pub fn print_verdict(ui: &Ui, record: &CallRecord) {
     let verdict = format!(
-        "{} {} — {} ({}), {:.1} ms",
+        "{} {} — {}, {:.1} ms",
         if record.output.is_error { "✗" } else { "✓" },
         record.tool,
-        record.decision,
-        record.decided_by,
+        verdict_words(record.decision, &record.decided_by),
         record.duration_ms
     );
     ui.status(verdict);
+}
+
+/// `allowed (read-only)`, `denied (you denied it)`, `not run (no such tool)`.
+fn verdict_words(decision: &str, decided_by: &str) -> String {
+    // A manual is shown, not run: nothing was allowed or denied.
+    if decided_by == "manual" {
+        return "its manual".to_string();
+    }
+    let what = match decision {
+        "allow" => "allowed",
+        "deny" => "denied",
+        "none" => "not run",
+        other => other,
+    };
+    let why = match decided_by {
+        "fastLane" => "read-only",
+        "autoAllow" => "allowed by default",
+        "allowRule" => "an allow rule",
+        "denyRule" => "a deny rule",
+        "askRule" | "cardRequired" | "askMode" => "a card was needed",
+        "outsideWorkspace" => "outside the workspace",
+        "protectedPath" => "a protected path",
+        "sessionAllow" => "allowed for this session",
+        "approveFlag" => "--approve",
+        "card:allowOnce" => "you allowed it once",
+        "card:allowForSession" => "you allowed it for this session",
+        "card:deny" | "card:denyWithReason" => "you denied it",
+        "card:timeout" => "nobody answered the card in time",
+        "noPerson" => "nobody to ask",
+        "unknownTool" => "no such tool",
+        "notActive" => "not active: find it with ToolSearch",
+        "invalidArguments" => "invalid arguments",
+        other => other,
+    };
+    format!("{what} ({why})")
 }
 
 /// A call's content on stdout; on a terminal, text wraps at word boundaries.
@@ -414,4 +449,39 @@ pub fn print_content(ui: &Ui, record: &CallRecord) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verdicts_read_as_words_not_ids() {
+        assert_eq!(
+            verdict_words("none", "unknownTool"),
+            "not run (no such tool)"
+        );
+        assert_eq!(verdict_words("allow", "fastLane"), "allowed (read-only)");
+        assert_eq!(verdict_words("deny", "card:deny"), "denied (you denied it)");
+        assert_eq!(verdict_words("none", "manual"), "its manual");
+        for by in [
+            "fastLane",
+            "autoAllow",
+            "allowRule",
+            "denyRule",
+            "askRule",
+            "sessionAllow",
+            "approveFlag",
+            "card:allowOnce",
+            "card:timeout",
+            "noPerson",
+            "notActive",
+            "invalidArguments",
+            "outsideWorkspace",
+            "protectedPath",
+        ] {
+            let words = verdict_words("allow", by);
+            assert!(!words.contains(by) || by.starts_with('-'), "{by}: {words}");
+        }
+    }
 }
