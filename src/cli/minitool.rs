@@ -244,8 +244,23 @@ fn print_outcome(ctx: &Context, o: &UpdateOutcome, dry_run: bool) -> Result<()> 
             h.latest, h.spec, h.package
         ));
     }
+    if !wants_machine_line(ctx) {
+        return Ok(());
+    }
     let machine = serde_json::to_string(&o.to_json(dry_run)).unwrap_or_default();
     ctx.ui.line(format!("FINCH_CLI_RESULT_JSON:{machine}"))
+}
+
+/// Whether `update` prints its `FINCH_CLI_RESULT_JSON:` line (SPEC §3.4). The app runs finch
+/// with stdout on a pipe and parses that line, so a pipe always gets it; a person at a terminal
+/// does not, unless `FINCH_CLI_RESULT_JSON=1` asks for it (an app that runs finch in a
+/// pseudo-terminal).
+fn wants_machine_line(ctx: &Context) -> bool {
+    !ctx.ui.stdout_tty
+        || ctx
+            .env
+            .get("FINCH_CLI_RESULT_JSON")
+            .is_some_and(|v| !v.is_empty() && v != "0")
 }
 
 fn update_all(
