@@ -107,6 +107,9 @@ impl Context {
 pub fn main() -> ExitCode {
     // Parse with a command tree that is never dropped: the process ends right after, and freeing
     // clap's whole tree cost more than a sixth of `finch --version`.
+    // `COMPLETE=<shell> finch -- <words>`: the shell asks for completions (`cli::complete`);
+    // answered and exited here, before anything else reads the command line.
+    clap_complete::CompleteEnv::with_factory(cli::command).complete();
     let command = Box::leak(Box::new(cli::command()));
     let parsed = command
         .try_get_matches_from_mut(std::env::args_os())

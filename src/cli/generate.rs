@@ -45,7 +45,17 @@ pub struct ManArgs {
     pub out_dir: Option<PathBuf>,
 }
 
+/// The script that makes the shell ask finch for completions (`cli::complete`): commands,
+/// flags and what is installed now. Every shell clap_complete's dynamic engine knows gets it.
 pub fn cmd_completions(_ctx: &Context, args: &CompletionsArgs) -> Result<()> {
+    let name = args
+        .shell
+        .to_possible_value()
+        .map(|v| v.get_name().to_string())
+        .unwrap_or_default();
+    if let Some(script) = crate::cli::complete::registration(&name) {
+        return write_stdout(&script);
+    }
     let mut out = Vec::new();
     clap_complete::generate(
         args.shell.shell(),

@@ -40,7 +40,7 @@ pub struct AddArgs {
 #[derive(Debug, Args)]
 pub struct UpdateArgs {
     /// The mini tool to update
-    #[arg(required_unless_present = "all", conflicts_with = "all")]
+    #[arg(required_unless_present = "all", conflicts_with = "all", add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::installed_ids))]
     pub id: Option<String>,
     /// Update every mini tool in the tier
     #[arg(long)]
@@ -59,6 +59,7 @@ pub struct UpdateArgs {
 #[derive(Debug, Args)]
 pub struct RemoveArgs {
     /// The mini tool to remove
+    #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::installed_ids))]
     pub id: String,
     /// Use the global tier
     #[arg(short, long)]
@@ -81,7 +82,7 @@ pub struct ListArgs {
 #[derive(Debug, Args)]
 pub struct IdArgs {
     /// Mini tool ids
-    #[arg(required = true)]
+    #[arg(required = true, add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::installed_ids))]
     pub ids: Vec<String>,
 }
 

@@ -2,6 +2,7 @@
 //! and the shell completions. One file per command group holds its arguments' handling; this file
 //! holds only the tree and the global flags.
 
+pub mod complete;
 pub mod doctor;
 pub mod examples;
 pub mod generate;

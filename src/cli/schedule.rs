@@ -130,6 +130,7 @@ pub enum ScheduleCommand {
     /// An empty value (`--model ""`) clears --model, --effort, --timeout, --space and --cwd.
     Update {
         /// The task id (t-…)
+        #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::task_ids))]
         id: String,
         /// A new name
         #[arg(long)]
@@ -145,26 +146,31 @@ pub enum ScheduleCommand {
     /// Enable a task
     Enable {
         /// The task id (t-…)
+        #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::task_ids))]
         id: String,
     },
     /// Disable a task (it stays in the list and keeps its history)
     Disable {
         /// The task id (t-…)
+        #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::task_ids))]
         id: String,
     },
     /// Delete a task (its history is kept)
     Delete {
         /// The task id (t-…)
+        #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::task_ids))]
         id: String,
     },
     /// Run a task now, in the foreground
     Run {
         /// The task id (t-…)
+        #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::task_ids))]
         id: String,
     },
     /// Show run history, newest first
     History {
         /// Only this task's runs
+        #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::task_ids))]
         id: Option<String>,
         /// How many runs to show
         #[arg(long, default_value_t = 20)]

@@ -33,6 +33,7 @@ pub enum SessionCommand {
     /// Show a transcript
     Show {
         /// Session id, or a prefix of it that names one session
+        #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::session_ids))]
         id: String,
     },
     /// Search message text and tool names of every transcript, ranked
@@ -50,12 +51,14 @@ pub enum SessionCommand {
     /// Set a session's title
     Rename {
         /// Session id, or a prefix of it that names one session
+        #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::session_ids))]
         id: String,
         title: String,
     },
     /// Trust another directory for a session's file tools
     ExtendDir {
         /// Session id, or a prefix of it that names one session
+        #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::session_ids))]
         id: String,
         /// An existing directory (stored as its canonical absolute path)
         dir: PathBuf,
@@ -63,6 +66,7 @@ pub enum SessionCommand {
     /// Attach a file (at most 20 MiB) to a session's composer draft
     Attach {
         /// Session id, or a prefix of it that names one session
+        #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::session_ids))]
         id: String,
         file: PathBuf,
     },

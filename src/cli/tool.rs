@@ -63,12 +63,14 @@ pub struct SearchArgs {
 #[derive(Debug, Args)]
 pub struct InfoArgs {
     /// The tool's model-facing name (or a raw name only one tool registered)
+    #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::tool_names))]
     pub name: String,
 }
 
 #[derive(Debug, Args)]
 pub struct CallArgs {
     /// The tool's model-facing name (or a raw name only one tool registered)
+    #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::tool_names))]
     pub name: String,
     /// The arguments: one JSON object, or key=value pairs (values that parse as JSON are JSON)
     #[arg(value_name = "ARGS")]

@@ -9,6 +9,7 @@ mod builtins_other;
 mod builtins_pdf;
 mod cards;
 mod cli;
+mod completions;
 mod console;
 mod doctor;
 mod host;
