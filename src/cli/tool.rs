@@ -394,6 +394,7 @@ fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
         }
         _ => args.name.clone(),
     };
+    crate::host::frontend::title_new_session(&mut host, "tool call", &name, &call_args);
     let record = host.call(&name, call_args);
     host.finish().map_err(crate::error::CommandError::from)?;
     if ctx.ui.json {

@@ -54,6 +54,8 @@ pub struct SessionState {
     pending: Option<Vec<Entry>>,
     /// `cwd` held open once the file tools first ask (see `cwd_dir`).
     cwd_dir: OnceCell<Option<std::fs::File>>,
+    /// This run started the transcript and has not given it a title yet (`title_if_new`).
+    untitled_new: bool,
 }
 
 impl SessionState {
@@ -73,6 +75,7 @@ impl SessionState {
             transcript: None,
             pending: None,
             cwd_dir: OnceCell::new(),
+            untitled_new: false,
         }
     }
 
@@ -93,7 +96,24 @@ impl SessionState {
             "cwd": self.cwd,
         });
         self.transcript = Some(Appender::create(&path, &header, lock_timeout)?);
+        self.untitled_new = true;
         Ok(())
+    }
+
+    /// Gives a transcript this run started a title (a `session_info` entry, as
+    /// `finch session rename` writes) that says what the run was, e.g. `tool call Read:
+    /// notes.txt`; `session list` shows it instead of an empty row. Once per run; a continued
+    /// session keeps its own title.
+    pub fn title_if_new(&mut self, title: &str, now: DateTime<Utc>) -> Result<(), SessionError> {
+        let title = title.trim();
+        if !self.untitled_new || title.is_empty() {
+            return Ok(());
+        }
+        self.untitled_new = false;
+        let mut body = serde_json::Map::new();
+        body.insert("type".into(), "session_info".into());
+        body.insert("name".into(), title.into());
+        self.push(Entry::from_body(&body, now))
     }
 
     /// Continues the transcript at `path`: takes its id, and reads back its trusted
@@ -145,10 +165,14 @@ impl SessionState {
         data: &impl Serialize,
         now: DateTime<Utc>,
     ) -> Result<(), SessionError> {
+        self.push(Entry::custom(custom_type, data, now))
+    }
+
+    /// Writes `entry`, or lets it wait with the others while writing is deferred.
+    fn push(&mut self, entry: Entry) -> Result<(), SessionError> {
         let Some(transcript) = &mut self.transcript else {
             return Ok(());
         };
-        let entry = Entry::custom(custom_type, data, now);
         match &mut self.pending {
             Some(pending) => {
                 // Said before the entry waits, so a stop signal never ends the process with

@@ -66,6 +66,7 @@ fn answer_request(host: &mut Host, line: &str) -> Value {
         .get("arguments")
         .cloned()
         .unwrap_or_else(|| Value::Object(Map::new()));
+    super::title_new_session(host, "finch run --jsonl", tool, &arguments);
     let record = host.call(tool, arguments);
     let mut response = record.to_json();
     if let Some(map) = response.as_object_mut() {

@@ -24,6 +24,25 @@ fn reload_if_minitools_changed(host: &mut Host) {
     }
 }
 
+/// Gives a session this run started a title after what it first called: `finch run --jsonl:
+/// Read notes.txt`, `tool call Bash: ls -la` (`SessionState::title_if_new`; once per run).
+pub fn title_new_session(host: &mut Host, kind: &str, tool: &str, args: &serde_json::Value) {
+    let summary = super::summary(tool, args);
+    let mut summary: String = summary.chars().take(60).collect();
+    if summary.chars().count() == 60 {
+        summary.push('…');
+    }
+    let title = if summary.is_empty() {
+        format!("{kind}: {tool}")
+    } else {
+        format!("{kind}: {tool} {summary}")
+    };
+    let now = host.env().now_utc();
+    if let Err(e) = host.session_mut().title_if_new(&title, now) {
+        crate::eline!("warning: could not title the session: {e}");
+    }
+}
+
 /// One session of a front end that reads stdin: builds the host, registers it for `finch
 /// reload`, runs `serve` until it returns, and ends the transcript.
 fn run_session(

@@ -202,6 +202,7 @@ fn one_line(
 
 /// One call that Ctrl-C may cancel.
 fn call(host: &mut Host, interrupts: &Interrupts, tool: &str, args: Value) -> CallRecord {
+    super::title_new_session(host, "finch run", tool, &args);
     let cancel = interrupts.start();
     let record = host.call_with(tool, args, &cancel, &cancel::no_progress);
     interrupts.finished();
