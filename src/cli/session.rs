@@ -36,7 +36,7 @@ pub enum SessionCommand {
         #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::session_ids))]
         id: String,
     },
-    /// Search message text and tool names of every transcript, ranked
+    /// Search message text, tool names and tool arguments of every transcript, ranked
     Search {
         /// Words to find (an entry holding them as a phrase ranks higher)
         query: String,
