@@ -109,8 +109,17 @@ pub fn main() -> ExitCode {
     // clap's whole tree cost more than a sixth of `finch --version`.
     // `COMPLETE=<shell> finch -- <words>`: the shell asks for completions (`cli::complete`);
     // answered and exited here, before anything else reads the command line.
-    clap_complete::CompleteEnv::with_factory(cli::command).complete();
-    let command = Box::leak(Box::new(cli::command()));
+    clap_complete::CompleteEnv::with_factory(<Cli as clap::CommandFactory>::command).complete();
+    // The examples are only read by `--help`: a run that does not ask for help skips adding
+    // them to every command.
+    let asks_for_help = std::env::args_os()
+        .skip(1)
+        .any(|a| a == "-h" || a == "--help" || a == "help");
+    let command = Box::leak(Box::new(if asks_for_help {
+        cli::command()
+    } else {
+        <Cli as clap::CommandFactory>::command()
+    }));
     let parsed = command
         .try_get_matches_from_mut(std::env::args_os())
         .and_then(|mut matches| Cli::from_arg_matches_mut(&mut matches));

@@ -25,7 +25,8 @@ fn reload_if_minitools_changed(host: &mut Host) {
 }
 
 /// Gives a session this run started a title after what it first called: `finch run --jsonl:
-/// Read notes.txt`, `tool call Bash: ls -la` (`SessionState::title_if_new`; once per run).
+/// Read notes.txt`, `tool call: Bash ls -la` (`SessionState::title_if_new`: written when the
+/// run ends, unless the run named the session itself).
 pub fn title_new_session(host: &mut Host, kind: &str, tool: &str, args: &serde_json::Value) {
     let summary = super::summary(tool, args);
     let mut summary: String = summary.chars().take(60).collect();
@@ -38,9 +39,7 @@ pub fn title_new_session(host: &mut Host, kind: &str, tool: &str, args: &serde_j
         format!("{kind}: {tool} {summary}")
     };
     let now = host.env().now_utc();
-    if let Err(e) = host.session_mut().title_if_new(&title, now) {
-        crate::eline!("warning: could not title the session: {e}");
-    }
+    host.session_mut().title_if_new(&title, now);
 }
 
 /// One session of a front end that reads stdin: builds the host, registers it for `finch
