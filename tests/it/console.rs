@@ -184,3 +184,48 @@ fn search_prints_a_table() {
     assert!(!shown.contains("\"name\""), "no raw JSON:\n{shown}");
     quit(pty);
 }
+
+/// The terminal's SIGINT goes to finch's process group only: a mini tool's node process runs
+/// in a group of its own, so Ctrl-C that cancels a Bash call leaves it running, and the next
+/// call of its tool is answered by the same process.
+#[test]
+fn ctrl_c_leaves_mini_tools_running() {
+    let ctx = TestContext::new();
+    let tool = crate::common::fixtures::MiniTool::new("pinger", "1.0.0").entry_source(
+        "export function activate(ctx) {\n  ctx.tools.register({ name: \"ping\", \
+         async execute() { return `pong ${process.pid}`; } });\n}\n",
+    );
+    let dir = ctx.base().join("src/pinger");
+    tool.write_to(&dir);
+    ctx.run(&["add", &dir.display().to_string()]).success();
+    ctx.run(&["enable", "pinger"]).success();
+    ctx.run(&["reload"]).success();
+    let mut pty = console(&ctx, &["--approve", "Bash", "--approve", "pinger_ping"]);
+    pty.send("pinger_ping\r");
+    pty.expect("pong ");
+    let pid_line = pty.expect(PROMPT);
+    let node_pid: i32 = pid_line
+        .split_whitespace()
+        .next()
+        .and_then(|p| p.trim().parse().ok())
+        .unwrap_or_else(|| panic!("a pid after pong: {pid_line:?}"));
+    pty.send("Bash command=\"echo $$ > pid; exec sleep 60\"\r");
+    let pid_file = ctx.work.join("pid");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !pid_file.exists() {
+        assert!(Instant::now() < deadline, "the command never started");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(100));
+    pty.send("\x03");
+    pty.expect("cancelled");
+    pty.expect(PROMPT);
+    assert!(
+        alive(node_pid),
+        "the mini tool's node {node_pid} survived Ctrl-C"
+    );
+    pty.send("pinger_ping\r");
+    pty.expect(&format!("pong {node_pid}"));
+    pty.expect(PROMPT);
+    quit(pty);
+}
