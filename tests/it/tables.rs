@@ -108,3 +108,33 @@ fn schedule_list_sorts_by_next_run_in_one_zone_with_offsets() {
     t-[3]     Switched o…  disabled
     ");
 }
+
+/// `schedule history` on a terminal writes its times with their offset (in the user's zone).
+#[test]
+fn schedule_history_times_carry_their_offset() {
+    let ctx = TestContext::new();
+    let runs = ctx.runtime.join("automation/runs");
+    std::fs::create_dir_all(&runs).unwrap();
+    let record = serde_json::json!({
+        "runId": "r-000001", "taskId": "t-abc123", "taskName": "Digest", "trigger": "schedule",
+        "scheduledFor": "2026-03-07T02:30:00Z", "startedAt": "2026-03-07T02:30:01Z",
+        "finishedAt": "2026-03-07T02:31:00Z", "status": "succeeded", "exitCode": 0,
+        "sessionId": null, "directory": null, "durationMs": 59000, "outputTail": "done\n"
+    });
+    std::fs::write(runs.join("t-abc123.jsonl"), format!("{record}\n")).unwrap();
+    let pty = Pty::spawn_env(
+        &ctx,
+        &["schedule", "history"],
+        &[("COLUMNS", "200"), ("TZ", "Asia/Kolkata")],
+    );
+    let (code, shown) = pty.finish();
+    assert_eq!(code, 0, "{shown}");
+    assert!(
+        shown.contains("2026-03-07 08:00 +05:30"),
+        "scheduled for, with its offset:\n{shown}"
+    );
+    assert!(
+        shown.contains("2026-03-07 08:00:01 +05:30"),
+        "started, with its offset:\n{shown}"
+    );
+}
