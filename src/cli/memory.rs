@@ -316,14 +316,25 @@ pub fn run(ctx: &Context, command: &MemoryCommand) -> Result<()> {
                 }
                 return Ok(());
             }
+            // Sub-items are indented under the item they are nested in.
             let mut table = Table::new(&["ID", "WHERE", "TEXT"])
                 .whole(&["ID"])
                 .optional(&["WHERE"]);
+            let mut depth: Vec<(String, usize)> = Vec::new();
             for e in &entries {
+                let d = match &e.parent {
+                    Some(p) => depth
+                        .iter()
+                        .rev()
+                        .find(|(id, _)| id == p)
+                        .map_or(1, |(_, d)| d + 1),
+                    None => 0,
+                };
+                depth.push((e.id.clone(), d));
                 table.row(vec![
                     e.id.clone(),
                     format!("{}:{}", e.file.name, e.line),
-                    e.text.clone(),
+                    format!("{}{}", "  ".repeat(d), e.text),
                 ]);
             }
             for line in table.render(ctx.ui.width()) {

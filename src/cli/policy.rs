@@ -1,5 +1,14 @@
 //! `finch policy check`: asks the permission gateway for its verdict on one call and prints it.
 //! A query, not a run: it exits 0 whatever the decision. The logic is in `crate::host::policy`.
+//!
+//! `--agent pi` takes pi's tool names and argument shapes (`read {path}`, `bash {command,
+//! timeout}` in seconds, `edit {path, edits}`, …) and judges the finch built-in with the same
+//! reach (`host::policy::pi`). `--session <id|file>` judges the call in that session: its
+//! working directory (unless `--cwd` is given), the directories trusted for it
+//! (`finch.trustedDir` entries) and what a person allowed for it — calls answered "Allow for this
+//! session" (`finch.toolCall` with `decidedBy` `card:allowForSession`, and `finch.verdict`
+//! entries of finch's pi extension with `answer` `allowForSession`). A call a card would ask for
+//! that such an answer covers is reported as `allow`, decided by `sessionAllow`.
 
 use std::path::PathBuf;
 
@@ -9,9 +18,15 @@ use serde_json::{Map, Value, json};
 use crate::Context;
 use crate::error::{CommandError, Result};
 use crate::homes::absolutize;
+use crate::host::policy::pi;
 use crate::host::policy::rules::project_root;
-use crate::host::policy::{Mode, ToolCall, Verdict, Workspace, decide};
+use crate::host::policy::{Decision, Mode, ToolCall, Verdict, Workspace, decide};
+use crate::host::session::{TOOL_CALL_ENTRY, TRUSTED_DIR_ENTRY};
 use crate::host::tool::ToolRef;
+use crate::session::Transcript;
+
+/// The custom entry type finch's pi extension records each verdict in.
+pub const VERDICT_ENTRY: &str = "finch.verdict";
 
 #[derive(Debug, Subcommand)]
 pub enum PolicyCommand {
@@ -37,6 +52,24 @@ pub struct CheckArgs {
     /// A directory the file tools may use besides the working directory (repeatable)
     #[arg(long = "trusted-dir", value_name = "DIR")]
     pub trusted_dirs: Vec<PathBuf>,
+    /// Whose tool names and argument shapes the call has: finch's (`Read {file_path}`) or pi's
+    /// (`read {path}`, `bash {command, timeout in seconds}`, `edit {path, edits}`, `write`,
+    /// `grep`, `find`, `ls`)
+    #[arg(long, value_enum, default_value_t = AgentArg::Finch)]
+    pub agent: AgentArg,
+    /// Judge the call in this session: its working directory (unless --cwd is given), its
+    /// trusted directories and what was allowed for it (a session id or unique prefix, or a
+    /// transcript file)
+    #[arg(long, value_name = "ID|FILE")]
+    pub session: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AgentArg {
+    /// finch's tool names (`Read`, `Bash`, …)
+    Finch,
+    /// pi's built-in tool names (`read`, `bash`, `edit`, `write`, `grep`, `find`, `ls`)
+    Pi,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -54,12 +87,95 @@ pub fn run(ctx: &Context, command: &PolicyCommand) -> Result<()> {
     }
 }
 
+/// What a session brings to a check: where it runs, what it trusts, what a person allowed.
+struct SessionFacts {
+    id: String,
+    cwd: Option<PathBuf>,
+    trusted: Vec<PathBuf>,
+    /// Session keys (`host::session_key`) answered "Allow for this session".
+    allowed: Vec<String>,
+}
+
+fn session_facts(ctx: &Context, query: &str) -> Result<SessionFacts> {
+    let path = if query.contains('/') || query.ends_with(".jsonl") {
+        let path = absolutize(std::path::Path::new(query), &ctx.cwd);
+        if !path.is_file() {
+            return Err(CommandError::not_found(format!(
+                "--session {query}: no such transcript file"
+            )));
+        }
+        path
+    } else {
+        crate::session::resolve(ctx.homes()?, query)?.path
+    };
+    let read = Transcript::read(&path)?;
+    for w in &read.warnings {
+        ctx.ui.warn(w);
+    }
+    let mut facts = SessionFacts {
+        id: read.header.id.clone(),
+        cwd: read.header.cwd.as_ref().map(PathBuf::from),
+        trusted: Vec::new(),
+        allowed: Vec::new(),
+    };
+    for entry in &read.entries {
+        if entry.get("type").and_then(Value::as_str) != Some("custom") {
+            continue;
+        }
+        let data = entry.get("data").unwrap_or(&Value::Null);
+        let text = |k: &str| data.get(k).and_then(Value::as_str);
+        match entry.get("customType").and_then(Value::as_str) {
+            Some(TRUSTED_DIR_ENTRY) => {
+                if let Some(p) = text("path") {
+                    facts.trusted.push(PathBuf::from(p));
+                }
+            }
+            Some(TOOL_CALL_ENTRY) if text("decidedBy") == Some("card:allowForSession") => {
+                if let Some(tool) = text("tool") {
+                    let args = data.get("arguments").unwrap_or(&Value::Null);
+                    facts.allowed.push(crate::host::session_key(tool, args));
+                }
+            }
+            Some(VERDICT_ENTRY) if text("answer") == Some("allowForSession") => {
+                if let Some(key) = text("sessionKey") {
+                    facts.allowed.push(key.to_string());
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(facts)
+}
+
 fn check(ctx: &Context, args: &CheckArgs) -> Result<()> {
-    let call_args = parse_args(&args.tool, args.args.as_deref())?;
-    let cwd = absolutize(args.cwd.as_deref().unwrap_or(&ctx.cwd), &ctx.cwd);
+    let given_args = parse_args(&args.tool, args.args.as_deref())?;
+    // The call as the gateway judges it: pi's built-ins become finch's.
+    let (judged_tool, call_args) = match args.agent {
+        AgentArg::Pi => pi::translate(&args.tool, &given_args)
+            .map_or((args.tool.clone(), given_args.clone()), |(t, a)| {
+                (t.to_string(), a)
+            }),
+        AgentArg::Finch => (args.tool.clone(), given_args.clone()),
+    };
+    let session = args
+        .session
+        .as_deref()
+        .map(|q| session_facts(ctx, q))
+        .transpose()?;
+    let session_cwd = session.as_ref().and_then(|s| s.cwd.clone());
+    let cwd = match (&args.cwd, session_cwd) {
+        (Some(dir), _) => absolutize(dir, &ctx.cwd),
+        (None, Some(dir)) => dir,
+        (None, None) => ctx.cwd.clone(),
+    };
     if !cwd.is_dir() {
+        let whose = if args.cwd.is_some() {
+            "--cwd"
+        } else {
+            "the session's working directory"
+        };
         return Err(CommandError::not_found(format!(
-            "--cwd {}: no such directory",
+            "{whose} {}: no such directory",
             cwd.display()
         )));
     }
@@ -67,12 +183,16 @@ fn check(ctx: &Context, args: &CheckArgs) -> Result<()> {
     let home = ctx.env.home_dir();
     let project = project_root(&cwd, &homes.runtime);
     let rules = crate::host::assembly::load_rules(&project, &homes.runtime, home.as_deref())?;
+    let mut trusted: Vec<PathBuf> = args
+        .trusted_dirs
+        .iter()
+        .map(|d| absolutize(d, &ctx.cwd))
+        .collect();
+    if let Some(s) = &session {
+        trusted.extend(s.trusted.iter().cloned());
+    }
     let workspace = Workspace {
-        trusted: args
-            .trusted_dirs
-            .iter()
-            .map(|d| absolutize(d, &ctx.cwd))
-            .collect(),
+        trusted,
         cwd,
         project,
         home,
@@ -82,20 +202,78 @@ fn check(ctx: &Context, args: &CheckArgs) -> Result<()> {
         ModeArg::Ask => Mode::Ask,
         ModeArg::AcceptCalls => Mode::AcceptCalls,
     };
-    let tool = ToolRef::from_name(&args.tool);
-    let facts = crate::host::policy::probe(&args.tool, &call_args, &workspace);
+    let tool = ToolRef::from_name(&judged_tool);
+    let facts = crate::host::policy::probe(&judged_tool, &call_args, &workspace);
     let call = ToolCall {
         tool,
         args: &call_args,
         workspace: &workspace,
         facts: &facts,
     };
-    let verdict = decide(&call, mode, &rules);
+    let mut verdict = decide(&call, mode, &rules);
+    let key = crate::host::session_key(&judged_tool, &call_args);
+    if verdict.decision == Decision::Ask
+        && verdict.session_allow_offered
+        && let Some(s) = &session
+        && s.allowed.contains(&key)
+    {
+        verdict.decision = Decision::Allow;
+        verdict.decided_by = crate::host::policy::DecidedBy::SessionAllow;
+        verdict.reason = format!(
+            "allowed for this session: a person answered \"Allow for this session\" to this \
+             call in session {} (without that: {})",
+            s.id, verdict.reason
+        );
+        verdict.session_allow_offered = false;
+    }
+    let pi_name = args.agent == AgentArg::Pi && judged_tool != args.tool;
+    let pi_hint = (args.agent == AgentArg::Finch && pi::PI_BUILTINS.contains(&args.tool.as_str()))
+        .then(|| {
+            format!(
+                "`{}` is one of pi's tool names: add --agent pi to judge it as pi's built-in",
+                args.tool
+            )
+        });
     if ctx.ui.json {
-        return ctx.ui.json(&verdict_json(&tool, mode, &verdict));
+        let mut out = verdict_json(&tool, mode, &verdict);
+        if let Some(map) = out.as_object_mut() {
+            if verdict.session_allow_offered {
+                map.insert("sessionKey".into(), key.into());
+            }
+            if pi_name {
+                map.insert("tool".into(), args.tool.clone().into());
+                map.insert("finchTool".into(), judged_tool.clone().into());
+                map.insert("finchArguments".into(), call_args.clone());
+            }
+            if let Some(s) = &session {
+                map.insert("session".into(), s.id.clone().into());
+            }
+            if let Some(hint) = &pi_hint {
+                map.insert("hint".into(), hint.clone().into());
+            }
+        }
+        return ctx.ui.json(&out);
     }
     ctx.ui.line(verdict.decision.as_str())?;
     ctx.ui.line(&verdict.reason)?;
+    if pi_name {
+        ctx.ui.detail(format!(
+            "pi's `{}` judged as finch's `{judged_tool}` {call_args}",
+            args.tool
+        ));
+    } else if let Some(hint) = &pi_hint {
+        ctx.ui.status(format!("hint: {hint}"));
+    }
+    if let Some(s) = &session {
+        ctx.ui.detail(format!(
+            "session {}: {} trusted director{}, {} call{} allowed for the session",
+            s.id,
+            s.trusted.len(),
+            if s.trusted.len() == 1 { "y" } else { "ies" },
+            s.allowed.len(),
+            if s.allowed.len() == 1 { "" } else { "s" },
+        ));
+    }
     ctx.ui.detail(format!(
         "decided by: {}; risk: {}; layer: {}; allow for this session offered: {}",
         verdict.decided_by.as_str(),

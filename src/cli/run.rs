@@ -27,6 +27,11 @@ pub struct RunArgs {
     /// Serve the session's tools to an agent over this protocol on stdin/stdout (only: mcp)
     #[arg(long, value_enum, value_name = "PROTOCOL", conflicts_with = "jsonl")]
     pub serve: Option<ServeProtocol>,
+    /// With --serve mcp: also list `CallTool` {name, arguments}, which calls any active tool
+    /// (those ToolSearch activated too) through the same gateway, for clients that never list
+    /// tools again (Codex CLI)
+    #[arg(long, requires = "serve")]
+    pub call_tool: bool,
 }
 
 /// What `--serve` speaks.
@@ -83,7 +88,13 @@ pub fn cmd_run(ctx: &Context, args: &RunArgs) -> Result<()> {
     let assembly = Assembly::new(host_options(ctx, &args.session, layers), &ctx.ui);
     let env = ctx.host_env()?;
     match args.serve {
-        Some(ServeProtocol::Mcp) => frontend::mcp::run(env, &assembly),
+        Some(ServeProtocol::Mcp) => frontend::mcp::run(
+            env,
+            &assembly,
+            frontend::mcp::ServeOptions {
+                call_tool: args.call_tool,
+            },
+        ),
         None if args.jsonl => frontend::jsonl::run(env, &assembly),
         None => frontend::console::run(env, &assembly),
     }

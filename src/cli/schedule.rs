@@ -78,6 +78,23 @@ pub struct TaskOptions {
     /// Stop a run after this long, e.g. 45m (default 30m)
     #[arg(long, value_name = "DURATION")]
     pub timeout: Option<String>,
+    /// Run once for a fire time missed while no daemon ran (catchUp)
+    #[arg(long, conflicts_with = "no_catch_up")]
+    pub catch_up: bool,
+    /// Do not catch up missed fire times (the default)
+    #[arg(long)]
+    pub no_catch_up: bool,
+}
+
+impl TaskOptions {
+    /// `--catch-up` / `--no-catch-up`, when given.
+    fn catch_up(&self) -> Option<bool> {
+        match (self.catch_up, self.no_catch_up) {
+            (true, _) => Some(true),
+            (_, true) => Some(false),
+            _ => None,
+        }
+    }
 }
 
 impl From<&WhenArgs> for When {
@@ -215,6 +232,7 @@ fn cmd_create(
     when: &WhenArgs,
     options: &TaskOptions,
 ) -> Result<()> {
+    let catch_up = options.catch_up().unwrap_or(false);
     let (when, options) = (&When::from(when), &TaskSettings::from(options));
     let now = now(ctx)?;
     let tz = match &options.tz {
@@ -227,6 +245,7 @@ fn cmd_create(
             .with_hint("give one of --hourly [:MM], --daily HH:MM, --weekdays HH:MM, --weekly DAY HH:MM, --cron \"EXPR\" or --once DATETIME")
     })?;
     let target = target_of(ctx, options)?.unwrap_or_default();
+    refuse_what_pi_misreads(ctx, prompt)?;
     let new = NewTask {
         name: name.to_string(),
         prompt: prompt.to_string(),
@@ -239,8 +258,8 @@ fn cmd_create(
         timeout: timeout_of(options)?.flatten(),
     };
     let homes = ctx.homes()?;
-    let task =
-        tasks::create(homes, new, now, ctx.settings()?.lock_timeout).map_err(CommandError::from)?;
+    let task = tasks::create_with(homes, new, catch_up, now, ctx.settings()?.lock_timeout)
+        .map_err(CommandError::from)?;
     warn_without_agent(ctx);
     print_task(ctx, &task, now, "Created")
 }
@@ -253,10 +272,14 @@ fn cmd_update(
     when: &WhenArgs,
     options: &TaskOptions,
 ) -> Result<()> {
+    let catch_up = options.catch_up();
     let (when, options) = (&When::from(when), &TaskSettings::from(options));
     let now = now(ctx)?;
     let homes = ctx.homes()?;
     let current = find_task(&load(ctx)?, id)?.clone();
+    if let Some(prompt) = prompt {
+        refuse_what_pi_misreads(ctx, prompt)?;
+    }
     let timezone = match &options.tz {
         Some(tz) => Some(parse_zone(tz).map_err(invalid)?),
         None => None,
@@ -279,8 +302,15 @@ fn cmd_update(
         timeout: timeout_of(options)?,
         enabled: None,
     };
-    let task = tasks::update(homes, id, changes, now, ctx.settings()?.lock_timeout)
-        .map_err(CommandError::from)?;
+    let task = tasks::update_with(
+        homes,
+        id,
+        changes,
+        catch_up,
+        now,
+        ctx.settings()?.lock_timeout,
+    )
+    .map_err(CommandError::from)?;
     print_task(ctx, &task, now, "Updated")
 }
 
@@ -718,8 +748,17 @@ fn event_json(event: &DaemonEvent) -> Value {
             task_id,
             task_name,
             scheduled_for,
+            latest,
+            count,
+            catch_up,
         } => json!({"event": "missed", "taskId": task_id, "taskName": task_name,
-                    "scheduledFor": timestamp(*scheduled_for)}),
+                    "scheduledFor": timestamp(*scheduled_for), "latest": timestamp(*latest),
+                    "count": count, "catchUp": catch_up}),
+        DaemonEvent::Orphan(r) => {
+            let mut v = record(r);
+            v["event"] = "orphan".into();
+            v
+        }
         DaemonEvent::Stopping { signal, running } => {
             json!({"event": "stopping", "signal": signal.name(), "running": running})
         }
@@ -788,9 +827,31 @@ fn event_text(event: &DaemonEvent, zone: Zone) -> String {
             task_id,
             task_name,
             scheduled_for,
-        } => format!(
-            "missed   {task_id} \"{task_name}\" at {} (fire times are not caught up)",
-            zoned_time(*scheduled_for, zone)
+            latest,
+            count,
+            catch_up,
+        } => {
+            let when = match count {
+                1 => format!("at {}", zoned_time(*scheduled_for, zone)),
+                n => format!(
+                    "{n} times, {} to {}",
+                    zoned_time(*scheduled_for, zone),
+                    zoned_time(*latest, zone)
+                ),
+            };
+            let then = if *catch_up {
+                "catchUp: running it once now"
+            } else {
+                "not caught up; --catch-up runs it once"
+            };
+            format!("missed   {task_id} \"{task_name}\" {when} ({then})")
+        }
+        DaemonEvent::Orphan(r) => format!(
+            "ended    {} \"{}\": run {} left behind by a daemon that died ({})",
+            r.task_id,
+            r.task_name,
+            r.run_id,
+            outcome(r)
         ),
         DaemonEvent::Stopping { signal, running } => {
             format!("stopping on {} ({running} run(s) going)", signal.name())
@@ -864,6 +925,27 @@ fn target_of(ctx: &Context, options: &TaskSettings) -> Result<Option<Target>> {
 
 fn runner(ctx: &Context) -> Result<Runner> {
     Ok(runner_for(ctx.homes()?, ctx.settings()?))
+}
+
+/// With pi as the agent, a prompt pi's `-p` would misread (`-…`, `@…`) is refused before it is
+/// stored (the runner refuses it too, for tasks written otherwise; see `schedule::pi`).
+fn refuse_what_pi_misreads(ctx: &Context, prompt: &str) -> Result<()> {
+    let Ok(settings) = ctx.settings() else {
+        return Ok(());
+    };
+    let is_pi = settings
+        .agent_command
+        .as_ref()
+        .and_then(|c| c.first())
+        .is_some_and(|p| crate::schedule::pi::is_pi(p));
+    match crate::schedule::pi::misread_prompt(prompt) {
+        Some(why) if is_pi => Err(CommandError::usage(format!(
+            "the agent command is pi, and {why}"
+        ))
+        .with_code("invalid_task")
+        .with_hint("start the prompt with another character: pi has no `--` to end its options")),
+        _ => Ok(()),
+    }
 }
 
 fn warn_without_agent(ctx: &Context) {

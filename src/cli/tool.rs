@@ -58,6 +58,10 @@ pub struct SearchArgs {
     /// How many tools to show (0 = all that match)
     #[arg(long, default_value_t = 8)]
     pub limit: usize,
+    /// Show why each tool ranked: the query terms it matched, in which fields, and what each
+    /// added to its score (how the model will find a tool)
+    #[arg(long)]
+    pub explain: bool,
 }
 
 #[derive(Debug, Args)]
@@ -142,10 +146,16 @@ fn cmd_search(ctx: &Context, args: &SearchArgs) -> Result<()> {
     let found = catalog::with_cache_listing(&path, |cached| {
         let tools = search_items(&defs, cached);
         let hits = search_once(&tools, &args.query, &filter, args.limit);
+        let why = if args.explain {
+            toolsearch::explain(&tools, &args.query, &hits)
+        } else {
+            Vec::new()
+        };
         hits.iter()
-            .map(|h| {
+            .enumerate()
+            .map(|(i, h)| {
                 let t = &tools[h.index];
-                json!({
+                let mut hit = json!({
                     "name": t.name,
                     "title": t.title,
                     "description": t.description,
@@ -153,8 +163,12 @@ fn cmd_search(ctx: &Context, args: &SearchArgs) -> Result<()> {
                     "source": t.source,
                     "owner": t.owner,
                     "exposure": t.exposure,
-                    "score": (h.score * 1000.0).round() / 1000.0,
-                })
+                    "score": round3(h.score),
+                });
+                if let Some(why) = why.get(i) {
+                    hit["why"] = explanation_json(why);
+                }
+                hit
             })
             .collect::<Vec<Value>>()
     })
@@ -176,7 +190,66 @@ fn cmd_search(ctx: &Context, args: &SearchArgs) -> Result<()> {
             first_line(&text("description")),
         ]);
     }
-    ctx.ui.lines(table.render(ctx.ui.width()))
+    let mut lines = table.render(ctx.ui.width());
+    if args.explain {
+        for hit in &found {
+            lines.extend(explanation_lines(hit));
+        }
+    }
+    ctx.ui.lines(lines)
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+/// `--explain --json`: `{"terms": [{"term", "fields", "score"}], "nameBoost": {"kind", "score"},
+/// "allTermsInName": score}` (absent boosts are null).
+fn explanation_json(why: &toolsearch::Explanation) -> Value {
+    json!({
+        "terms": why.terms.iter().map(|t| json!({
+            "term": t.term,
+            "fields": t.fields,
+            "score": round3(t.score),
+        })).collect::<Vec<_>>(),
+        "nameBoost": why.name_boost.map(|(kind, score)| json!({"kind": kind, "score": score})),
+        "allTermsInName": why.all_terms_in_name,
+    })
+}
+
+/// `--explain` on a terminal: a block per hit, from the JSON the hit was rendered to.
+fn explanation_lines(hit: &Value) -> Vec<String> {
+    let name = hit["name"].as_str().unwrap_or_default();
+    let mut lines = vec![
+        String::new(),
+        format!(
+            "{name}  score {:.3}",
+            hit["score"].as_f64().unwrap_or_default()
+        ),
+    ];
+    let why = &hit["why"];
+    for term in why["terms"].as_array().into_iter().flatten() {
+        let fields: Vec<&str> = term["fields"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        lines.push(format!(
+            "  +{:>7.3}  \"{}\" in {}",
+            term["score"].as_f64().unwrap_or_default(),
+            term["term"].as_str().unwrap_or_default(),
+            fields.join(", ")
+        ));
+    }
+    if let Some(kind) = why["nameBoost"]["kind"].as_str() {
+        let score = why["nameBoost"]["score"].as_f64().unwrap_or_default();
+        lines.push(format!("  +{score:>7.3}  {kind} match"));
+    }
+    if let Some(score) = why["allTermsInName"].as_f64() {
+        lines.push(format!("  +{score:>7.3}  every term is in the name"));
+    }
+    lines
 }
 
 /// A tool as `tool search` ranks it: borrowed from a definition or from the cache.
@@ -185,6 +258,8 @@ struct SearchItem<'a> {
     raw_name: &'a str,
     title: &'a str,
     description: &'a str,
+    /// A cached mini tool tool's own search text (built-ins and suites keep theirs in code).
+    keywords: &'a str,
     layer: Layer,
     source: &'a str,
     owner: Option<&'a str>,
@@ -205,7 +280,10 @@ impl Searchable for SearchItem<'_> {
         self.description
     }
     fn keywords(&self) -> &str {
-        toolsearch::keywords_of(self.layer, self.raw_name)
+        match self.layer {
+            Layer::Builtin | Layer::Suite => toolsearch::keywords_of(self.layer, self.raw_name),
+            _ => self.keywords,
+        }
     }
     fn layer(&self) -> Layer {
         self.layer
@@ -224,6 +302,7 @@ fn search_items<'a>(defs: &'a [ToolDef], cached: &'a [CachedTool<'a>]) -> Vec<Se
             raw_name: &d.raw_name,
             title: &d.title,
             description: &d.description,
+            keywords: &d.keywords,
             layer: d.layer,
             source: &d.source,
             owner: d.owner.as_deref(),
@@ -235,6 +314,7 @@ fn search_items<'a>(defs: &'a [ToolDef], cached: &'a [CachedTool<'a>]) -> Vec<Se
         raw_name: &c.raw_name,
         title: &c.title,
         description: &c.description,
+        keywords: &c.keywords,
         layer: c.layer,
         source: &c.source,
         owner: c.owner.as_deref(),
@@ -286,6 +366,11 @@ fn cmd_info(ctx: &Context, args: &InfoArgs) -> Result<()> {
         if let Some(map) = v.as_object_mut() {
             map.insert("permission".into(), permission);
             map.insert("minitoolNotShown".into(), serde_json::json!(not_shown));
+            // The MCP annotations `--serve mcp` lists it with (`host::hints`).
+            map.insert(
+                "annotations".into(),
+                serde_json::json!(crate::host::hints::of(tool)),
+            );
         }
         return ctx.ui.json(&v);
     }
@@ -394,8 +479,9 @@ fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
         }
         _ => args.name.clone(),
     };
-    crate::host::frontend::title_new_session(&mut host, "tool call", &name, &call_args);
+    let title = crate::host::frontend::new_session_title(&host, "tool call", &name, &call_args);
     let record = host.call(&name, call_args);
+    crate::host::frontend::title_session(&mut host, title);
     host.finish().map_err(crate::error::CommandError::from)?;
     if ctx.ui.json {
         ctx.ui.json(&record.to_json())?;

@@ -54,6 +54,15 @@ pub struct ToolDef {
     pub input_schema: Value,
     #[serde(default)]
     pub exposure: Exposure,
+    /// Search text beside the description, ranked and never shown: a mini tool's display
+    /// strings in every locale it ships (`runtime::localized`). Built-ins and dispatchers keep
+    /// theirs in code (`toolsearch::keywords_of`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub keywords: String,
+    /// The MCP `annotations` the tool's own server declared (MCP tools only), passed on as the
+    /// upstream hints of `hints::of` (SPEC §8.7).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotations: Option<Value>,
 }
 
 impl ToolDef {
@@ -269,6 +278,8 @@ pub fn read_cache_listing(path: &Path) -> Result<Vec<ToolDef>, JsonError> {
         risk: Option<Risk>,
         #[serde(default)]
         exposure: Exposure,
+        #[serde(default)]
+        annotations: Option<Value>,
         #[serde(default, rename = "inputSchema")]
         _input_schema: serde::de::IgnoredAny,
     }
@@ -299,6 +310,8 @@ pub fn read_cache_listing(path: &Path) -> Result<Vec<ToolDef>, JsonError> {
             risk: d.risk,
             input_schema: Value::Null,
             exposure: d.exposure,
+            keywords: String::new(),
+            annotations: d.annotations,
         })
         .collect())
 }
@@ -367,6 +380,8 @@ pub struct CachedTool<'a> {
     pub owner: Option<Cow<'a, str>>,
     #[serde(default)]
     pub exposure: Exposure,
+    #[serde(default, borrow)]
+    pub keywords: Cow<'a, str>,
     #[serde(default, rename = "inputSchema")]
     _input_schema: serde::de::IgnoredAny,
 }
@@ -443,6 +458,8 @@ mod tests {
             risk: None,
             input_schema: json!({"type": "object"}),
             exposure: Exposure::Startup,
+            keywords: String::new(),
+            annotations: None,
         }
     }
 

@@ -23,6 +23,7 @@ pub mod cancel;
 pub mod catalog;
 pub mod control;
 pub mod frontend;
+pub mod hints;
 pub mod mcp;
 pub mod naming;
 pub mod output;
@@ -559,6 +560,18 @@ impl Host {
                         "Permission denied: `{}` needs a person's approval ({}), and this run has nobody to ask. Rerun with --approve {} to allow it, or use a tool that does not need approval.",
                         tool.name, verdict.reason, tool.name
                     ),
+                    CardAnswer::Declined => format!(
+                        "Not run: `{}` needs a person's approval ({}), and the MCP client declined the permission card without anyone allowing it (an agent run without a person, such as `codex exec`, declines every card). This is not a person's refusal. Do not retry the same call: ask the user whether it should run; they can allow it with finch's --approve {} or an allow rule.",
+                        tool.name, verdict.reason, tool.name
+                    ),
+                    CardAnswer::Cancelled => format!(
+                        "Not run: `{}` needs a person's approval ({}), and the MCP client cancelled the permission card before anyone answered it (an agent run without a person, such as `claude -p`, cancels every card). This is not a person's refusal. Do not retry the same call: ask the user whether it should run; they can allow it with finch's --approve {} or an allow rule.",
+                        tool.name, verdict.reason, tool.name
+                    ),
+                    CardAnswer::NoElicitation => format!(
+                        "Not run: `{}` needs a person's approval ({}), and nobody could be asked: the MCP client cannot show permission cards (no elicitation support) and finch has no terminal. Do not retry the same call: ask the user whether it should run; they can allow it with finch's --approve {} or an allow rule.",
+                        tool.name, verdict.reason, tool.name
+                    ),
                     _ => format!(
                         "The user denied `{}`. Do not retry the same call.",
                         tool.name
@@ -706,7 +719,7 @@ fn build_catalog(providers: &[Box<dyn Provider>]) -> (Catalog, Vec<usize>) {
 }
 
 /// What "Allow for this session" remembers: the exact command for Bash, the tool otherwise.
-fn session_key(tool: &str, args: &Value) -> String {
+pub(crate) fn session_key(tool: &str, args: &Value) -> String {
     match (tool, args.get("command").and_then(Value::as_str)) {
         ("Bash", Some(command)) => format!("Bash\0{command}"),
         _ => tool.to_string(),
@@ -778,6 +791,8 @@ mod tests {
                                "action": {"type": "string"}},
             }),
             exposure,
+            keywords: String::new(),
+            annotations: None,
         }
     }
 
@@ -1017,11 +1032,14 @@ mod tests {
             .lines()
             .map(|l| serde_json::from_str(l).unwrap())
             .collect();
-        assert_eq!(lines.len(), 3);
+        assert_eq!(lines.len(), 4);
         assert_eq!(lines[0]["type"], "session");
+        // The opening entry finch writes for pi (`session::append::opening`) is the root.
+        assert!(crate::session::append::is_opening(&lines[1]));
+        let lines = &lines[1..];
         let first = &lines[1];
         assert_eq!(first["customType"], "finch.toolCall");
-        assert_eq!(first["parentId"], Value::Null);
+        assert_eq!(first["parentId"], lines[0]["id"]);
         assert_eq!(first["data"]["tool"], "acme_say");
         assert_eq!(first["data"]["decision"], "deny");
         assert_eq!(first["data"]["decidedBy"], "card:denyWithReason");
@@ -1056,12 +1074,16 @@ mod tests {
         assert_eq!(host.call("Read", read.clone()).decision, "allow");
         host.call("Read", read.clone());
         assert!(host.has_pending_records());
-        assert_eq!(transcript_lines(&host).len(), 1, "only the header so far");
+        assert_eq!(
+            transcript_lines(&host).len(),
+            2,
+            "only the header and the opening so far"
+        );
 
         // Peek could read the transcript: the two records are written before it runs.
         let peek = host.call("Peek", json!({}));
-        assert_eq!(peek.output.text_content(), "3 lines");
-        assert_eq!(transcript_lines(&host).len(), 3);
+        assert_eq!(peek.output.text_content(), "4 lines");
+        assert_eq!(transcript_lines(&host).len(), 4);
 
         // So is a Read of a file in the sessions directory.
         let sessions = host
@@ -1075,12 +1097,13 @@ mod tests {
             .to_path_buf();
         let inside = sessions.join("x.jsonl");
         host.call("Read", json!({"file_path": inside}));
-        assert_eq!(transcript_lines(&host).len(), 4, "Peek's record went first");
+        assert_eq!(transcript_lines(&host).len(), 5, "Peek's record went first");
 
         host.write_records();
         assert!(!host.has_pending_records());
         let lines = transcript_lines(&host);
-        assert_eq!(lines.len(), 5);
+        assert_eq!(lines.len(), 6);
+        let lines = &lines[1..];
         let tools: Vec<&str> = lines[1..]
             .iter()
             .map(|l| l["data"]["tool"].as_str().unwrap())
@@ -1100,12 +1123,12 @@ mod tests {
         for _ in 0..63 {
             host.call("Read", json!({"file_path": "a.txt"}));
         }
-        assert_eq!(transcript_lines(&host).len(), 1);
+        assert_eq!(transcript_lines(&host).len(), 2);
         host.call("Read", json!({"file_path": "a.txt"}));
-        assert_eq!(transcript_lines(&host).len(), 65);
+        assert_eq!(transcript_lines(&host).len(), 66);
         assert!(!host.has_pending_records());
         host.call("Read", json!({"file_path": "a.txt"}));
         host.finish().unwrap();
-        assert_eq!(transcript_lines(&host).len(), 66);
+        assert_eq!(transcript_lines(&host).len(), 67);
     }
 }

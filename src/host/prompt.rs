@@ -48,6 +48,13 @@ pub enum CardAnswer {
     TimedOut,
     /// There is no one to ask (no terminal, no elicitation): deny.
     Unavailable,
+    /// The MCP client declined the card's form (`action: "decline"`; `codex exec` declines
+    /// every one): not run, and not a person's refusal either.
+    Declined,
+    /// The MCP client cancelled the form (`action: "cancel"`; `claude -p` cancels every one).
+    Cancelled,
+    /// The MCP client cannot elicit and there is no terminal: nobody could be shown the card.
+    NoElicitation,
 }
 
 impl CardAnswer {
@@ -60,6 +67,9 @@ impl CardAnswer {
             CardAnswer::DenyWithReason(_) => "card:denyWithReason",
             CardAnswer::TimedOut => "card:timeout",
             CardAnswer::Unavailable => "noPerson",
+            CardAnswer::Declined => "card:decline",
+            CardAnswer::Cancelled => "card:cancel",
+            CardAnswer::NoElicitation => "noElicitation",
         }
     }
 
@@ -94,6 +104,8 @@ pub enum QuestionAnswer {
     Other(String),
     TimedOut,
     Unavailable,
+    /// The MCP client declined or cancelled the question's form: no answer, and no choice.
+    Dismissed,
 }
 
 /// Whoever answers cards and questions in a run.

@@ -115,6 +115,11 @@ impl SessionState {
         }
     }
 
+    /// Whether `title_if_new` would still take a title.
+    pub fn wants_title(&self) -> bool {
+        self.untitled_new && self.pending_title.is_none()
+    }
+
     /// Writes the pending title when the transcript has none of its own.
     fn write_title(&mut self) -> Result<(), SessionError> {
         let Some((title, now)) = self.pending_title.take() else {

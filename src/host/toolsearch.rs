@@ -31,9 +31,9 @@ pub trait Searchable {
     fn source(&self) -> &str;
 }
 
-/// The search text of a built-in or dispatcher (`Searchable::keywords`); other layers have
-/// none of their own. Only finch's layers are looked up, so a mini tool that registers
-/// `Read` does not borrow the built-in's words.
+/// The search text of a built-in or dispatcher (`Searchable::keywords`); a mini tool's tools
+/// carry theirs in `ToolDef::keywords`. Only finch's layers are looked up, so a mini tool that
+/// registers `Read` does not borrow the built-in's words.
 pub fn keywords_of(layer: Layer, raw_name: &str) -> &'static str {
     match layer {
         Layer::Builtin => super::builtins::keywords(raw_name),
@@ -56,7 +56,10 @@ impl Searchable for ToolSpec {
         &self.def.description
     }
     fn keywords(&self) -> &str {
-        keywords_of(self.def.layer, &self.def.raw_name)
+        match self.def.layer {
+            Layer::Builtin | Layer::Suite => keywords_of(self.def.layer, &self.def.raw_name),
+            _ => &self.def.keywords,
+        }
     }
     fn layer(&self) -> Layer {
         self.def.layer
@@ -431,6 +434,105 @@ pub fn search_once<T: Searchable>(
     )
 }
 
+/// Why one tool ranked as it did (`finch tool search --explain`): each query term it matched,
+/// in which fields and for how much of the score, and the name boosts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Explanation {
+    pub terms: Vec<TermMatch>,
+    /// `exact name` or `name prefix`, with what it added.
+    pub name_boost: Option<(&'static str, f64)>,
+    /// Every query term is in the tool's names (adds `ALL_TERMS_IN_NAME_BOOST`).
+    pub all_terms_in_name: Option<f64>,
+}
+
+/// One query term in one tool.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TermMatch {
+    /// The term as the index holds it (folded and stemmed).
+    pub term: String,
+    /// The fields it occurs in: `name`, `title`, `description`, `search text`.
+    pub fields: Vec<&'static str>,
+    /// Its BM25 share of the score.
+    pub score: f64,
+}
+
+/// Explains each of `hits` (from `search_once` or `SearchIndex::search` over the same `tools`
+/// and `query`): the same statistics, walked again with the fields kept apart. One more pass
+/// over the catalog, which only `--explain` pays for.
+pub fn explain<T: Searchable>(tools: &[T], query: &str, hits: &[Hit]) -> Vec<Explanation> {
+    let terms = query_terms(query);
+    let n = tools.len();
+    let width = terms.len();
+    let mut df = vec![0usize; width];
+    let mut doc_len = vec![0u32; n];
+    let mut scratch = NameTerms::default();
+    for (doc, tool) in tools.iter().enumerate() {
+        let mut seen = vec![false; width];
+        for_each_tool_term(tool, &mut scratch, |term, weight, _| {
+            doc_len[doc] += weight;
+            if let Some(q) = terms.iter().position(|t| t == term) {
+                seen[q] = true;
+            }
+        });
+        for (q, s) in seen.into_iter().enumerate() {
+            df[q] += usize::from(s);
+        }
+    }
+    let avg_len = (doc_len.iter().map(|&l| l as f64).sum::<f64>() / n.max(1) as f64).max(1.0);
+    let (folded, squashed) = folded_query(query);
+    hits.iter()
+        .map(|hit| {
+            let tool = &tools[hit.index];
+            let mut tf = vec![0u32; width];
+            let mut fields: Vec<Vec<&'static str>> = vec![Vec::new(); width];
+            let mut in_name = vec![false; width];
+            let mut note = |q: usize, weight: u32, field: &'static str| {
+                tf[q] += weight;
+                if !fields[q].contains(&field) {
+                    fields[q].push(field);
+                }
+            };
+            scratch.each(tool, |t| {
+                if let Some(q) = terms.iter().position(|x| x == t) {
+                    in_name[q] = true;
+                    note(q, NAME_WEIGHT, "name");
+                }
+            });
+            for (text, weight, field) in [
+                (tool.title(), TITLE_WEIGHT, "title"),
+                (tool.description(), DESCRIPTION_WEIGHT, "description"),
+                (tool.keywords(), KEYWORDS_WEIGHT, "search text"),
+            ] {
+                for_each_term(text, |t| {
+                    if let Some(q) = terms.iter().position(|x| **x == *stem(t)) {
+                        note(q, weight, field);
+                    }
+                });
+            }
+            let matched = (0..width)
+                .filter(|&q| tf[q] > 0)
+                .map(|q| TermMatch {
+                    term: terms[q].clone(),
+                    fields: std::mem::take(&mut fields[q]),
+                    score: bm25(idf(n, df[q]), tf[q], doc_len[hit.index], avg_len),
+                })
+                .collect();
+            let boost = name_boost(tool, &folded, &squashed);
+            let name_boost = match boost {
+                b if b == EXACT_NAME_BOOST => Some(("exact name", b)),
+                b if b > 0.0 => Some(("name prefix", b)),
+                _ => None,
+            };
+            Explanation {
+                terms: matched,
+                name_boost,
+                all_terms_in_name: (width > 0 && in_name.iter().all(|&b| b))
+                    .then_some(ALL_TERMS_IN_NAME_BOOST),
+            }
+        })
+        .collect()
+}
+
 /// The query folded, and folded without spaces, `_` and `-` (for name prefixes).
 fn folded_query(query: &str) -> (String, String) {
     let folded = fold(query.trim());
@@ -581,6 +683,8 @@ mod tests {
             risk: None,
             input_schema: json!({"type": "object"}),
             exposure: Exposure::Startup,
+            keywords: String::new(),
+            annotations: None,
         }
     }
 
@@ -664,6 +768,52 @@ mod tests {
         assert_eq!(names(&c, "Read", &any)[0], "Read");
         assert_eq!(names(&c, "翻译", &any), ["translate_zh"]);
         assert!(names(&c, "xylophone", &any).is_empty());
+    }
+
+    #[test]
+    fn an_explanation_adds_up_to_the_score() {
+        let c = catalog();
+        let big = Catalog::build(generated_catalog(300));
+        for (catalog, query) in [
+            (&c, "creating issues"),
+            (&c, "memory"),
+            (&c, "mcp__github__create"),
+            (&c, "翻译"),
+            (&big, "weather forecast"),
+            (&big, "send a message"),
+        ] {
+            let tools = catalog.tools();
+            let hits = search_once(tools, query, &SourceFilter::Any, 5);
+            assert!(!hits.is_empty(), "{query}");
+            for (hit, why) in hits.iter().zip(explain(tools, query, &hits)) {
+                let sum = why.terms.iter().map(|t| t.score).sum::<f64>()
+                    + why.name_boost.map_or(0.0, |b| b.1)
+                    + why.all_terms_in_name.unwrap_or(0.0);
+                assert!(
+                    (sum - hit.score).abs() < 1e-9,
+                    "{query}: {} scored {} but its explanation adds up to {sum}: {why:?}",
+                    tools[hit.index].name,
+                    hit.score
+                );
+                assert!(why.terms.iter().all(|t| !t.fields.is_empty()));
+            }
+        }
+        let tools = c.tools();
+        let hits = search_once(tools, "creating issues", &SourceFilter::Any, 1);
+        let why = &explain(tools, "creating issues", &hits)[0];
+        let fields: Vec<(&str, &[&str])> = why
+            .terms
+            .iter()
+            .map(|t| (t.term.as_str(), t.fields.as_slice()))
+            .collect();
+        assert_eq!(
+            fields,
+            [
+                ("creat", &["name", "title", "description"][..]),
+                ("issu", &["name", "title", "description"][..])
+            ]
+        );
+        assert_eq!(why.all_terms_in_name, Some(ALL_TERMS_IN_NAME_BOOST));
     }
 
     #[test]
@@ -911,6 +1061,8 @@ mod tests {
                         "properties": {"id": {"type": "string"}, "query": {"type": "string"}},
                     }),
                     exposure,
+                    keywords: String::new(),
+                    annotations: None,
                 }
             })
             .collect()

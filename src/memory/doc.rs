@@ -10,7 +10,16 @@
 //!   following line that is indented (nested lists, continued paragraphs) and over blank lines that
 //!   are followed by such an indented line. An unindented line ends it.
 //! - A *heading* is an ATX heading (`#` to `######`) outside an entry.
-//! - Fenced code (```` ``` ```` or `~~~`) outside entries holds neither entries nor headings.
+//! - Three kinds of block hold neither entries nor headings, and `remember` never writes inside
+//!   one: YAML front matter (a first line `---` up to the next `---` or `...` line; without that
+//!   closing line the file has no front matter), HTML comments (from a line starting with `<!--`
+//!   outside an entry up to the line holding `-->`, or to the end of the file), and fenced code
+//!   (```` ``` ```` or `~~~`, up to its closing fence or the end of the file). An entry appended
+//!   to a file (or section) that ends inside an unclosed comment or fence goes right before it.
+//! - A *sub-item* is a list item nested inside an entry. Each is an item of its own for `replace`
+//!   and `forget` (`Document::items`), with its own id: its text is its own lines and the items
+//!   nested in it. Replacing an item rewrites its own lines and keeps the items nested in it;
+//!   forgetting an item removes it with the items nested in it.
 //! - Anything else (paragraphs, numbered lists, tables, thematic breaks) is text finch never edits.
 
 use std::ops::Range;
@@ -48,6 +57,26 @@ pub struct EntrySpan {
     pub section: Option<usize>,
 }
 
+/// Lines that hold neither entries nor headings: front matter, an HTML comment, fenced code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Opaque {
+    pub first_line: usize,
+    /// The last line of the block (inclusive).
+    pub last_line: usize,
+    /// Whether the block has its closing line; an unclosed one runs to the end of the file.
+    pub closed: bool,
+}
+
+/// An entry or a sub-item nested in one, as `Document::items` lists them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Item {
+    pub span: EntrySpan,
+    /// Index into `Document::entries` of the entry the item is (or is nested in).
+    pub top: usize,
+    /// Index into the item list of the item this one is nested in; `None` for an entry.
+    pub parent: Option<usize>,
+}
+
 /// A parsed memory file, borrowing its text.
 #[derive(Debug)]
 pub struct Document<'a> {
@@ -55,6 +84,8 @@ pub struct Document<'a> {
     pub lines: Vec<Line>,
     pub headings: Vec<Heading>,
     pub entries: Vec<EntrySpan>,
+    /// Front matter, comments and fenced code, in file order.
+    pub opaque: Vec<Opaque>,
 }
 
 impl<'a> Document<'a> {
@@ -63,7 +94,8 @@ impl<'a> Document<'a> {
     }
 
     /// Parses only the lines in `window` (from `window_around`), as a parse of the whole file
-    /// would read them when the file has no fenced code. Line indices count from the window.
+    /// would read them when the file has no fenced code, HTML comment or front matter (callers
+    /// parse such files whole). Line indices count from the window.
     pub fn parse_window(text: &'a str, window: Range<usize>) -> Document<'a> {
         let lines = split_lines(text, window);
         let mut doc = Document {
@@ -71,6 +103,7 @@ impl<'a> Document<'a> {
             lines,
             headings: Vec::new(),
             entries: Vec::new(),
+            opaque: Vec::new(),
         };
         doc.find_blocks();
         doc
@@ -99,7 +132,11 @@ impl<'a> Document<'a> {
     /// The entry's text as one line: the list marker removed, every run of white space (line
     /// breaks and indentation included) collapsed to one space, trimmed.
     pub fn entry_text(&self, i: usize) -> String {
-        let e = &self.entries[i];
+        self.span_text(&self.entries[i])
+    }
+
+    /// `entry_text` of any item's span.
+    pub fn span_text(&self, e: &EntrySpan) -> String {
         let first = self.line(e.first_line)[e.indent + 1..].trim_start();
         if e.last_line == e.first_line {
             return collapse(first);
@@ -165,12 +202,13 @@ impl<'a> Document<'a> {
         let mut fence: Option<(char, usize)> = None;
         let mut open: Option<usize> = None;
         let mut section: Option<usize> = None;
-        let mut i = 0;
+        let mut i = self.front_matter_end();
         while i < n {
             let line = self.line(i);
             if let Some(f) = fence {
                 if closes_fence(line, f) {
                     fence = None;
+                    self.close_opaque(i);
                 }
                 i += 1;
                 continue;
@@ -211,11 +249,149 @@ impl<'a> Document<'a> {
                     title,
                 });
                 section = Some(self.headings.len() - 1);
+            } else if let Some(after) = opens_comment(line) {
+                let end = if after.contains("-->") {
+                    Some(i)
+                } else {
+                    (i + 1..n).find(|&j| self.line(j).contains("-->"))
+                };
+                self.opaque.push(Opaque {
+                    first_line: i,
+                    last_line: end.unwrap_or(n - 1),
+                    closed: end.is_some(),
+                });
+                i = end.unwrap_or(n);
             } else if let Some(f) = opens_fence(line) {
                 fence = Some(f);
+                self.opaque.push(Opaque {
+                    first_line: i,
+                    last_line: n - 1,
+                    closed: false,
+                });
             }
             i += 1;
         }
+    }
+
+    /// The first line after YAML front matter (0 without any). Front matter is recognised only
+    /// where the document starts at the file's first line.
+    fn front_matter_end(&mut self) -> usize {
+        let starts_file = self
+            .lines
+            .first()
+            .is_some_and(|l| l.start == body_start(self.text));
+        if !starts_file || self.line(0).trim_end() != "---" {
+            return 0;
+        }
+        let close =
+            (1..self.lines.len()).find(|&j| matches!(self.line(j).trim_end(), "---" | "..."));
+        match close {
+            Some(j) => {
+                self.opaque.push(Opaque {
+                    first_line: 0,
+                    last_line: j,
+                    closed: true,
+                });
+                j + 1
+            }
+            None => 0,
+        }
+    }
+
+    fn close_opaque(&mut self, line: usize) {
+        if let Some(o) = self.opaque.last_mut() {
+            o.last_line = line;
+            o.closed = true;
+        }
+    }
+
+    /// The unclosed comment or fence line `line` is in, if any.
+    fn unclosed_at(&self, line: usize) -> Option<&Opaque> {
+        self.opaque
+            .iter()
+            .find(|o| !o.closed && o.first_line <= line && line <= o.last_line)
+    }
+
+    /// Every entry and every sub-item nested in one, in file order; an entry comes before the
+    /// items nested in it. A sub-item is a list item inside an entry, indented more than the
+    /// entry's marker; it goes on over the following lines indented more than its own marker
+    /// (and blank lines followed by such a line).
+    pub fn items(&self) -> Vec<Item> {
+        let mut items = Vec::with_capacity(self.entries.len());
+        for (top, e) in self.entries.iter().enumerate() {
+            let base = items.len();
+            items.push(Item {
+                span: e.clone(),
+                top,
+                parent: None,
+            });
+            let mut l = e.first_line + 1;
+            while l <= e.last_line {
+                let Some((indent, marker)) = list_marker(self.line(l)) else {
+                    l += 1;
+                    continue;
+                };
+                let mut last = l;
+                let mut k = l + 1;
+                while k <= e.last_line {
+                    let line = self.line(k);
+                    if is_blank(line) {
+                        k += 1;
+                        continue;
+                    }
+                    if indent_of(line) <= indent {
+                        break;
+                    }
+                    last = k;
+                    k += 1;
+                }
+                // Nested in the closest item above that still holds this line.
+                let parent = (base..items.len())
+                    .rev()
+                    .find(|&p| items[p].span.last_line >= l && items[p].span.indent < indent)
+                    .unwrap_or(base);
+                items.push(Item {
+                    span: EntrySpan {
+                        first_line: l,
+                        last_line: last,
+                        marker,
+                        indent,
+                        section: e.section,
+                    },
+                    top,
+                    parent: Some(parent),
+                });
+                l += 1;
+            }
+        }
+        items
+    }
+
+    /// The text of item `k`'s own lines: without the items nested in it, collapsed.
+    pub fn own_text(&self, items: &[Item], k: usize) -> String {
+        let span = &items[k].span;
+        let children: Vec<&EntrySpan> = items
+            .iter()
+            .filter(|c| c.parent == Some(k))
+            .map(|c| &c.span)
+            .collect();
+        let first = self.line(span.first_line)[span.indent + 1..].trim_start();
+        let mut parts = vec![first];
+        parts.extend(
+            (span.first_line + 1..=span.last_line)
+                .filter(|l| {
+                    !children
+                        .iter()
+                        .any(|c| (c.first_line..=c.last_line).contains(l))
+                })
+                .map(|l| self.line(l)),
+        );
+        collapse(&parts.join(" "))
+    }
+
+    /// The bytes of an item's span.
+    pub fn span_range(&self, e: &EntrySpan) -> Range<usize> {
+        self.lines[e.first_line].start..self.lines[e.last_line].next
     }
 
     /// Where an entry appended to the region of lines `from..to` goes: after the region's last
@@ -230,6 +406,19 @@ impl<'a> Document<'a> {
             .find(|e| e.first_line >= from && e.last_line < to)
             .map(|e| e.last_line);
         let last = last_entry.or_else(|| (from..to).rev().find(|&i| !is_blank(self.line(i))));
+        // Never inside an unclosed comment or fence: right before it instead.
+        if let Some(o) = last.and_then(|l| self.unclosed_at(l)) {
+            return match (from..o.first_line)
+                .rev()
+                .find(|&i| !is_blank(self.line(i)))
+            {
+                Some(before) if last_entry.is_none() && before >= from => {
+                    let l = self.lines[before];
+                    (l.next, l.next == l.end)
+                }
+                _ => (self.lines[o.first_line].start, false),
+            };
+        }
         match last {
             Some(last) => {
                 let l = self.lines[last];
@@ -289,11 +478,21 @@ pub fn append_entry(doc: &Document, lines: &[String], section: Option<&str>) -> 
                     (at, eol_first, None)
                 }
                 None => {
-                    let at = doc.text.len();
+                    // At the end of the file, or right before an unclosed comment or fence
+                    // that the file ends in.
+                    let end = doc
+                        .lines
+                        .len()
+                        .checked_sub(1)
+                        .and_then(|l| doc.unclosed_at(l));
+                    let (at, lines_before) = match end {
+                        Some(o) => (doc.lines[o.first_line].start, o.first_line),
+                        None => (doc.text.len(), doc.lines.len()),
+                    };
                     let last_blank =
-                        (doc.lines.len().checked_sub(1)).is_none_or(|i| is_blank(doc.line(i)));
+                        (lines_before.checked_sub(1)).is_none_or(|i| is_blank(doc.line(i)));
                     let mut before = String::new();
-                    if doc.needs_eol_at_end() {
+                    if end.is_none() && doc.needs_eol_at_end() {
                         before.push_str(eol);
                     }
                     if !last_blank {
@@ -342,13 +541,64 @@ pub fn replace_entry(doc: &Document, i: usize, lines: &[String]) -> Edit {
     }
 }
 
+/// Replaces the own lines of item `k` (see `Document::items`) with a new item made of `lines`,
+/// keeping its marker and indentation and the items nested in it: the new text takes the place
+/// of the lines before its first nested item, and its own lines after a nested item go (they were
+/// part of the text being replaced). Every other byte stays.
+pub fn replace_item(doc: &Document, items: &[Item], k: usize, lines: &[String]) -> Edit {
+    let e = &items[k].span;
+    let children: Vec<&EntrySpan> = items
+        .iter()
+        .filter(|c| c.parent == Some(k))
+        .map(|c| &c.span)
+        .collect();
+    let range = doc.span_range(e);
+    let last = doc.lines[e.last_line];
+    let end_eol = !children.is_empty() || last.next > last.end;
+    let mut item = format_entry(e.marker, e.indent, lines, doc.eol(), end_eol);
+    let mut prev_end = children.first().map_or(e.last_line, |c| {
+        (e.first_line..c.first_line)
+            .rev()
+            .find(|&l| !is_blank(doc.line(l)))
+            .unwrap_or(e.first_line)
+    });
+    for c in children {
+        // The blank lines right before a nested item stay with it.
+        let mut from = c.first_line;
+        while from > prev_end + 1 && is_blank(doc.line(from - 1)) {
+            from -= 1;
+        }
+        item.push_str(&doc.text[doc.lines[from].start..doc.lines[c.last_line].next]);
+        prev_end = c.last_line;
+    }
+    let mut text = String::with_capacity(doc.text.len() + item.len());
+    text.push_str(&doc.text[..range.start]);
+    text.push_str(&item);
+    text.push_str(&doc.text[range.end..]);
+    Edit {
+        text,
+        entry_at: range.start,
+        created_heading: false,
+    }
+}
+
 /// Removes the entries with the given indices; every other byte stays.
 pub fn remove_entries(doc: &Document, indices: &[usize]) -> String {
-    let mut ranges: Vec<Range<usize>> = indices.iter().map(|&i| doc.entry_range(i)).collect();
-    ranges.sort_by_key(|r| r.start);
+    let spans: Vec<&EntrySpan> = indices.iter().map(|&i| &doc.entries[i]).collect();
+    remove_spans(doc, &spans)
+}
+
+/// Removes the given items (entries or sub-items, each with the items nested in it); a span
+/// inside another one goes with it. Every other byte stays.
+pub fn remove_spans(doc: &Document, spans: &[&EntrySpan]) -> String {
+    let mut ranges: Vec<Range<usize>> = spans.iter().map(|e| doc.span_range(e)).collect();
+    ranges.sort_by_key(|r| (r.start, std::cmp::Reverse(r.end)));
     let mut text = String::with_capacity(doc.text.len());
     let mut at = 0;
     for r in ranges {
+        if r.start < at {
+            continue;
+        }
         text.push_str(&doc.text[at..r.start]);
         at = r.end;
     }
@@ -497,8 +747,8 @@ fn body_start(text: &str) -> usize {
 
 /// The lines around byte `at` that `Document::parse_window` can read on their own: from the
 /// nearest line at or above `at` that is neither blank nor indented (no entry goes on over such a
-/// line, so a parse is in a known state there, fenced code aside) down to the next such line after
-/// the line of `at`. The entry holding `at`, if any, lies inside.
+/// line, so a parse is in a known state there, fences, comments and front matter aside) down to
+/// the next such line after the line of `at`. The entry holding `at`, if any, lies inside.
 pub fn window_around(text: &str, at: usize) -> Range<usize> {
     let bytes = text.as_bytes();
     let body = body_start(text);
@@ -622,6 +872,14 @@ fn heading_request(section: &str) -> (usize, String) {
     } else {
         (2, collapse(trimmed))
     }
+}
+
+/// A line that opens an HTML comment block: what follows its `<!--`.
+fn opens_comment(line: &str) -> Option<&str> {
+    if indent_of(line) > 3 {
+        return None;
+    }
+    line.trim_start_matches(' ').strip_prefix("<!--")
 }
 
 fn opens_fence(line: &str) -> Option<(char, usize)> {
@@ -753,6 +1011,73 @@ mod tests {
             )
             .replace("- last", "")
         );
+    }
+
+    #[test]
+    fn front_matter_comments_and_fences_hold_no_entries() {
+        let text = "---\ntags:\n- yaml\n...\n- a\n<!-- one line -->\n<!--\n- hidden\n# not a heading\n-->\n- b\n~~~\n- code\n~~~\n<!-- open\n- hidden too\n";
+        let doc = Document::parse(text);
+        assert_eq!(texts(&doc), ["a", "b"]);
+        assert!(doc.headings.is_empty());
+        let spans: Vec<_> = doc
+            .opaque
+            .iter()
+            .map(|o| (o.first_line, o.last_line, o.closed))
+            .collect();
+        assert_eq!(
+            spans,
+            [
+                (0, 3, true),
+                (5, 5, true),
+                (6, 9, true),
+                (11, 13, true),
+                (14, 15, false)
+            ]
+        );
+        // Appends go after the last entry, or before an unclosed block at the end.
+        let e = append_entry(&doc, &["c".into()], None);
+        assert!(e.text.contains("- b\n- c\n~~~"), "{}", e.text);
+        let doc = Document::parse("intro\n\n<!--\n- draft\n");
+        let e = append_entry(&doc, &["c".into()], None);
+        assert_eq!(e.text, "intro\n- c\n\n<!--\n- draft\n");
+        let e = append_entry(&doc, &["c".into()], Some("New"));
+        assert_eq!(e.text, "intro\n\n## New\n- c\n<!--\n- draft\n");
+        // A `---` first line without a closing one is no front matter; not at the start neither.
+        let doc = Document::parse("---\n- a\n");
+        assert_eq!(texts(&doc), ["a"]);
+        let doc = Document::parse("\u{feff}---\nx: 1\n---\n- a\n");
+        assert_eq!(texts(&doc), ["a"]);
+    }
+
+    #[test]
+    fn sub_items_nest_and_are_replaced_and_removed_alone() {
+        let text = "- a\n  - a1\n    - a2\n\n  - a3\n  more a\n- b\n";
+        let doc = Document::parse(text);
+        let items = doc.items();
+        let shape: Vec<_> = items
+            .iter()
+            .map(|i| (doc.span_text(&i.span), i.parent))
+            .collect();
+        assert_eq!(
+            shape,
+            [
+                ("a - a1 - a2 - a3 more a".to_string(), None),
+                ("a1 - a2".to_string(), Some(0)),
+                ("a2".to_string(), Some(1)),
+                ("a3".to_string(), Some(0)),
+                ("b".to_string(), None),
+            ]
+        );
+        assert_eq!(doc.own_text(&items, 0), "a more a");
+        assert_eq!(doc.own_text(&items, 1), "a1");
+        let e = replace_item(&doc, &items, 1, &["x".into()]);
+        assert_eq!(e.text, "- a\n  - x\n    - a2\n\n  - a3\n  more a\n- b\n");
+        let e = replace_item(&doc, &items, 0, &["new".into(), "two".into()]);
+        assert_eq!(e.text, "- new\n  two\n  - a1\n    - a2\n\n  - a3\n- b\n");
+        let e = replace_item(&doc, &items, 4, &["c".into()]);
+        assert_eq!(e.text, text.replace("- b", "- c"));
+        let removed = remove_spans(&doc, &[&items[1].span, &items[2].span]);
+        assert_eq!(removed, "- a\n\n  - a3\n  more a\n- b\n");
     }
 
     #[test]

@@ -1,5 +1,8 @@
 //! Changing memory files: `remember` appends an entry, `replace` rewrites exactly one, `forget`
-//! removes one (or every match when asked). Each change locks the file's directory, reads the file
+//! removes one (or every match when asked). `replace` and `forget` see sub-items (list items
+//! nested in an entry) as items of their own, with their own ids (see `doc`): a piece of text
+//! found in a sub-item picks the sub-item, not the entry around it, unless the entry's own lines
+//! hold it too (then both are candidates, to choose from by id). Each change locks the file's directory, reads the file
 //! again under the lock, changes the bytes of the entry alone, and writes the file atomically.
 //! Entries to replace or forget are found first without the lock, then found again under it, so
 //! a file changed in between is noticed instead of being edited at the wrong place.
@@ -52,6 +55,33 @@ impl EntryMatch {
             EntryMatch::Text(t) => entry.text.contains(t.as_str()),
             EntryMatch::Id(id) => entry.id.starts_with(id.as_str()),
         }
+    }
+
+    /// The items (indices into `items`, whose entries are `all`) this match picks: every item
+    /// whose text matches, except, for a piece of text, an item whose match lies in the items
+    /// nested in it alone — its own lines do not hold the text but a nested item that matches
+    /// does; that nested item is picked instead.
+    fn pick(&self, d: &Document, items: &[doc::Item], all: &[Entry]) -> Vec<usize> {
+        let hits: Vec<usize> = (0..all.len()).filter(|&k| self.matches(&all[k])).collect();
+        let EntryMatch::Text(t) = self else {
+            return hits;
+        };
+        let inside = |a: usize, b: usize| {
+            let mut p = items[b].parent;
+            while let Some(x) = p {
+                if x == a {
+                    return true;
+                }
+                p = items[x].parent;
+            }
+            false
+        };
+        hits.iter()
+            .copied()
+            .filter(|&a| {
+                !hits.iter().any(|&b| inside(a, b)) || d.own_text(items, a).contains(t.as_str())
+            })
+            .collect()
     }
 
     fn describe(&self) -> String {
@@ -116,7 +146,7 @@ pub fn remember(
         edit.text.insert_str(0, &title);
         edit.entry_at += title.len();
     }
-    write(&file.path, &edit.text)?;
+    write(&file, &edit.text)?;
     let entry = entry_at(&edit.text, edit.entry_at, &file, now)?;
     Ok(Remembered {
         entry,
@@ -166,22 +196,33 @@ pub fn replace(
     )?;
     let current = read(&file.path)?.unwrap_or_default();
     let d = Document::parse(&current);
-    let [i] = find_again(&d, &file, which, &old, old.date)?[..] else {
+    let items = d.items();
+    let [k] = find_again(&d, &items, &file, which, &old, old.date)?[..] else {
         return Err(MemoryError::Changed {
             file: file.name.clone(),
         });
     };
+    let top = items[k].parent.is_none();
     if daily
+        && top
         && doc::time_prefix(&lines[0]).is_none()
         && let Some(time) = doc::time_prefix(&old.text)
     {
         lines[0] = format!("{time}{}", lines[0]);
     }
-    let wanted = doc::lines_text(&lines);
-    refuse_duplicate(&d, &file, doc::normalize(&wanted, daily), Some(i))?;
-    let edit = doc::replace_entry(&d, i, &lines);
+    let nested = items.iter().any(|c| c.parent == Some(k));
+    if top && !nested {
+        let wanted = doc::lines_text(&lines);
+        refuse_duplicate(
+            &d,
+            &file,
+            doc::normalize(&wanted, daily),
+            Some(items[k].top),
+        )?;
+    }
+    let edit = doc::replace_item(&d, &items, k, &lines);
     if edit.text != current {
-        write(&file.path, &edit.text)?;
+        write(&file, &edit.text)?;
     }
     let new = entry_at(&edit.text, edit.entry_at, &file, now)?;
     Ok(Replaced { old, new, skipped })
@@ -227,16 +268,16 @@ pub fn forget(
         )?;
         let current = read(&file.path)?.unwrap_or_default();
         let d = Document::parse(&current);
+        let items = d.items();
         let date = found
             .iter()
             .find(|e| e.file.path == file.path)
             .and_then(|e| e.date);
-        let indices: Vec<usize> = if all_matching {
-            (0..d.entries.len())
-                .filter(|&i| which.matches(&Entry::from_doc(&d, i, &file, date)))
-                .collect()
+        let mut indices: Vec<usize> = if all_matching {
+            let all = Entry::all_of(&d, &items, &file, date);
+            which.pick(&d, &items, &all)
         } else {
-            let indices = find_again(&d, &file, which, &found[0], date)?;
+            let indices = find_again(&d, &items, &file, which, &found[0], date)?;
             if indices.len() != 1 {
                 return Err(MemoryError::Changed {
                     file: file.name.clone(),
@@ -244,11 +285,26 @@ pub fn forget(
             }
             indices
         };
+        // An item nested in another one that goes is removed with it.
+        let holds = |a: usize, b: usize| {
+            let mut p = items[b].parent;
+            while let Some(x) = p {
+                if x == a {
+                    return true;
+                }
+                p = items[x].parent;
+            }
+            false
+        };
+        let picked = indices.clone();
+        indices.retain(|&b| !picked.iter().any(|&a| holds(a, b)));
         if indices.is_empty() {
             continue;
         }
-        write(&file.path, &doc::remove_entries(&d, &indices))?;
-        removed.extend(indices.iter().map(|&i| Entry::from_doc(&d, i, &file, date)));
+        let spans: Vec<&doc::EntrySpan> = indices.iter().map(|&k| &items[k].span).collect();
+        write(&file, &doc::remove_spans(&d, &spans))?;
+        let all = Entry::all_of(&d, &items, &file, date);
+        removed.extend(indices.iter().map(|&k| all[k].clone()));
     }
     Ok(Forgotten { removed, skipped })
 }
@@ -298,28 +354,32 @@ fn candidates(
             continue;
         }
         let d = Document::parse(&text);
+        let items = d.items();
+        let all = Entry::all_of(&d, &items, &s.file, s.date);
         found.extend(
-            (0..d.entries.len())
-                .map(|i| Entry::from_doc(&d, i, &s.file, s.date))
-                .filter(|e| which.matches(e)),
+            which
+                .pick(&d, &items, &all)
+                .into_iter()
+                .map(|k| all[k].clone()),
         );
     }
     Ok((found, skipped))
 }
 
-/// The entries of a file re-read under its lock that are still the one found before the lock.
+/// The items of a file re-read under its lock that are still the one found before the lock.
 fn find_again(
     d: &Document,
+    items: &[doc::Item],
     file: &Arc<MemoryFile>,
     which: &EntryMatch,
     before: &Entry,
     date: Option<chrono::NaiveDate>,
 ) -> Result<Vec<usize>, MemoryError> {
-    Ok((0..d.entries.len())
-        .filter(|&i| {
-            let e = Entry::from_doc(d, i, file, date);
-            e.id == before.id && which.matches(&e)
-        })
+    let all = Entry::all_of(d, items, file, date);
+    Ok(which
+        .pick(d, items, &all)
+        .into_iter()
+        .filter(|&k| all[k].id == before.id && all[k].parent == before.parent)
         .collect())
 }
 
@@ -355,11 +415,16 @@ fn entry_at(
         FileKind::Daily(day) => *day,
         _ => now.date(),
     };
-    d.entry_holding(at)
-        .map(|i| Entry::from_doc(&d, i, file, Some(date)))
-        .ok_or_else(|| MemoryError::Changed {
+    let items = d.items();
+    let k = items
+        .iter()
+        .position(|item| d.lines[item.span.first_line].start == at);
+    match k {
+        Some(k) => Ok(Entry::all_of(&d, &items, file, Some(date)).swap_remove(k)),
+        None => Err(MemoryError::Changed {
             file: file.name.clone(),
-        })
+        }),
+    }
 }
 
 fn no_match(which: &EntryMatch, skipped: &[Skipped]) -> MemoryError {

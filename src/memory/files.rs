@@ -19,9 +19,10 @@ pub(crate) struct Selected {
     pub date: Option<NaiveDate>,
 }
 
-/// Reads a memory file; `None` when it does not exist.
+/// Reads a memory file; `None` when it does not exist. Anything but a regular file (or a link
+/// to one) is an error, and is never opened for reading in a way that could block (a FIFO).
 pub(crate) fn read(path: &Path) -> Result<Option<String>, MemoryError> {
-    match std::fs::read(path) {
+    match crate::store::read_regular(path) {
         Ok(bytes) => String::from_utf8(bytes)
             .map(Some)
             .map_err(|e| MemoryError::NotUtf8 {
@@ -29,13 +30,111 @@ pub(crate) fn read(path: &Path) -> Result<Option<String>, MemoryError> {
                 offset: e.utf8_error().valid_up_to(),
             }),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(MemoryError::io("read", path, e)),
+        Err(e) => match std::fs::metadata(path) {
+            Ok(m) if !m.is_file() => Err(not_a_file(path, &m)),
+            _ => Err(MemoryError::io("read", path, e)),
+        },
     }
 }
 
-/// Writes a changed memory file in one atomic step (the caller holds the directory's lock).
-pub(crate) fn write(path: &Path, text: &str) -> Result<(), MemoryError> {
-    crate::store::write_atomic(path, text.as_bytes()).map_err(|e| MemoryError::io("write", path, e))
+pub(crate) fn not_a_file(path: &Path, meta: &std::fs::Metadata) -> MemoryError {
+    let t = meta.file_type();
+    #[cfg(unix)]
+    let special = {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            Some("a FIFO")
+        } else if t.is_socket() {
+            Some("a socket")
+        } else if t.is_block_device() || t.is_char_device() {
+            Some("a device")
+        } else {
+            None
+        }
+    };
+    #[cfg(not(unix))]
+    let special: Option<&str> = None;
+    let kind = if t.is_dir() {
+        "a directory"
+    } else {
+        special.unwrap_or("not a regular file")
+    };
+    MemoryError::NotAFile {
+        path: path.to_path_buf(),
+        kind: kind.to_string(),
+    }
+}
+
+/// Writes a changed memory file in one atomic step (the caller holds the lock of the memory
+/// file's directory). A symbolic link is followed to the file it names (through further links,
+/// relative ones taken from the link's own directory; a dangling link names the file to create):
+/// that file is replaced by a temporary file written in its own directory, and the link stays.
+/// A read-only file (no write permission bit) is never replaced, and a target whose directory
+/// does not exist or cannot take a temporary file is an error: nothing is written then.
+pub(crate) fn write(file: &MemoryFile, text: &str) -> Result<(), MemoryError> {
+    let target = link_target(&file.path)?;
+    match std::fs::metadata(&target) {
+        Ok(m) if !m.is_file() => return Err(not_a_file(&file.path, &m)),
+        Ok(m) if m.permissions().readonly() => {
+            return Err(MemoryError::ReadOnly {
+                name: file.name.clone(),
+                path: target,
+            });
+        }
+        _ => {}
+    }
+    let linked = target != file.path;
+    let target_dir = target.parent().unwrap_or(Path::new("."));
+    if linked && !target_dir.is_dir() {
+        return Err(MemoryError::TargetDir {
+            name: file.name.clone(),
+            source: std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                "that directory does not exist",
+            ),
+            target,
+        });
+    }
+    if linked {
+        // Asked first, so that the error names the real cause: the target's directory is not
+        // finch's own and may refuse new files (another owner, a read-only mount).
+        if let Err(source) = tempfile::Builder::new()
+            .prefix(".finch-probe.")
+            .tempfile_in(target_dir)
+        {
+            return Err(MemoryError::TargetDir {
+                name: file.name.clone(),
+                target,
+                source,
+            });
+        }
+    }
+    crate::store::write_atomic(&target, text.as_bytes())
+        .map_err(|e| MemoryError::io("write", &target, e))
+}
+
+/// The file a path names after following every symbolic link (at most 40, as the kernel does).
+fn link_target(path: &Path) -> Result<std::path::PathBuf, MemoryError> {
+    let mut at = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&at) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let next = std::fs::read_link(&at).map_err(|e| MemoryError::io("read", &at, e))?;
+                at = match at.parent() {
+                    Some(dir) if next.is_relative() => dir.join(next),
+                    _ => next,
+                };
+            }
+            Ok(_) => return Ok(at),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(at),
+            Err(e) => return Err(MemoryError::io("read", &at, e)),
+        }
+    }
+    Err(MemoryError::io(
+        "write",
+        path,
+        std::io::Error::other("too many levels of symbolic links"),
+    ))
 }
 
 /// The existing files of a selection in a stable order: long-term, profile, lessons, spaces by
@@ -47,7 +146,7 @@ pub(crate) fn select(home: &MemoryHome, sel: &Selection) -> Result<Vec<Selected>
     let mut add_dated = |file: MemoryFile| -> Result<(), MemoryError> {
         let date = match std::fs::metadata(&file.path) {
             Ok(m) if m.is_file() => m.modified().ok().map(local_date),
-            Ok(_) => return Ok(()),
+            Ok(m) => return Err(not_a_file(&file.path, &m)),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
             Err(e) => return Err(MemoryError::io("read", &file.path, e)),
         };
@@ -114,13 +213,20 @@ fn md_stems(dir: &Path) -> Result<Vec<String>, MemoryError> {
         if stem.is_empty() || stem.starts_with('.') {
             continue;
         }
-        let is_file = match item.file_type() {
-            Ok(t) if t.is_symlink() => item.path().is_file(),
-            Ok(t) => t.is_file(),
-            Err(_) => false,
-        };
-        if is_file {
-            out.push(stem.to_string());
+        // A dangling link is no file yet; anything else that is not a regular file is an error.
+        let path = item.path();
+        match item.file_type() {
+            Ok(t) if t.is_file() => out.push(stem.to_string()),
+            Ok(t) if t.is_symlink() => match std::fs::metadata(&path) {
+                Ok(m) if m.is_file() => out.push(stem.to_string()),
+                Ok(m) => return Err(not_a_file(&path, &m)),
+                Err(_) => {}
+            },
+            Ok(_) => match std::fs::metadata(&path) {
+                Ok(m) => return Err(not_a_file(&path, &m)),
+                Err(e) => return Err(MemoryError::io("read", &path, e)),
+            },
+            Err(e) => return Err(MemoryError::io("read", &path, e)),
         }
     }
     Ok(out)
@@ -144,8 +250,9 @@ fn local_date(time: std::time::SystemTime) -> NaiveDate {
     chrono::DateTime::<chrono::Local>::from(time).date_naive()
 }
 
-/// Every entry of the selected files, in file order. Files that cannot be read as UTF-8 are
-/// passed over and reported.
+/// Every entry of the selected files, and every sub-item nested in one (after its entry), in
+/// file order. Files that cannot be read as UTF-8 are passed over and reported; a memory path
+/// that holds anything but a regular file is an error.
 pub fn list(home: &MemoryHome, sel: &Selection) -> Result<(Vec<Entry>, Vec<Skipped>), MemoryError> {
     let mut entries = Vec::new();
     let mut skipped = Vec::new();
@@ -162,7 +269,7 @@ pub fn list(home: &MemoryHome, sel: &Selection) -> Result<(Vec<Entry>, Vec<Skipp
             }
         };
         let doc = Document::parse(&text);
-        entries.extend((0..doc.entries.len()).map(|i| Entry::from_doc(&doc, i, &s.file, s.date)));
+        entries.extend(Entry::all_of(&doc, &doc.items(), &s.file, s.date));
     }
     Ok((entries, skipped))
 }

@@ -189,6 +189,8 @@ pub struct Entry {
     pub section: Option<String>,
     /// The entry as one line: marker removed, white space collapsed (a daily `HH:MM ` kept).
     pub text: String,
+    /// For a sub-item (a list item nested in an entry): the id of the item it is nested in.
+    pub parent: Option<String>,
 }
 
 impl Entry {
@@ -206,7 +208,33 @@ impl Entry {
             date,
             section: d.entry_section(i).map(str::to_string),
             text,
+            parent: None,
         }
+    }
+
+    /// Every entry and sub-item of a document (`doc::Document::items`), in file order.
+    pub(crate) fn all_of(
+        d: &doc::Document,
+        items: &[doc::Item],
+        file: &Arc<MemoryFile>,
+        date: Option<NaiveDate>,
+    ) -> Vec<Entry> {
+        let daily = file.kind.is_daily();
+        let mut out: Vec<Entry> = Vec::with_capacity(items.len());
+        for item in items {
+            let text = d.span_text(&item.span);
+            let parent = item.parent.map(|p| out[p].id.clone());
+            out.push(Entry {
+                id: doc::entry_id(doc::normalize(&text, daily)),
+                file: Arc::clone(file),
+                line: item.span.first_line + 1,
+                date,
+                section: d.entry_section(item.top).map(str::to_string),
+                text,
+                parent,
+            });
+        }
+        out
     }
 }
 
@@ -264,6 +292,16 @@ pub enum MemoryError {
     },
     #[error("{file} changed while finch was changing it; run the command again")]
     Changed { file: String },
+    #[error("{} is {kind}, not a regular file; memory lives in regular files (or links to one)", path.display())]
+    NotAFile { path: PathBuf, kind: String },
+    #[error("{name} is read-only ({}); finch leaves it unchanged", path.display())]
+    ReadOnly { name: String, path: PathBuf },
+    #[error("cannot change {name}: it is a link to {}, and finch cannot create a temporary file next to it in {} ({source})", target.display(), target.parent().unwrap_or(Path::new("/")).display())]
+    TargetDir {
+        name: String,
+        target: PathBuf,
+        source: std::io::Error,
+    },
 }
 
 impl MemoryError {

@@ -75,14 +75,16 @@ pub fn no_files(home: &MemoryHome) -> String {
 /// `memory show --json`: the file, its content, and its entries with ids.
 pub fn show_json(file: &MemoryFile, text: &str) -> Value {
     let doc = super::doc::Document::parse(text);
-    let entries: Vec<Value> = (0..doc.entries.len())
-        .map(|i| {
-            let text = doc.entry_text(i);
+    let shared = std::sync::Arc::new(file.clone());
+    let entries: Vec<Value> = Entry::all_of(&doc, &doc.items(), &shared, None)
+        .iter()
+        .map(|e| {
             json!({
-                "id": super::doc::entry_id(super::doc::normalize(&text, file.kind.is_daily())),
-                "line": doc.entries[i].first_line + 1,
-                "section": doc.entry_section(i),
-                "text": text,
+                "id": e.id,
+                "line": e.line,
+                "section": e.section,
+                "text": e.text,
+                "parent": e.parent,
             })
         })
         .collect();
@@ -103,11 +105,16 @@ pub fn entry_json(e: &Entry) -> Value {
         "date": e.date.map(|d| d.to_string()),
         "section": e.section,
         "text": e.text,
+        "parent": e.parent,
     })
 }
 
 pub fn hit_json(h: &Hit) -> Value {
     let mut v = entry_json(&h.entry);
+    // Hits are always entries, never sub-items.
+    if let Value::Object(map) = &mut v {
+        map.shift_remove("parent");
+    }
     v["score"] = json!((h.score * 1000.0).round() / 1000.0);
     v["snippet"] = h.snippet.text.clone().into();
     v
@@ -196,6 +203,16 @@ impl From<MemoryError> for CommandError {
         }
         MemoryError::Ambiguous { .. } => match_error(err, false),
         MemoryError::Changed { .. } => CommandError::failed(message).with_code("changed"),
+        MemoryError::NotAFile { .. } => CommandError::failed(message).with_code("not_a_file"),
+        MemoryError::ReadOnly { ref path, .. } => CommandError::failed(message)
+            .with_code("read_only")
+            .with_hint(format!(
+                "make it writable (chmod u+w {}) to let finch change it",
+                path.display()
+            )),
+        MemoryError::TargetDir { .. } => CommandError::failed(message)
+            .with_code("target_dir")
+            .with_hint("finch replaces a memory file whole through a temporary file in the file's own directory; make that directory writable, or point the link elsewhere"),
     }
     }
 }

@@ -9,7 +9,8 @@
 //! term once folded, are tokenized and scored. That pre-filter never drops an entry the full
 //! comparison would keep: outside such words an entry folds to its ASCII-lowercased self. Of a
 //! file with hits only the lines around them are parsed (`doc::window_around`), unless it has
-//! fenced code; a file without hits is not parsed at all.
+//! fenced code, an HTML comment or front matter (blocks that hide what a line is from a parse
+//! starting in the middle); a file without hits is not parsed at all.
 //!
 //! Collection statistics are estimated where exact ones would mean tokenizing everything: the
 //! number of entries from the entries per byte of a sample of the files (every file of a home
@@ -174,7 +175,8 @@ fn rank(
 /// The query and its byte-level pre-filter.
 struct Matcher {
     query: Query,
-    /// The terms, and code fences (```` ``` ````, `~~~`) so that files with fences are known.
+    /// The terms, and code fences (```` ``` ````, `~~~`) and comment openers (`<!--`) so that
+    /// files with them are known.
     prefilter: regex::bytes::Regex,
     /// The query is one term: every entry that holds it holds the phrase.
     phrase_is_term: bool,
@@ -188,7 +190,7 @@ impl Matcher {
             .terms
             .iter()
             .map(|t| regex::escape(t))
-            .chain(["```".to_string(), "~~~".to_string()])
+            .chain(["```".to_string(), "~~~".to_string(), "<!--".to_string()])
             .collect::<Vec<_>>()
             .join("|");
         // Escaped literals always compile; the fallback matches everywhere, which is only slower.
@@ -341,9 +343,14 @@ impl Worker {
             return Ok(());
         }
         self.at.sort_unstable();
-        // Fenced code can hide what a line is from a parse that starts in the middle, so files
-        // with fences are parsed whole; so are the files sampled for the collection statistics.
-        let fenced = self.at.iter().any(|&p| matches!(bytes[p], b'`' | b'~'));
+        // Fenced code, comments and front matter can hide what a line is from a parse that
+        // starts in the middle, so files with them are parsed whole; so are the files sampled
+        // for the collection statistics.
+        let fenced = self
+            .at
+            .iter()
+            .any(|&p| matches!(bytes[p], b'`' | b'~' | b'<'))
+            || text.trim_start_matches('\u{feff}').starts_with("---");
         if sampled {
             let doc = Document::parse(text);
             scan.parsed_entries += doc.entries.len() as u64;
@@ -563,8 +570,9 @@ mod tests {
         let mut want: Vec<(String, usize)> = entries
             .iter()
             .filter(|e| {
-                q.frequencies(&crate::search::tokenize(&e.text))
-                    .matches_any()
+                e.parent.is_none()
+                    && q.frequencies(&crate::search::tokenize(&e.text))
+                        .matches_any()
             })
             .map(|e| (e.file.name.clone(), e.line))
             .collect();
@@ -597,6 +605,12 @@ mod tests {
             }
             if d % 17 == 0 {
                 text.push_str("```\n- deploy inside a fence\n```\n- deploy after the fence\n");
+            }
+            if d % 19 == 3 {
+                text.insert_str(0, "---\ntags:\n- deploy\n---\n");
+            }
+            if d % 23 == 4 {
+                text.push_str("<!--\n- deploy hidden\n-->\n- deploy after a comment\n");
             }
             std::fs::create_dir_all(file.path.parent().unwrap()).unwrap();
             std::fs::write(&file.path, text).unwrap();

@@ -4,9 +4,11 @@
 //! file's modification time, size and inode once a second — portable, and as good as inotify at
 //! this scale), a run started or finished, or a stop was asked for.
 //!
-//! Fire times are not caught up: a fire time is run only while it is less than `late_limit` old
-//! (a minute by default), so a daemon that was down, or a machine that slept, runs the next fire
-//! time and reports the missed ones. Each due task runs on its own thread through the `Runner`,
+//! Fire times are not caught up unless the task asks (`catchUp`): a fire time is run only while
+//! it is less than `late_limit` old (a minute by default), so a daemon that was down, or a machine
+//! that slept, runs the next fire time and reports the missed ones — at start-up too, counted
+//! from each task's last run (see `Daemon::run`). A task with `catchUp` runs once for the latest
+//! fire time it missed, as systemd's `Persistent=` timers and anacron do. Each due task runs on its own thread through the `Runner`,
 //! whose per-task lock keeps runs of one task from overlapping (with another daemon's, or a
 //! `finch schedule run`). One daemon at a time: it holds `<runtime>/automation/daemon.lock`.
 //! On stop, running agents are stopped (SIGTERM to their process group, SIGKILL after the
@@ -22,7 +24,8 @@ use std::time::Duration;
 use chrono::{DateTime, TimeDelta, Utc};
 
 use super::ScheduleError;
-use super::history::{RunRecord, Trigger};
+use super::history::{self, RunRecord, Trigger};
+use super::recover;
 use super::runner::{Cancel, RunStarted, Runner};
 use super::signals::StopSignal;
 use super::tasks::{self, Task, TaskFile};
@@ -72,12 +75,19 @@ pub enum DaemonEvent {
         task_id: String,
         message: String,
     },
-    /// A fire time passed while the daemon was not there to run it.
+    /// Fire times passed while no daemon was there to run them (it was not running, or the
+    /// machine slept): the first and the latest, how many, and whether the task catches up
+    /// (runs once now, for the latest).
     Missed {
         task_id: String,
         task_name: String,
         scheduled_for: DateTime<Utc>,
+        latest: DateTime<Utc>,
+        count: usize,
+        catch_up: bool,
     },
+    /// A run left behind by a daemon that died was ended at start-up, and recorded.
+    Orphan(RunRecord),
     Stopping {
         signal: StopSignal,
         running: usize,
@@ -118,30 +128,73 @@ pub struct Daemon {
 pub struct Plan {
     /// Tasks (index into the list) to run now, with the fire time each run is for.
     pub due: Vec<(usize, DateTime<Utc>)>,
-    /// Tasks whose fire time passed too long ago to run, with the first one missed.
-    pub missed: Vec<(usize, DateTime<Utc>)>,
+    /// Tasks whose fire times passed too long ago to run.
+    pub missed: Vec<Missed>,
+    /// Tasks with `catchUp` that missed fire times and have none due: each runs once now, for
+    /// the latest one it missed.
+    pub catch_up: Vec<(usize, DateTime<Utc>)>,
     /// The earliest fire time after `now`.
     pub wake_at: Option<DateTime<Utc>>,
 }
 
+/// The fire times one task missed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Missed {
+    pub task: usize,
+    pub first: DateTime<Utc>,
+    pub latest: DateTime<Utc>,
+    pub count: usize,
+}
+
+/// At most this many missed fire times of one task are counted (an every-minute task after a
+/// year away has half a million).
+const MAX_COUNTED: usize = 100_000;
+
 /// Decides which enabled tasks fire in `(since, now]`: each runs once, for its latest fire time
-/// in that window that is at most `late_limit` old; older fire times are missed.
+/// in that window that is at most `late_limit` old; older fire times are missed (and a task with
+/// `catchUp` that has none due runs once for the latest of them).
 pub fn plan(
     tasks: &[Task],
     since: DateTime<Utc>,
     now: DateTime<Utc>,
     late_limit: Duration,
 ) -> Plan {
+    plan_each(tasks, |_| since, now, late_limit)
+}
+
+/// `plan` with a window start of its own for each task (at start-up: since the task's last run,
+/// its last change, or the last sign of a running daemon).
+pub fn plan_each(
+    tasks: &[Task],
+    since_of: impl Fn(&Task) -> DateTime<Utc>,
+    now: DateTime<Utc>,
+    late_limit: Duration,
+) -> Plan {
     let late_limit = TimeDelta::from_std(late_limit).unwrap_or(TimeDelta::MAX);
-    let oldest = now
-        .checked_sub_signed(late_limit)
-        .unwrap_or(since)
-        .max(since);
     let mut plan = Plan::default();
     for (i, task) in tasks.iter().enumerate().filter(|(_, t)| t.enabled) {
+        let since = since_of(task).min(now);
+        let oldest = now
+            .checked_sub_signed(late_limit)
+            .unwrap_or(since)
+            .max(since);
         if let Some(first) = task.next_after(since).filter(|f| *f <= now) {
+            let mut missed = None;
             if first <= oldest {
-                plan.missed.push((i, first));
+                let (mut latest, mut count) = (first, 1);
+                while count < MAX_COUNTED
+                    && let Some(next) = task.next_after(latest).filter(|n| *n <= oldest)
+                {
+                    latest = next;
+                    count += 1;
+                }
+                missed = Some(latest);
+                plan.missed.push(Missed {
+                    task: i,
+                    first,
+                    latest,
+                    count,
+                });
             }
             let mut latest = None;
             let mut cursor = oldest;
@@ -151,6 +204,8 @@ pub fn plan(
             }
             if let Some(at) = latest {
                 plan.due.push((i, at));
+            } else if let Some(at) = missed.filter(|_| task.catch_up) {
+                plan.catch_up.push((i, at));
             }
         }
         if let Some(next) = task.next_after(now) {
@@ -198,10 +253,24 @@ impl Daemon {
     }
 
     /// Runs until stopped; returns the signal that stopped it.
+    ///
+    /// At start-up, before `Ready`: runs a daemon that died left behind are ended and recorded
+    /// (`recover`). After it: fire times missed since each task last ran (or was changed, or
+    /// a daemon was last seen running) are reported, and those of tasks with `catchUp` run once.
     pub fn run(self, report: &mut dyn FnMut(DaemonEvent)) -> Result<StopSignal, ScheduleError> {
         let clock = self.runner.clock;
         let homes = &self.runner.homes;
         let mut file: TaskFile = tasks::load(homes)?;
+        for ended in recover::end_orphans(&self.runner) {
+            report(match ended {
+                Ok(record) => DaemonEvent::Orphan(record),
+                Err(message) => DaemonEvent::RunFailed {
+                    task_id: String::new(),
+                    message,
+                },
+            });
+        }
+        let seen = recover::last_seen(&self.runner);
         let watching = Arc::new(AtomicBool::new(true));
         self.watch_tasks(Arc::clone(&watching));
         let mut since = clock();
@@ -219,24 +288,55 @@ impl Daemon {
         });
         let mut running: HashMap<u64, Cancel> = HashMap::new();
         let mut run_counter = 0u64;
+        let mut first = Some(since);
+        let mut saved = since;
+        let _ = recover::save_last_seen(&self.runner, since);
         let signal = loop {
             let now = clock().max(since);
-            let plan = plan(&file.tasks, since, now, self.options.late_limit);
-            for (i, at) in &plan.missed {
-                let task = &file.tasks[*i];
+            let plan = match first.take() {
+                Some(start) => plan_each(
+                    &file.tasks,
+                    |t| window_start(homes, t, seen).unwrap_or(start),
+                    now,
+                    self.options.late_limit,
+                ),
+                None => plan(&file.tasks, since, now, self.options.late_limit),
+            };
+            for m in &plan.missed {
+                let task = &file.tasks[m.task];
                 report(DaemonEvent::Missed {
                     task_id: task.id.clone(),
                     task_name: task.name.clone(),
-                    scheduled_for: *at,
+                    scheduled_for: m.first,
+                    latest: m.latest,
+                    count: m.count,
+                    catch_up: task.catch_up,
                 });
             }
-            for (i, at) in &plan.due {
+            let catch_up = plan.catch_up.iter().map(|(i, at)| (i, at, true));
+            for (i, at, catching_up) in plan
+                .due
+                .iter()
+                .map(|(i, at)| (i, at, false))
+                .chain(catch_up)
+            {
                 run_counter += 1;
                 let cancel = Cancel::default();
                 running.insert(run_counter, cancel.clone());
-                self.start_run(run_counter, file.tasks[*i].clone(), *at, cancel);
+                self.start_run(
+                    run_counter,
+                    file.tasks[*i].clone(),
+                    *at,
+                    catching_up,
+                    cancel,
+                );
             }
             since = now;
+            // A sign of life for the next daemon, should this one die (at most twice a minute).
+            if now - saved >= TimeDelta::seconds(30) {
+                saved = now;
+                let _ = recover::save_last_seen(&self.runner, now);
+            }
             let sleep = plan
                 .wake_at
                 .and_then(|at| (at - clock()).to_std().ok())
@@ -284,18 +384,30 @@ impl Daemon {
                 Err(_) => break,
             }
         }
+        let _ = recover::save_last_seen(&self.runner, clock());
         report(DaemonEvent::Stopped);
         Ok(signal)
     }
 
-    fn start_run(&self, key: u64, task: Task, at: DateTime<Utc>, cancel: Cancel) {
+    fn start_run(&self, key: u64, task: Task, at: DateTime<Utc>, catch_up: bool, cancel: Cancel) {
         let runner = Arc::clone(&self.runner);
         let tx = self.tx.clone();
         std::thread::spawn(move || {
             let started_tx = tx.clone();
-            let result = runner.run(&task, Trigger::Schedule, Some(at), &cancel, &mut |s| {
-                let _ = started_tx.send(Wake::Started(s.clone()));
-            });
+            let mut extra = serde_json::Map::new();
+            if catch_up {
+                extra.insert("catchUp".into(), true.into());
+            }
+            let result = runner.run_with(
+                &task,
+                Trigger::Schedule,
+                Some(at),
+                extra,
+                &cancel,
+                &mut |s| {
+                    let _ = started_tx.send(Wake::Started(s.clone()));
+                },
+            );
             let _ = tx.send(Wake::Finished(
                 key,
                 task.id.clone(),
@@ -323,6 +435,31 @@ impl Daemon {
             }
         });
     }
+}
+
+/// Where a task's window of fire times starts at start-up: the latest of its creation, its last
+/// change, the start of its last run and the last sign of a running daemon; `None` when none is
+/// known (nothing is reported missed then).
+fn window_start(
+    homes: &crate::homes::Homes,
+    task: &Task,
+    seen: Option<DateTime<Utc>>,
+) -> Option<DateTime<Utc>> {
+    let parse = |text: &str| {
+        DateTime::parse_from_rfc3339(text)
+            .ok()
+            .map(|t| t.with_timezone(&Utc))
+    };
+    let last_run = history::last(homes, &task.id).and_then(|r| parse(&r.started_at));
+    [
+        parse(&task.created_at),
+        parse(&task.updated_at),
+        last_run,
+        seen,
+    ]
+    .into_iter()
+    .flatten()
+    .max()
 }
 
 fn finished(task_id: String, result: Result<RunRecord, String>) -> DaemonEvent {
@@ -425,12 +562,13 @@ mod tests {
         ];
         for (since, now, due, missed, wake) in cases {
             let got = plan(&tasks, at(since), at(now), LATE);
-            let want = Plan {
-                due: due.iter().map(|(i, t)| (*i, at(t))).collect(),
-                missed: missed.iter().map(|(i, t)| (*i, at(t))).collect(),
-                wake_at: Some(at(wake)),
-            };
-            assert_eq!(got, want, "({since}, {now}]");
+            let want_due: Vec<_> = due.iter().map(|(i, t)| (*i, at(t))).collect();
+            let want_missed: Vec<_> = missed.iter().map(|(i, t)| (*i, at(t))).collect();
+            let got_missed: Vec<_> = got.missed.iter().map(|m| (m.task, m.first)).collect();
+            assert_eq!(got.due, want_due, "({since}, {now}]");
+            assert_eq!(got_missed, want_missed, "({since}, {now}]");
+            assert_eq!(got.wake_at, Some(at(wake)), "({since}, {now}]");
+            assert!(got.catch_up.is_empty());
         }
         // Only disabled or finished tasks: nothing to wake for.
         let idle = plan(
@@ -440,5 +578,57 @@ mod tests {
             LATE,
         );
         assert_eq!(idle, Plan::default());
+    }
+
+    #[test]
+    fn missed_fire_times_are_counted_and_caught_up_once_when_asked() {
+        let mut catching = task("catching", "hourly", true);
+        catching.catch_up = true;
+        let tasks = [task("plain", "hourly", true), catching];
+        // Down from 05:30 to 09:20: 06:00, 07:00, 08:00 and 09:00 missed, none due.
+        let got = plan(
+            &tasks,
+            at("2026-04-01T05:30:00Z"),
+            at("2026-04-01T09:20:00Z"),
+            LATE,
+        );
+        assert!(got.due.is_empty());
+        let missed: Vec<_> = got
+            .missed
+            .iter()
+            .map(|m| (m.task, m.first, m.latest, m.count))
+            .collect();
+        let one = (
+            at("2026-04-01T06:00:00Z"),
+            at("2026-04-01T09:00:00Z"),
+            4usize,
+        );
+        assert_eq!(missed, [(0, one.0, one.1, one.2), (1, one.0, one.1, one.2)]);
+        assert_eq!(got.catch_up, [(1, at("2026-04-01T09:00:00Z"))]);
+        // A fire time still within the limit runs as usual; nothing to catch up then.
+        let got = plan(
+            &tasks,
+            at("2026-04-01T05:30:00Z"),
+            at("2026-04-01T09:00:30Z"),
+            LATE,
+        );
+        assert_eq!(got.due.len(), 2);
+        assert!(got.catch_up.is_empty());
+        // Each task's own window: one that ran at 08:00 missed only 09:00.
+        let got = plan_each(
+            &tasks,
+            |t| {
+                if t.id == "plain" {
+                    at("2026-04-01T08:00:00.010Z")
+                } else {
+                    at("2026-04-01T09:10:00Z")
+                }
+            },
+            at("2026-04-01T09:20:00Z"),
+            LATE,
+        );
+        let missed: Vec<_> = got.missed.iter().map(|m| (m.task, m.count)).collect();
+        assert_eq!(missed, [(0, 1)]);
+        assert!(got.catch_up.is_empty());
     }
 }

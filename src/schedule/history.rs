@@ -1,5 +1,6 @@
 //! Run history, `<runtime>/automation/runs/<task-id>.jsonl`: one JSON object per finished run,
-//! appended under the runs directory's lock with a single write and an fsync. Appending (rather
+//! appended under the runs directory's lock with a single write and an fsync, always on a line
+//! of its own (a newline first when the file ends in a torn line). Appending (rather
 //! than rewriting the file through a temp file, as other state files are) keeps a run's cost
 //! independent of the history's length; a reader that meets a line it cannot parse — a torn last
 //! line after a power cut, an entry written by something else — skips it and says so. History
@@ -110,9 +111,16 @@ pub fn append(
     line.push('\n');
     let mut file = std::fs::OpenOptions::new()
         .create(true)
+        .read(true)
         .append(true)
         .open(&path)
         .map_err(io)?;
+    // A record always starts on a line of its own: after a torn last line (a crash or power cut
+    // mid-write) it would otherwise become part of that line and be lost with it.
+    let len = file.metadata().map_err(io)?.len();
+    if len > 0 && read_range(&file, len - 1, 1).map_err(io)? != b"\n" {
+        line.insert(0, '\n');
+    }
     file.write_all(line.as_bytes()).map_err(io)?;
     file.sync_data().map_err(io)?;
     // The cache is a shortcut for `list`; a failure to update it only makes `list` read the file.
@@ -432,9 +440,17 @@ mod tests {
             .unwrap();
         f.write_all(br#"{"runId":"r-torn","task"#).unwrap();
         assert_eq!(last(&homes, "t-1").unwrap().run_id, "r-0049");
+        // The next record starts on a new line instead of being swallowed by the torn one.
+        append(
+            &homes,
+            &record("t-1", "r-0050", "2026-01-01T00:00:50.000Z"),
+            second,
+        )
+        .unwrap();
+        assert_eq!(last(&homes, "t-1").unwrap().run_id, "r-0050");
         let all = read(&homes, None, 3).unwrap();
         let ids: Vec<&str> = all.runs.iter().map(|r| r.run_id.as_str()).collect();
-        assert_eq!(ids, ["r-b", "r-0049", "r-0048"]);
+        assert_eq!(ids, ["r-b", "r-0050", "r-0049"]);
         assert_eq!(all.problems.len(), 1, "{:?}", all.problems);
         assert!(
             all.problems[0].contains("t-1.jsonl:51"),
@@ -443,11 +459,10 @@ mod tests {
         );
         assert_eq!(read(&homes, Some("t-2"), 10).unwrap().runs.len(), 1);
 
-        // `last_runs` takes t-2 from the cache, and reads t-1's file, whose torn line makes the
-        // cached length stale; t-3 has no history.
+        // `last_runs` takes both from the cache; t-3 has no history.
         let cached = last_runs(&homes, &["t-1", "t-2", "t-3"]);
         assert_eq!(cached.len(), 2);
-        assert_eq!(cached["t-1"].run_id, "r-0049");
+        assert_eq!(cached["t-1"].run_id, "r-0050");
         assert_eq!(cached["t-2"].run_id, "r-b");
         assert_eq!(
             cached["t-2"].history_bytes,

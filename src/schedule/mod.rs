@@ -6,6 +6,9 @@
 
 pub mod daemon;
 pub mod history;
+pub mod pi;
+pub mod procs;
+pub mod recover;
 pub mod report;
 pub mod runner;
 pub mod signals;

@@ -19,6 +19,7 @@ use chrono::{DateTime, Utc};
 
 use super::ScheduleError;
 use super::history::{self, RunRecord, RunStatus, TAIL_BYTES, Trigger};
+use super::procs::RunLock;
 use super::tasks::{Target, Task, timestamp};
 use crate::capture::{OutputTail, pump};
 use crate::homes::Homes;
@@ -193,6 +194,26 @@ impl Runner {
         cancel: &Cancel,
         on_start: &mut dyn FnMut(&RunStarted),
     ) -> Result<RunRecord, ScheduleError> {
+        self.run_with(
+            task,
+            trigger,
+            scheduled_for,
+            Default::default(),
+            cancel,
+            on_start,
+        )
+    }
+
+    /// `run`, with `extra` keys in the run record (`"catchUp": true` for a catch-up run).
+    pub fn run_with(
+        &self,
+        task: &Task,
+        trigger: Trigger,
+        scheduled_for: Option<DateTime<Utc>>,
+        extra: serde_json::Map<String, serde_json::Value>,
+        cancel: &Cancel,
+        on_start: &mut dyn FnMut(&RunStarted),
+    ) -> Result<RunRecord, ScheduleError> {
         let template = self.agent_command()?.to_vec();
         let started_at = (self.clock)();
         let started = Instant::now();
@@ -212,7 +233,7 @@ impl Runner {
             duration_ms: 0,
             output_tail: String::new(),
             note: None,
-            extra: Default::default(),
+            extra,
         };
         let lock_path = self
             .homes
@@ -220,10 +241,11 @@ impl Runner {
             .join("automation")
             .join("locks")
             .join(format!("{}.lock", task.id));
-        let lock = match PidLock::try_acquire(&lock_path) {
+        let mut lock = match PidLock::try_acquire(&lock_path) {
             Ok(lock) => Some(lock),
             Err(TryLock::Held { pid }) => {
                 record.status = RunStatus::SkippedOverlap;
+                let pid = RunLock::holder_pid(&lock_path).or(pid);
                 let pid = pid.map_or_else(|| "unknown".to_string(), |p| p.to_string());
                 record.note = Some(format!("a run of this task is still going (pid {pid})"));
                 None
@@ -236,8 +258,8 @@ impl Runner {
                 });
             }
         };
-        if lock.is_some() {
-            self.execute(task, &template, &mut record, cancel, on_start);
+        if let Some(lock) = &mut lock {
+            self.execute(task, &template, &mut record, lock, cancel, on_start);
         }
         record.finished_at = timestamp((self.clock)());
         record.duration_ms = started.elapsed().as_millis() as u64;
@@ -246,12 +268,15 @@ impl Runner {
         Ok(record)
     }
 
-    /// Starts the agent and waits for it; fills in the record's outcome.
+    /// Starts the agent and waits for it; fills in the record's outcome. The agent inherits the
+    /// task's lock file, so the lock is held as long as any process of the run lives, even when
+    /// this finch dies first; the lock file then says what the run is (`RunLock`).
     fn execute(
         &self,
         task: &Task,
         template: &[String],
         record: &mut RunRecord,
+        lock: &mut PidLock,
         cancel: &Cancel,
         on_start: &mut dyn FnMut(&RunStarted),
     ) {
@@ -273,7 +298,7 @@ impl Runner {
         record.directory = Some(dir.to_string_lossy().into_owned());
         let session = ids::new_session_id();
         record.session_id = Some(session.clone());
-        let argv = substitute(
+        let mut argv = substitute(
             template,
             &Placeholders {
                 prompt: task.prompt.clone(),
@@ -284,6 +309,27 @@ impl Runner {
                 mode: task.permission_mode.as_str().to_string(),
             },
         );
+        // pi gets a session finch made, in finch's sessions directory (`pi.rs`).
+        let pi = if super::pi::is_pi(&argv[0]) {
+            match super::pi::PiSession::prepare(
+                &self.homes,
+                &dir,
+                &session,
+                &task.prompt,
+                &mut argv,
+                (self.clock)(),
+                self.lock_timeout,
+            ) {
+                Ok(pi) => Some(pi),
+                Err(note) => {
+                    record.session_id = None;
+                    record.note = Some(note);
+                    return;
+                }
+            }
+        } else {
+            None
+        };
         let program = self.program(&argv[0]);
         let (reader, writer) = match std::io::pipe() {
             Ok(p) => p,
@@ -302,7 +348,8 @@ impl Runner {
             .env("FINCH_TASK_ID", &task.id)
             .env("FINCH_RUN_ID", &record.run_id)
             .env("FINCH_SESSION_ID", &session)
-            .env("FINCH_PERMISSION_MODE", task.permission_mode.as_str());
+            .env("FINCH_PERMISSION_MODE", task.permission_mode.as_str())
+            .envs(pi.iter().flat_map(|p| p.env()));
         match writer.try_clone() {
             Ok(w) => command.stdout(w).stderr(writer),
             Err(e) => {
@@ -312,9 +359,23 @@ impl Runner {
         };
         #[cfg(unix)]
         {
+            use std::os::fd::AsRawFd;
             use std::os::unix::process::CommandExt;
             command.process_group(0);
+            let lock_fd = lock.file().as_raw_fd();
+            // SAFETY: between fork and exec the child only clears the close-on-exec flag of a
+            // descriptor it inherited, with fcntl(2), which is async-signal-safe.
+            unsafe {
+                command.pre_exec(move || {
+                    if libc::fcntl(lock_fd, libc::F_SETFD, 0) == -1 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
         }
+        #[cfg(unix)]
+        let pipe_id = super::procs::file_id(&reader);
         let spawned = command.spawn();
         // The command holds the pipe's write ends; close them so the reader sees the end.
         drop(command);
@@ -326,6 +387,19 @@ impl Runner {
             }
         };
         let pid = child.id();
+        let described = RunLock {
+            pid: std::process::id(),
+            agent_pid: pid,
+            run_id: record.run_id.clone(),
+            task_id: task.id.clone(),
+            task_name: task.name.clone(),
+            trigger: record.trigger,
+            scheduled_for: record.scheduled_for.clone(),
+            started_at: record.started_at.clone(),
+            session_id: record.session_id.clone(),
+            directory: record.directory.clone(),
+        };
+        lock.describe(&serde_json::to_string(&described).unwrap_or_default());
         on_start(&RunStarted {
             run_id: record.run_id.clone(),
             task_id: task.id.clone(),
@@ -398,12 +472,31 @@ impl Runner {
                 }
             }
         };
-        // Processes the agent left behind may hold the output open; they belong to the run.
+        // Processes the agent left behind may hold the output open; they belong to the run,
+        // also those that left its process group (`setsid`): they are found by the pipe.
+        let mut left_behind = Vec::new();
         if !output_closed && !wait_output(&rx, Duration::from_secs(1)) {
             signal_group(pid, Signal::Kill);
-            wait_output(&rx, Duration::from_secs(1));
+            if !wait_output(&rx, Duration::from_secs(1)) {
+                #[cfg(unix)]
+                if let Some(id) = pipe_id {
+                    for _ in 0..3 {
+                        let killed = super::procs::kill_holders(id, false);
+                        if killed.is_empty() {
+                            break;
+                        }
+                        left_behind.extend(killed);
+                        if wait_output(&rx, Duration::from_secs(1)) {
+                            break;
+                        }
+                    }
+                }
+            }
         }
         record.output_tail = tail.lock().unwrap_or_else(|e| e.into_inner()).text();
+        if let Some(pi) = &pi {
+            pi.finish(&mut record.session_id, &mut record.extra);
+        }
         match status {
             Ok(status) => {
                 record.exit_code = status.code();
@@ -419,6 +512,18 @@ impl Runner {
         if let Some((status, note)) = stopped_because {
             record.status = status;
             record.note = Some(note);
+        }
+        if !left_behind.is_empty() {
+            let pids: Vec<String> = left_behind.iter().map(u32::to_string).collect();
+            let killed = format!(
+                "killed {} process(es) the agent left behind holding its output (pid {})",
+                pids.len(),
+                pids.join(", ")
+            );
+            record.note = Some(match record.note.take() {
+                Some(note) => format!("{note}; {killed}"),
+                None => killed,
+            });
         }
     }
 

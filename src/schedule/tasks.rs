@@ -107,6 +107,9 @@ pub struct Task {
     /// The run's time limit when the task sets its own.
     pub timeout: Option<Duration>,
     pub enabled: bool,
+    /// `catchUp`: a fire time missed while no daemon ran (or the machine slept) is run once,
+    /// when the daemon next gets to it, as systemd's `Persistent=` or anacron do. Off by default.
+    pub catch_up: bool,
     pub created_at: String,
     pub updated_at: String,
     /// The entry as stored, so that keys finch does not know survive a rewrite.
@@ -139,6 +142,8 @@ impl Task {
         put("permissionMode", Some(self.permission_mode.as_str().into()));
         put("timeoutSeconds", self.timeout.map(|t| t.as_secs().into()));
         put("enabled", Some(self.enabled.into()));
+        // Written only when on, so that tasks without it look as they always did.
+        put("catchUp", self.catch_up.then_some(Value::Bool(true)));
         put("createdAt", Some(self.created_at.clone().into()));
         put("updatedAt", Some(self.updated_at.clone().into()));
         Value::Object(map)
@@ -195,6 +200,7 @@ impl Task {
             permission_mode,
             timeout,
             enabled: raw.get("enabled").and_then(Value::as_bool).unwrap_or(true),
+            catch_up: raw.get("catchUp").and_then(Value::as_bool).unwrap_or(false),
             created_at,
             updated_at,
             raw,
@@ -371,6 +377,17 @@ pub fn create(
     now: DateTime<Utc>,
     lock_timeout: Duration,
 ) -> Result<Task, ScheduleError> {
+    create_with(homes, new, false, now, lock_timeout)
+}
+
+/// `create`, with `catchUp` set as given.
+pub fn create_with(
+    homes: &Homes,
+    new: NewTask,
+    catch_up: bool,
+    now: DateTime<Utc>,
+    lock_timeout: Duration,
+) -> Result<Task, ScheduleError> {
     check_text("name", &new.name)?;
     check_text("prompt", &new.prompt)?;
     if let Some(effort) = &new.reasoning_effort {
@@ -393,6 +410,7 @@ pub fn create(
             permission_mode: new.permission_mode,
             timeout: new.timeout,
             enabled: true,
+            catch_up,
             created_at: stamp.clone(),
             updated_at: stamp,
             raw: Map::new(),
@@ -407,6 +425,18 @@ pub fn update(
     homes: &Homes,
     id: &str,
     changes: TaskChanges,
+    now: DateTime<Utc>,
+    lock_timeout: Duration,
+) -> Result<Task, ScheduleError> {
+    update_with(homes, id, changes, None, now, lock_timeout)
+}
+
+/// `update`, also setting `catchUp` when `catch_up` is given.
+pub fn update_with(
+    homes: &Homes,
+    id: &str,
+    changes: TaskChanges,
+    catch_up: Option<bool>,
     now: DateTime<Utc>,
     lock_timeout: Duration,
 ) -> Result<Task, ScheduleError> {
@@ -478,6 +508,9 @@ pub fn update(
         }
         if let Some(v) = enabled {
             task.enabled = v;
+        }
+        if let Some(v) = catch_up {
+            task.catch_up = v;
         }
         if retimed {
             check_fires(&task.schedule, task.timezone, now)?;

@@ -12,13 +12,14 @@ mod term_count;
 
 use std::ops::Range;
 
+use caseless::Caseless;
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
 pub use term_count::{TermCounter, find_byte, next_non_ascii, rfind_byte, word_around};
 
-/// Folds text for matching: lowercase, accents removed (`é` → `e`), compatibility forms unified
-/// (full-width `Ａ` → `a`).
+/// Folds text for matching: Unicode full case folding (`ß` and `ẞ` → `ss`, `Σ`/`ς` → `σ`),
+/// accents removed (`é` → `e`), compatibility forms unified (full-width `Ａ` → `a`, `ﬁ` → `fi`).
 pub fn fold(text: &str) -> String {
     if text.is_ascii() {
         return text.to_ascii_lowercase();
@@ -40,9 +41,17 @@ fn fold_char(c: char, out: &mut String) {
         out.push(c);
         return;
     }
+    // Compatibility decomposition, then Unicode full case folding (`ß` → `ss`, `ﬃ` → `ffi`,
+    // `ς` → `σ`, Cherokee to its folded form), with accents dropped before and after: a folded
+    // character may decompose again (`ΐ` folds to `ι` with two marks).
     for d in std::iter::once(c).nfkd() {
-        if !is_combining_mark(d) {
-            out.extend(d.to_lowercase());
+        if is_combining_mark(d) {
+            continue;
+        }
+        for f in std::iter::once(d).default_case_fold() {
+            if !is_combining_mark(f) {
+                out.push(f);
+            }
         }
     }
 }
@@ -463,7 +472,10 @@ mod tests {
         let cases = [
             ("Café CRÈME", "cafe creme"),
             ("Ｆｉｎｃｈ１２", "finch12"),
-            ("Straße", "straße"),
+            ("Straße", "strasse"),
+            ("STRASSE ẞ", "strasse ss"),
+            ("ΌΣΟΣ όσος", "οσοσ οσοσ"),
+            ("ﬃ ŉ", "ffi ʼn"),
             ("天气 Überall", "天气 uberall"),
             ("plain ascii", "plain ascii"),
         ];

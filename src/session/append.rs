@@ -9,6 +9,18 @@
 //!
 //! finch appends only entry types the agent core knows: `session_info` (the title) and `custom`
 //! entries with finch's `customType`s.
+//!
+//! A transcript finch creates (`Appender::create`) starts with the header and one more entry, the
+//! *opening*: an assistant `message` with no content, `provider`/`api`/`model` `"finch"`, zero
+//! usage and `stopReason` `"stop"`, the root every later entry descends from. It is there for pi:
+//! pi 0.73 (`SessionManager._persist`) writes nothing to a transcript without an assistant message
+//! and then, on its first assistant message, writes every entry it loaded again, header included
+//! — a second header and a second root. With the opening in the file pi appends only, so the
+//! transcript stays one tree with one header. pi never sends the opening to a model (pi-ai drops
+//! assistant messages without content for every provider) and shows nothing for it; when pi
+//! resumes such a transcript without `--model`, its interactive mode says it could not restore
+//! the model `finch/finch` and uses its default. finch's readers leave the opening out of message
+//! counts and `session show` (see `is_opening`).
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -105,6 +117,45 @@ pub fn attach(
         now,
         lock_timeout,
     )
+}
+
+/// The `provider` (and `api`, `model`) of the opening entry of a transcript finch created.
+pub const OPENING_PROVIDER: &str = "finch";
+
+/// The body of the opening entry (see the module docs): an assistant message that says nothing.
+pub fn opening(started: DateTime<Utc>) -> Map<String, Value> {
+    let zero = json!({"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0});
+    let mut usage = zero.clone();
+    usage["totalTokens"] = 0.into();
+    usage["cost"] = zero;
+    usage["cost"]["total"] = 0.into();
+    let mut body = Map::new();
+    body.insert("type".into(), "message".into());
+    body.insert(
+        "message".into(),
+        json!({
+            "role": "assistant",
+            "content": [],
+            "api": OPENING_PROVIDER,
+            "provider": OPENING_PROVIDER,
+            "model": OPENING_PROVIDER,
+            "usage": usage,
+            "stopReason": "stop",
+            "timestamp": started.timestamp_millis(),
+        }),
+    );
+    body
+}
+
+/// Whether `entry` is the opening entry of a transcript finch created.
+pub fn is_opening(entry: &Value) -> bool {
+    entry.get("type").and_then(Value::as_str) == Some("message")
+        && entry.pointer("/message/role").and_then(Value::as_str) == Some("assistant")
+        && entry.pointer("/message/provider").and_then(Value::as_str) == Some(OPENING_PROVIDER)
+        && entry
+            .pointer("/message/content")
+            .and_then(Value::as_array)
+            .is_some_and(Vec::is_empty)
 }
 
 /// A pi extension-state entry body: `{"type":"custom","customType":…,"data":…}`.
@@ -356,20 +407,39 @@ mod tests {
             .iter()
             .map(|l| serde_json::from_str(l).unwrap())
             .collect();
-        assert_eq!(all.len(), 5, "{all:?}");
+        assert_eq!(all.len(), 6, "{all:?}");
+        // The opening: the root, an assistant message that says nothing (see the module docs).
+        assert!(is_opening(&all[1]), "{}", all[1]);
+        assert_eq!(all[1]["parentId"], Value::Null);
+        assert_eq!(all[1]["timestamp"], header["timestamp"]);
+        let all = &all[1..];
         let keys: Vec<&String> = all[1].as_object().unwrap().keys().collect();
         assert_eq!(
             keys,
             ["type", "id", "parentId", "timestamp", "customType", "data"]
         );
         assert_eq!(all[1]["type"], "custom");
-        assert_eq!(all[1]["parentId"], Value::Null);
+        assert_eq!(all[1]["parentId"], all[0]["id"]);
         assert_eq!(all[1]["timestamp"], "2026-02-03T04:05:06.789Z");
         assert_eq!(all[1]["data"], json!({"tool": "Read", "n": 1}));
         assert_eq!(all[2]["parentId"], all[1]["id"]);
         assert_eq!(all[3], theirs.entry);
         assert_eq!(all[3]["parentId"], all[2]["id"]);
         assert_eq!(all[4]["parentId"], theirs.entry["id"]);
+    }
+
+    #[test]
+    fn the_opening_is_recognized_and_nothing_else_is() {
+        let opening = json!({"type": "message", "id": "a", "parentId": null,
+            "message": Value::Object(opening(now())["message"].as_object().unwrap().clone())});
+        assert!(is_opening(&opening));
+        let mut pi = opening.clone();
+        pi["message"]["provider"] = "openai".into();
+        assert!(!is_opening(&pi));
+        let mut said = opening.clone();
+        said["message"]["content"] = json!([{"type": "text", "text": "hi"}]);
+        assert!(!is_opening(&said));
+        assert!(!is_opening(&json!({"type": "custom"})));
     }
 
     #[test]
@@ -436,12 +506,20 @@ impl Appender {
             .map_err(write_err)?;
         let mut line = header.to_string().into_bytes();
         line.push(b'\n');
+        let started = header
+            .get("timestamp")
+            .and_then(Value::as_str)
+            .and_then(|t| DateTime::parse_from_rfc3339(t).ok())
+            .map_or_else(Utc::now, |t| t.with_timezone(&Utc));
+        let id = crate::ids::new_entry_id();
+        Entry::from_body(&opening(started), started).write(&mut line, &id, None);
+        // Header and opening in one write: a reader never sees a transcript without its opening.
         file.write_all(&line).map_err(write_err)?;
         Ok(Appender {
             lock: transcript_lock(path)?,
             path: path.to_path_buf(),
             file,
-            last_id: None,
+            last_id: Some(id),
             ends_with_newline: true,
             known_len: line.len() as u64,
             lock_timeout,

@@ -178,15 +178,17 @@ impl Transcript {
         })
     }
 
-    /// The last `session_info` name, else the start of the first user message.
+    /// The last `session_info` name, else the start of the first user message. A blank last
+    /// name clears the title, as pi reads it (`getSessionName`): the first user message again.
     pub fn title(&self) -> Option<String> {
         let named = self
             .entries
             .iter()
             .rev()
-            .filter(|e| e.get("type").and_then(Value::as_str) == Some("session_info"))
-            .filter_map(|e| e.get("name").and_then(Value::as_str))
-            .find(|n| !n.trim().is_empty());
+            .find(|e| e.get("type").and_then(Value::as_str) == Some("session_info"))
+            .and_then(|e| e.get("name").and_then(Value::as_str))
+            .map(str::trim)
+            .filter(|n| !n.is_empty());
         if let Some(name) = named {
             return Some(name.to_string());
         }
@@ -208,7 +210,7 @@ pub struct SessionSummary {
     /// The shortest prefix of `id`, at least 8 characters, that names no other session.
     pub short_id: String,
     pub path: PathBuf,
-    /// The last `session_info` name.
+    /// The last `session_info` name (none when that name is blank: a blank name clears it).
     pub name: Option<String>,
     /// The name, else the start of the first user message.
     pub title: Option<String>,
@@ -216,7 +218,7 @@ pub struct SessionSummary {
     pub started: Option<String>,
     /// The timestamp of the last entry (the header's when there is none).
     pub last_activity: Option<String>,
-    /// `message` entries of any role.
+    /// `message` entries of any role, not counting the opening of a transcript finch created.
     pub messages: usize,
 }
 
@@ -250,6 +252,7 @@ struct LightEntry {
 #[derive(Deserialize)]
 struct LightMessage {
     role: Option<Value>,
+    provider: Option<Value>,
 }
 
 /// Reads a transcript for a listing.
@@ -276,31 +279,47 @@ pub fn summarize(path: &Path) -> Result<(SessionSummary, Vec<Warning>), SessionE
             header = Header::from_value(&value);
             return Ok(());
         }
-        let (kind, timestamp, name, role) = match serde_json::from_slice::<LightEntry>(line) {
-            Ok(light) => (
-                str_of(&light.kind),
-                str_of(&light.timestamp),
-                str_of(&light.name),
-                light.message.and_then(|m| str_of(&m.role)),
-            ),
-            Err(_) => {
-                let v = parse_line(line)?;
-                let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
-                let role = v.pointer("/message/role").and_then(Value::as_str);
-                (
-                    s("type"),
-                    s("timestamp"),
-                    s("name"),
-                    role.map(str::to_string),
-                )
-            }
-        };
+        let (kind, timestamp, name, role, finch_said) =
+            match serde_json::from_slice::<LightEntry>(line) {
+                Ok(light) => {
+                    let (role, provider) = light
+                        .message
+                        .map_or((None, None), |m| (str_of(&m.role), str_of(&m.provider)));
+                    let finch_said = provider.as_deref() == Some(super::append::OPENING_PROVIDER);
+                    (
+                        str_of(&light.kind),
+                        str_of(&light.timestamp),
+                        str_of(&light.name),
+                        role,
+                        finch_said,
+                    )
+                }
+                Err(_) => {
+                    let v = parse_line(line)?;
+                    let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
+                    let role = v.pointer("/message/role").and_then(Value::as_str);
+                    (
+                        s("type"),
+                        s("timestamp"),
+                        s("name"),
+                        role.map(str::to_string),
+                        super::append::is_opening(&v),
+                    )
+                }
+            };
         if timestamp.is_some() {
             summary.last_activity = timestamp;
         }
         match kind.as_deref() {
             Some("message") => {
-                summary.messages += 1;
+                // The opening finch writes is only a root for pi (`append::opening`); a
+                // finch-made assistant message with content would count.
+                let opening = finch_said
+                    && role.as_deref() == Some("assistant")
+                    && super::append::is_opening(&parse_line(line)?);
+                if !opening {
+                    summary.messages += 1;
+                }
                 if first_user.is_none() && role.as_deref() == Some("user") {
                     let value = parse_line(line)?;
                     let text = value.get("message").map(message_text).unwrap_or_default();
@@ -311,9 +330,8 @@ pub fn summarize(path: &Path) -> Result<(SessionSummary, Vec<Warning>), SessionE
                 }
             }
             Some("session_info") => {
-                if let Some(n) = name.filter(|n| !n.trim().is_empty()) {
-                    summary.name = Some(n);
-                }
+                // The last name wins; a blank one clears it, as pi reads it.
+                summary.name = name.map(|n| n.trim().to_string()).filter(|n| !n.is_empty());
             }
             _ => {}
         }
@@ -375,6 +393,10 @@ pub fn describe(entry: &Value) -> Option<Described> {
     let d = |heading: String, body: Vec<String>| Some(Described { heading, body });
     match kind {
         "session" => None,
+        "message" if super::append::is_opening(entry) => d(
+            "opened by finch".into(),
+            vec!["(an empty assistant message: the root pi needs to append to the file)".into()],
+        ),
         "message" => {
             let empty = Value::Object(Map::new());
             let message = entry.get("message").unwrap_or(&empty);
@@ -428,6 +450,20 @@ pub fn describe(entry: &Value) -> Option<Described> {
                         human_size(size)
                     );
                     d("attachment".into(), vec![line])
+                }
+                "finch.verdict" => {
+                    // finch's pi extension (integrations/pi): the verdict on one pi call.
+                    let mut line = format!(
+                        "{} {} — {} ({})",
+                        s(data, "tool"),
+                        cut(&compact(data.get("arguments")), ARGS_CHARS),
+                        s(data, "decision"),
+                        s(data, "decidedBy")
+                    );
+                    if let Some(answer) = data.get("answer").and_then(Value::as_str) {
+                        line.push_str(&format!(", answered {answer}"));
+                    }
+                    d("verdict".into(), vec![line, s(data, "reason")])
                 }
                 "finch.toolCall" => {
                     let mut line = format!(
@@ -589,6 +625,36 @@ mod tests {
         assert_eq!(
             describe(&json!({"type":"brand_new"})).unwrap().heading,
             "brand_new"
+        );
+    }
+
+    #[test]
+    fn a_blank_last_name_clears_the_title_as_pi_reads_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.jsonl");
+        let lines = [
+            json!({"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}),
+            json!({"type":"message","id":"a","parentId":null,"message":{"role":"user","content":"fix the build"}}),
+            json!({"type":"session_info","id":"b","parentId":"a","name":"Named"}),
+            json!({"type":"session_info","id":"c","parentId":"b","name":"   "}),
+        ];
+        let write = |n: usize| {
+            let text: String = lines[..n].iter().map(|l| format!("{l}\n")).collect();
+            std::fs::write(&path, text).unwrap();
+        };
+        write(3);
+        assert_eq!(
+            Transcript::read(&path).unwrap().title().as_deref(),
+            Some("Named")
+        );
+        assert_eq!(summarize(&path).unwrap().0.name.as_deref(), Some("Named"));
+        write(4);
+        let (summary, _) = summarize(&path).unwrap();
+        assert_eq!(summary.name, None);
+        assert_eq!(summary.title.as_deref(), Some("fix the build"));
+        assert_eq!(
+            Transcript::read(&path).unwrap().title().as_deref(),
+            Some("fix the build")
         );
     }
 

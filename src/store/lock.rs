@@ -105,6 +105,20 @@ impl PidLock {
     pub fn path(&self) -> &Path {
         &self.path
     }
+
+    /// The open lock file (a child that inherits it holds the lock with this process).
+    pub fn file(&self) -> &File {
+        &self.file
+    }
+
+    /// Replaces what the lock file says about its holder (the pid written when it was taken)
+    /// with `text`; failing to is no reason to fail.
+    pub fn describe(&mut self, text: &str) {
+        let _ = self.file.set_len(0);
+        let _ = self.file.seek(SeekFrom::Start(0));
+        let _ = self.file.write_all(text.as_bytes());
+        let _ = self.file.flush();
+    }
 }
 
 impl Drop for PidLock {

@@ -852,7 +852,10 @@ fn card_outcome(answer: &CardAnswer, color: bool) -> Option<String> {
             paint(color, &text, |t| t.red().to_string())
         }
         CardAnswer::TimedOut => paint(color, "timed out — denied", |t| t.red().to_string()),
-        CardAnswer::Unavailable => return None,
+        CardAnswer::Unavailable
+        | CardAnswer::Declined
+        | CardAnswer::Cancelled
+        | CardAnswer::NoElicitation => return None,
     };
     Some(line)
 }
@@ -870,7 +873,7 @@ fn question_outcome(answer: &QuestionAnswer, color: bool) -> Option<String> {
             t.green().to_string()
         }),
         QuestionAnswer::TimedOut => "timed out — no answer".to_string(),
-        QuestionAnswer::Unavailable => "✗ No answer".to_string(),
+        QuestionAnswer::Unavailable | QuestionAnswer::Dismissed => "✗ No answer".to_string(),
     };
     Some(line)
 }

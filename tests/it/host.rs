@@ -333,6 +333,55 @@ fn tool_search_finds_builtins_and_dispatchers_in_chinese_and_by_action() {
     }
 }
 
+/// Issue 18: `--explain` says which query terms a hit matched, in which fields, and what
+/// each added; the parts add up to the score.
+#[test]
+fn tool_search_explain_shows_matched_terms_and_fields() {
+    let ctx = TestContext::new();
+    let hits = ctx
+        .run(&[
+            "tool",
+            "search",
+            "read a file",
+            "--explain",
+            "--json",
+            "--limit",
+            "3",
+        ])
+        .json();
+    let first = &hits[0];
+    assert_eq!(first["name"], "Read", "{hits}");
+    let why = &first["why"];
+    let terms = why["terms"].as_array().expect("terms");
+    let file = terms
+        .iter()
+        .find(|t| t["term"] == "file")
+        .unwrap_or_else(|| panic!("no \"file\" term: {why}"));
+    assert!(
+        file["fields"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f == "description"),
+        "{file}"
+    );
+    let sum: f64 = terms
+        .iter()
+        .map(|t| t["score"].as_f64().unwrap())
+        .sum::<f64>()
+        + why["nameBoost"]["score"].as_f64().unwrap_or(0.0)
+        + why["allTermsInName"].as_f64().unwrap_or(0.0);
+    let score = first["score"].as_f64().unwrap();
+    assert!((sum - score).abs() < 0.01, "{sum} vs {score}: {why}");
+    // Without --explain there is no "why"; on a terminal-less run the text form has a block.
+    let plain = ctx.run(&["tool", "search", "read a file", "--json"]).json();
+    assert!(plain[0].get("why").is_none(), "{plain}");
+    let text = ctx.run(&["tool", "search", "read a file", "--explain", "--limit", "1"]);
+    text.success()
+        .stdout_has("Read  score ")
+        .stdout_has("\"file\" in ");
+}
+
 #[test]
 fn tool_list_search_and_info_read_the_catalog_cache() {
     let ctx = TestContext::new();

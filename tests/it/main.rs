@@ -3,6 +3,7 @@
 mod common;
 
 mod add;
+mod agents;
 mod archives;
 mod builtins_files;
 mod builtins_other;
@@ -18,6 +19,7 @@ mod list_enable_remove;
 mod mcp_bridge;
 mod memory;
 mod node_suite;
+mod pi;
 mod policy;
 mod registry;
 mod reload;

@@ -3,7 +3,7 @@
 //! search (phrase, recency, accents, CJK, filters), list/show/prune, files that are not UTF-8,
 //! a missing agent home, a held lock, and 8 processes remembering into one file at once.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
 use serde_json::{Value, json};
@@ -295,6 +295,7 @@ fn edits_change_only_the_entry_and_keep_crlf() {
         [
             "likes green tea",
             "prefers dark mode on every device - even the phone (said twice)",
+            "even the phone",
             "uses vim",
             "ripgrep",
             "fd"
@@ -305,6 +306,7 @@ fn edits_change_only_the_entry_and_keep_crlf() {
         [
             "MEMORY.md:7",
             "MEMORY.md:8",
+            "MEMORY.md:10",
             "MEMORY.md:13",
             "MEMORY.md:23",
             "MEMORY.md:24"
@@ -312,10 +314,11 @@ fn edits_change_only_the_entry_and_keep_crlf() {
     );
 
     let mut expected = HAND.to_string();
+    // The entry's own lines are replaced; the item nested in it stays.
     mem(&ctx, &["replace", "dark mode", "prefers light mode"]).success();
     expected = expected.replace(
         "* prefers dark mode\r\n  on every device\r\n    - even the phone\r\n\r\n  (said twice)\r\n",
-        "* prefers light mode\r\n",
+        "* prefers light mode\r\n    - even the phone\r\n",
     );
     assert_eq!(read(&ctx, "MEMORY.md"), expected);
 
@@ -329,8 +332,8 @@ fn edits_change_only_the_entry_and_keep_crlf() {
     )
     .success();
     expected = expected.replace(
-        "* prefers light mode\r\n",
-        "* prefers light mode\r\n- walks\r\n  every day\r\n",
+        "    - even the phone\r\n",
+        "    - even the phone\r\n- walks\r\n  every day\r\n",
     );
     assert_eq!(read(&ctx, "MEMORY.md"), expected);
 
@@ -990,4 +993,361 @@ fn list_of_many_files_is_in_file_order() {
         .map(|l| Value::from(l.rsplit('\t').next().unwrap()))
         .collect();
     assert_eq!(texts, [json!("09:00 a"), json!("09:00 b")]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// files as people keep them: links into a dotfiles repo, front matter, comments, nested lists,
+// CRLF, read-only files, and things at a memory path that are not files
+
+/// A MEMORY.md as an Obsidian vault or a dotfiles repo holds it, with CRLF line endings: YAML
+/// front matter with a list, a comment block with list items in it, nested lists, and a
+/// commented-out TODO list left open at the end.
+const KEPT: &str = "---\r\ntitle: Agent memory\r\ntags:\r\n- agent\r\n- notes\r\n---\r\n<!-- Read by finch. Old notes:\r\n- commented out, not an entry\r\n-->\r\n\r\n# Memory\r\n\r\n## Projects\r\n- finch: a Rust CLI\r\n  - owl: a Python service\r\n  - wren: written in Go\r\n    - wren-api on port 8080\r\n- Ada likes green tea\r\n\r\n<!-- TODO, unfinished:\r\n- move wren to the archive\r\n";
+
+/// Puts `KEPT` in `<base>/dotfiles/agent/MEMORY.md` and links the agent's MEMORY.md to it with
+/// a relative link, as `stow` or a hand-made `ln -s` does.
+fn kept_in_dotfiles(ctx: &TestContext) -> PathBuf {
+    let target = ctx.base().join("dotfiles/agent/MEMORY.md");
+    std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+    std::fs::write(&target, KEPT).unwrap();
+    std::fs::create_dir_all(&ctx.agent).unwrap();
+    std::os::unix::fs::symlink("../../dotfiles/agent/MEMORY.md", path(ctx, "MEMORY.md")).unwrap();
+    target
+}
+
+fn texts(out: &Run) -> Vec<String> {
+    out.stdout()
+        .lines()
+        .map(|l| l.rsplit('\t').next().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn writes_follow_a_link_to_its_target_and_keep_the_link() {
+    let ctx = TestContext::new();
+    let target = kept_in_dotfiles(&ctx);
+    let link = path(&ctx, "MEMORY.md");
+    mem(
+        &ctx,
+        &["remember", "--section", "Projects", "kite: a bird tracker"],
+    )
+    .success();
+    let expected = KEPT.replace(
+        "- Ada likes green tea\r\n",
+        "- Ada likes green tea\r\n- kite: a bird tracker\r\n",
+    );
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), expected);
+    assert!(link.symlink_metadata().unwrap().file_type().is_symlink());
+    assert_eq!(
+        std::fs::read_link(&link).unwrap(),
+        PathBuf::from("../../dotfiles/agent/MEMORY.md")
+    );
+    mem(&ctx, &["forget", "kite"]).success();
+    mem(&ctx, &["replace", "green tea", "Ada likes mint tea"]).success();
+    assert_eq!(
+        std::fs::read_to_string(&target).unwrap(),
+        KEPT.replace("green tea", "mint tea")
+    );
+    assert!(link.symlink_metadata().unwrap().file_type().is_symlink());
+    // No temp files left in either directory.
+    assert_eq!(ctx.tree(target.parent().unwrap()), ["MEMORY.md"]);
+    assert_eq!(ctx.tree(&ctx.agent), [".lock", "MEMORY.md"]);
+
+    // A chain of links, the last one dangling: the file it names is created.
+    let notes = ctx.base().join("vault/notes");
+    std::fs::create_dir_all(&notes).unwrap();
+    std::os::unix::fs::symlink(
+        notes.join("lessons.md"),
+        ctx.base().join("vault/lessons.md"),
+    )
+    .unwrap();
+    std::fs::create_dir_all(path(&ctx, "memory")).unwrap();
+    std::os::unix::fs::symlink("../../../vault/lessons.md", path(&ctx, "memory/lessons.md"))
+        .unwrap();
+    mem(
+        &ctx,
+        &["remember", "--to", "lessons", "test before pushing"],
+    )
+    .success();
+    assert_eq!(
+        std::fs::read_to_string(notes.join("lessons.md")).unwrap(),
+        "- test before pushing\n"
+    );
+    assert!(
+        path(&ctx, "memory/lessons.md")
+            .symlink_metadata()
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    let out = mem(&ctx, &["list", "--scope", "lessons"]);
+    out.success();
+    assert_eq!(texts(&out), ["test before pushing"]);
+}
+
+#[test]
+fn a_link_whose_target_directory_cannot_take_a_temp_file_is_refused() {
+    let ctx = TestContext::new();
+    std::fs::create_dir_all(&ctx.agent).unwrap();
+    let link = path(&ctx, "MEMORY.md");
+    // A directory not even root can create files in (sysfs), and one that does not exist.
+    for target in [
+        "/sys/finch-memory-test.md",
+        "/nonexistent-finch-dir/MEMORY.md",
+    ] {
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink(target, &link).unwrap();
+        let out = mem(&ctx, &["remember", "x"]);
+        out.failure(1);
+        out.stderr_has(&format!(
+            "Error: cannot change MEMORY.md: it is a link to {target}, and finch cannot create a temporary file next to it in {}",
+            Path::new(target).parent().unwrap().display()
+        ));
+        assert_eq!(
+            mem_json(&ctx, &["remember", "x"]).json()["error"]["code"],
+            "target_dir"
+        );
+        assert_eq!(std::fs::read_link(&link).unwrap(), PathBuf::from(target));
+        assert!(!Path::new(target).exists());
+    }
+    assert_eq!(ctx.tree(&ctx.agent), [".lock", "MEMORY.md"]);
+}
+
+#[test]
+fn front_matter_and_comments_hold_no_entries_and_are_never_written_into() {
+    let ctx = TestContext::new();
+    let target = kept_in_dotfiles(&ctx);
+    let out = mem(&ctx, &["list"]);
+    out.success();
+    assert_eq!(
+        texts(&out),
+        [
+            "finch: a Rust CLI - owl: a Python service - wren: written in Go - wren-api on port 8080",
+            "owl: a Python service",
+            "wren: written in Go - wren-api on port 8080",
+            "wren-api on port 8080",
+            "Ada likes green tea",
+        ]
+    );
+    // Nothing in the front matter or a comment can be forgotten or found.
+    for text in ["agent", "commented out", "archive"] {
+        mem(&ctx, &["forget", text]).failure(3);
+    }
+    let out = mem(&ctx, &["search", "archive notes"]);
+    out.success();
+    assert_eq!(out.stdout(), "");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), KEPT);
+
+    // A new section goes before the unclosed comment the file ends in, in CRLF.
+    mem(&ctx, &["remember", "--section", "People", "Bo plays chess"]).success();
+    let with_people = KEPT.replace(
+        "<!-- TODO, unfinished:",
+        "## People\r\n- Bo plays chess\r\n<!-- TODO, unfinished:",
+    );
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), with_people);
+
+    // Only front matter and a comment, no list yet: the entry goes after both.
+    let only = "---\ntitle: Lessons\n---\n<!-- one per line -->\n";
+    write(&ctx, "memory/lessons.md", only);
+    mem(
+        &ctx,
+        &["remember", "--to", "lessons", "read the error first"],
+    )
+    .success();
+    assert_eq!(
+        read(&ctx, "memory/lessons.md"),
+        format!("{only}- read the error first\n")
+    );
+    // A file that is all one unclosed comment: the entry goes before it.
+    write(&ctx, "USER.md", "<!--\n- draft, hidden\n");
+    mem(&ctx, &["remember", "--to", "profile", "Name: Ada"]).success();
+    assert_eq!(
+        read(&ctx, "USER.md"),
+        "- Name: Ada\n<!--\n- draft, hidden\n"
+    );
+    // Fences still hold no entries.
+    write(&ctx, "memory/spaces/work.md", "```\n- not an entry\n```\n");
+    mem(&ctx, &["remember", "--to", "space:work", "standup at 10"]).success();
+    assert_eq!(
+        read(&ctx, "memory/spaces/work.md"),
+        "```\n- not an entry\n```\n- standup at 10\n"
+    );
+}
+
+#[test]
+fn sub_items_are_items_of_their_own_and_nothing_is_lost() {
+    let ctx = TestContext::new();
+    let target = kept_in_dotfiles(&ctx);
+    let file = || std::fs::read_to_string(&target).unwrap();
+    // Text in a sub-item replaces that sub-item alone.
+    let out = mem(&ctx, &["replace", "Python service", "owl: a Rust service"]);
+    out.success();
+    let mut expected = KEPT.replace("owl: a Python service", "owl: a Rust service");
+    assert_eq!(file(), expected);
+
+    // Sub-items have ids and a parent in --json.
+    let out = mem_json(&ctx, &["list"]);
+    out.success();
+    let list = out.json();
+    let by_text = |t: &str| {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["text"] == t)
+            .unwrap_or_else(|| panic!("no {t}: {list:#}"))
+            .clone()
+    };
+    let wren = by_text("wren: written in Go - wren-api on port 8080");
+    let api = by_text("wren-api on port 8080");
+    assert_eq!(api["parent"], wren["id"]);
+    assert_eq!(api["line"], 17);
+    let finch = by_text(
+        "finch: a Rust CLI - owl: a Rust service - wren: written in Go - wren-api on port 8080",
+    );
+    assert_eq!(wren["parent"], finch["id"]);
+    assert_eq!(finch["parent"], Value::Null);
+
+    // Replacing an entry rewrites its own lines and keeps what is nested in it.
+    mem(&ctx, &["replace", "a Rust CLI", "finch: a Rust tool host"]).success();
+    expected = expected.replace("- finch: a Rust CLI\r\n", "- finch: a Rust tool host\r\n");
+    assert_eq!(file(), expected);
+
+    // Forgetting a sub-item by id removes it with what is nested in it, and nothing else.
+    let out = mem(&ctx, &["forget", "--id", wren["id"].as_str().unwrap()]);
+    out.success();
+    out.stdout_has("wren: written in Go - wren-api on port 8080");
+    expected = expected.replace(
+        "  - wren: written in Go\r\n    - wren-api on port 8080\r\n",
+        "",
+    );
+    assert_eq!(file(), expected);
+
+    // Text in an entry's own lines and in a sub-item: both are candidates, nothing changes.
+    write(
+        &ctx,
+        "memory/spaces/home.md",
+        "- tea: green\n  - tea: mint\n- coffee\n",
+    );
+    let out = mem_json(&ctx, &["replace", "tea", "tea: black", "--in", "home"]);
+    out.failure(1);
+    let err = &out.json()["error"];
+    assert_eq!(err["code"], "ambiguous");
+    assert_eq!(
+        read(&ctx, "memory/spaces/home.md"),
+        "- tea: green\n  - tea: mint\n- coffee\n"
+    );
+    let out = mem(&ctx, &["replace", "tea", "tea: black", "--in", "home"]);
+    out.stderr_has("2 memory entries match \"tea\"");
+    out.stderr_has("memory/spaces/home.md:2  tea: mint");
+    // A sub-item with text after it in the entry: the entry's own lines go, the sub-item stays.
+    write(
+        &ctx,
+        "memory/spaces/home.md",
+        "- plants\n  - fern\n\n  water weekly\n- coffee\n",
+    );
+    mem(&ctx, &["replace", "weekly", "plants: water daily"]).success();
+    assert_eq!(
+        read(&ctx, "memory/spaces/home.md"),
+        "- plants: water daily\n  - fern\n- coffee\n"
+    );
+}
+
+#[test]
+fn a_read_only_file_is_refused_and_left_alone() {
+    use std::os::unix::fs::PermissionsExt;
+    let ctx = TestContext::new();
+    write(&ctx, "MEMORY.md", "- tea\n");
+    let p = path(&ctx, "MEMORY.md");
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let message = format!(
+        "Error: MEMORY.md is read-only ({}); finch leaves it unchanged\nhint: make it writable (chmod u+w {}) to let finch change it\n",
+        p.display(),
+        p.display()
+    );
+    for args in [
+        &["remember", "coffee"][..],
+        &["replace", "tea", "green tea"],
+        &["forget", "tea"],
+    ] {
+        let out = mem(&ctx, args);
+        out.failure(1);
+        assert_eq!(out.stderr(), message, "{args:?}");
+    }
+    assert_eq!(
+        mem_json(&ctx, &["forget", "tea"]).json()["error"]["code"],
+        "read_only"
+    );
+    assert_eq!(read(&ctx, "MEMORY.md"), "- tea\n");
+    assert_eq!(
+        std::fs::metadata(&p).unwrap().permissions().mode() & 0o777,
+        0o444
+    );
+    // Reading it is fine.
+    mem(&ctx, &["list"]).success();
+}
+
+#[test]
+fn anything_but_a_file_at_a_memory_path_is_an_error_for_every_command() {
+    let ctx = TestContext::new();
+    std::fs::create_dir_all(path(&ctx, "MEMORY.md")).unwrap();
+    write(&ctx, "memory/lessons.md", "- a lesson\n");
+    let message = format!(
+        "Error: {} is a directory, not a regular file; memory lives in regular files (or links to one)\n",
+        path(&ctx, "MEMORY.md").display()
+    );
+    for args in [
+        &["list"][..],
+        &["search", "lesson"],
+        &["remember", "x"],
+        &["replace", "lesson", "y"],
+        &["forget", "lesson"],
+        &["show", "long-term"],
+        &["forget", "x", "--in", "long-term"],
+    ] {
+        let out = mem(&ctx, args);
+        out.failure(1);
+        assert_eq!(out.stderr(), message, "{args:?}");
+    }
+    assert_eq!(
+        mem_json(&ctx, &["list"]).json()["error"]["code"],
+        "not_a_file"
+    );
+    assert_eq!(read(&ctx, "memory/lessons.md"), "- a lesson\n");
+
+    // A FIFO is refused without waiting for a writer; a directory among the daily logs too.
+    std::fs::remove_dir(path(&ctx, "MEMORY.md")).unwrap();
+    let fifo = std::ffi::CString::new(path(&ctx, "MEMORY.md").to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo with a valid C string.
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+    for args in [&["list"][..], &["show", "long-term"], &["remember", "x"]] {
+        let out = mem(&ctx, args);
+        out.failure(1);
+        out.stderr_has("MEMORY.md is a FIFO, not a regular file");
+    }
+    std::fs::remove_file(path(&ctx, "MEMORY.md")).unwrap();
+    std::fs::create_dir_all(path(&ctx, "memory/2026-11-01.md")).unwrap();
+    let out = mem(&ctx, &["list", "--scope", "daily"]);
+    out.failure(1);
+    out.stderr_has("2026-11-01.md is a directory, not a regular file");
+}
+
+#[test]
+fn search_folds_case_fully() {
+    let ctx = TestContext::new();
+    write(
+        &ctx,
+        "MEMORY.md",
+        "- Office at Bergmannstraße 5\n- STRASSE is upper case\n- ﬁsh and chips\n",
+    );
+    for (query, want) in [
+        ("bergmannstrasse", vec!["MEMORY.md:1"]),
+        ("BERGMANNSTRASSE", vec!["MEMORY.md:1"]),
+        ("Bergmannstraße", vec!["MEMORY.md:1"]),
+        ("straße", vec!["MEMORY.md:2"]),
+        ("fish", vec!["MEMORY.md:3"]),
+    ] {
+        let out = mem(&ctx, &["search", query]);
+        out.success();
+        assert_eq!(places(&out), want, "{query}: {out}");
+    }
 }

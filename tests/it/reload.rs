@@ -161,3 +161,47 @@ fn a_minitool_call_that_enables_a_mini_tool_reloads_the_run() {
     let (code, stderr) = live.finish();
     assert_eq!(code, 0, "{stderr}");
 }
+
+/// Issue 18: a mini tool that registers its tool in English (through `ctx.i18n.t`) is found
+/// by a Chinese query, from the other locale files it ships, and by its own names.
+#[test]
+fn a_mini_tools_other_locales_are_search_text_for_its_tools() {
+    let ctx = TestContext::new();
+    ctx.write_config(&format!("{FAST}locale = \"en-US\"\n"));
+    let en = json!({
+        "name": "Todos", "description": "A personal to-do list",
+        "tool": {"add": {"title": "Add a to-do", "description": "Add an item to the list"}}
+    });
+    let zh = json!({
+        "name": "待办清单", "description": "个人待办事项",
+        "tool.add.title": "新增待办", "tool.add.description": "向待办清单新增一项任务"
+    });
+    let pkg = MiniTool::new("todos", "1.0.0")
+        .file("i18n/en-US.json", &en.to_string())
+        .file("i18n/zh-CN.json", &zh.to_string())
+        .entry_source(
+            "export function activate(ctx) {\n  ctx.tools.register({ name: 'todos_add', \
+             title: ctx.i18n.t('tool.add.title'), description: ctx.i18n.t('tool.add.description'), \
+             inputSchema: {type: 'object'}, execute: async () => ({ content: [] }) });\n}\n",
+        );
+    install(&ctx, &pkg);
+    ctx.run(&["reload"]).success();
+    for query in ["新增任务", "待办清单", "add a to-do"] {
+        let hits = ctx.run(&["tool", "search", query, "--json"]).json();
+        assert_eq!(hits[0]["source"], "minitool:todos", "{query}: {hits}");
+        assert_eq!(hits[0]["description"], "Add an item to the list", "{hits}");
+    }
+    let why = ctx
+        .run(&[
+            "tool",
+            "search",
+            "新增任务",
+            "--explain",
+            "--json",
+            "--limit",
+            "1",
+        ])
+        .json();
+    let fields = &why[0]["why"]["terms"][0]["fields"];
+    assert_eq!(fields, &json!(["search text"]), "{why}");
+}

@@ -1083,3 +1083,252 @@ fn a_second_daemon_exits_5_naming_the_first_ones_pid() {
     first.signal(libc::SIGTERM);
     assert_eq!(first.wait_exit(Duration::from_secs(5)).0, 0);
 }
+
+// ---------------------------------------------------------------------------------------------
+// a daemon that dies: its runs, its missed fire times, and what runs leave behind
+
+/// Whether process `pid` runs (a zombie waiting for a parent that never reaps it does not).
+fn alive(pid: u64) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => !matches!(
+            stat.rsplit_once(')')
+                .and_then(|(_, rest)| rest.trim_start().chars().next()),
+            Some('Z' | 'X')
+        ),
+        Err(_) => false,
+    }
+}
+
+fn wait_dead(pid: u64, limit: Duration) -> bool {
+    let until = Instant::now() + limit;
+    while alive(pid) {
+        if Instant::now() > until {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    true
+}
+
+fn kill_pid(pid: u64) {
+    // SAFETY: kill(2) on a pid this test started (through the daemon).
+    unsafe {
+        libc::kill(pid as i32, libc::SIGKILL);
+    }
+}
+
+#[test]
+fn a_run_outlives_a_killed_daemon_holding_its_lock_and_the_next_daemon_ends_it() {
+    let ctx = TestContext::new();
+    // An agent that writes nothing to its output once its daemon is gone (a write to the closed
+    // pipe would end it with SIGPIPE) and says when it is under way.
+    let marker = ctx.base().join("agent-running");
+    let script = ctx.base().join("quiet-agent.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh
+echo starting
+touch \"{}\"
+sleep 60
+",
+            marker.display()
+        ),
+    )
+    .unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    ctx.write_config(&format!(
+        "[agent]\ncommand = [{:?}]\n",
+        script.display().to_string()
+    ));
+    let out = ctx.run(&[
+        "--json",
+        "schedule",
+        "create",
+        "--name",
+        "Long",
+        "--prompt",
+        "p",
+        "--once",
+        &in_two_seconds(),
+    ]);
+    out.success();
+    let id = out.json()["id"].as_str().unwrap().to_string();
+    let mut daemon = DaemonProcess::start(&ctx);
+    daemon.wait_for("ready", Duration::from_secs(5));
+    let started = daemon.wait_for("started", Duration::from_secs(10));
+    let agent = started["pid"].as_u64().unwrap();
+    let until = Instant::now() + Duration::from_secs(10);
+    while !marker.exists() && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // SIGKILL: no destructor, no cleanup, exactly what a crash looks like.
+    daemon.signal(libc::SIGKILL);
+    let _ = daemon.wait_exit(Duration::from_secs(5));
+    assert!(alive(agent), "the agent died with the daemon");
+
+    // The task's lock outlived the daemon: a run now is skipped, naming the agent.
+    let out = ctx.run(&["--json", "schedule", "run", &id]);
+    out.failure(5);
+    let skipped = out.json();
+    assert_eq!(skipped["status"], "skipped-overlap");
+    assert_eq!(
+        skipped["note"],
+        format!("a run of this task is still going (pid {agent})")
+    );
+
+    // The next daemon ends the left-behind run and records it before it is ready.
+    let mut next = DaemonProcess::start(&ctx);
+    let orphan = next.wait_for("orphan", Duration::from_secs(15));
+    assert_eq!(orphan["runId"], started["runId"]);
+    assert_eq!(orphan["taskId"], id.as_str());
+    assert_eq!(orphan["status"], "failed");
+    assert_eq!(orphan["sessionId"], started["sessionId"]);
+    let note = orphan["note"].as_str().unwrap();
+    assert!(
+        note.starts_with("ended with SIGTERM when the schedule daemon started again: the finch that started it (pid "),
+        "{note}"
+    );
+    next.wait_for("ready", Duration::from_secs(5));
+    let dead = wait_dead(agent, Duration::from_secs(5));
+    if !dead {
+        kill_pid(agent);
+    }
+    assert!(dead, "the left-behind agent still runs");
+    next.signal(libc::SIGTERM);
+    assert_eq!(next.wait_exit(Duration::from_secs(15)).0, 0);
+
+    let runs = history(&ctx, &id);
+    let recorded = runs
+        .iter()
+        .find(|r| r["runId"] == started["runId"])
+        .unwrap_or_else(|| panic!("no record of the orphaned run: {runs:#?}"));
+    assert_eq!(recorded["status"], "failed");
+    assert_eq!(recorded["scheduledFor"], started["scheduledFor"]);
+    assert!(runs.iter().any(|r| r["status"] == "skipped-overlap"));
+}
+
+#[test]
+fn a_restarted_daemon_reports_missed_fire_times_and_catches_up_once_when_asked() {
+    let ctx = TestContext::new();
+    install_agent(&ctx, 0, 0);
+    // Both tasks were created a day ago, for two hours ago; no daemon ran since.
+    let now = chrono::Utc::now();
+    let slot = now - chrono::TimeDelta::hours(2);
+    let hhmm = slot.format("%H:%M").to_string();
+    let slot_text = format!("{}:00.000Z", slot.format("%Y-%m-%dT%H:%M"));
+    let created = (now - chrono::TimeDelta::hours(25)).to_rfc3339();
+    let make = |name: &str, extra: &[&str]| {
+        let mut args = vec![
+            "--json", "schedule", "create", "--name", name, "--prompt", "p", "--daily", &hhmm,
+            "--tz", "UTC",
+        ];
+        args.extend_from_slice(extra);
+        let out = run_at(&ctx, &created, &args);
+        out.success();
+        out.json()["id"].as_str().unwrap().to_string()
+    };
+    let plain = make("Plain", &[]);
+    let catching = make("Morning", &["--catch-up"]);
+    let stored: Value = serde_json::from_slice(&std::fs::read(tasks_json(&ctx)).unwrap()).unwrap();
+    assert_eq!(stored["tasks"][0].get("catchUp"), None);
+    assert_eq!(stored["tasks"][1]["catchUp"], true);
+
+    let mut daemon = DaemonProcess::start(&ctx);
+    daemon.wait_for("ready", Duration::from_secs(5));
+    let mut missed = [
+        daemon.wait_for("missed", Duration::from_secs(5)),
+        daemon.wait_for("missed", Duration::from_secs(5)),
+    ];
+    missed.sort_by_key(|m| m["taskName"].as_str().unwrap().to_string());
+    for (m, id, catch_up) in [(&missed[0], &catching, true), (&missed[1], &plain, false)] {
+        assert_eq!(m["taskId"], id.as_str());
+        assert_eq!(m["scheduledFor"], slot_text.as_str());
+        assert_eq!(m["latest"], slot_text.as_str());
+        assert_eq!(m["count"], 1);
+        assert_eq!(m["catchUp"], catch_up);
+    }
+    // The catchUp task runs once, for the fire time it missed; the other one does not run.
+    let started = daemon.wait_for("started", Duration::from_secs(10));
+    assert_eq!(started["taskId"], catching.as_str());
+    assert_eq!(started["scheduledFor"], slot_text.as_str());
+    let finished = daemon.wait_for("finished", Duration::from_secs(10));
+    assert_eq!(finished["status"], "succeeded");
+    assert_eq!(finished["catchUp"], true);
+    daemon.signal(libc::SIGTERM);
+    assert_eq!(daemon.wait_exit(Duration::from_secs(10)).0, 0);
+    assert_eq!(history(&ctx, &catching).len(), 1);
+    assert!(history(&ctx, &plain).is_empty());
+
+    // Started again: nothing new was missed, so nothing is reported or run (a change to the
+    // task file is the sign that start-up is over).
+    let mut again = DaemonProcess::start(&ctx);
+    again.wait_for("ready", Duration::from_secs(5));
+    create(&ctx, &["--name", "Later", "--prompt", "p", "--hourly"]);
+    again.wait_for("reloaded", Duration::from_secs(5));
+    assert!(
+        !again
+            .seen
+            .iter()
+            .any(|e| e["event"] == "missed" || e["event"] == "started"),
+        "{:#?}",
+        again.seen
+    );
+    again.signal(libc::SIGTERM);
+    assert_eq!(again.wait_exit(Duration::from_secs(10)).0, 0);
+    assert_eq!(history(&ctx, &catching).len(), 1);
+}
+
+#[test]
+fn children_that_setsid_away_with_the_output_open_are_killed() {
+    let ctx = TestContext::new();
+    let pid_file = ctx.base().join("escapee.pid");
+    let script = ctx.base().join("escaping-agent.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\n\
+             setsid sh -c 'echo $$ > \"{}\"; exec sleep 300' &\n\
+             while [ ! -s \"{}\" ]; do sleep 0.05; done\n\
+             echo agent leaves\n\
+             exit 0\n",
+            pid_file.display(),
+            pid_file.display()
+        ),
+    )
+    .unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    ctx.write_config(&format!(
+        "[agent]\ncommand = [{:?}]\n",
+        script.display().to_string()
+    ));
+    let id = create(&ctx, &["--name", "Escape", "--prompt", "p", "--hourly"]);
+    let out = ctx.run(&["--json", "schedule", "run", &id]);
+    let escapee: u64 = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let dead = wait_dead(escapee, Duration::from_secs(5));
+    if !dead {
+        kill_pid(escapee);
+    }
+    out.success();
+    let record = out.json();
+    assert!(
+        dead,
+        "the child that left the process group still runs: {record:#}"
+    );
+    assert_eq!(record["status"], "succeeded");
+    assert_eq!(
+        record["note"],
+        format!("killed 1 process(es) the agent left behind holding its output (pid {escapee})")
+    );
+    assert_eq!(record["outputTail"], "agent leaves\n");
+}

@@ -306,7 +306,7 @@ fn a_card_accepted_through_elicitation_runs_the_call_once() {
     assert!(ctx.work.join("once").exists());
     // Allowed once: the same command asks again (answered by nobody left in the plan: decline).
     assert_eq!(report.elicitations().len(), 2);
-    assert_eq!(report.decided_by(1), "card:deny");
+    assert_eq!(report.decided_by(1), "card:decline");
 
     let card = &report.elicitations()[0];
     let message = card["message"].as_str().expect("message");
@@ -322,7 +322,10 @@ fn a_card_accepted_through_elicitation_runs_the_call_once() {
         json!(["decision"]),
         "{card}"
     );
-    assert_eq!(transcript_decisions(&ctx), ["card:allowOnce", "card:deny"]);
+    assert_eq!(
+        transcript_decisions(&ctx),
+        ["card:allowOnce", "card:decline"]
+    );
 }
 
 #[test]
@@ -339,7 +342,7 @@ fn allow_for_the_session_spares_the_next_card_for_the_same_command() {
 }
 
 #[test]
-fn declined_cancelled_and_denied_cards_refuse_the_call() {
+fn declined_cancelled_and_denied_cards_refuse_the_call_each_in_its_own_words() {
     let ctx = TestContext::new();
     let plan = json!({
         "elicitation": [
@@ -362,18 +365,31 @@ fn declined_cancelled_and_denied_cards_refuse_the_call() {
     assert_eq!(
         decided,
         [
-            "card:deny",
-            "card:deny",
+            "card:decline",
+            "card:cancel",
             "card:deny",
             "card:denyWithReason",
             "card:denyWithReason",
             "card:deny"
         ]
     );
+    // A declined or cancelled form is nobody's refusal: the model is told so, and how the
+    // call can be allowed.
+    for (step, what) in [
+        (0, "declined the permission card"),
+        (1, "cancelled the permission card"),
+    ] {
+        let text = report.text(step);
+        assert!(text.contains(what), "{text}");
+        assert!(text.contains("This is not a person's refusal"), "{text}");
+        assert!(text.contains("ask the user"), "{text}");
+        assert!(text.contains("--approve Bash"), "{text}");
+        assert!(!text.contains("denied"), "{text}");
+    }
     assert!(
-        report.text(0).contains("The user denied `Bash`"),
+        report.text(2).contains("The user denied `Bash`"),
         "{}",
-        report.text(0)
+        report.text(2)
     );
     assert!(
         report.text(3).contains("use `make build` instead"),
@@ -435,7 +451,12 @@ fn without_elicitation_or_a_terminal_cards_are_refused() {
     let plan = json!({"elicitation": null, "steps": [touch("nobody")]});
     let report = serve(&ctx, plan, &[]);
     assert!(report.is_error(0));
-    assert_eq!(report.decided_by(0), "noPerson");
+    assert_eq!(report.decided_by(0), "noElicitation");
+    assert!(
+        report.text(0).contains("no elicitation support"),
+        "{}",
+        report.text(0)
+    );
     assert!(
         report.text(0).contains("--approve Bash"),
         "{}",
@@ -491,7 +512,15 @@ fn ask_user_question_is_asked_through_elicitation() {
         report.text(2),
         "The user answered in their own words: whatever the host has"
     );
-    assert_eq!(report.text(3), "The user chose none of the options.");
+    // A declined form is no answer, not "none of the options".
+    assert!(report.is_error(3), "{}", report.result(3));
+    assert!(
+        report
+            .text(3)
+            .starts_with("The MCP client declined or cancelled the question without an answer"),
+        "{}",
+        report.text(3)
+    );
 
     let single = &report.elicitations()[0];
     assert!(
@@ -775,7 +804,7 @@ fn a_mini_tool_tool_is_called_with_its_card_elicited() {
         report.result(1)
     );
     assert_eq!(report.decided_by(1), "card:allowOnce");
-    assert_eq!(report.decided_by(2), "card:deny");
+    assert_eq!(report.decided_by(2), "card:decline");
     let card = report.card_message(0);
     assert!(
         card.starts_with("Permission needed: greeter_greet"),

@@ -1013,9 +1013,9 @@ fn session_errors_name_the_problem() {
     // the run was).
     for transcript in ctx.transcripts() {
         let entries = lines(&transcript);
-        assert_eq!(entries.len(), 3, "{entries:?}");
-        assert_eq!(entries[1]["customType"], "finch.toolCall");
-        assert_eq!(entries[2]["type"], "session_info", "{entries:?}");
+        assert_eq!(entries.len(), 4, "{entries:?}");
+        assert_eq!(entries[2]["customType"], "finch.toolCall");
+        assert_eq!(entries[3]["type"], "session_info", "{entries:?}");
     }
 }
 
@@ -1142,6 +1142,33 @@ fn schedule_create_update_enable_disable_delete_write_what_the_cli_writes() {
     assert_eq!(out.json()["structuredContent"], json!([]));
     assert!(
         text_of(&out.json()).starts_with("No scheduled tasks yet"),
+        "{out}"
+    );
+}
+
+/// Issue 22: the Schedule tool sets and clears a task's opt-in catch-up, as the CLI does.
+#[test]
+fn schedule_create_and_update_take_catch_up() {
+    let ctx = TestContext::new();
+    let out = call(
+        &ctx,
+        "Schedule",
+        json!({"action": "create", "name": "brief", "prompt": "p", "daily": "07:00", "tz": "UTC", "catchUp": true}),
+    );
+    out.success();
+    let task = &out.json()["structuredContent"];
+    assert_eq!(task["catchUp"], true, "{task}");
+    let id = task["id"].as_str().unwrap().to_string();
+    let listed = ctx.run(&["schedule", "list", "--json"]).json();
+    assert_eq!(listed[0]["catchUp"], true, "{listed}");
+    let out = call(
+        &ctx,
+        "Schedule",
+        json!({"action": "update", "id": id, "catchUp": false}),
+    );
+    out.success();
+    assert!(
+        out.json()["structuredContent"].get("catchUp").is_none(),
         "{out}"
     );
 }

@@ -140,6 +140,14 @@ fn render(question: &Question, answer: QuestionAnswer) -> ToolOutput {
                  ask the question in your reply instead.",
             );
         }
+        QuestionAnswer::Dismissed => {
+            return ToolOutput::error(
+                "The MCP client declined or cancelled the question without an answer (an agent \
+                 run without a person declines every one); no option was chosen. Proceed without \
+                 the answer (say which assumption you make), or ask the question in your reply \
+                 instead.",
+            );
+        }
     };
     ToolOutput {
         content: vec![Content::Text(text)],
@@ -223,6 +231,12 @@ mod tests {
                 QuestionAnswer::Unavailable,
                 true,
                 "Nobody can answer questions in this run",
+                None,
+            ),
+            (
+                QuestionAnswer::Dismissed,
+                true,
+                "The MCP client declined or cancelled the question without an answer",
                 None,
             ),
         ];

@@ -100,6 +100,8 @@ fn def(name: &str, title: &str, description: &str, input_schema: Value) -> ToolD
         risk: None,
         input_schema,
         exposure: Exposure::Startup,
+        keywords: String::new(),
+        annotations: None,
     }
 }
 

@@ -463,6 +463,8 @@ pub struct RemoteTool {
     pub input_schema: Value,
     /// The server marks it destructive (`annotations.destructiveHint`).
     pub destructive: bool,
+    /// The server's `annotations` object as it sent it (served on by `hints::of`).
+    pub annotations: Option<Value>,
 }
 
 impl RemoteTool {
@@ -487,6 +489,7 @@ impl RemoteTool {
                 .and_then(|a| a.get("destructiveHint"))
                 .and_then(Value::as_bool)
                 .unwrap_or(false),
+            annotations: annotations.filter(|a| a.is_object()).cloned(),
         })
     }
 }

@@ -674,6 +674,8 @@ fn tool_def(config: &McpServerConfig, server: &str, tool: &RemoteTool) -> ToolDe
         risk: tool.destructive.then_some(Risk::High),
         input_schema: tool.input_schema.clone(),
         exposure: Exposure::Dynamic,
+        keywords: String::new(),
+        annotations: tool.annotations.clone(),
     }
 }
 
@@ -782,6 +784,7 @@ mod tests {
             description: "d".into(),
             input_schema: json!({"type": "object"}),
             destructive: true,
+            annotations: None,
         };
         let def = tool_def(&user, &user.normalized(), &tool);
         assert_eq!(def.wanted_name, "mcp__my_server__do_it");

@@ -38,6 +38,7 @@
 //! than one link (its other name may be anywhere, `/etc/shadow` included), counts as outside.
 
 pub mod bash;
+pub mod pi;
 pub mod probe;
 pub mod rules;
 
@@ -114,6 +115,9 @@ pub enum DecidedBy {
     ProtectedPath,
     /// A fast-lane tool in `ask` mode with no allow rule.
     AskMode,
+    /// A card a person already answered "Allow for this session" (never from `decide`: the
+    /// host and `finch policy check --session` apply a session's answers after it).
+    SessionAllow,
 }
 
 impl DecidedBy {
@@ -128,6 +132,7 @@ impl DecidedBy {
             DecidedBy::OutsideWorkspace => "outsideWorkspace",
             DecidedBy::ProtectedPath => "protectedPath",
             DecidedBy::AskMode => "askMode",
+            DecidedBy::SessionAllow => "sessionAllow",
         }
     }
 }
@@ -290,6 +295,13 @@ fn lane(tool: &ToolRef) -> Lane {
             _ => Lane::AlwaysCard,
         },
     }
+}
+
+/// Whether every call of `tool` gets a card, whatever the mode and the allow rules (step 4:
+/// mini tool and MCP tools, `MiniTool`, unknown names). What `hints::of` must never call
+/// read-only.
+pub fn always_cards(tool: &ToolRef) -> bool {
+    lane(tool) == Lane::AlwaysCard
 }
 
 /// The subject of a call: what rule keys are matched against.
@@ -737,7 +749,10 @@ fn file_step(
         return (
             Decision::Allow,
             DecidedBy::FastLane,
-            format!("`{name}` inside the working directory, and the mode is acceptCalls"),
+            format!(
+                "`{name}` {}, and the mode is acceptCalls",
+                where_inside(paths, workspace)
+            ),
             Vec::new(),
         );
     }
@@ -781,6 +796,27 @@ fn file_step(
             format!("`{name}` needs a card in ask mode (no allow rule matches)"),
             Vec::new(),
         ),
+    }
+}
+
+/// Where paths all inside the workspace are, in words: the working directory, or the trusted
+/// directory that holds one that is not in it (a trusted directory is a person's decision for
+/// the session, and a verdict says so rather than "inside the working directory").
+fn where_inside(paths: &[PathBuf], workspace: &Workspace) -> String {
+    let trusted = paths.iter().find_map(|p| {
+        if p.starts_with(&workspace.cwd) {
+            return None;
+        }
+        let dir = workspace.trusted.iter().find(|t| p.starts_with(t))?;
+        Some((p, dir))
+    });
+    match trusted {
+        Some((path, dir)) => format!(
+            "on {}, inside the trusted directory {}",
+            path.display(),
+            dir.display()
+        ),
+        None => format!("inside the working directory {}", workspace.cwd.display()),
     }
 }
 
@@ -1025,6 +1061,24 @@ mod tests {
 
     fn file(path: &str) -> Value {
         json!({ "file_path": path })
+    }
+
+    #[test]
+    fn fast_lane_verdicts_name_the_directory_that_holds_the_path() {
+        let v = check("Read", file("notes.md"), AcceptCalls, &[]);
+        assert_eq!((v.decision, v.decided_by), (Allow, By::FastLane));
+        assert_eq!(
+            v.reason,
+            "`Read` inside the working directory /work/proj/sub, and the mode is acceptCalls"
+        );
+        let v = check("Read", file("/work/shared/x.md"), AcceptCalls, &[]);
+        assert_eq!((v.decision, v.decided_by), (Allow, By::FastLane));
+        assert_eq!(
+            v.reason,
+            "`Read` on /work/shared/x.md, inside the trusted directory /work/shared, and the mode \
+             is acceptCalls"
+        );
+        assert!(!v.reason.contains("working directory"), "{}", v.reason);
     }
 
     #[test]

@@ -38,7 +38,9 @@
 //! - The i18n locale is `[runtime] locale`, else `FINCH_LOCALE`, `LC_ALL`, `LC_MESSAGES`,
 //!   `LANG`, else `en-US`; messages are `i18n/<locale>.json` (nested keys flattened with `.`)
 //!   over `i18n/en-US.json`; `t(key, params)` fills `{name}` and `{{name}}`. The locale never
-//!   changes during a run, so `onDidChangeLocale` listeners are kept and never called.
+//!   changes during a run, so `onDidChangeLocale` listeners are kept and never called. The
+//!   other locales still count for search: a registered tool's strings that came from `t(key)`
+//!   are indexed by ToolSearch in every locale the mini tool ships (`localized`).
 //! - `app.getInfo()` tells the truth about the host: `name` is `"finch"` (not the app's
 //!   `"Finch"`), `headless: true`, `buildNumber: 0`, `assistantName: "Finch"`.
 //! - `minitools.listContributions(point)` gives `MiniToolContribution` records of every mini
@@ -92,6 +94,7 @@
 //!   timeout (at most 1 s) keeps running, one that does not is stopped.
 
 pub mod headless;
+mod localized;
 mod process;
 mod rpc;
 pub mod secrets;
@@ -486,6 +489,8 @@ pub(crate) struct Instance {
     pub requires: Vec<String>,
     pub settings: Map<String, Value>,
     pub i18n: Value,
+    /// Its display strings in every locale, for its tools' search text.
+    pub localized: localized::Localized,
     pub contributes: Map<String, Value>,
     state: Mutex<InstanceState>,
 }
@@ -1993,6 +1998,7 @@ fn instance(
         requires: capabilities("requires"),
         settings: setting_values(m, records.get(&id)),
         i18n: json!({"locale": locale, "messages": messages(&m.dir, locale)}),
+        localized: localized::Localized::new(&m.dir, &m.fields),
         contributes: m
             .fields
             .get("contributes")

@@ -454,6 +454,12 @@ fn register(inner: &Inner, inst: &Arc<Instance>, conn: &Arc<Conn>, params: &Valu
         },
     };
     let wanted = naming::minitool_tool(&inst.id, &name);
+    let keywords = {
+        let params = schema["properties"].as_object().into_iter().flatten();
+        let mut registered: Vec<&str> = vec![&title, &description];
+        registered.extend(params.filter_map(|(_, p)| p["description"].as_str()));
+        inst.localized.search_text(&registered)
+    };
     let def = ToolDef {
         raw_name: name.clone(),
         wanted_name: wanted.clone(),
@@ -465,6 +471,8 @@ fn register(inner: &Inner, inst: &Arc<Instance>, conn: &Arc<Conn>, params: &Valu
         risk,
         input_schema: schema,
         exposure,
+        keywords,
+        annotations: None,
     };
     let timeout = inner.clamp_timeout(timeout);
     {

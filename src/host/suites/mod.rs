@@ -277,6 +277,8 @@ fn def(suite: &dyn Suite) -> ToolDef {
         risk: None,
         input_schema: json!({"type": "object", "properties": properties}),
         exposure: Exposure::Startup,
+        keywords: String::new(),
+        annotations: None,
     }
 }
 

@@ -97,6 +97,10 @@ impl Suite for ScheduleSuite {
                 "timeout".into(),
                 json!({"type": "string", "description": format!("Stop a run after this long, e.g. 45m (default 30m){clears}")}),
             );
+            props.insert(
+                "catchUp".into(),
+                json!({"type": "boolean", "description": "Run once at the daemon's next start when a fire time was missed while it was not running (default false)"}),
+            );
             Value::Object(props)
         };
         let id_params = json!({
@@ -304,7 +308,11 @@ fn create(args: &Map<String, Value>, cx: &mut CallCx) -> Result<ToolOutput, Acti
         permission_mode: mode_of(&options)?.unwrap_or_default(),
         timeout: timeout_of(&options)?.flatten(),
     };
-    let task = tasks::create(&env.homes, new, now, env.settings.lock_timeout)
+    let catch_up = args
+        .get("catchUp")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    let task = tasks::create_with(&env.homes, new, catch_up, now, env.settings.lock_timeout)
         .map_err(CommandError::from)?;
     let mut output = ToolOutput::json(task_json(&task, now));
     if env.settings.agent_command.is_none() {
@@ -346,8 +354,16 @@ fn update(args: &Map<String, Value>, cx: &mut CallCx) -> Result<ToolOutput, Acti
         timeout: timeout_of(&options)?,
         enabled: None,
     };
-    let task = tasks::update(&env.homes, &id, changes, now, env.settings.lock_timeout)
-        .map_err(CommandError::from)?;
+    let catch_up = args.get("catchUp").and_then(Value::as_bool);
+    let task = tasks::update_with(
+        &env.homes,
+        &id,
+        changes,
+        catch_up,
+        now,
+        env.settings.lock_timeout,
+    )
+    .map_err(CommandError::from)?;
     Ok(ToolOutput::json(task_json(&task, now)))
 }
 

@@ -194,6 +194,8 @@ mod tests {
             risk: None,
             input_schema: json!({"type": "object"}),
             exposure,
+            keywords: String::new(),
+            annotations: None,
         }
     }
 

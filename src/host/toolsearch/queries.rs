@@ -101,6 +101,8 @@ fn catalog() -> Catalog {
             risk: None,
             input_schema: json!({"type": "object"}),
             exposure: Exposure::Dynamic,
+            keywords: String::new(),
+            annotations: None,
         });
     }
     defs.extend(super::tests::generated_catalog(600));

@@ -202,9 +202,10 @@ fn one_line(
 
 /// One call that Ctrl-C may cancel.
 fn call(host: &mut Host, interrupts: &Interrupts, tool: &str, args: Value) -> CallRecord {
-    super::title_new_session(host, "finch run", tool, &args);
+    let title = super::new_session_title(host, "finch run", tool, &args);
     let cancel = interrupts.start();
     let record = host.call_with(tool, args, &cancel, &cancel::no_progress);
+    super::title_session(host, title);
     interrupts.finished();
     record
 }

@@ -26,10 +26,17 @@
 //!
 //! Permission cards and `AskUserQuestion` questions become `elicitation/create` forms when the
 //! client declared form elicitation at `initialize`, else go to `/dev/tty`, else to nobody
-//! (deny); an elicitation never waits longer than `[host] card_timeout`.
+//! (deny: `noElicitation`); an elicitation never waits longer than `[host] card_timeout`. The
+//! form takes the shape of the negotiated revision (`version`), and a declined or cancelled one
+//! is recorded as such (`card:decline`, `card:cancel`), not as a person's deny.
+//!
+//! Every listed tool carries its annotations (`crate::host::hints`); `--call-tool` adds the
+//! `CallTool` proxy for clients that never list again (`annotations`).
 //!
 //! stdout carries only the protocol: nothing here prints to it, and warnings go to stderr.
 
+mod annotations;
+mod version;
 mod wire;
 
 use std::borrow::Cow;
@@ -85,7 +92,14 @@ pub enum ServeError {
 /// The client a session is served to, as the prompter needs it: set by the serving loop when
 /// the first request arrives, read by the prompter during a call.
 #[derive(Clone, Default)]
-pub struct ClientLink(Rc<RefCell<Option<Client>>>);
+pub struct ClientLink(Rc<RefCell<Option<Client>>>, ServeOptions);
+
+/// What `finch run --serve mcp` offers beyond the catalog.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ServeOptions {
+    /// `--call-tool`: list `CallTool`, which calls any active tool by name (`annotations`).
+    pub call_tool: bool,
+}
 
 #[derive(Clone)]
 struct Client {
@@ -96,6 +110,11 @@ struct Client {
 impl ClientLink {
     pub fn new() -> ClientLink {
         ClientLink::default()
+    }
+
+    /// A link for a session served with `options`.
+    pub fn with_options(options: ServeOptions) -> ClientLink {
+        ClientLink(Rc::default(), options)
     }
 
     fn attach(&self, peer: &Peer<RoleServer>, runtime: &Rc<tokio::runtime::Runtime>) {
@@ -113,15 +132,22 @@ impl ClientLink {
         self.0.borrow_mut().take();
     }
 
-    /// The client, when it declared form elicitation.
+    /// The client, when it declared form elicitation under a revision that has it.
     fn eliciting(&self) -> Option<Client> {
         let slot = self.0.borrow();
         let client = slot.as_ref()?;
-        client
+        (client
             .peer
             .supported_elicitation_modes()
             .contains(&ElicitationMode::Form)
+            && client.dialect() != version::Dialect::None)
             .then(|| client.clone())
+    }
+
+    /// Whether a client is attached (from its first call on): a card that finds no eliciting
+    /// client then went unshown because of that client, not because nobody was there.
+    fn attached(&self) -> bool {
+        self.0.borrow().is_some()
     }
 }
 
@@ -134,9 +160,26 @@ enum Elicited {
 }
 
 impl Client {
+    /// The elicitation of the negotiated revision (`version`).
+    fn dialect(&self) -> version::Dialect {
+        self.peer
+            .peer_info()
+            .map_or(version::Dialect::Current, |info| {
+                version::Dialect::of(&info.protocol_version)
+            })
+    }
+
     /// Sends one form elicitation and waits for its answer, at most `timeout`, driving the
     /// server's runtime meanwhile (the host thread is inside a call, outside the runtime).
+    /// Under 2025-06-18 the form is rewritten for it, and its answer back (`version`).
     fn elicit(&self, message: String, schema: ElicitationSchema, timeout: Duration) -> Elicited {
+        let original = (self.dialect() == version::Dialect::Legacy)
+            .then(|| serde_json::to_value(&schema).ok())
+            .flatten();
+        let schema = match &original {
+            Some(form) => serde_json::from_value(version::legacy_schema(form)).unwrap_or(schema),
+            None => schema,
+        };
         let params = ElicitRequestParams::FormElicitationParams {
             meta: None,
             message,
@@ -151,7 +194,15 @@ impl Client {
             tokio::time::timeout(timeout + Duration::from_secs(1), request).await
         });
         match answer {
-            Ok(Ok(result)) => Elicited::Answered(result),
+            Ok(Ok(mut result)) => {
+                if let Some(form) = &original {
+                    result.content = result
+                        .content
+                        .take()
+                        .map(|c| version::legacy_answer(form, c));
+                }
+                Elicited::Answered(result)
+            }
             Ok(Err(ServiceError::Timeout { .. })) | Err(_) => Elicited::TimedOut,
             Ok(Err(e)) => Elicited::Failed(e.to_string()),
         }
@@ -183,7 +234,10 @@ impl ElicitingPrompter {
 impl Prompter for ElicitingPrompter {
     fn card(&mut self, card: &Card) -> CardAnswer {
         let Some(client) = self.link.eliciting() else {
-            return self.fallback.card(card);
+            return match self.fallback.card(card) {
+                CardAnswer::Unavailable if self.link.attached() => CardAnswer::NoElicitation,
+                answer => answer,
+            };
         };
         match client.elicit(card_message(card), card_schema(card), self.timeout) {
             Elicited::Answered(result) => card_answer(&result),
@@ -221,9 +275,9 @@ impl Prompter for ElicitingPrompter {
 /// `finch run --serve mcp`: builds the host and serves it on stdio until the client closes
 /// stdin. Cards go to the client as elicitations when it supports them, else to the terminal,
 /// else nobody.
-pub fn run(env: HostEnv, assembly: &Assembly) -> crate::error::Result<()> {
+pub fn run(env: HostEnv, assembly: &Assembly, options: ServeOptions) -> crate::error::Result<()> {
     let ui = assembly.ui;
-    let link = ClientLink::new();
+    let link = ClientLink::with_options(options);
     let mut host = assembly.open_with(env, |env, fallback| {
         let timeout = env.settings.card_timeout;
         Box::new(ElicitingPrompter::new(link.clone(), fallback, timeout))
@@ -371,10 +425,12 @@ where
                     // Mini tools that finished starting in the background: list them as
                     // they registered.
                     host.refresh();
-                    Some(Reply::Tools(
-                        reply,
-                        host.active_tools().into_iter().map(mcp_tool).collect(),
-                    ))
+                    let mut tools: Vec<Tool> =
+                        host.active_tools().into_iter().map(mcp_tool).collect();
+                    if link.1.call_tool {
+                        tools.push(annotations::call_tool());
+                    }
+                    Some(Reply::Tools(reply, tools))
                 }
                 Job::CallTool {
                     name,
@@ -383,11 +439,19 @@ where
                     reply,
                 } => {
                     link.attach(&peer, &runtime);
-                    let record = host.call(&name, arguments);
+                    let result = match name.as_str() {
+                        annotations::CALL_TOOL if link.1.call_tool => {
+                            match annotations::unwrap_call(&arguments) {
+                                Ok((inner, arguments)) => call_result(host.call(&inner, arguments)),
+                                Err(why) => CallToolResult::error(vec![ContentBlock::text(why)]),
+                            }
+                        }
+                        _ => call_result(host.call(&name, arguments)),
+                    };
                     let tools_changed =
                         settle_events(host, reload) || std::mem::take(&mut reloaded);
                     let answer = Answer {
-                        result: call_result(record),
+                        result,
                         tools_changed,
                     };
                     Some(Reply::Call(reply, answer))
@@ -549,7 +613,8 @@ fn mcp_tool(spec: &ToolSpec) -> Tool {
         spec.name.clone(),
         spec.def.description.clone(),
         Arc::new(schema),
-    );
+    )
+    .with_annotations(annotations::of(spec));
     if spec.def.title.is_empty() || spec.def.title == spec.name {
         tool
     } else {
@@ -644,10 +709,15 @@ fn form_schema(schema: Value) -> ElicitationSchema {
     })
 }
 
-/// The client's answer to a card. Declining or cancelling the form denies.
+/// The client's answer to a card. Declining or cancelling the form does not run the call,
+/// and is kept apart from a person's deny.
 fn card_answer(result: &ElicitResult) -> CardAnswer {
-    if result.action != ElicitationAction::Accept {
-        return CardAnswer::Deny;
+    match result.action {
+        ElicitationAction::Accept => {}
+        ElicitationAction::Decline => return CardAnswer::Declined,
+        ElicitationAction::Cancel => return CardAnswer::Cancelled,
+        // An action of a later revision: whatever it is, no allow.
+        _ => return CardAnswer::Deny,
     }
     let field = |name: &str| {
         result
@@ -712,13 +782,13 @@ fn question_schema(question: &Question) -> Option<ElicitationSchema> {
 }
 
 /// The client's answer to a question. Free text wins over the options; a label that is not an
-/// option counts as free text; declining or cancelling chooses nothing.
+/// option counts as free text; declining or cancelling answers nothing (not "none chosen").
 fn question_answer(question: &Question, result: &ElicitResult) -> QuestionAnswer {
     let empty = Map::new();
     let content = match (&result.action, &result.content) {
         (ElicitationAction::Accept, Some(Value::Object(map))) => map,
         (ElicitationAction::Accept, _) => &empty,
-        _ => return QuestionAnswer::Chosen(Vec::new()),
+        _ => return QuestionAnswer::Dismissed,
     };
     if let Some(other) = content.get("other").and_then(Value::as_str)
         && !other.trim().is_empty()
@@ -879,9 +949,9 @@ mod tests {
             (
                 Decline,
                 Some(json!({"decision": "allowOnce"})),
-                CardAnswer::Deny,
+                CardAnswer::Declined,
             ),
-            (Cancel, None, CardAnswer::Deny),
+            (Cancel, None, CardAnswer::Cancelled),
         ];
         for (action, content, want) in cases {
             let got = card_answer(&elicited(action.clone(), content.clone()));
@@ -941,8 +1011,8 @@ mod tests {
             ),
             (Accept, Some(json!({"other": ""})), chosen(&[])),
             (Accept, None, chosen(&[])),
-            (Decline, None, chosen(&[])),
-            (Cancel, None, chosen(&[])),
+            (Decline, None, QuestionAnswer::Dismissed),
+            (Cancel, None, QuestionAnswer::Dismissed),
         ];
         for (action, content, want) in cases {
             let got = question_answer(&question(false), &elicited(action.clone(), content.clone()));
@@ -1002,6 +1072,8 @@ mod tests {
                 risk: None,
                 input_schema: json!({"type": "object", "properties": {"word": {"type": "string"}}}),
                 exposure: Exposure::Dynamic,
+                keywords: String::new(),
+                annotations: None,
             }]
         }
 

@@ -35,6 +35,9 @@ pub struct ServerWire<R: AsyncRead, W: AsyncWrite> {
     decoder: JsonRpcMessageCodec<RxJsonRpcMessage<RoleServer>>,
     /// rmcp's transport, used for writing only.
     write: AsyncRwTransport<RoleServer, tokio::io::Empty, W>,
+    /// The negotiated revision has 2025-06-18's elicitation (`super::version`), seen on the
+    /// `initialize` answer going out.
+    legacy_elicitation: bool,
 }
 
 /// What reading one line gave.
@@ -68,6 +71,7 @@ where
             discarding: false,
             decoder: JsonRpcMessageCodec::default(),
             write: AsyncRwTransport::new(tokio::io::empty(), write),
+            legacy_elicitation: false,
         }
     }
 
@@ -171,6 +175,33 @@ where
         &mut self,
         item: TxJsonRpcMessage<RoleServer>,
     ) -> impl Future<Output = Result<(), io::Error>> + Send + 'static {
+        use super::version::{Dialect, legacy_request};
+        use rmcp::model::{ServerRequest, ServerResult};
+        let item = match item {
+            JsonRpcMessage::Response(r) => {
+                if let ServerResult::InitializeResult(init) = &r.result {
+                    self.legacy_elicitation =
+                        Dialect::of(&init.protocol_version) == Dialect::Legacy;
+                }
+                JsonRpcMessage::Response(r)
+            }
+            JsonRpcMessage::Request(JsonRpcRequest {
+                jsonrpc,
+                id,
+                request: ServerRequest::ElicitRequest(elicit),
+            }) if self.legacy_elicitation => {
+                let request = match legacy_request(&elicit.params) {
+                    Some(custom) => ServerRequest::CustomRequest(custom),
+                    None => ServerRequest::ElicitRequest(elicit),
+                };
+                JsonRpcMessage::Request(JsonRpcRequest {
+                    jsonrpc,
+                    id,
+                    request,
+                })
+            }
+            other => other,
+        };
         self.write.send(item)
     }
 
