@@ -25,7 +25,7 @@ use std::cell::OnceCell;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{CommandFactory, FromArgMatches};
+use clap::FromArgMatches;
 
 use crate::cli::{Cli, Command, GlobalArgs};
 use crate::config::{Config, Settings};
@@ -107,7 +107,19 @@ impl Context {
 pub fn main() -> ExitCode {
     // Parse with a command tree that is never dropped: the process ends right after, and freeing
     // clap's whole tree cost more than a sixth of `finch --version`.
-    let command = Box::leak(Box::new(Cli::command()));
+    // `COMPLETE=<shell> finch -- <words>`: the shell asks for completions (`cli::complete`);
+    // answered and exited here, before anything else reads the command line.
+    clap_complete::CompleteEnv::with_factory(<Cli as clap::CommandFactory>::command).complete();
+    // The examples are only read by `--help`: a run that does not ask for help skips adding
+    // them to every command.
+    let asks_for_help = std::env::args_os()
+        .skip(1)
+        .any(|a| a == "-h" || a == "--help" || a == "help");
+    let command = Box::leak(Box::new(if asks_for_help {
+        cli::command()
+    } else {
+        <Cli as clap::CommandFactory>::command()
+    }));
     let parsed = command
         .try_get_matches_from_mut(std::env::args_os())
         .and_then(|mut matches| Cli::from_arg_matches_mut(&mut matches));
@@ -163,16 +175,28 @@ pub fn main() -> ExitCode {
 }
 
 /// A usage error as every other error reads: `Error: <what>` (the app and scripts look for that
-/// prefix), then clap's usage lines. No command at all shows the help under its own `Error:` line.
+/// prefix), then clap's usage lines, and its tips as `hint:` lines. No command at all shows the help under its own `Error:` line.
 fn usage_error_text(err: &clap::Error) -> String {
     let mut text = err.render().to_string();
     if !text.ends_with('\n') {
         text.push('\n');
     }
-    match text.strip_prefix("error: ") {
+    let text = match text.strip_prefix("error: ") {
         Some(rest) => format!("Error: {rest}"),
         None => format!("Error: a command is required\n\n{text}"),
-    }
+    };
+    // clap's tips and its closing line read as finch's own hints.
+    text.lines()
+        .map(|line| match line.trim_start().strip_prefix("tip: ") {
+            Some(tip) => format!("hint: {tip}"),
+            None if line == "For more information, try '--help'." => {
+                "hint: run the command with --help for its options and examples".to_string()
+            }
+            None => line.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n"
 }
 
 fn dispatch(ctx: &Context, command: Command) -> Result<()> {

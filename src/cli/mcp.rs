@@ -109,7 +109,9 @@ fn cmd_list(ctx: &Context) -> Result<()> {
             env.homes.mcp_servers_json().display()
         ));
     }
-    let mut table = Table::new(&["NAME", "TRANSPORT", "SOURCE", "OWNER", "STATUS", "TOOLS"]);
+    let mut table = Table::new(&["NAME", "TRANSPORT", "SOURCE", "OWNER", "STATUS", "TOOLS"])
+        .whole(&["NAME"])
+        .optional(&["OWNER", "SOURCE", "TRANSPORT"]);
     let mut notes = Vec::new();
     for s in &statuses {
         let (status, tools) = match (&s.error, &s.tools) {

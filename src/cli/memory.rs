@@ -28,7 +28,7 @@ pub enum MemoryCommand {
         #[arg(allow_hyphen_values = true)]
         text: String,
         /// Which file: long-term, daily, space:<name>, lessons or profile
-        #[arg(long, default_value = "long-term", value_name = "FILE")]
+        #[arg(long, default_value = "long-term", value_name = "FILE", add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::memory_files))]
         to: String,
         /// Put the entry under this heading (created at the end of the file when missing)
         #[arg(long, value_name = "HEADING")]
@@ -49,7 +49,7 @@ pub enum MemoryCommand {
         #[arg(long)]
         id: Option<String>,
         /// Only look in this file (long-term, profile, lessons, a date, a space)
-        #[arg(long = "in", value_name = "FILE")]
+        #[arg(long = "in", value_name = "FILE", add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::memory_files))]
         within: Option<String>,
     },
     /// Remove an entry
@@ -68,7 +68,7 @@ pub enum MemoryCommand {
         #[arg(long)]
         all_matching: bool,
         /// Only look in this file (long-term, profile, lessons, a date, a space)
-        #[arg(long = "in", value_name = "FILE")]
+        #[arg(long = "in", value_name = "FILE", add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::memory_files))]
         within: Option<String>,
     },
     /// Search memory, ranked
@@ -93,6 +93,7 @@ pub enum MemoryCommand {
         limit: usize,
     },
     /// List entries with their ids
+    #[command(visible_alias = "ls")]
     List {
         /// Which files to list
         #[arg(long, value_enum, default_value_t = ScopeArg::All)]
@@ -104,6 +105,7 @@ pub enum MemoryCommand {
     /// Show a memory file, a day's log or a space's memory
     Show {
         /// long-term, profile, lessons, today, a date (YYYY-MM-DD), or a space name
+        #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::memory_files))]
         what: String,
     },
     /// Delete daily logs older than a duration
@@ -315,7 +317,9 @@ pub fn run(ctx: &Context, command: &MemoryCommand) -> Result<()> {
                 return Ok(());
             }
             // Sub-items are indented under the item they are nested in.
-            let mut table = Table::new(&["ID", "WHERE", "TEXT"]);
+            let mut table = Table::new(&["ID", "WHERE", "TEXT"])
+                .whole(&["ID"])
+                .optional(&["WHERE"]);
             let mut depth: Vec<(String, usize)> = Vec::new();
             for e in &entries {
                 let d = match &e.parent {

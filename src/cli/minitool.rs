@@ -40,7 +40,7 @@ pub struct AddArgs {
 #[derive(Debug, Args)]
 pub struct UpdateArgs {
     /// The mini tool to update
-    #[arg(required_unless_present = "all", conflicts_with = "all")]
+    #[arg(required_unless_present = "all", conflicts_with = "all", add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::installed_ids))]
     pub id: Option<String>,
     /// Update every mini tool in the tier
     #[arg(long)]
@@ -59,6 +59,7 @@ pub struct UpdateArgs {
 #[derive(Debug, Args)]
 pub struct RemoveArgs {
     /// The mini tool to remove
+    #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::installed_ids))]
     pub id: String,
     /// Use the global tier
     #[arg(short, long)]
@@ -81,7 +82,7 @@ pub struct ListArgs {
 #[derive(Debug, Args)]
 pub struct IdArgs {
     /// Mini tool ids
-    #[arg(required = true)]
+    #[arg(required = true, add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::installed_ids))]
     pub ids: Vec<String>,
 }
 
@@ -244,8 +245,23 @@ fn print_outcome(ctx: &Context, o: &UpdateOutcome, dry_run: bool) -> Result<()> 
             h.latest, h.spec, h.package
         ));
     }
+    if !wants_machine_line(ctx) {
+        return Ok(());
+    }
     let machine = serde_json::to_string(&o.to_json(dry_run)).unwrap_or_default();
     ctx.ui.line(format!("FINCH_CLI_RESULT_JSON:{machine}"))
+}
+
+/// Whether `update` prints its `FINCH_CLI_RESULT_JSON:` line (SPEC §3.4). The app runs finch
+/// with stdout on a pipe and parses that line, so a pipe always gets it; a person at a terminal
+/// does not, unless `FINCH_CLI_RESULT_JSON=1` asks for it (an app that runs finch in a
+/// pseudo-terminal).
+fn wants_machine_line(ctx: &Context) -> bool {
+    !ctx.ui.stdout_tty
+        || ctx
+            .env
+            .get("FINCH_CLI_RESULT_JSON")
+            .is_some_and(|v| !v.is_empty() && v != "0")
 }
 
 fn update_all(
@@ -372,7 +388,11 @@ pub fn cmd_list(ctx: &Context, args: &ListArgs) -> Result<()> {
         state: &listing.state,
         known: listing.state_problem.is_none(),
     };
-    let mut out = crate::ui::Table::new(&["ID", "VERSION", "STATUS", "NAME", "PATH"]);
+    // The id and the path are copied into other commands: never cut; the path goes first
+    // on a narrow terminal, then the version.
+    let mut out = crate::ui::Table::new(&["ID", "VERSION", "STATUS", "NAME", "PATH"])
+        .whole(&["ID", "PATH"])
+        .optional(&["PATH", "VERSION"]);
     let mut any = false;
     let mut tab_lines = Vec::new();
     let shown = |e: &&TierEntry| table || listing::in_app_format(e);

@@ -2,7 +2,9 @@
 //! and the shell completions. One file per command group holds its arguments' handling; this file
 //! holds only the tree and the global flags.
 
+pub mod complete;
 pub mod doctor;
+pub mod examples;
 pub mod generate;
 pub mod mcp;
 pub mod memory;
@@ -37,28 +39,61 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// The heading the flags every command takes are listed under, apart from its own options.
+const GLOBAL: &str = "Global options";
+
+/// The command tree, with every command's examples after its help (`examples`).
+pub fn command() -> clap::Command {
+    use clap::CommandFactory;
+    with_examples(Cli::command(), "")
+}
+
+fn with_examples(mut cmd: clap::Command, path: &str) -> clap::Command {
+    if let Some(examples) = examples::of(path) {
+        let text = examples::help_text(examples);
+        let after = match cmd.get_after_help() {
+            Some(before) => format!("{before}\n\n{text}"),
+            None => text,
+        };
+        cmd = cmd.after_help(after);
+    }
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .collect();
+    for name in names {
+        let sub_path = if path.is_empty() {
+            name.clone()
+        } else {
+            format!("{path} {name}")
+        };
+        cmd = cmd.mut_subcommand(&name, |sub| with_examples(sub, &sub_path));
+    }
+    cmd
+}
+
 #[derive(Debug, Clone, Args)]
 pub struct GlobalArgs {
     /// Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = GLOBAL)]
     pub json: bool,
     /// Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)
-    #[arg(long, global = true, value_name = "DIR")]
+    #[arg(long, global = true, value_name = "DIR", help_heading = GLOBAL)]
     pub runtime_home: Option<PathBuf>,
     /// Agent home (default: $FINCH_AGENT_HOME, else the app's setting, else ~/finchnest)
-    #[arg(long, global = true, value_name = "DIR")]
+    #[arg(long, global = true, value_name = "DIR", help_heading = GLOBAL)]
     pub agent_home: Option<PathBuf>,
     /// Print only data and errors
-    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    #[arg(short, long, global = true, conflicts_with = "verbose", help_heading = GLOBAL)]
     pub quiet: bool,
     /// Print more detail on stderr
-    #[arg(short, long, global = true)]
+    #[arg(short, long, global = true, help_heading = GLOBAL)]
     pub verbose: bool,
     /// When to use colour (NO_COLOR is honoured with `auto`)
-    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN", help_heading = GLOBAL)]
     pub color: ColorChoice,
     /// Answer yes to confirmations (never to permission cards)
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = GLOBAL)]
     pub yes: bool,
 }
 
@@ -67,12 +102,13 @@ pub struct GlobalArgs {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Install a mini tool from npm, a directory, a .tgz/.zip file or URL
+    #[command(visible_aliases = ["install", "i"])]
     Add(minitool::AddArgs),
     /// Update installed mini tools from where they came from
     #[command(visible_alias = "up")]
     Update(minitool::UpdateArgs),
     /// Uninstall a mini tool (its data directory is kept)
-    #[command(visible_alias = "rm")]
+    #[command(visible_aliases = ["rm", "uninstall"])]
     Remove(minitool::RemoveArgs),
     /// List installed mini tools
     #[command(visible_alias = "ls")]

@@ -38,6 +38,7 @@ pub enum PolicyCommand {
 pub struct CheckArgs {
     /// Tool name: a built-in (`Bash`, `Read`, …), a dispatcher (`Memory`, `MiniTool`, …),
     /// `mcp__<server>__<tool>`, or `<mini-tool-id>_<tool>`
+    #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::tool_names))]
     pub tool: String,
     /// The call's arguments as a JSON object, e.g. '{"command":"ls -la"}'
     #[arg(value_name = "JSON")]

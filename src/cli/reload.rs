@@ -21,6 +21,7 @@ use crate::host::runtime::Outcome;
 #[derive(Debug, Args)]
 pub struct ReloadArgs {
     /// Report only this mini tool (the catalog is rebuilt whole)
+    #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::installed_ids))]
     pub id: Option<String>,
 }
 

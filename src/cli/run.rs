@@ -48,7 +48,7 @@ pub struct SessionArgs {
     #[arg(long, value_enum, value_name = "MODE")]
     pub mode: Option<ModeArg>,
     /// Answer the permission cards of this exact tool name with "allow" (repeatable; logged)
-    #[arg(long, value_name = "TOOL")]
+    #[arg(long, value_name = "TOOL", add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::tool_names))]
     pub approve: Vec<String>,
     /// Working directory of the session (default: the current directory)
     #[arg(long, value_name = "DIR")]

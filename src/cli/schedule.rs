@@ -47,7 +47,8 @@ pub struct WhenArgs {
     /// Run on a five-field cron expression (minute hour day-of-month month day-of-week)
     #[arg(long, value_name = "EXPR")]
     pub cron: Option<String>,
-    /// Run once at an ISO date-time (without an offset: in the task's time zone)
+    /// Run once at an ISO 8601 date-time (2026-12-24T10:00+05:00; without an offset: in the
+    /// task's time zone)
     #[arg(long, value_name = "DATETIME")]
     pub once: Option<String>,
 }
@@ -126,6 +127,7 @@ impl From<&TaskOptions> for TaskSettings {
 #[derive(Debug, Subcommand)]
 pub enum ScheduleCommand {
     /// List tasks with their next run and last result
+    #[command(visible_alias = "ls")]
     List,
     /// Create a task
     Create {
@@ -145,6 +147,7 @@ pub enum ScheduleCommand {
     /// An empty value (`--model ""`) clears --model, --effort, --timeout, --space and --cwd.
     Update {
         /// The task id (t-…)
+        #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::task_ids))]
         id: String,
         /// A new name
         #[arg(long)]
@@ -160,26 +163,31 @@ pub enum ScheduleCommand {
     /// Enable a task
     Enable {
         /// The task id (t-…)
+        #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::task_ids))]
         id: String,
     },
     /// Disable a task (it stays in the list and keeps its history)
     Disable {
         /// The task id (t-…)
+        #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::task_ids))]
         id: String,
     },
     /// Delete a task (its history is kept)
     Delete {
         /// The task id (t-…)
+        #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::task_ids))]
         id: String,
     },
     /// Run a task now, in the foreground
     Run {
         /// The task id (t-…)
+        #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::task_ids))]
         id: String,
     },
     /// Show run history, newest first
     History {
         /// Only this task's runs
+        #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::task_ids))]
         id: Option<String>,
         /// How many runs to show
         #[arg(long, default_value_t = 20)]
@@ -381,7 +389,7 @@ fn print_task(ctx: &Context, task: &Task, now: DateTime<Utc>, verb: &str) -> Res
     ctx.ui.line("  Next runs:")?;
     for t in next {
         ctx.ui
-            .line(format!("    {}", local_time(t, task.timezone)))?;
+            .line(format!("    {}", zoned_time(t, task.timezone)))?;
     }
     if !task.enabled {
         ctx.ui
@@ -452,32 +460,51 @@ fn cmd_list(ctx: &Context) -> Result<()> {
         }
         return ctx.ui.line(out.trim_end_matches('\n'));
     }
+    // The next run comes first; times are in the user's zone, or in the task's own when it
+    // has another (set with --tz), always with the offset; a disabled task or one that does not
+    // fire again goes last.
+    let mut rows = rows;
+    rows.sort_by_key(|(task, next, _)| (next.is_none() || !task.enabled, *next));
+    let local = local_zone(ctx);
+    let shown_zone = |task: &Task| {
+        if task.timezone.name() == local.name() {
+            local
+        } else {
+            task.timezone
+        }
+    };
     let mut table = Table::new(&[
         "ID",
         "NAME",
+        "NEXT RUN",
         "SCHEDULE",
         "TIME ZONE",
-        "NEXT RUN",
         "LAST RESULT",
-    ]);
+    ])
+    .whole(&["ID", "NEXT RUN"])
+    .optional(&["TIME ZONE", "LAST RESULT", "SCHEDULE"]);
     for (task, next, last) in &rows {
         let next = match next {
             _ if !task.enabled => "disabled".to_string(),
-            Some(t) => local_time(*t, task.timezone),
+            Some(t) => format!(
+                "{} ({})",
+                zoned_time(*t, shown_zone(task)),
+                relative(now, *t)
+            ),
             None => "-".to_string(),
         };
         let last = last.as_ref().map_or("-".to_string(), |r| {
             let when = DateTime::parse_from_rfc3339(&r.finished_at)
-                .map(|t| local_time(t.with_timezone(&Utc), task.timezone))
+                .map(|t| zoned_time(t.with_timezone(&Utc), shown_zone(task)))
                 .unwrap_or_else(|_| r.finished_at.clone());
             format!("{} {when}", r.status.as_str())
         });
         table.row(vec![
             task.id.clone(),
             one_line(&task.name).into_owned(),
+            next,
             task.schedule.to_string(),
             task.timezone.name().to_string(),
-            next,
             last,
         ]);
     }
@@ -634,15 +661,17 @@ fn cmd_history(ctx: &Context, id: Option<&str>, limit: usize) -> Result<()> {
         "EXIT",
         "SESSION",
         "OUTPUT",
-    ]);
+    ])
+    .whole(&["RUN"])
+    .optional(&["SCHEDULED FOR", "SESSION", "FINISHED", "EXIT", "TASK"]);
     for r in &found.runs {
         // Times in the local zone; the session id shortened like a commit id (all of it is in
         // the piped and JSON output).
         table.row(vec![
             r.run_id.clone(),
             r.task_id.clone(),
-            time(r.scheduled_for.as_deref(), "%Y-%m-%d %H:%M"),
-            time(Some(&r.started_at), "%Y-%m-%d %H:%M:%S"),
+            time(r.scheduled_for.as_deref(), "%Y-%m-%d %H:%M %:z"),
+            time(Some(&r.started_at), "%Y-%m-%d %H:%M:%S %:z"),
             time(Some(&r.finished_at), "%H:%M:%S"),
             r.status.as_str().to_string(),
             exit(r),
@@ -767,7 +796,7 @@ fn event_text(event: &DaemonEvent, zone: Zone) -> String {
                 n => format!(" ({n} unreadable, see `finch schedule list`)"),
             };
             let next = match next {
-                Some((id, at)) => format!("; next run: {id} at {}", local_time(*at, zone)),
+                Some((id, at)) => format!("; next run: {id} at {}", zoned_time(*at, zone)),
                 None => "; nothing is due".to_string(),
             };
             format!("schedule daemon started (pid {pid}), {tasks} task(s){broken}{next}")
@@ -803,11 +832,11 @@ fn event_text(event: &DaemonEvent, zone: Zone) -> String {
             catch_up,
         } => {
             let when = match count {
-                1 => format!("at {}", local_time(*scheduled_for, zone)),
+                1 => format!("at {}", zoned_time(*scheduled_for, zone)),
                 n => format!(
                     "{n} times, {} to {}",
-                    local_time(*scheduled_for, zone),
-                    local_time(*latest, zone)
+                    zoned_time(*scheduled_for, zone),
+                    zoned_time(*latest, zone)
                 ),
             };
             let then = if *catch_up {
@@ -843,11 +872,31 @@ fn local_zone(ctx: &Context) -> Zone {
     local_zone_in(&ctx.env)
 }
 
-/// `Sun 2026-03-08 03:00 EDT`
-fn local_time(t: DateTime<Utc>, zone: Zone) -> String {
+/// `Sun 2026-03-08 03:00 -04:00`: with the offset, never an abbreviation (`CST` is three
+/// zones).
+fn zoned_time(t: DateTime<Utc>, zone: Zone) -> String {
     t.with_timezone(&zone)
-        .format("%a %Y-%m-%d %H:%M %Z")
+        .format("%a %Y-%m-%d %H:%M %:z")
         .to_string()
+}
+
+/// How far `t` is from `now`, rounded: `in 40 s`, `in 25 min`, `in 3 h`, `in 2 d` (`ago` for a
+/// time past).
+fn relative(now: DateTime<Utc>, t: DateTime<Utc>) -> String {
+    let secs = (t - now).num_seconds();
+    let (past, secs) = (secs < 0, secs.unsigned_abs());
+    let round = |unit: u64| (secs + unit / 2) / unit;
+    let amount = match secs {
+        0..60 => format!("{secs} s"),
+        60..3_570 => format!("{} min", round(60)),
+        3_570..129_600 => format!("{} h", round(3_600).max(1)),
+        _ => format!("{} d", round(86_400)),
+    };
+    if past {
+        format!("{amount} ago")
+    } else {
+        format!("in {amount}")
+    }
 }
 
 /// `text` with its white space runs (newlines, tabs) made single spaces, for one-line output.

@@ -21,6 +21,7 @@ use crate::ui::{Table, Ui};
 #[derive(Debug, Subcommand)]
 pub enum SessionCommand {
     /// List sessions, most recently active first
+    #[command(visible_alias = "ls")]
     List {
         /// Only sessions whose working directory is DIR or inside it
         #[arg(long, value_name = "DIR")]
@@ -32,9 +33,10 @@ pub enum SessionCommand {
     /// Show a transcript
     Show {
         /// Session id, or a prefix of it that names one session
+        #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::session_ids))]
         id: String,
     },
-    /// Search message text and tool names of every transcript, ranked
+    /// Search message text, tool names and tool arguments of every transcript, ranked
     Search {
         /// Words to find (an entry holding them as a phrase ranks higher)
         query: String,
@@ -49,12 +51,14 @@ pub enum SessionCommand {
     /// Set a session's title
     Rename {
         /// Session id, or a prefix of it that names one session
+        #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::session_ids))]
         id: String,
         title: String,
     },
     /// Trust another directory for a session's file tools
     ExtendDir {
         /// Session id, or a prefix of it that names one session
+        #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::session_ids))]
         id: String,
         /// An existing directory (stored as its canonical absolute path)
         dir: PathBuf,
@@ -62,6 +66,7 @@ pub enum SessionCommand {
     /// Attach a file (at most 20 MiB) to a session's composer draft
     Attach {
         /// Session id, or a prefix of it that names one session
+        #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::session_ids))]
         id: String,
         file: PathBuf,
     },
@@ -159,7 +164,9 @@ fn cmd_list(ctx: &Context, workspace: Option<&PathBuf>, limit: usize) -> Result<
         "STARTED",
         "LAST ACTIVITY",
         "MESSAGES",
-    ]);
+    ])
+    .whole(&["ID"])
+    .optional(&["WORKSPACE", "STARTED", "MESSAGES"]);
     for s in &sessions {
         table.row(vec![
             s.short_id.clone(),

@@ -11,6 +11,7 @@ use crate::ui::Table;
 #[derive(Debug, Subcommand)]
 pub enum SkillCommand {
     /// List skills of every source (project, personal, global, enabled mini tools)
+    #[command(visible_alias = "ls")]
     List,
     /// Print the SKILL.md of the skill that wins for a name
     Show { name: String },
@@ -60,7 +61,9 @@ fn cmd_list(ctx: &Context, skills: &[Skill]) -> Result<()> {
         }
         return Ok(());
     }
-    let mut table = Table::new(&["NAME", "SOURCE", "STATUS", "DESCRIPTION", "PATH"]);
+    let mut table = Table::new(&["NAME", "SOURCE", "STATUS", "DESCRIPTION", "PATH"])
+        .whole(&["NAME", "PATH"])
+        .optional(&["PATH", "SOURCE"]);
     for s in skills {
         table.row(vec![
             s.name.clone(),

@@ -15,6 +15,7 @@ use crate::ui::Table;
 #[derive(Debug, Subcommand)]
 pub enum SpaceCommand {
     /// List spaces
+    #[command(visible_alias = "ls")]
     List,
     /// Create a space
     Create {
@@ -58,7 +59,9 @@ pub fn run(ctx: &Context, command: &SpaceCommand) -> Result<()> {
                 }
                 return Ok(());
             }
-            let mut table = Table::new(&["ID", "NAME", "DIRECTORY", "CREATED"]);
+            let mut table = Table::new(&["ID", "NAME", "DIRECTORY", "CREATED"])
+                .whole(&["ID", "DIRECTORY"])
+                .optional(&["CREATED", "DIRECTORY"]);
             for s in &spaces {
                 table.row(vec![
                     s.id.clone(),

@@ -68,12 +68,14 @@ pub struct SearchArgs {
 #[derive(Debug, Args)]
 pub struct InfoArgs {
     /// The tool's model-facing name (or a raw name only one tool registered)
+    #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::tool_names))]
     pub name: String,
 }
 
 #[derive(Debug, Args)]
 pub struct CallArgs {
     /// The tool's model-facing name (or a raw name only one tool registered)
+    #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::tool_names))]
     pub name: String,
     /// The arguments: one JSON object, or key=value pairs (values that parse as JSON are JSON)
     #[arg(value_name = "ARGS")]
@@ -126,7 +128,9 @@ fn cmd_list(ctx: &Context, args: &ListArgs) -> Result<()> {
         let list: Vec<Value> = tools.iter().map(|t| summary_json(t)).collect();
         return ctx.ui.json(&Value::Array(list));
     }
-    let mut table = Table::new(&["NAME", "LAYER", "EXPOSURE", "DESCRIPTION"]);
+    let mut table = Table::new(&["NAME", "LAYER", "EXPOSURE", "DESCRIPTION"])
+        .whole(&["NAME"])
+        .optional(&["EXPOSURE", "LAYER"]);
     for tool in tools {
         table.row(vec![
             tool.name.clone(),
@@ -184,7 +188,7 @@ fn cmd_search(ctx: &Context, args: &SearchArgs) -> Result<()> {
             .status(format!("No tool matches \"{}\".", args.query));
         return Ok(());
     }
-    let mut table = Table::new(&["NAME", "SOURCE", "DESCRIPTION"]);
+    let mut table = Table::new(&["NAME", "SOURCE", "DESCRIPTION"]).whole(&["NAME"]);
     for hit in &found {
         let text = |k: &str| hit[k].as_str().unwrap_or_default().to_string();
         table.row(vec![
@@ -532,12 +536,14 @@ fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
             crate::eline!("  … {name}: {}", progress_line(&update));
         }
     };
+    let title = crate::host::frontend::new_session_title(&host, "tool call", &name, &call_args);
     let record = host.call_with(
         &name,
         call_args,
         &crate::host::cancel::Cancel::new(),
         &progress,
     );
+    crate::host::frontend::title_session(&mut host, title);
     host.finish().map_err(crate::error::CommandError::from)?;
     if ctx.ui.json {
         ctx.ui.json(&record.to_json())?;

@@ -24,6 +24,18 @@ pub struct Card {
     pub session_allow_offered: bool,
 }
 
+impl Card {
+    /// What "Allow for this session" covers, in words for the card: what the host remembers
+    /// (`host::session_key`) is the exact command for Bash and the tool for any other.
+    pub fn session_scope(&self) -> String {
+        if self.tool == "Bash" {
+            "this exact command only".to_string()
+        } else {
+            format!("every {} call", self.tool)
+        }
+    }
+}
+
 /// A person's answer to a card.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CardAnswer {

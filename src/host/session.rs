@@ -54,6 +54,10 @@ pub struct SessionState {
     pending: Option<Vec<Entry>>,
     /// `cwd` held open once the file tools first ask (see `cwd_dir`).
     cwd_dir: OnceCell<Option<std::fs::File>>,
+    /// This run started the transcript and has not given it a title yet (`title_if_new`).
+    untitled_new: bool,
+    /// The title `sync` writes unless the run named the session itself.
+    pending_title: Option<(String, DateTime<Utc>)>,
 }
 
 impl SessionState {
@@ -73,6 +77,8 @@ impl SessionState {
             transcript: None,
             pending: None,
             cwd_dir: OnceCell::new(),
+            untitled_new: false,
+            pending_title: None,
         }
     }
 
@@ -93,7 +99,48 @@ impl SessionState {
             "cwd": self.cwd,
         });
         self.transcript = Some(Appender::create(&path, &header, lock_timeout)?);
+        self.untitled_new = true;
         Ok(())
+    }
+
+    /// Gives a transcript this run started a title that says what the run was, e.g. `tool
+    /// call: Read notes.txt`, so `session list` shows it instead of an empty row. The first
+    /// title asked for is kept and written by `sync` as a `session_info` entry (what `finch
+    /// session rename` writes), unless the run named the session itself by then (the Session
+    /// tool's rename). A continued session keeps its own title.
+    pub fn title_if_new(&mut self, title: &str, now: DateTime<Utc>) {
+        let title = title.trim();
+        if self.untitled_new && self.pending_title.is_none() && !title.is_empty() {
+            self.pending_title = Some((title.to_string(), now));
+        }
+    }
+
+    /// Whether `title_if_new` would still take a title.
+    pub fn wants_title(&self) -> bool {
+        self.untitled_new && self.pending_title.is_none()
+    }
+
+    /// Writes the pending title when the transcript has none of its own.
+    fn write_title(&mut self) -> Result<(), SessionError> {
+        let Some((title, now)) = self.pending_title.take() else {
+            return Ok(());
+        };
+        self.untitled_new = false;
+        let Some(path) = self.transcript_path() else {
+            return Ok(());
+        };
+        // Entries are written `{"type":"session_info",…` (`Entry::write`, `append::rename`).
+        let named = std::fs::read(path).is_ok_and(|bytes| {
+            memchr::memmem::find(&bytes, b"{\"type\":\"session_info\"").is_some()
+        });
+        if named {
+            return Ok(());
+        }
+        let mut body = serde_json::Map::new();
+        body.insert("type".into(), "session_info".into());
+        body.insert("name".into(), title.into());
+        self.push(Entry::from_body(&body, now))?;
+        self.flush_records()
     }
 
     /// Continues the transcript at `path`: takes its id, and reads back its trusted
@@ -145,10 +192,14 @@ impl SessionState {
         data: &impl Serialize,
         now: DateTime<Utc>,
     ) -> Result<(), SessionError> {
+        self.push(Entry::custom(custom_type, data, now))
+    }
+
+    /// Writes `entry`, or lets it wait with the others while writing is deferred.
+    fn push(&mut self, entry: Entry) -> Result<(), SessionError> {
         let Some(transcript) = &mut self.transcript else {
             return Ok(());
         };
-        let entry = Entry::custom(custom_type, data, now);
         match &mut self.pending {
             Some(pending) => {
                 // Said before the entry waits, so a stop signal never ends the process with
@@ -194,6 +245,7 @@ impl SessionState {
     /// Writes what waits and flushes the transcript to disk (end of a run).
     pub fn sync(&mut self) -> Result<(), SessionError> {
         self.flush_records()?;
+        self.write_title()?;
         match &self.transcript {
             Some(t) => t.sync(),
             None => Ok(()),

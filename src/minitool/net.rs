@@ -68,7 +68,7 @@ impl Network {
             npm_command: npm.as_deref(),
         })?;
         note(format!(
-            "registry: {} (from {:?})",
+            "registry: {} (from {})",
             config.default, config.source
         ));
         install_crypto_provider();

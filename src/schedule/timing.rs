@@ -157,7 +157,7 @@ impl Schedule {
     /// earlier instant). Stored as RFC 3339 with the zone's offset.
     pub fn once(text: &str, tz: Zone) -> Result<Schedule, FieldError> {
         let trimmed = text.trim();
-        let at = if let Ok(at) = DateTime::parse_from_rfc3339(trimmed) {
+        let at = if let Some(at) = parse_with_offset(trimmed) {
             at.with_timezone(&tz).fixed_offset()
         } else {
             let naive = parse_naive(trimmed).ok_or_else(|| {
@@ -331,6 +331,26 @@ fn next_hourly(tz: Zone, after: DateTime<Utc>, minute: u32) -> Option<DateTime<U
 
 /// Maps a wall-clock time in `tz` to an instant: a time in a gap moves to the end of the gap, a
 /// repeated time takes the earlier instant.
+/// An ISO 8601 date-time with an offset: RFC 3339 (`2026-12-24T10:00:00+05:00`), and the forms
+/// ISO 8601 also allows — no seconds (`2026-12-24T10:00+05:00`), a space for `T`, `Z`, an
+/// offset without a colon or without minutes (`+0500`, `+05`).
+fn parse_with_offset(text: &str) -> Option<DateTime<chrono::FixedOffset>> {
+    if let Ok(at) = DateTime::parse_from_rfc3339(text) {
+        return Some(at);
+    }
+    let mut text = text.replacen(' ', "T", 1);
+    if let Some(rest) = text.strip_suffix(['Z', 'z']) {
+        text = format!("{rest}+00:00");
+    }
+    [
+        "%Y-%m-%dT%H:%M%#z",
+        "%Y-%m-%dT%H:%M:%S%#z",
+        "%Y-%m-%dT%H:%M:%S%.f%#z",
+    ]
+    .iter()
+    .find_map(|format| DateTime::parse_from_str(&text, format).ok())
+}
+
 pub fn resolve_local(tz: Zone, naive: NaiveDateTime) -> DateTime<Zone> {
     match tz.from_local_datetime(&naive) {
         LocalResult::Single(t) | LocalResult::Ambiguous(t, _) => t,
@@ -1010,5 +1030,32 @@ mod tests {
         let never = Schedule::cron("0 0 30 2 *").unwrap();
         assert_eq!(never.next_after(tz, utc("2026-01-01T00:00:00Z")), None);
         assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    }
+
+    #[test]
+    fn once_takes_every_iso_8601_form_with_an_offset() {
+        let tz = parse_zone("Europe/Berlin").unwrap();
+        let want = "2026-12-24T05:00:00Z";
+        for text in [
+            "2026-12-24T10:00+05:00",
+            "2026-12-24T10:00:00+05:00",
+            "2026-12-24T10:00:00.000+05:00",
+            "2026-12-24 10:00+05:00",
+            "2026-12-24T10:00+0500",
+            "2026-12-24T10:00+05",
+            "2026-12-24T05:00Z",
+        ] {
+            let schedule = Schedule::once(text, tz).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+            let after = DateTime::parse_from_rfc3339("2026-01-01T00:00:00Z")
+                .unwrap()
+                .with_timezone(&Utc);
+            let next = schedule.next_after(tz, after).expect("it fires");
+            assert_eq!(
+                next.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+                want,
+                "{text}"
+            );
+        }
+        assert!(Schedule::once("2026-12-24T10:00+25:00", tz).is_err());
     }
 }

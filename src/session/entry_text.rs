@@ -11,7 +11,9 @@
 //! names of their `toolCall` blocks, the text of nested `toolResult` blocks, their `toolName`,
 //! and the `command`/`output`/`summary` fields of shell runs and summaries; `custom_message`
 //! entries their content; finch's `finch.toolCall` records their tool; `compaction` and
-//! `branch_summary` entries their summary. Thinking blocks and tool arguments do not count.
+//! `branch_summary` entries their summary. The arguments of tool calls (`toolCall` blocks and
+//! `finch.toolCall` records) count by their strings and numbers (a command, a path, a query);
+//! thinking blocks do not.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -96,6 +98,8 @@ struct RawMessage<'a> {
 struct RawToolData<'a> {
     #[serde(borrow, default)]
     tool: Str<'a>,
+    #[serde(default)]
+    arguments: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -106,8 +110,27 @@ struct RawBlock<'a> {
     text: Str<'a>,
     #[serde(borrow, default)]
     name: Str<'a>,
+    #[serde(default)]
+    arguments: Option<Value>,
     #[serde(borrow, default)]
     content: Content<'a>,
+}
+
+/// The text of a call's arguments: every string and number in them, so a search finds a call
+/// by its command, path or query.
+fn argument_text<'a>(arguments: Option<Value>, pieces: &mut Vec<Cow<'a, str>>) {
+    fn walk<'a>(value: Value, pieces: &mut Vec<Cow<'a, str>>) {
+        match value {
+            Value::String(s) => pieces.push(Cow::Owned(s)),
+            Value::Number(n) => pieces.push(Cow::Owned(n.to_string())),
+            Value::Array(items) => items.into_iter().for_each(|v| walk(v, pieces)),
+            Value::Object(map) => map.into_iter().for_each(|(_, v)| walk(v, pieces)),
+            Value::Bool(_) | Value::Null => {}
+        }
+    }
+    if let Some(arguments) = arguments {
+        walk(arguments, pieces);
+    }
 }
 
 impl<'a> RawEntry<'a> {
@@ -128,7 +151,9 @@ impl<'a> RawEntry<'a> {
                 Cow::Borrowed("custom")
             }
             "custom" if self.custom_type.0.as_deref() == Some("finch.toolCall") => {
-                pieces.extend(self.data.0?.tool.0);
+                let data = self.data.0?;
+                pieces.extend(data.tool.0);
+                argument_text(data.arguments, &mut pieces);
                 Cow::Borrowed("tool")
             }
             "compaction" | "branch_summary" => {
@@ -167,7 +192,10 @@ impl<'a> Content<'a> {
                 for block in blocks.into_iter().filter_map(|b| b.0) {
                     match block.kind.0.as_deref() {
                         Some("text") => pieces.extend(block.text.0),
-                        Some("toolCall") if calls => pieces.extend(block.name.0),
+                        Some("toolCall") if calls => {
+                            pieces.extend(block.name.0);
+                            argument_text(block.arguments, pieces);
+                        }
                         Some("toolResult") if calls => block.content.collect(pieces, false),
                         _ => {}
                     }
@@ -373,7 +401,7 @@ mod tests {
                     {"type":"thinking","thinking":"secret"},
                     {"type":"text","text":"Let me look"},
                     {"type":"toolCall","id":"c1","name":"read_file","arguments":{"path":"x"}}]}}),
-                Some(("assistant", "Let me look\nread_file")),
+                Some(("assistant", "Let me look\nread_file\nx")),
             ),
             (
                 json!({"type":"message","message":{"role":"toolResult","toolName":"bash",

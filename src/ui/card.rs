@@ -10,7 +10,16 @@
 //! It talks to `/dev/tty`, not stdin/stdout, because under `finch run --jsonl` and `--serve mcp`
 //! those carry a protocol. Entering raw mode discards type-ahead (and what still reaches the
 //! terminal in the next 30 ms: a pseudo-terminal delivers written bytes a moment late), so keys
-//! pressed before a card appeared never answer it; Ctrl-C denies instead of killing the run. The pure parts (key
+//! pressed before a card appeared never answer it; Ctrl-C denies instead of killing the run.
+//! crossterm would replace only the key decoding here (its reader cannot wait on this `File`
+//! with the card's deadline and its flush), so it is not used.
+//!
+//! Every choice keeps one key on every card (1 Allow once, 2 Allow for this session, 3 Deny,
+//! 4 Deny and tell the model why, or y/s/n/r), also when a choice is not offered; a HIGH-risk
+//! card opens with the cursor on Deny, so Enter alone never runs it; "Allow for this session"
+//! says what it covers (`Card::session_scope`). The card fits the terminal: fields and the
+//! footer wrap at word boundaries (a word wider than a line is broken, never cut), so every
+//! row is narrower than the terminal and the redraw knows how many rows it drew. The pure parts (key
 //! decoding, what a key does to a menu, rendering into any `Write`) are tested beside the code;
 //! the terminal parts are tested on a real pseudo-terminal.
 
@@ -22,6 +31,7 @@ use owo_colors::OwoColorize;
 
 use crate::host::prompt::{Card, CardAnswer, Prompter, Question, QuestionAnswer};
 use crate::host::tool::Risk;
+use crate::ui::display_width;
 
 /// How long the rest of an escape sequence or of a UTF-8 character may lag behind its first byte.
 const SEQUENCE_WAIT: Duration = Duration::from_millis(80);
@@ -66,13 +76,20 @@ impl TtyPrompter {
 
     fn ask_card(&self, card: &Card, keys: &mut term::Keys) -> io::Result<CardAnswer> {
         let choices = CardChoice::offered(card.session_allow_offered);
-        let items = card_items(&choices);
+        let items = card_items(&choices, card);
         let mut menu = Menu::new(&items, false, None);
+        // Enter alone never runs a high-risk call: the cursor starts on Deny.
+        if card.risk == Risk::High {
+            menu.cursor = choices
+                .iter()
+                .position(|c| *c == CardChoice::Deny)
+                .unwrap_or(0);
+        }
         let help = card_help(&choices, self.timeout);
         let width = term::width(&self.tty);
 
         let mut screen = Vec::new();
-        render_card(&mut screen, card, self.color)?;
+        render_card(&mut screen, card, width, self.color)?;
         render_menu(&mut screen, &items, &menu, width, self.color)?;
         render_help(&mut screen, &help, width, self.color)?;
         self.write(&screen)?;
@@ -126,10 +143,12 @@ impl TtyPrompter {
         let mut items: Vec<Item> = question
             .options
             .iter()
-            .map(|o| Item {
+            .enumerate()
+            .map(|(i, o)| Item {
                 label: o.label.clone(),
                 detail: o.description.clone(),
                 letter: None,
+                number: position_number(i),
             })
             .collect();
         let other = items.len();
@@ -137,6 +156,7 @@ impl TtyPrompter {
             label: "Other…".to_string(),
             detail: Some("type your own answer".to_string()),
             letter: Some('o'),
+            number: position_number(other),
         });
         let help = question_help(items.len(), question.multi_select, self.timeout);
         let width = term::width(&self.tty);
@@ -145,7 +165,7 @@ impl TtyPrompter {
         loop {
             let mut menu = Menu::new(&items, question.multi_select, Some(other));
             let mut screen = Vec::new();
-            render_question(&mut screen, question, self.color)?;
+            render_question(&mut screen, question, width, self.color)?;
             render_menu(&mut screen, &items, &menu, width, self.color)?;
             render_help(&mut screen, &help, width, self.color)?;
             self.write(&screen)?;
@@ -179,10 +199,12 @@ impl TtyPrompter {
         }
     }
 
-    /// Draws the menu and help line again over the old ones (the cursor sits on the help line).
+    /// Draws the menu and help lines again over the old ones (the cursor sits on the last help
+    /// line).
     fn redraw(&self, items: &[Item], menu: &Menu, help: &str, width: usize) -> io::Result<()> {
         let mut screen = Vec::new();
-        write!(screen, "\r\x1b[{}A\x1b[J", items.len())?;
+        let rows = menu_lines(items, menu, width).len() + help_lines(help, width).len() - 1;
+        write!(screen, "\r\x1b[{rows}A\x1b[J")?;
         render_menu(&mut screen, items, menu, width, self.color)?;
         render_help(&mut screen, help, width, self.color)?;
         self.write(&screen)
@@ -292,6 +314,16 @@ impl CardChoice {
         }
     }
 
+    /// The number key; the same on every card, whichever choices are offered.
+    fn number(self) -> u32 {
+        match self {
+            CardChoice::AllowOnce => 1,
+            CardChoice::AllowForSession => 2,
+            CardChoice::Deny => 3,
+            CardChoice::DenyWithReason => 4,
+        }
+    }
+
     /// The mnemonic key; the same whichever choices are offered.
     fn letter(self) -> char {
         match self {
@@ -303,15 +335,21 @@ impl CardChoice {
     }
 }
 
-fn card_items(choices: &[CardChoice]) -> Vec<Item> {
+fn card_items(choices: &[CardChoice], card: &Card) -> Vec<Item> {
     choices
         .iter()
-        .map(|c| Item {
+        .map(|&c| Item {
             label: c.label().to_string(),
-            detail: None,
+            detail: (c == CardChoice::AllowForSession).then(|| card.session_scope()),
             letter: Some(c.letter()),
+            number: Some(c.number()),
         })
         .collect()
+}
+
+/// A question's items are numbered by position, 1 to 9 (later ones by the arrow keys).
+fn position_number(index: usize) -> Option<u32> {
+    u32::try_from(index + 1).ok().filter(|n| *n <= 9)
 }
 
 /// One line of a menu.
@@ -320,6 +358,8 @@ struct Item {
     label: String,
     detail: Option<String>,
     letter: Option<char>,
+    /// The digit that picks it.
+    number: Option<u32>,
 }
 
 /// A key, decoded from the bytes a terminal sends.
@@ -353,6 +393,7 @@ struct Menu {
     len: usize,
     cursor: usize,
     letters: Vec<Option<char>>,
+    numbers: Vec<Option<u32>>,
     multi: bool,
     checked: Vec<bool>,
     other: Option<usize>,
@@ -364,6 +405,7 @@ impl Menu {
             len: items.len(),
             cursor: 0,
             letters: items.iter().map(|i| i.letter).collect(),
+            numbers: items.iter().map(|i| i.number).collect(),
             multi,
             checked: vec![false; items.len()],
             other,
@@ -395,11 +437,10 @@ impl Menu {
         }
     }
 
-    /// The item a digit (1–9) or a mnemonic letter (either case) names.
+    /// The item a digit (its own number) or a mnemonic letter (either case) names.
     fn index_of(&self, c: char) -> Option<usize> {
         if let Some(digit) = c.to_digit(10) {
-            let index = (digit as usize).checked_sub(1)?;
-            return (index < self.len).then_some(index);
+            return self.numbers.iter().position(|n| *n == Some(digit));
         }
         let c = c.to_ascii_lowercase();
         self.letters.iter().position(|l| *l == Some(c))
@@ -539,16 +580,51 @@ fn visible(text: &str) -> String {
     out
 }
 
-/// `text` cut to `width` characters, `…` marking the cut, so a menu line never wraps (a wrapped
-/// line would break the redraw, which moves up one row per item).
+/// `text` cut to `width` columns, `…` marking the cut: for menu labels only (a question's
+/// option that does not fit), never for what the call would do.
 fn fit(text: &str, width: usize) -> String {
     let width = width.max(10);
-    if text.chars().count() <= width {
+    if display_width(text) <= width {
         return text.to_string();
     }
-    let mut cut: String = text.chars().take(width - 1).collect();
+    let mut cut = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        if used + w > width - 1 {
+            break;
+        }
+        used += w;
+        cut.push(c);
+    }
     cut.push('…');
     cut
+}
+
+/// `text` in lines of at most `width` columns: broken at spaces, and a word wider than a line
+/// broken inside (a command is shown whole, never cut).
+fn wrap_whole(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(10);
+    let mut out = Vec::new();
+    for line in crate::ui::wrap(text, width) {
+        if display_width(&line) <= width {
+            out.push(line);
+            continue;
+        }
+        let mut piece = String::new();
+        let mut used = 0;
+        for c in line.chars() {
+            let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+            if used + w > width {
+                out.push(std::mem::take(&mut piece));
+                used = 0;
+            }
+            used += w;
+            piece.push(c);
+        }
+        out.push(piece);
+    }
+    out
 }
 
 fn paint(color: bool, text: &str, style: impl Fn(&str) -> String) -> String {
@@ -568,7 +644,7 @@ fn summary_label(tool: &str) -> &'static str {
 }
 
 /// The card above its choices: who asks, how risky, what exactly, and why.
-fn render_card(out: &mut impl Write, card: &Card, color: bool) -> io::Result<()> {
+fn render_card(out: &mut impl Write, card: &Card, width: usize, color: bool) -> io::Result<()> {
     let tool = visible(&card.tool);
     let title = visible(&card.title);
     let heading = if title.is_empty() || title == tool {
@@ -576,11 +652,14 @@ fn render_card(out: &mut impl Write, card: &Card, color: bool) -> io::Result<()>
     } else {
         format!("Permission needed: {tool} — {title}")
     };
+    let width = width.saturating_sub(1);
     writeln!(out)?;
-    writeln!(out, "{}", paint(color, &heading, |t| t.bold().to_string()))?;
-    field(out, "layer", card.layer)?;
+    for line in wrap_whole(&heading, width) {
+        writeln!(out, "{}", paint(color, &line, |t| t.bold().to_string()))?;
+    }
+    field(out, "layer", card.layer, width)?;
     if let Some(owner) = &card.owner {
-        field(out, "owner", &visible(owner))?;
+        field(out, "owner", &visible(owner), width)?;
     }
     // The word carries the risk; colour only repeats it.
     let risk = match card.risk {
@@ -588,49 +667,73 @@ fn render_card(out: &mut impl Write, card: &Card, color: bool) -> io::Result<()>
         Risk::Medium => paint(color, "medium", |t| t.yellow().to_string()),
         Risk::High => paint(color, "HIGH", |t| t.red().bold().to_string()),
     };
-    field(out, "risk", &risk)?;
-    field(out, summary_label(&card.tool), &visible(&card.summary))?;
-    field(out, "reason", &visible(&card.reason))?;
+    field(out, "risk", &risk, width)?;
+    field(
+        out,
+        summary_label(&card.tool),
+        &visible(&card.summary),
+        width,
+    )?;
+    field(out, "reason", &visible(&card.reason), width)?;
     writeln!(out)
 }
 
-fn field(out: &mut impl Write, label: &str, value: &str) -> io::Result<()> {
-    writeln!(out, "  {label:<10}{value}")
+/// `  label     value`, the value wrapped under itself within `width`.
+fn field(out: &mut impl Write, label: &str, value: &str, width: usize) -> io::Result<()> {
+    const INDENT: usize = 12;
+    for (i, line) in wrap_whole(value, width.saturating_sub(INDENT))
+        .iter()
+        .enumerate()
+    {
+        if i == 0 {
+            writeln!(out, "  {label:<10}{line}")?;
+        } else {
+            writeln!(out, "{:INDENT$}{line}", "")?;
+        }
+    }
+    Ok(())
 }
 
-fn render_question(out: &mut impl Write, question: &Question, color: bool) -> io::Result<()> {
+fn render_question(
+    out: &mut impl Write,
+    question: &Question,
+    width: usize,
+    color: bool,
+) -> io::Result<()> {
     let heading = match &question.header {
         Some(header) => format!("Question: {}", visible(header)),
         None => "Question".to_string(),
     };
+    let width = width.saturating_sub(1);
     writeln!(out)?;
-    writeln!(out, "{}", paint(color, &heading, |t| t.bold().to_string()))?;
+    for line in wrap_whole(&heading, width) {
+        writeln!(out, "{}", paint(color, &line, |t| t.bold().to_string()))?;
+    }
     for line in question.question.lines() {
-        writeln!(out, "  {}", visible(line))?;
+        for part in wrap_whole(&visible(line), width.saturating_sub(2)) {
+            writeln!(out, "  {part}")?;
+        }
     }
     writeln!(out)
 }
 
-/// One line per item: cursor, number (1–9; later items by arrow keys), check box in
-/// multi-select, label, description, mnemonic letter.
-fn render_menu(
-    out: &mut impl Write,
-    items: &[Item],
-    menu: &Menu,
-    width: usize,
-    color: bool,
-) -> io::Result<()> {
+/// The rows of the menu: per item its cursor, number, check box in multi-select, label,
+/// mnemonic letter and description, the description wrapping under the label when the line is
+/// too narrow. Each row fits `width - 1` columns, so the terminal never wraps one on its own
+/// (the redraw counts rows).
+fn menu_lines(items: &[Item], menu: &Menu, width: usize) -> Vec<(usize, String)> {
+    let width = width.saturating_sub(1).max(10);
     let label_width = items
         .iter()
-        .map(|i| visible(&i.label).chars().count())
+        .map(|i| display_width(&visible(&i.label)))
         .max()
         .unwrap_or(0);
+    let mut rows = Vec::new();
     for (index, item) in items.iter().enumerate() {
         let pointer = if index == menu.cursor { '›' } else { ' ' };
-        let number = if index < 9 {
-            format!("{})", index + 1)
-        } else {
-            "  ".to_string()
+        let number = match item.number {
+            Some(n) => format!("{n})"),
+            None => "  ".to_string(),
         };
         let check = match (menu.multi, Some(index) == menu.other) {
             (true, false) if menu.checked[index] => "[x] ",
@@ -640,13 +743,35 @@ fn render_menu(
         let label = visible(&item.label);
         let mut line = format!("{pointer} {number} {check}{label}");
         if let Some(letter) = item.letter {
-            let pad = label_width.saturating_sub(label.chars().count());
+            let pad = label_width.saturating_sub(display_width(&label));
             line.push_str(&format!("{:pad$}  [{letter}]", ""));
         }
-        if let Some(detail) = &item.detail {
-            line.push_str(&format!(" — {}", visible(detail)));
+        let line = fit(&line, width);
+        let Some(detail) = &item.detail else {
+            rows.push((index, line));
+            continue;
+        };
+        let detail = format!("— {}", visible(detail));
+        if display_width(&line) + 1 + display_width(&detail) <= width {
+            rows.push((index, format!("{line} {detail}")));
+        } else {
+            rows.push((index, line));
+            for part in wrap_whole(&detail, width - 6) {
+                rows.push((index, format!("      {part}")));
+            }
         }
-        let line = fit(&line, width.saturating_sub(1));
+    }
+    rows
+}
+
+fn render_menu(
+    out: &mut impl Write,
+    items: &[Item],
+    menu: &Menu,
+    width: usize,
+    color: bool,
+) -> io::Result<()> {
+    for (index, line) in menu_lines(items, menu, width) {
         if index == menu.cursor {
             writeln!(out, "{}", paint(color, &line, |t| t.bold().to_string()))?;
         } else {
@@ -656,17 +781,40 @@ fn render_menu(
     Ok(())
 }
 
-/// The last line, where the cursor waits.
+/// The help under the menu, wrapped: never cut, at any width.
+fn help_lines(help: &str, width: usize) -> Vec<String> {
+    wrap_whole(help, width.saturating_sub(1))
+}
+
+/// The last lines; the cursor waits at the end of the last one.
 fn render_help(out: &mut impl Write, help: &str, width: usize, color: bool) -> io::Result<()> {
-    let help = fit(help, width.saturating_sub(1));
-    write!(out, "{}", paint(color, &help, |t| t.dimmed().to_string()))
+    let lines = help_lines(help, width);
+    let last = lines.len().saturating_sub(1);
+    for (i, line) in lines.iter().enumerate() {
+        let line = paint(color, line, |t| t.dimmed().to_string());
+        if i == last {
+            write!(out, "{line}")?;
+        } else {
+            writeln!(out, "{line}")?;
+        }
+    }
+    Ok(())
 }
 
 fn card_help(choices: &[CardChoice], timeout: Duration) -> String {
     let letters: Vec<String> = choices.iter().map(|c| c.letter().to_string()).collect();
+    let numbers: Vec<u32> = choices.iter().map(|c| c.number()).collect();
+    let contiguous = numbers.windows(2).all(|w| w[1] == w[0] + 1);
+    let numbers = match (numbers.first(), numbers.last()) {
+        (Some(first), Some(last)) if contiguous => format!("{first}-{last}"),
+        _ => numbers
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join("/"),
+    };
     format!(
-        "Press 1-{} or {}, or ↑↓ Enter. Esc denies. Denied after {}.",
-        choices.len(),
+        "Press {numbers} or {}, or ↑↓ Enter. Esc denies. Denied after {}.",
         letters.join("/"),
         human(timeout)
     )
@@ -1011,7 +1159,8 @@ mod tests {
 
     fn card_menu(session_allow: bool) -> (Vec<CardChoice>, Menu) {
         let choices = CardChoice::offered(session_allow);
-        let menu = Menu::new(&card_items(&choices), false, None);
+        let card = bash_card("touch x", Risk::Medium, session_allow);
+        let menu = Menu::new(&card_items(&choices, &card), false, None);
         (choices, menu)
     }
 
@@ -1056,10 +1205,10 @@ mod tests {
                 &[Char('5'), Char('0'), Char('x'), Other, Backspace],
                 None,
             ),
-            // Without "Allow for this session" the numbers close up; the letters stay.
-            (false, &[Char('2')], Some(Deny)),
-            (false, &[Char('3')], Some(DenyWithReason)),
-            (false, &[Char('4')], None),
+            // Without "Allow for this session" every other choice keeps its number and letter.
+            (false, &[Char('2')], None),
+            (false, &[Char('3')], Some(Deny)),
+            (false, &[Char('4')], Some(DenyWithReason)),
             (false, &[Char('s')], None),
             (false, &[Char('n')], Some(Deny)),
             (false, &[Down, Enter], Some(Deny)),
@@ -1093,12 +1242,14 @@ mod tests {
                 label: format!("option {i}"),
                 detail: None,
                 letter: None,
+                number: position_number(i),
             })
             .collect();
         items.push(Item {
             label: "Other…".into(),
             detail: None,
             letter: Some('o'),
+            number: position_number(options),
         });
         Menu::new(&items, multi, Some(options))
     }
@@ -1224,7 +1375,13 @@ mod tests {
     #[test]
     fn a_card_renders_every_field() {
         let mut out = Vec::new();
-        render_card(&mut out, &bash_card("touch x", Risk::Medium, true), false).unwrap();
+        render_card(
+            &mut out,
+            &bash_card("touch x", Risk::Medium, true),
+            80,
+            false,
+        )
+        .unwrap();
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "\nPermission needed: Bash\n  layer     builtin\n  risk      medium\n  command   touch x\n  reason    the command is not read-only\n\n"
@@ -1241,7 +1398,7 @@ mod tests {
             session_allow_offered: false,
         };
         let mut out = Vec::new();
-        render_card(&mut out, &card, false).unwrap();
+        render_card(&mut out, &card, 80, false).unwrap();
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "\nPermission needed: acme_deploy — Deploy the site\n  layer     minitool\n  owner     acme\n  risk      HIGH\n  arguments {\"env\":\"prod\"}\n  reason    mini tool tools always ask\n\n"
@@ -1251,7 +1408,13 @@ mod tests {
     #[test]
     fn high_risk_is_a_word_not_only_a_colour() {
         let mut out = Vec::new();
-        render_card(&mut out, &bash_card("rm -rf x", Risk::High, false), true).unwrap();
+        render_card(
+            &mut out,
+            &bash_card("rm -rf x", Risk::High, false),
+            80,
+            true,
+        )
+        .unwrap();
         let text = String::from_utf8(out).unwrap();
         assert!(text.contains("HIGH"), "{text}");
         assert!(text.contains("\x1b["), "colour was asked for: {text:?}");
@@ -1275,7 +1438,7 @@ mod tests {
     #[test]
     fn the_card_menu_shows_numbers_letters_and_the_cursor() {
         let (choices, menu) = card_menu(true);
-        let items = card_items(&choices);
+        let items = card_items(&choices, &bash_card("touch x", Risk::Medium, true));
         let mut out = Vec::new();
         render_menu(&mut out, &items, &menu, 80, false).unwrap();
         render_help(
@@ -1287,7 +1450,7 @@ mod tests {
         .unwrap();
         assert_eq!(
             String::from_utf8(out).unwrap(),
-            "› 1) Allow once                   [y]\n  2) Allow for this session       [s]\n  3) Deny                         [n]\n  4) Deny and tell the model why  [r]\nPress 1-4 or y/s/n/r, or ↑↓ Enter. Esc denies. Denied after 5m."
+            "› 1) Allow once                   [y]\n  2) Allow for this session       [s] — this exact command only\n  3) Deny                         [n]\n  4) Deny and tell the model why  [r]\nPress 1-4 or y/s/n/r, or ↑↓ Enter. Esc denies. Denied after 5m."
         );
     }
 
@@ -1313,22 +1476,25 @@ mod tests {
                 label: "a.txt".into(),
                 detail: Some("the first".into()),
                 letter: None,
+                number: Some(1),
             },
             Item {
                 label: "b.txt".into(),
                 detail: None,
                 letter: None,
+                number: Some(2),
             },
             Item {
                 label: "Other…".into(),
                 detail: Some("type your own answer".into()),
                 letter: Some('o'),
+                number: Some(3),
             },
         ];
         let mut menu = Menu::new(&items, true, Some(2));
         menu.step(Key::Char('2'));
         let mut out = Vec::new();
-        render_question(&mut out, &question, false).unwrap();
+        render_question(&mut out, &question, 80, false).unwrap();
         render_menu(&mut out, &items, &menu, 80, false).unwrap();
         assert_eq!(
             String::from_utf8(out).unwrap(),
@@ -1337,18 +1503,80 @@ mod tests {
     }
 
     #[test]
-    fn menu_lines_never_wrap() {
+    fn menu_rows_fit_the_width() {
         let items = vec![Item {
             label: "x".repeat(200),
             detail: Some("y".repeat(50)),
             letter: None,
+            number: Some(1),
         }];
         let menu = Menu::new(&items, false, None);
+        let rows = menu_lines(&items, &menu, 40);
+        assert!(
+            rows[0].1.ends_with('…'),
+            "a label too long is cut: {rows:?}"
+        );
+        // The description goes on under the label, whole.
+        let detail: String = rows[1..].iter().map(|(_, r)| r.trim()).collect();
+        assert_eq!(detail, format!("—{}", "y".repeat(50)));
+        for (_, row) in &rows {
+            assert!(display_width(row) <= 39, "{row:?}");
+        }
+    }
+
+    /// At 60 columns no line of a card is wider than the terminal, no word is broken across
+    /// lines, and the footer is all there.
+    #[test]
+    fn a_card_fits_a_narrow_terminal() {
+        let card = Card {
+            tool: "mcp__github__create_issue".into(),
+            title: "Create an issue in a GitHub repository".into(),
+            layer: "mcp",
+            owner: Some("github".into()),
+            risk: Risk::Medium,
+            summary: r#"{"owner":"acme","repo":"site","title":"The deploy step fails on Fridays when the cache is cold"}"#.into(),
+            reason: "MCP tools ask in ask mode: no allow rule names mcp__github__create_issue".into(),
+            session_allow_offered: true,
+        };
+        let choices = CardChoice::offered(true);
+        let items = card_items(&choices, &card);
+        let menu = Menu::new(&items, false, None);
+        let help = card_help(&choices, Duration::from_secs(300));
         let mut out = Vec::new();
-        render_menu(&mut out, &items, &menu, 40, false).unwrap();
+        render_card(&mut out, &card, 60, false).unwrap();
+        render_menu(&mut out, &items, &menu, 60, false).unwrap();
+        render_help(&mut out, &help, 60, false).unwrap();
         let text = String::from_utf8(out).unwrap();
-        assert_eq!(text.trim_end().chars().count(), 39, "{text}");
-        assert!(text.trim_end().ends_with('…'));
+        for line in text.lines() {
+            assert!(display_width(line) < 60, "{line:?} in\n{text}");
+        }
+        let words = |t: &str| t.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+        assert!(
+            words(&text).windows(2).any(|w| w == ["cache", "is"]),
+            "words stay whole:\n{text}"
+        );
+        assert!(
+            text.contains("every mcp__github__create_issue call"),
+            "{text}"
+        );
+        assert!(
+            words(&text).ends_with(&words(&help)),
+            "the whole footer:\n{text}"
+        );
+        assert_eq!(
+            help_lines(&help, 60).len() + menu_lines(&items, &menu, 60).len(),
+            text.lines().count() - text.lines().position(|l| l.contains("1)")).unwrap(),
+            "the redraw moves up as many rows as were drawn:\n{text}"
+        );
+    }
+
+    #[test]
+    fn a_high_risk_card_keeps_its_numbers_and_says_so() {
+        let choices = CardChoice::offered(false);
+        assert_eq!(
+            card_help(&choices, Duration::from_secs(60)),
+            "Press 1/3/4 or y/n/r, or ↑↓ Enter. Esc denies. Denied after 1m."
+        );
     }
 
     #[test]
@@ -1532,7 +1760,8 @@ mod tests {
                 (true, b"2", CardAnswer::AllowForSession),
                 (true, b"\x1b[B\r", CardAnswer::AllowForSession),
                 (true, b"n", CardAnswer::Deny),
-                (false, b"2", CardAnswer::Deny),
+                (false, b"3", CardAnswer::Deny),
+                (false, b"2n", CardAnswer::Deny),
                 (true, b"\x03", CardAnswer::Deny),
                 (true, b"\x04", CardAnswer::Deny),
                 (true, b"\x1b", CardAnswer::Deny),

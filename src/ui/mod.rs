@@ -261,3 +261,84 @@ fn terminal_width() -> Option<usize> {
 pub fn first_line(text: &str) -> String {
     text.lines().next().unwrap_or("").to_string()
 }
+
+/// The display width of `text` in terminal columns (CJK and emoji count two, combining marks
+/// none).
+pub fn display_width(text: &str) -> usize {
+    unicode_width::UnicodeWidthStr::width(text)
+}
+
+/// `text` wrapped to lines of at most `width` columns, broken at spaces only: a word wider
+/// than the line (a path, a URL, an id) stays whole on a line of its own, so it can still be
+/// copied. Each line's leading indentation is kept on the lines it wraps into; line breaks
+/// in `text` are kept.
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(10);
+    let mut out = Vec::new();
+    for line in text.split('\n') {
+        let line = line.trim_end();
+        if display_width(line) <= width {
+            out.push(line.to_string());
+            continue;
+        }
+        let body = line.trim_start();
+        let indent = &line[..line.len() - body.len()];
+        // An indentation that leaves no room for text is not repeated.
+        let indent = if display_width(indent) * 2 > width {
+            ""
+        } else {
+            indent
+        };
+        let mut current = String::from(&line[..line.len() - body.len()]);
+        let mut current_width = display_width(&current);
+        let mut has_word = false;
+        for word in body.split(' ').filter(|w| !w.is_empty()) {
+            let w = display_width(word);
+            if has_word && current_width + 1 + w > width {
+                out.push(std::mem::take(&mut current));
+                current.push_str(indent);
+                current_width = display_width(indent);
+                has_word = false;
+            }
+            if has_word {
+                current.push(' ');
+                current_width += 1;
+            }
+            current.push_str(word);
+            current_width += w;
+            has_word = true;
+        }
+        out.push(current);
+    }
+    out
+}
+
+#[cfg(test)]
+mod wrap_tests {
+    use super::*;
+
+    #[test]
+    fn wraps_at_spaces_by_display_width() {
+        assert_eq!(
+            wrap("one two three four five six", 13),
+            ["one two three", "four five six"]
+        );
+        // Five CJK characters are ten columns.
+        assert_eq!(display_width("日本語です"), 10);
+        assert_eq!(
+            wrap("日本語です 日本語です", 12),
+            ["日本語です", "日本語です"]
+        );
+        assert_eq!(
+            wrap("  indented words that wrap here", 16),
+            ["  indented words", "  that wrap here"]
+        );
+    }
+
+    #[test]
+    fn a_long_word_stays_whole_and_line_breaks_stay() {
+        let path = "/a/very/long/path/that/cannot/be/broken.txt";
+        assert_eq!(wrap(&format!("see {path} now"), 20), ["see", path, "now"]);
+        assert_eq!(wrap("a\n\nb", 20), ["a", "", "b"]);
+    }
+}

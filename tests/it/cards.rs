@@ -26,6 +26,11 @@ pub(crate) struct Pty {
 
 impl Pty {
     pub(crate) fn spawn(ctx: &TestContext, args: &[&str]) -> Pty {
+        Pty::spawn_env(ctx, args, &[])
+    }
+
+    /// `spawn` with more environment (`COLUMNS` for a narrow terminal).
+    pub(crate) fn spawn_env(ctx: &TestContext, args: &[&str], env: &[(&str, &str)]) -> Pty {
         let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_finch"));
         cmd.env_clear()
             .env("HOME", &ctx.home)
@@ -36,6 +41,9 @@ impl Pty {
             .env("COLUMNS", "100")
             .current_dir(&ctx.work)
             .args(args);
+        for (key, value) in env {
+            cmd.env(key, value);
+        }
         let session = Session::spawn(cmd).expect("spawn finch in a pty");
         Pty {
             session,
@@ -89,6 +97,14 @@ impl Pty {
             text.push_str(&String::from_utf8_lossy(found.as_bytes()));
         }
         text
+    }
+
+    /// Sets the terminal's size, as a person resizing the window would.
+    pub(crate) fn resize(&mut self, cols: u16, rows: u16) {
+        self.session
+            .get_process_mut()
+            .set_window_size(cols, rows)
+            .expect("resize the terminal");
     }
 
     pub(crate) fn send(&mut self, keys: &str) {
@@ -238,7 +254,9 @@ fn session_allow_is_not_offered_for_a_destructive_command() {
         card.contains("HIGH"),
         "destructive shows as high risk:\n{card}"
     );
-    assert!(card.contains("Press 1-3 or y/n/r"), "{card}");
+    // Every choice keeps its key: Deny is 3 on this card too.
+    assert!(card.contains("3) Deny"), "{card}");
+    assert!(card.contains("Press 1/3/4 or y/n/r"), "{card}");
     // "s" means nothing on this card; the card stays up until a real answer.
     pty.send("s");
     pty.send("n");
@@ -321,4 +339,68 @@ fn without_a_terminal_a_card_is_denied() {
     assert!(text.contains("nobody to ask"), "{text}");
     assert!(text.contains("--approve Bash"), "{text}");
     assert!(!ctx.work.join("made-by-card").exists());
+}
+
+#[test]
+fn enter_on_a_high_risk_card_denies() {
+    let ctx = TestContext::new();
+    std::fs::create_dir(ctx.work.join("x")).unwrap();
+    let mut pty = tool_call(&ctx, "Bash", json!({"command": "rm -rf x"}));
+    let card = pty.expect(CARD_SHOWN);
+    assert!(card.contains("HIGH"), "{card}");
+    assert!(
+        card.contains("› 3) Deny"),
+        "the cursor starts on Deny:\n{card}"
+    );
+    pty.send("\r");
+    pty.expect("Denied");
+    let (code, tail) = pty.finish();
+    assert_eq!(code, 4, "{tail}");
+    assert!(ctx.work.join("x").is_dir());
+    assert_eq!(decided_by(&ctx), ["card:deny"]);
+}
+
+#[test]
+fn keys_typed_before_the_card_opens_are_flushed() {
+    let ctx = TestContext::new();
+    let mut pty = tool_call(&ctx, "Bash", json!({"command": "touch made-by-card"}));
+    // Typed at once, long before the card is drawn: "y" would allow, "Read" would pick
+    // "Deny and tell the model why" and give it "ead".
+    pty.send("yRead");
+    let card = pty.expect(CARD_SHOWN);
+    assert!(card.contains("Permission needed: Bash"), "{card}");
+    pty.send("n");
+    pty.expect("Denied");
+    let (code, tail) = pty.finish();
+    assert_eq!(code, 4, "{tail}");
+    assert!(!ctx.work.join("made-by-card").exists());
+    assert_eq!(decided_by(&ctx), ["card:deny"]);
+}
+
+#[test]
+fn a_card_fits_a_narrow_terminal_and_names_what_the_session_allow_covers() {
+    let ctx = TestContext::new();
+    let mut pty = Pty::spawn_env(
+        &ctx,
+        &[
+            "tool",
+            "call",
+            "Bash",
+            &json!({"command": "touch one-file two-file three-file four-file five-file six-file"})
+                .to_string(),
+            "--json",
+        ],
+        &[("COLUMNS", "60")],
+    );
+    pty.resize(60, 40);
+    let card = pty.expect("5m.");
+    for line in card.lines() {
+        let width = line.trim_end_matches('\r').chars().count();
+        assert!(width < 60, "{width} columns: {line:?}\n{card}");
+    }
+    assert!(card.contains("this exact command only"), "{card}");
+    assert!(card.contains("Esc denies."), "the footer is whole:\n{card}");
+    assert!(card.contains("six-file"), "the command is whole:\n{card}");
+    pty.send("n");
+    assert_eq!(pty.finish().0, 4);
 }

@@ -77,7 +77,7 @@ fn unknown_subcommands_and_flags_exit_2() {
         out.stderr(),
         "Error: unexpected argument '--frobnicate' found\n\n\
          Usage: finch list [OPTIONS]\n\n\
-         For more information, try '--help'.\n",
+         hint: run the command with --help for its options and examples\n",
         "{out}"
     );
     // No command at all is a usage error too, with the help on stderr.
@@ -491,4 +491,151 @@ fn a_closed_or_full_stderr_never_panics() {
             0
         );
     }
+}
+
+#[test]
+fn add_help_lists_its_own_options_apart_from_the_global_ones_and_shows_examples() {
+    let ctx = TestContext::new();
+    let out = ctx
+        .cmd()
+        .args(["add", "--help"])
+        .env("COLUMNS", "100")
+        .output()
+        .unwrap();
+    let out = Run(out);
+    out.success();
+    insta::assert_snapshot!(out.stdout(), @r"
+    Install a mini tool from npm, a directory, a .tgz/.zip file or URL
+
+    Usage: finch add [OPTIONS] <SOURCE>
+
+    Arguments:
+      <SOURCE>  npm package (name[@version|@range|@tag]), directory, .tgz/.zip file, or http(s) URL of
+                one
+
+    Options:
+      -g, --global          Install into the global tier (<runtime>/extensions)
+      -d, --dev             Link a source directory instead of copying it (development install)
+          --registry <URL>  npm registry to use instead of the configured one
+      -h, --help            Print help
+      -V, --version         Print version
+
+    Global options:
+          --json                Print machine-readable JSON on stdout (JSON Lines for `run` and
+                                `schedule daemon`)
+          --runtime-home <DIR>  Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)
+          --agent-home <DIR>    Agent home (default: $FINCH_AGENT_HOME, else the app's setting, else
+                                ~/finchnest)
+      -q, --quiet               Print only data and errors
+      -v, --verbose             Print more detail on stderr
+          --color <WHEN>        When to use colour (NO_COLOR is honoured with `auto`) [default: auto]
+                                [possible values: auto, always, never]
+          --yes                 Answer yes to confirmations (never to permission cards)
+
+    Examples:
+      # the latest version from npm
+      finch add @acme/weather
+      # a range, into the global tier
+      finch add @acme/weather@^2 -g
+      # link a source directory while you develop it
+      finch add ./my-tool -d
+    ");
+}
+
+#[test]
+fn every_list_answers_to_ls_and_add_and_remove_to_their_other_names() {
+    let ctx = TestContext::new();
+    for group in [
+        &[][..],
+        &["memory"],
+        &["schedule"],
+        &["session"],
+        &["space"],
+        &["skill"],
+        &["mcp"],
+        &["tool"],
+    ] {
+        let mut args = group.to_vec();
+        args.extend(["ls", "--help"]);
+        ctx.run(&args).success().stdout_has("Usage: finch");
+    }
+    for alias in ["install", "i"] {
+        ctx.run(&[alias, "--help"])
+            .success()
+            .stdout_has("Install a mini tool");
+    }
+    ctx.run(&["uninstall", "--help"])
+        .success()
+        .stdout_has("Uninstall a mini tool");
+    // An alias runs the command: the error is `add`'s own.
+    ctx.run(&["install", "./no-such-dir"])
+        .failure(3)
+        .stderr_has("Error: ");
+}
+
+#[test]
+fn usage_errors_read_as_finch_errors_with_hints() {
+    let ctx = TestContext::new();
+    let out = ctx.run(&["lst"]);
+    out.failure(2);
+    let stderr = out.stderr();
+    assert!(stderr.starts_with("Error: "), "{out}");
+    assert!(stderr.contains("hint: "), "{out}");
+    assert!(
+        !stderr.contains("tip:") && !stderr.contains("error:"),
+        "{out}"
+    );
+}
+
+#[test]
+fn every_man_page_has_examples_exit_status_environment_and_files() {
+    let ctx = TestContext::new();
+    let dir = ctx.base().join("man-pages");
+    ctx.run(&["man", "--out-dir", dir.to_str().unwrap()])
+        .success();
+    let pages = files(&dir);
+    assert!(pages.len() > 50, "{:?}", pages.keys());
+    for (name, page) in pages {
+        let page = String::from_utf8(page).unwrap();
+        for section in [
+            ".SH EXAMPLES",
+            ".SH \"EXIT STATUS\"",
+            ".SH \"ENVIRONMENT\"",
+            ".SH \"FILES\"",
+        ] {
+            assert!(page.contains(section), "{name} has no {section}");
+        }
+    }
+}
+
+#[test]
+fn verbose_output_names_where_the_registry_came_from_in_words() {
+    let ctx = TestContext::new();
+    let out = ctx.run(&[
+        "-v",
+        "add",
+        "some-mini-tool",
+        "--registry",
+        "http://127.0.0.1:9/",
+    ]);
+    out.failure(1);
+    out.stderr_has("(from --registry)");
+    assert!(!out.stderr().contains("Flag)"), "{out}");
+}
+
+#[test]
+fn an_unknown_tool_is_reported_in_words() {
+    let ctx = TestContext::new();
+    let out = ctx
+        .cmd()
+        .arg("run")
+        .write_stdin("Nope {}\n")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("Nope — not run (no such tool)"), "{stderr}");
+    assert!(
+        !stderr.contains("unknownTool") && !stderr.contains("none ("),
+        "{stderr}"
+    );
 }

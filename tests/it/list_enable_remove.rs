@@ -170,19 +170,46 @@ fn list_long_renders_an_aligned_table() {
     weather  1.0.0    disabled        Weather   [BASE]/home/finchnest/.finch/extensions/weather
     ");
 
-    // Narrow: every line fits, and the widest column (PATH) is cut with an ellipsis.
-    let out = Run(ctx
-        .cmd()
-        .args(["list", "--long"])
-        .env("COLUMNS", "60")
-        .output()
-        .unwrap());
-    out.success();
+    // Narrow: every line fits; the path, which must not be cut, is left out whole.
+    let out = list_at(&ctx, 60);
     let stdout = out.stdout();
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 3, "{out}");
     assert!(lines.iter().all(|l| l.chars().count() <= 60), "{out}");
-    assert!(lines[1].ends_with('…') && lines[2].ends_with('…'), "{out}");
+    assert!(!stdout.contains("PATH") && !stdout.contains('…'), "{out}");
+}
+
+fn list_at(ctx: &TestContext, columns: usize) -> Run {
+    let out = Run(ctx
+        .cmd()
+        .args(["list", "--long"])
+        .env("COLUMNS", columns.to_string())
+        .output()
+        .unwrap());
+    out.success();
+    out
+}
+
+/// A CJK name is measured in columns, a long id is never cut (it is what `enable` takes), and
+/// on a narrow terminal whole columns go first: the path, then the version.
+#[test]
+fn list_long_at_60_and_120_columns_keeps_ids_whole() {
+    let ctx = TestContext::new();
+    let id = "a-very-long-mini-tool-name-for-copying";
+    add(&ctx, id, "1.0.0", "天气预报 Weather", &[]);
+    add(&ctx, "devtool", "0.3.1", "Dev Tool", &[]);
+    insta::assert_snapshot!(ctx.filter(&list_at(&ctx, 120).stdout()), @r"
+    ID                                      VERSION  STATUS    NAME
+    a-very-long-mini-tool-name-for-copying  1.0.0    disabled  天气预报 Weather
+    devtool                                 0.3.1    disabled  Dev Tool
+    ");
+    insta::assert_snapshot!(ctx.filter(&list_at(&ctx, 60).stdout()), @r"
+    ID                                      STATUS    NAME
+    a-very-long-mini-tool-name-for-copying  disabled  天气预报 …
+    devtool                                 disabled  Dev Tool
+    ");
+    // The id as shown is the id `enable` takes.
+    ctx.run(&["enable", id]).success();
 }
 
 /// Replaces the lock record's `installedAt` (checked to be an ISO-8601 UTC time) with a marker.

@@ -217,7 +217,11 @@ fn pi_resumes_a_finch_transcript_and_it_stays_one_tree_with_one_header() {
     let (path, id) = finch_session(&ctx);
     ctx.run(&["session", "rename", &id, "From finch"]).success();
     let finch_lines = lines(&path);
-    assert_eq!(finch_lines.len(), 4, "header, opening, Read, rename");
+    assert_eq!(
+        finch_lines.len(),
+        5,
+        "header, opening, Read, the title tool call gave it, rename"
+    );
 
     let model = Model::start(
         &ctx,
@@ -245,8 +249,8 @@ fn pi_resumes_a_finch_transcript_and_it_stays_one_tree_with_one_header() {
     let all = lines(&path);
     assert_one_tree(&all);
     // finch's lines are still the first lines, unchanged, and pi continued from the last one.
-    assert_eq!(all[..4], finch_lines[..]);
-    assert_eq!(all[4]["parentId"], finch_lines[3]["id"]);
+    assert_eq!(all[..5], finch_lines[..]);
+    assert_eq!(all[5]["parentId"], finch_lines[4]["id"]);
     assert_eq!(custom(&all, "finch.toolCall").len(), 1, "the Read once");
     let roles: Vec<&str> = all
         .iter()
@@ -334,7 +338,7 @@ fn finch_appends_while_pi_runs_are_side_entries_off_pis_branch() {
     assert_one_tree(&all);
     let info = all
         .iter()
-        .find(|e| e["type"] == "session_info")
+        .find(|e| e["type"] == "session_info" && e["name"] == "Renamed while pi ran")
         .expect("finch's rename");
     let call = all
         .iter()

@@ -137,7 +137,7 @@ fn create_prints_the_next_three_fire_times_across_a_dst_change() {
     assert_eq!(
         out.stdout(),
         format!(
-            "✓ Created task {id} \"Morning\": daily 02:30 (America/New_York)\n  Next runs:\n    Sun 2026-03-08 03:00 EDT\n    Mon 2026-03-09 02:30 EDT\n    Tue 2026-03-10 02:30 EDT\n"
+            "✓ Created task {id} \"Morning\": daily 02:30 (America/New_York)\n  Next runs:\n    Sun 2026-03-08 03:00 -04:00\n    Mon 2026-03-09 02:30 -04:00\n    Tue 2026-03-10 02:30 -04:00\n"
         ),
         "{out}"
     );
@@ -457,7 +457,7 @@ fn update_enable_disable_and_delete_keep_what_they_do_not_touch() {
     out.success();
     assert_eq!(
         out.stdout(),
-        "✓ Updated task t-0a0b0c \"App task\": weekdays 07:45 (Europe/Berlin)\n  Next runs:\n    Mon 2026-03-09 07:45 CET\n    Tue 2026-03-10 07:45 CET\n    Wed 2026-03-11 07:45 CET\n"
+        "✓ Updated task t-0a0b0c \"App task\": weekdays 07:45 (Europe/Berlin)\n  Next runs:\n    Mon 2026-03-09 07:45 +01:00\n    Tue 2026-03-10 07:45 +01:00\n    Wed 2026-03-11 07:45 +01:00\n"
     );
     let doc = ctx.read_json(&tasks_json(&ctx));
     assert_eq!(doc["schemaVersion"], 2);

@@ -466,10 +466,10 @@ fn search_finds_tool_names_and_folds_case_and_accents() {
     assert_eq!(roles.len(), 2, "{out}");
     assert!(roles.contains(&"assistant".to_string()), "{out}");
     assert!(roles.contains(&"toolResult".to_string()), "{out}");
-    // The tool's arguments are not searched.
+    // The tool's arguments are searched too: a path finds the call that took it.
     let out = ctx.run(&["session", "search", "recipes"]);
-    out.success().stderr_has("No matches in 3 session(s)");
-    assert_eq!(out.stdout(), "");
+    out.success().stdout_has("read_file /recipes/pie.md");
+    assert_eq!(out.stdout().lines().count(), 1, "{out}");
     ctx.run(&["session", "search", "CREME FRAICHE"])
         .success()
         .stdout_has("Crème fraîche, flour, butter");
@@ -731,4 +731,73 @@ fn eight_processes_appending_at_once_keep_every_line_whole() {
             .count();
         assert_eq!(attached, EACH / 2, "process {p}");
     }
+}
+
+/// `tool call` and `run --jsonl` sessions say what they were, in `session list`, and `session
+/// search` finds a call by its tool and its arguments.
+#[test]
+fn sessions_of_tool_call_and_jsonl_get_titles_and_are_found_by_their_arguments() {
+    let ctx = TestContext::new();
+    ctx.call("ToolSearch", json!({"query": "zebracorn pictures"}));
+    let out = ctx
+        .cmd()
+        .args(["run", "--jsonl"])
+        .write_stdin(
+            "{\"id\": 1, \"tool\": \"ToolSearch\", \"arguments\": {\"query\": \"quokka\"}}\n",
+        )
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let listed = ctx.run(&["--json", "session", "list"]).success().json();
+    let mut titles: Vec<String> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["title"].as_str().unwrap_or_default().to_string())
+        .collect();
+    titles.sort();
+    assert_eq!(
+        titles,
+        [
+            "finch run --jsonl: ToolSearch {\"query\":\"quokka\"}",
+            "tool call: ToolSearch {\"query\":\"zebracorn pictures\"}"
+        ],
+        "{listed}"
+    );
+    // Found by an argument's words and by the tool's name.
+    let found = ctx
+        .run(&["--json", "session", "search", "zebracorn"])
+        .success()
+        .json();
+    assert_eq!(found.as_array().map_or(0, Vec::len), 1, "{found}");
+    let found = ctx
+        .run(&["--json", "session", "search", "ToolSearch"])
+        .success()
+        .json();
+    assert!(found.as_array().map_or(0, Vec::len) >= 2, "{found}");
+    // A continued session keeps its title.
+    let id = listed[0]["id"].as_str().unwrap().to_string();
+    ctx.run(&[
+        "tool",
+        "call",
+        "ToolSearch",
+        "{\"query\":\"x\"}",
+        "--session",
+        &id,
+    ])
+    .success();
+    let again = ctx.run(&["--json", "session", "list"]).success().json();
+    assert_eq!(again.as_array().unwrap().len(), 2, "{again}");
+    let titles_again: Vec<&Value> = again
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| &s["title"])
+        .collect();
+    assert!(
+        !titles_again
+            .iter()
+            .any(|t| t.as_str().unwrap_or("").contains("\"x\"")),
+        "{again}"
+    );
 }

@@ -945,6 +945,19 @@ fn session_search_answers_like_the_cli() {
     );
     out.success();
     let record = out.json();
+    // Since then only this test's own search calls hold the word (their arguments count).
+    let hits = record["structuredContent"].as_array().unwrap();
+    assert!(
+        hits.iter()
+            .all(|h| h["role"] == "tool" && h["session"] != id),
+        "{out}"
+    );
+    let out = call(
+        &ctx,
+        "Session",
+        json!({"action": "search", "query": "survey", "since": "2026-11-25"}),
+    );
+    let record = out.success().json();
     assert_eq!(record["structuredContent"], json!([]));
     assert!(text_of(&record).starts_with("No matches in "), "{out}");
 
@@ -996,11 +1009,13 @@ fn session_errors_name_the_problem() {
     for (args, want) in cases {
         assert_eq!(fails(&ctx, "Session", args.clone()), want, "{args}");
     }
-    // Each failed call still recorded itself, and only that.
+    // Each failed call still recorded itself, and only that (and the title that says what
+    // the run was).
     for transcript in ctx.transcripts() {
         let entries = lines(&transcript);
-        assert_eq!(entries.len(), 3, "{entries:?}");
+        assert_eq!(entries.len(), 4, "{entries:?}");
         assert_eq!(entries[2]["customType"], "finch.toolCall");
+        assert_eq!(entries[3]["type"], "session_info", "{entries:?}");
     }
 }
 

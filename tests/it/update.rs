@@ -422,3 +422,27 @@ fn an_id_migration_merges_into_existing_data_and_state_of_the_new_id() {
         "new"
     );
 }
+
+/// The machine line is for the app, which reads finch's stdout from a pipe: a person at a
+/// terminal does not see it, unless `FINCH_CLI_RESULT_JSON=1` asks for it.
+#[test]
+fn the_machine_line_goes_to_a_pipe_and_to_a_terminal_only_when_asked() {
+    let ctx = TestContext::new();
+    let src = ctx.work.join("local-demo");
+    demo("1.0.0").write_to(&src);
+    ctx.run(&["add", src.to_str().unwrap()]).success();
+    let piped = ctx.run(&["update", "demo"]);
+    machine_line(&piped.success().stdout());
+
+    let pty = crate::cards::Pty::spawn(&ctx, &["update", "demo"]);
+    let (code, shown) = pty.finish();
+    assert_eq!(code, 0, "{shown}");
+    assert!(shown.contains("is already up to date"), "{shown}");
+    assert!(!shown.contains("FINCH_CLI_RESULT_JSON"), "{shown}");
+
+    let pty =
+        crate::cards::Pty::spawn_env(&ctx, &["update", "demo"], &[("FINCH_CLI_RESULT_JSON", "1")]);
+    let (code, shown) = pty.finish();
+    assert_eq!(code, 0, "{shown}");
+    assert!(shown.contains("FINCH_CLI_RESULT_JSON:{"), "{shown}");
+}

@@ -66,7 +66,9 @@ fn answer_request(host: &mut Host, line: &str) -> Value {
         .get("arguments")
         .cloned()
         .unwrap_or_else(|| Value::Object(Map::new()));
+    let title = super::new_session_title(host, "finch run --jsonl", tool, &arguments);
     let record = host.call(tool, arguments);
+    super::title_session(host, title);
     let mut response = record.to_json();
     if let Some(map) = response.as_object_mut() {
         map.insert("id".into(), id);

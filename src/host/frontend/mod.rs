@@ -24,6 +24,39 @@ fn reload_if_minitools_changed(host: &mut Host) {
     }
 }
 
+/// The title a session this run started gets after its first call: `finch run --jsonl: Read
+/// notes.txt`, `tool call: Bash ls -la`; `None` once the run has one (or continues a session).
+/// Made before the call (which takes the arguments), given after it (`title_session`).
+pub fn new_session_title(
+    host: &Host,
+    kind: &str,
+    tool: &str,
+    args: &serde_json::Value,
+) -> Option<String> {
+    if !host.session().wants_title() {
+        return None;
+    }
+    let summary = super::summary(tool, args);
+    let mut summary: String = summary.chars().take(60).collect();
+    if summary.chars().count() == 60 {
+        summary.push('…');
+    }
+    Some(if summary.is_empty() {
+        format!("{kind}: {tool}")
+    } else {
+        format!("{kind}: {tool} {summary}")
+    })
+}
+
+/// Gives the session `title` (from `new_session_title`), written when the run ends unless the
+/// run named the session itself (`SessionState::title_if_new`).
+pub fn title_session(host: &mut Host, title: Option<String>) {
+    if let Some(title) = title {
+        let now = host.env().now_utc();
+        host.session_mut().title_if_new(&title, now);
+    }
+}
+
 /// One session of a front end that reads stdin: builds the host, registers it for `finch
 /// reload`, runs `serve` until it returns, and ends the transcript.
 fn run_session(

@@ -1,0 +1,490 @@
+//! The console of `finch run` on a terminal (SPEC §8.7): one command per line — `<Tool> <json>`
+//! or `<Tool> key=value …`, `/tools`, `/search`, `/mode`, `/session`, `/reload`, `/help`,
+//! `/quit` — until `/quit` or the end of input. A call's content goes to stdout and its
+//! decision to stderr (`print_record`, which `finch tool call` uses too); a bad line is
+//! reported and the console goes on.
+//!
+//! On a terminal the line editor is `rustyline` on `/dev/tty` (emacs keys; history in
+//! `<runtime home>/console_history`, shared by every console and appended under the file's
+//! lock after each line; Tab completes `/commands`, tool names and a tool's argument names;
+//! an open JSON object goes on on the next line). Ctrl-C while a call runs cancels the call
+//! and keeps the session (`interrupt`); at the prompt it clears the line, and a second one in
+//! a row ends the session, as Ctrl-D on an empty line and `/quit` do. While a call runs the
+//! editor is not drawn, so progress lines and cards have the terminal to themselves. From a
+//! pipe the console reads plain lines.
+//!
+//! Cards are asked on the controlling terminal (`/dev/tty`), never on stdin/stdout; with no
+//! terminal every card is answered deny.
+
+mod editor;
+mod interrupt;
+
+use std::io::BufRead;
+
+use rustyline::error::ReadlineError;
+use rustyline::history::{FileHistory, History};
+use rustyline::{Behavior, CompletionType, Config, EditMode, Editor};
+use serde_json::{Map, Value, json};
+
+use super::reload_if_minitools_changed;
+use crate::error::{CommandError, ErrorKind, Result};
+use crate::host::assembly::Assembly;
+use crate::host::cancel;
+use crate::host::control;
+use crate::host::output::Content;
+use crate::host::policy::Mode;
+use crate::host::{CallRecord, Host, HostEnv};
+use crate::ui::{Table, Ui};
+use editor::{ConsoleHelper, ToolNames};
+use interrupt::Interrupts;
+
+/// The most lines the history keeps.
+const HISTORY_SIZE: usize = 1000;
+
+/// Builds the host and reads commands until `/quit` or the end of input.
+pub fn run(env: HostEnv, assembly: &Assembly) -> Result<()> {
+    super::run_session(env, assembly, serve)
+}
+
+/// The console: the line editor on a terminal, plain lines from a pipe.
+fn serve(host: &mut Host, assembly: &Assembly) -> Result<()> {
+    let ui = assembly.ui;
+    if ui.stdin_tty {
+        if !ui.quiet {
+            crate::eline!(
+                "finch run — session {} in {} ({} mode). Type `<Tool> <json>`, `<Tool> key=value …`, /tools, /search <query>, /help, /quit. Tab completes.",
+                host.session().id,
+                host.session().cwd.display(),
+                host.session().mode.as_str()
+            );
+        }
+        match editor(host) {
+            Ok(editor) => return interactive(host, assembly, editor),
+            Err(e) => ui.warn(format!(
+                "no line editor on this terminal ({e}); reading plain lines"
+            )),
+        }
+    }
+    piped(host, assembly)
+}
+
+/// Plain lines from stdin until `/quit` or end of input.
+fn piped(host: &mut Host, assembly: &Assembly) -> Result<()> {
+    let interrupts = Interrupts::default();
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut line = String::new();
+    loop {
+        line.clear();
+        match input.read_line(&mut line) {
+            Ok(0) => return Ok(()),
+            Ok(_) => {}
+            Err(e) => return Err(CommandError::failed(format!("cannot read stdin: {e}"))),
+        }
+        if let Flow::Quit = one_line(host, assembly, &interrupts, line.trim())? {
+            return Ok(());
+        }
+    }
+}
+
+fn editor(host: &Host) -> rustyline::Result<Editor<ConsoleHelper, FileHistory>> {
+    let config = Config::builder()
+        .edit_mode(EditMode::Emacs)
+        .completion_type(CompletionType::List)
+        .behavior(Behavior::PreferTerm)
+        .auto_add_history(false)
+        .max_history_size(HISTORY_SIZE)?
+        .history_ignore_dups(true)?
+        .build();
+    let mut editor = Editor::with_config(config)?;
+    editor.set_helper(Some(ConsoleHelper::default()));
+    let path = history_path(host);
+    if path.is_file() {
+        // A history that cannot be read starts empty; the console still works.
+        let _ = editor.load_history(&path);
+    }
+    Ok(editor)
+}
+
+fn history_path(host: &Host) -> std::path::PathBuf {
+    host.env().homes.runtime.join("console_history")
+}
+
+/// The line editor until `/quit`, Ctrl-D on an empty line or Ctrl-C twice at the prompt.
+fn interactive(
+    host: &mut Host,
+    assembly: &Assembly,
+    mut editor: Editor<ConsoleHelper, FileHistory>,
+) -> Result<()> {
+    let ui = assembly.ui;
+    let interrupts = Interrupts::install();
+    let history = history_path(host);
+    let mut interrupted = false;
+    loop {
+        host.refresh();
+        if let Some(helper) = editor.helper_mut() {
+            helper.tools = tool_names(host);
+        }
+        let line = match editor.readline("finch> ") {
+            Ok(line) => line,
+            Err(ReadlineError::Interrupted) => {
+                if interrupted {
+                    return Ok(());
+                }
+                interrupted = true;
+                ui.status("(Ctrl-C again, Ctrl-D or /quit ends the session)");
+                continue;
+            }
+            Err(ReadlineError::Eof) => return Ok(()),
+            Err(e) => {
+                return Err(CommandError::failed(format!(
+                    "cannot read the terminal: {e}"
+                )));
+            }
+        };
+        interrupted = false;
+        let text = line.trim();
+        if !text.is_empty() && editor.history_mut().add(text).unwrap_or(false) {
+            if let Some(dir) = history.parent() {
+                let _ = std::fs::create_dir_all(dir);
+            }
+            if let Err(e) = editor.append_history(&history) {
+                ui.detail(format!("history not saved to {}: {e}", history.display()));
+            }
+        }
+        if let Flow::Quit = one_line(host, assembly, &interrupts, text)? {
+            return Ok(());
+        }
+    }
+}
+
+/// Every active tool's name and argument names, for completion.
+fn tool_names(host: &Host) -> Vec<ToolNames> {
+    host.active_tools()
+        .into_iter()
+        .map(|tool| ToolNames {
+            name: tool.name.clone(),
+            args: tool
+                .def
+                .input_schema
+                .get("properties")
+                .and_then(Value::as_object)
+                .map(|props| props.keys().cloned().collect())
+                .unwrap_or_default(),
+        })
+        .collect()
+}
+
+/// One line of either console: run it, report a bad one, take in reloads.
+fn one_line(
+    host: &mut Host,
+    assembly: &Assembly,
+    interrupts: &Interrupts,
+    text: &str,
+) -> Result<Flow> {
+    let ui = assembly.ui;
+    if text.is_empty() || text.starts_with('#') {
+        return Ok(Flow::Continue);
+    }
+    assembly.reload_if_asked(host);
+    match console_line(ui, host, interrupts, text) {
+        Ok(Flow::Continue) => {}
+        Ok(Flow::Quit) => return Ok(Flow::Quit),
+        Err(e) if e.kind == ErrorKind::BrokenPipe => return Err(e),
+        // A bad line is reported and the console goes on.
+        Err(e) => ui.error(&e),
+    }
+    // `/reload`, and a call that changed the mini tools, take effect at once.
+    reload_if_minitools_changed(host);
+    assembly.reload_if_asked(host);
+    Ok(Flow::Continue)
+}
+
+/// One call that Ctrl-C may cancel.
+fn call(host: &mut Host, interrupts: &Interrupts, tool: &str, args: Value) -> CallRecord {
+    let title = super::new_session_title(host, "finch run", tool, &args);
+    let cancel = interrupts.start();
+    let record = host.call_with(tool, args, &cancel, &cancel::no_progress);
+    super::title_session(host, title);
+    interrupts.finished();
+    record
+}
+
+enum Flow {
+    Continue,
+    Quit,
+}
+
+fn console_line(ui: &Ui, host: &mut Host, interrupts: &Interrupts, text: &str) -> Result<Flow> {
+    if let Some(command) = text.strip_prefix('/') {
+        let (name, rest) = command
+            .split_once(char::is_whitespace)
+            .map_or((command, ""), |(n, r)| (n, r.trim()));
+        match name {
+            "quit" | "exit" | "q" => return Ok(Flow::Quit),
+            "help" => print_help(ui)?,
+            "tools" => {
+                host.refresh();
+                print_tools(ui, host)?
+            }
+            "search" => {
+                if rest.is_empty() {
+                    return Err(CommandError::usage(
+                        "/search needs a query, e.g. /search read files",
+                    ));
+                }
+                let record = call(host, interrupts, "ToolSearch", json!({"query": rest}));
+                print_search(ui, &record)?;
+            }
+            "mode" => match rest {
+                "ask" => set_mode(ui, host, Mode::Ask),
+                "acceptCalls" => set_mode(ui, host, Mode::AcceptCalls),
+                "" => ui.line(host.session().mode.as_str())?,
+                other => {
+                    return Err(CommandError::usage(format!(
+                        "unknown mode \"{other}\": use /mode ask or /mode acceptCalls"
+                    )));
+                }
+            },
+            "session" => print_session(ui, host)?,
+            "reload" => control::request_reload(),
+            other => {
+                return Err(CommandError::usage(format!(
+                    "unknown command /{other}; type /help"
+                )));
+            }
+        }
+        return Ok(Flow::Continue);
+    }
+    let (tool, rest) = text
+        .split_once(char::is_whitespace)
+        .map_or((text, ""), |(t, r)| (t, r.trim()));
+    let args = parse_call_args(tool, rest)?;
+    let record = call(host, interrupts, tool, args);
+    print_record(ui, &record)?;
+    Ok(Flow::Continue)
+}
+
+/// The arguments of a console line: a JSON object, or `key=value` words (shell quoting; a value
+/// that parses as JSON — numbers, booleans, arrays, objects — is taken as JSON, else as text).
+pub fn parse_call_args(tool: &str, rest: &str) -> Result<Value> {
+    let rest = rest.trim();
+    if rest.is_empty() {
+        return Ok(Value::Object(Map::new()));
+    }
+    if rest.starts_with('{') {
+        return serde_json::from_str(rest).map_err(|e| {
+            CommandError::usage(format!("the arguments of {tool} are not valid JSON: {e}"))
+        });
+    }
+    let words = shlex::split(rest).ok_or_else(|| {
+        CommandError::usage(format!("the arguments of {tool} have an unclosed quote"))
+    })?;
+    key_values(tool, &words)
+}
+
+/// `key=value` words → a JSON object.
+pub fn key_values(tool: &str, words: &[String]) -> Result<Value> {
+    let mut map = Map::new();
+    for word in words {
+        let Some((key, value)) = word.split_once('=') else {
+            return Err(CommandError::usage(format!(
+                "`{word}` is not key=value; write e.g. {tool} file_path=src/main.rs, or one JSON object"
+            )));
+        };
+        let value = serde_json::from_str::<Value>(value)
+            .ok()
+            .filter(|v| !v.is_string())
+            .unwrap_or_else(|| Value::String(value.to_string()));
+        map.insert(key.to_string(), value);
+    }
+    Ok(Value::Object(map))
+}
+
+fn set_mode(ui: &Ui, host: &mut Host, mode: Mode) {
+    host.session_mut().mode = mode;
+    ui.status(format!("mode: {}", mode.as_str()));
+}
+
+fn print_help(ui: &Ui) -> Result<()> {
+    let mut lines = vec![
+        "<Tool> {json}            call a tool with a JSON object of arguments".to_string(),
+        "<Tool> key=value …       call a tool with key=value arguments".to_string(),
+    ];
+    for (command, what) in editor::COMMANDS {
+        let usage = match *command {
+            "/search" => "/search <query>",
+            "/mode" => "/mode [ask|acceptCalls]",
+            other => other,
+        };
+        lines.push(format!("{usage:<24} {what}"));
+    }
+    lines.push(String::new());
+    lines.push(
+        "Tab completes tools, commands and argument names; Up and Down walk the history; \
+         Ctrl-C stops a running call."
+            .to_string(),
+    );
+    ui.lines(lines.iter().flat_map(|l| crate::ui::wrap(l, ui.width())))
+}
+
+/// ToolSearch's matches as a table (NAME, SOURCE, DESCRIPTION); anything else as it came.
+fn print_search(ui: &Ui, record: &CallRecord) -> Result<()> {
+    let found = record.output.structured.as_ref().and_then(Value::as_array);
+    let Some(found) = found.filter(|f| !f.is_empty() && !ui.json) else {
+        return print_record(ui, record);
+    };
+    print_verdict(ui, record);
+    let mut table = Table::new(&["NAME", "SOURCE", "DESCRIPTION"]).whole(&["NAME"]);
+    for tool in found {
+        let text = |key: &str| tool.get(key).and_then(Value::as_str).unwrap_or_default();
+        table.row(vec![
+            text("name").to_string(),
+            text("source").to_string(),
+            crate::ui::first_line(text("description")),
+        ]);
+    }
+    ui.lines(table.render(ui.width()))
+}
+
+fn print_tools(ui: &Ui, host: &Host) -> Result<()> {
+    let mut table = Table::new(&["NAME", "LAYER", "DESCRIPTION"]).whole(&["NAME"]);
+    for tool in host.active_tools() {
+        table.row(vec![
+            tool.name.clone(),
+            tool.def.layer.as_str().to_string(),
+            crate::ui::first_line(&tool.def.description),
+        ]);
+    }
+    ui.lines(table.render(ui.width()))
+}
+
+fn print_session(ui: &Ui, host: &Host) -> Result<()> {
+    let s = host.session();
+    let mut lines = vec![
+        format!("session:    {}", s.id),
+        format!("cwd:        {}", s.cwd.display()),
+        format!("mode:       {}", s.mode.as_str()),
+    ];
+    if let Some(path) = s.transcript_path() {
+        lines.push(format!("transcript: {}", path.display()));
+    }
+    for dir in &s.trusted {
+        lines.push(format!("trusted:    {}", dir.display()));
+    }
+    let mut active: Vec<&String> = s.active.iter().collect();
+    active.sort();
+    for name in active {
+        lines.push(format!("activated:  {name}"));
+    }
+    ui.lines(lines)
+}
+
+/// A call's result for a person: the content on stdout, the decision on stderr.
+pub fn print_record(ui: &Ui, record: &CallRecord) -> Result<()> {
+    if ui.json {
+        return ui.json_line(&record.to_json());
+    }
+    print_verdict(ui, record);
+    print_content(ui, record)
+}
+
+/// The decision line of a call, on stderr, in words (the transcript and `--json` keep the
+/// ids: `decision`, `decidedBy`).
+pub fn print_verdict(ui: &Ui, record: &CallRecord) {
+    let verdict = format!(
+        "{} {} — {}, {:.1} ms",
+        if record.output.is_error { "✗" } else { "✓" },
+        record.tool,
+        verdict_words(record.decision, &record.decided_by),
+        record.duration_ms
+    );
+    ui.status(verdict);
+}
+
+/// `allowed (read-only)`, `denied (you denied it)`, `not run (no such tool)`.
+fn verdict_words(decision: &str, decided_by: &str) -> String {
+    // A manual is shown, not run: nothing was allowed or denied.
+    if decided_by == "manual" {
+        return "its manual".to_string();
+    }
+    let what = match decision {
+        "allow" => "allowed",
+        "deny" => "denied",
+        "none" => "not run",
+        other => other,
+    };
+    let why = match decided_by {
+        "fastLane" => "read-only",
+        "autoAllow" => "allowed by default",
+        "allowRule" => "an allow rule",
+        "denyRule" => "a deny rule",
+        "askRule" | "cardRequired" | "askMode" => "a card was needed",
+        "outsideWorkspace" => "outside the workspace",
+        "protectedPath" => "a protected path",
+        "sessionAllow" => "allowed for this session",
+        "approveFlag" => "--approve",
+        "card:allowOnce" => "you allowed it once",
+        "card:allowForSession" => "you allowed it for this session",
+        "card:deny" | "card:denyWithReason" => "you denied it",
+        "card:timeout" => "nobody answered the card in time",
+        "noPerson" => "nobody to ask",
+        "unknownTool" => "no such tool",
+        "notActive" => "not active: find it with ToolSearch",
+        "invalidArguments" => "invalid arguments",
+        other => other,
+    };
+    format!("{what} ({why})")
+}
+
+/// A call's content on stdout; on a terminal, text wraps at word boundaries.
+pub fn print_content(ui: &Ui, record: &CallRecord) -> Result<()> {
+    for block in &record.output.content {
+        match block {
+            Content::Text(text) if ui.stdout_tty => {
+                ui.lines(crate::ui::wrap(text.trim_end(), ui.width()))?
+            }
+            Content::Text(text) => ui.line(text.trim_end())?,
+            Content::Image { data, mime_type } => {
+                ui.line(format!("[image: {mime_type}, {} bytes base64]", data.len()))?
+            }
+            Content::Block(_) => ui.line(block.display().trim_end())?,
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verdicts_read_as_words_not_ids() {
+        assert_eq!(
+            verdict_words("none", "unknownTool"),
+            "not run (no such tool)"
+        );
+        assert_eq!(verdict_words("allow", "fastLane"), "allowed (read-only)");
+        assert_eq!(verdict_words("deny", "card:deny"), "denied (you denied it)");
+        assert_eq!(verdict_words("none", "manual"), "its manual");
+        for by in [
+            "fastLane",
+            "autoAllow",
+            "allowRule",
+            "denyRule",
+            "askRule",
+            "sessionAllow",
+            "approveFlag",
+            "card:allowOnce",
+            "card:timeout",
+            "noPerson",
+            "notActive",
+            "invalidArguments",
+            "outsideWorkspace",
+            "protectedPath",
+        ] {
+            let words = verdict_words("allow", by);
+            assert!(!words.contains(by) || by.starts_with('-'), "{by}: {words}");
+        }
+    }
+}

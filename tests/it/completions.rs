@@ -1,0 +1,141 @@
+//! Dynamic completions (clap_complete's engine): the script `finch completions bash` prints is
+//! sourced into a real bash, and the same protocol is asked as zsh and fish ask it, for each
+//! kind of value that depends on what is installed.
+
+use std::process::Command;
+
+use serde_json::json;
+
+use crate::common::TestContext;
+
+/// What `COMPLETE=<shell> finch -- <words>` answers, as the shell's script asks it: the
+/// values, one per line (zsh and fish add `:help` / `\thelp`, dropped here).
+fn ask(ctx: &TestContext, shell: &str, words: &[&str]) -> Vec<String> {
+    let mut cmd = ctx.std_cmd();
+    cmd.env("COMPLETE", shell)
+        .env("_CLAP_COMPLETE_INDEX", (words.len() - 1).to_string())
+        .env("_CLAP_IFS", "\n")
+        .arg("--")
+        .args(words);
+    let out = cmd.output().expect("finch runs");
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .split(['\n', '\u{b}'])
+        .filter(|l| !l.is_empty())
+        .map(|l| {
+            let value = match shell {
+                "fish" => l.split('\t').next().unwrap_or(l),
+                // zsh's `value:help`, a colon in the value written `\:`.
+                "zsh" => {
+                    let end = l
+                        .char_indices()
+                        .find(|&(i, c)| c == ':' && !l[..i].ends_with('\\'))
+                        .map_or(l.len(), |(i, _)| i);
+                    return l[..end].replace("\\:", ":");
+                }
+                _ => l,
+            };
+            value.to_string()
+        })
+        .collect()
+}
+
+/// A mini tool, a task, a session and a space, so every kind has something to offer.
+fn state() -> (TestContext, String, String) {
+    let ctx = TestContext::new();
+    let src = ctx.work.join("weather-src");
+    crate::common::fixtures::MiniTool::new("weather", "1.0.0").write_to(&src);
+    ctx.run(&["add", src.to_str().unwrap()]).success();
+    let task = ctx
+        .run(&[
+            "--json", "schedule", "create", "--name", "Digest", "--prompt", "p", "--daily", "08:00",
+        ])
+        .success()
+        .json();
+    let task = task["id"].as_str().unwrap().to_string();
+    ctx.call("ToolSearch", json!({"query": "files"})).success();
+    let sessions = ctx.run(&["--json", "session", "list"]).success().json();
+    let session = sessions[0]["shortId"].as_str().unwrap().to_string();
+    ctx.run(&["space", "create", "Travel"]).success();
+    (ctx, task, session)
+}
+
+#[test]
+fn the_engine_offers_what_is_there_to_zsh_and_fish() {
+    let (ctx, task, session) = state();
+    for shell in ["zsh", "fish", "bash"] {
+        let cases: [(&[&str], &str); 6] = [
+            (&["finch", "enable", ""], "weather"),
+            (&["finch", "remove", "wea"], "weather"),
+            (&["finch", "schedule", "run", ""], task.as_str()),
+            (&["finch", "session", "show", ""], session.as_str()),
+            (&["finch", "tool", "call", "Re"], "Read"),
+            (
+                &["finch", "memory", "remember", "x", "--to", ""],
+                "space:Travel",
+            ),
+        ];
+        for (words, want) in cases {
+            let offered = ask(&ctx, shell, words);
+            assert!(
+                offered.iter().any(|o| o == want),
+                "{shell}: {words:?} offers {offered:?}, not {want}"
+            );
+        }
+        // Commands and their aliases still complete.
+        assert!(ask(&ctx, shell, &["finch", "ins"]).contains(&"install".to_string()));
+    }
+}
+
+#[test]
+fn bash_completes_installed_ids_through_the_printed_script() {
+    let (ctx, _, _) = state();
+    let script = ctx.run(&["completions", "bash"]).success().stdout();
+    assert!(script.contains("COMPLETE"), "a dynamic script:\n{script}");
+    let script_path = ctx.base().join("finch.bash");
+    std::fs::write(&script_path, script).unwrap();
+    let bin_dir = std::path::Path::new(env!("CARGO_BIN_EXE_finch"))
+        .parent()
+        .unwrap();
+    // What bash does on Tab after `finch enable `: the registered function fills COMPREPLY.
+    let probe = format!(
+        "source {}; COMP_WORDS=(finch enable ''); COMP_CWORD=2; COMP_TYPE=9; \
+         _clap_complete_finch finch '' enable; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+        script_path.display()
+    );
+    let out = Command::new("bash")
+        .arg("--norc")
+        .arg("-c")
+        .arg(&probe)
+        .env_clear()
+        .env("HOME", &ctx.home)
+        .env("PATH", format!("{}:/usr/bin:/bin", bin_dir.display()))
+        .env("FINCH_RUNTIME_HOME", &ctx.runtime)
+        .env("FINCH_AGENT_HOME", &ctx.agent)
+        .current_dir(&ctx.work)
+        .output()
+        .expect("bash runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{out:?}");
+    assert!(
+        stdout.lines().any(|l| l.trim() == "weather"),
+        "bash offers: {stdout:?} ({})",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn a_completion_with_unreadable_state_offers_nothing_and_no_error() {
+    let ctx = TestContext::new();
+    std::fs::create_dir_all(ctx.runtime.join("automation")).unwrap();
+    std::fs::write(ctx.runtime.join("automation/tasks.json"), "{ not json").unwrap();
+    let mut cmd = ctx.std_cmd();
+    let out = cmd
+        .env("COMPLETE", "fish")
+        .args(["--", "finch", "schedule", "run", ""])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(out.stderr.is_empty(), "{out:?}");
+}
