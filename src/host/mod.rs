@@ -37,6 +37,7 @@ pub mod toolsearch;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 use chrono::{DateTime, FixedOffset, Utc};
@@ -88,7 +89,8 @@ pub enum HostEvent {
 
 /// What a provider gets for one call.
 pub struct CallCx<'a> {
-    pub env: &'a HostEnv,
+    /// Shared, so a provider's `Job` can keep it.
+    pub env: &'a Arc<HostEnv>,
     pub session: &'a mut SessionState,
     pub catalog: &'a Catalog,
     pub prompter: &'a mut dyn Prompter,
@@ -105,12 +107,36 @@ pub struct CallCx<'a> {
 /// See `CallCx::discover`.
 pub type Discover<'a> = dyn Fn(&str, usize) -> Vec<(String, String)> + 'a;
 
+/// What a running job gets: its cancellation and where its progress goes.
+pub struct JobCx<'a> {
+    pub cancel: &'a cancel::Cancel,
+    pub progress: &'a cancel::ProgressSink<'a>,
+}
+
+/// The provider's part of a call that needs nothing of the host (no `&mut` state: it took
+/// what it needs when it was made), so it may run on another thread, side by side with other
+/// calls (`finch run --serve mcp`).
+pub type Job = Box<dyn FnOnce(&JobCx) -> ToolOutput + Send>;
+
+/// How a provider starts a call (`Provider::start`).
+pub enum Started {
+    /// It ran on the host's thread; this is its output.
+    Done(ToolOutput),
+    /// It runs as this job, wherever the front end runs it.
+    Job(Job),
+}
+
 /// A source of tools: one layer, or part of one.
 pub trait Provider {
     /// The tools it offers.
     fn defs(&self) -> Vec<ToolDef>;
     /// Runs one call of one of its tools; the arguments were validated and the call permitted.
     fn call(&mut self, tool: &ToolSpec, args: Value, cx: &mut CallCx) -> ToolOutput;
+    /// Starts one call: by default it runs at once (`call`); a provider whose calls are
+    /// independent of the host's state returns them as a `Job` instead.
+    fn start(&mut self, tool: &ToolSpec, args: Value, cx: &mut CallCx) -> Started {
+        Started::Done(self.call(tool, args, cx))
+    }
     /// Whether this call only asks for the tool's manual (a dispatcher called without
     /// `action`): it runs without the gateway, since it reads nothing and changes nothing.
     fn is_manual_call(&self, _tool: &ToolSpec, _args: &Value) -> bool {
@@ -204,7 +230,7 @@ impl CallRecord {
 
 /// The tool host of one session.
 pub struct Host {
-    env: HostEnv,
+    env: Arc<HostEnv>,
     providers: Vec<Box<dyn Provider>>,
     /// For each catalog entry, the index of its provider.
     provider_of: Vec<usize>,
@@ -229,7 +255,7 @@ impl Host {
         let (catalog, provider_of) = build_catalog(&providers);
         let generations = providers.iter().map(|p| p.generation()).collect();
         Host {
-            env,
+            env: Arc::new(env),
             providers,
             provider_of,
             generations,
@@ -340,6 +366,26 @@ impl Host {
         cancel: &cancel::Cancel,
         progress: &cancel::ProgressSink,
     ) -> CallRecord {
+        match self.begin(name, args, cancel, progress) {
+            Begun::Done(record) => record,
+            Begun::Running(running) => {
+                let ran = running.run(cancel, progress);
+                self.end(ran)
+            }
+        }
+    }
+
+    /// The first half of a call that may run side by side with others: the pipeline up to
+    /// the provider (resolve, validate, gate, card). A call whose provider ran it at once is
+    /// recorded and `Done`; a provider's `Job` comes back `Running`, to be run anywhere
+    /// (`Running::run`, which needs no host) and handed to `end`, which records it.
+    pub fn begin(
+        &mut self,
+        name: &str,
+        args: Value,
+        cancel: &cancel::Cancel,
+        progress: &cancel::ProgressSink,
+    ) -> Begun {
         if self.refresh() {
             self.events.push(HostEvent::ToolsChanged);
         }
@@ -348,7 +394,42 @@ impl Host {
             tool: name,
             session: &self.session.id,
         });
-        let mut record = self.run_call(name, args.clone(), cancel, progress);
+        match self.run_call(name, args.clone(), cancel, progress) {
+            Outcome::Record(record) => Begun::Done(self.settle(record, &args, started)),
+            Outcome::Job {
+                job,
+                tool,
+                decided_by,
+            } => Begun::Running(Running {
+                job,
+                tool,
+                decided_by,
+                args,
+                started,
+            }),
+        }
+    }
+
+    /// The second half of a `Running` call: records it as `call` would have.
+    pub fn end(&mut self, ran: Ran) -> CallRecord {
+        let failure = if ran.cancelled {
+            Some(Failure::Cancelled)
+        } else {
+            ran.output.is_error.then_some(Failure::ToolError)
+        };
+        let record = CallRecord {
+            tool: ran.tool,
+            decision: "allow",
+            decided_by: ran.decided_by,
+            failure,
+            output: ran.output,
+            duration_ms: 0.0,
+        };
+        self.settle(record, &ran.args, ran.started)
+    }
+
+    /// Times, announces and records a call that ended.
+    fn settle(&mut self, mut record: CallRecord, args: &Value, started: Instant) -> CallRecord {
         record.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
         self.observe(&CallEvent::Finished {
             tool: &record.tool,
@@ -357,7 +438,7 @@ impl Host {
         });
         let data = CallEntry {
             tool: &record.tool,
-            arguments: &args,
+            arguments: args,
             decision: record.decision,
             decided_by: &record.decided_by,
             result: &record.output,
@@ -378,16 +459,17 @@ impl Host {
         args: Value,
         cancel: &cancel::Cancel,
         progress: &cancel::ProgressSink,
-    ) -> CallRecord {
-        let rejected =
-            |tool: &str, failure: Failure, decided_by: &str, message: String| CallRecord {
+    ) -> Outcome {
+        let rejected = |tool: &str, failure: Failure, decided_by: &str, message: String| {
+            Outcome::Record(CallRecord {
                 tool: tool.to_string(),
                 decision: "none",
                 decided_by: decided_by.to_string(),
                 output: ToolOutput::error(message),
                 failure: Some(failure),
                 duration_ms: 0.0,
-            };
+            })
+        };
         let index = match self.catalog.lookup(name) {
             Lookup::Found(i) => i,
             Lookup::Unknown => {
@@ -428,15 +510,18 @@ impl Host {
         };
         if self.providers[self.provider_of[index]].is_manual_call(tool, &args) {
             // The manual: nothing runs, so nothing needs permission.
-            let output = self.dispatch(index, args, cancel, progress);
-            return CallRecord {
+            let output = match self.dispatch(index, args, cancel, progress) {
+                Started::Done(output) => output,
+                Started::Job(job) => job(&JobCx { cancel, progress }),
+            };
+            return Outcome::Record(CallRecord {
                 tool: tool_name,
                 decision: "none",
                 decided_by: "manual".into(),
                 failure: output.is_error.then_some(Failure::ToolError),
                 output,
                 duration_ms: 0.0,
-            };
+            });
         }
         let schema = self
             .schemas
@@ -456,40 +541,49 @@ impl Host {
         }
         let (allowed, decided_by, refusal) = self.permit(index, &args);
         if !allowed {
-            return CallRecord {
+            return Outcome::Record(CallRecord {
                 tool: tool_name,
                 decision: "deny",
                 decided_by,
                 output: ToolOutput::error(refusal),
                 failure: Some(Failure::Refused),
                 duration_ms: 0.0,
-            };
+            });
         }
         if cancel.is_cancelled() {
             // Cancelled while its card was open: it never starts.
-            return CallRecord {
+            return Outcome::Record(CallRecord {
                 tool: tool_name.clone(),
                 decision: "allow",
                 decided_by,
                 output: cancel::cancelled_output(&tool_name),
                 failure: Some(Failure::Cancelled),
                 duration_ms: 0.0,
-            };
+            });
         }
-        let output = self.dispatch(index, args, cancel, progress);
+        let output = match self.dispatch(index, args, cancel, progress) {
+            Started::Done(output) => output,
+            Started::Job(job) => {
+                return Outcome::Job {
+                    job,
+                    tool: tool_name,
+                    decided_by,
+                };
+            }
+        };
         let failure = if cancel.is_cancelled() {
             Some(Failure::Cancelled)
         } else {
             output.is_error.then_some(Failure::ToolError)
         };
-        CallRecord {
+        Outcome::Record(CallRecord {
             tool: tool_name,
             decision: "allow",
             decided_by,
             failure,
             output,
             duration_ms: 0.0,
-        }
+        })
     }
 
     /// The gateway and whoever answers its cards: (allowed, decided by, refusal text).
@@ -575,7 +669,7 @@ impl Host {
         args: Value,
         cancel: &cancel::Cancel,
         progress: &cancel::ProgressSink,
-    ) -> ToolOutput {
+    ) -> Started {
         if self.session.has_pending_records() && self.may_see_transcript(index, &args) {
             self.write_records();
         }
@@ -583,7 +677,10 @@ impl Host {
         let tool = self.catalog.get(index);
         let (before, rest) = self.providers.split_at_mut(at);
         let Some((provider, after)) = rest.split_first_mut() else {
-            return ToolOutput::error(format!("`{}` has no provider", tool.name));
+            return Started::Done(ToolOutput::error(format!(
+                "`{}` has no provider",
+                tool.name
+            )));
         };
         let discover = |query: &str, limit: usize| -> Vec<(String, String)> {
             before
@@ -602,7 +699,7 @@ impl Host {
             cancel,
             progress,
         };
-        provider.call(tool, args, &mut cx)
+        provider.start(tool, args, &mut cx)
     }
 
     fn unknown_tool_message(&self, name: &str) -> String {
@@ -677,6 +774,65 @@ impl Host {
             _ => true,
         }
     }
+}
+
+/// What the pipeline made of a call: a record, or a provider's job still to run.
+enum Outcome {
+    Record(CallRecord),
+    Job {
+        job: Job,
+        tool: String,
+        decided_by: String,
+    },
+}
+
+/// What `Host::begin` did with a call.
+pub enum Begun {
+    /// It ended (refused, failed, or its provider ran it) and is recorded.
+    Done(CallRecord),
+    /// It was permitted and its provider's job waits to run (`Running::run`), then for
+    /// `Host::end`.
+    Running(Running),
+}
+
+/// A permitted call whose job has not run yet. It holds nothing of the host, so it may move
+/// to another thread.
+pub struct Running {
+    job: Job,
+    tool: String,
+    decided_by: String,
+    args: Value,
+    started: Instant,
+}
+
+impl Running {
+    /// The model-facing name of the tool.
+    pub fn tool(&self) -> &str {
+        &self.tool
+    }
+
+    /// Runs the job: on any thread, with no host borrowed.
+    pub fn run(self, cancel: &cancel::Cancel, progress: &cancel::ProgressSink) -> Ran {
+        let output = (self.job)(&JobCx { cancel, progress });
+        Ran {
+            output,
+            cancelled: cancel.is_cancelled(),
+            tool: self.tool,
+            decided_by: self.decided_by,
+            args: self.args,
+            started: self.started,
+        }
+    }
+}
+
+/// A job that ran, for `Host::end` to record.
+pub struct Ran {
+    output: ToolOutput,
+    cancelled: bool,
+    tool: String,
+    decided_by: String,
+    args: Value,
+    started: Instant,
 }
 
 /// The data of a call's `finch.toolCall` transcript entry (SPEC §7).

@@ -34,31 +34,34 @@ mod wire;
 
 use std::borrow::Cow;
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::rc::Rc;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, mpsc as std_mpsc};
 use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ElicitRequestParams,
     ElicitResult, ElicitationAction, ElicitationSchema, Implementation, JsonObject,
-    ListToolsResult, MetaObject, PaginatedRequestParams, ProtocolVersion, ServerCapabilities,
-    ServerConfig, Tool,
+    ListToolsResult, MetaObject, PaginatedRequestParams, ProgressNotificationParam,
+    ProtocolVersion, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{ElicitationMode, RequestContext, RoleServer, ServerInitializeError};
 use rmcp::{ErrorData as McpError, Peer, ServerHandler, ServiceError, ServiceExt};
 use serde_json::{Map, Value, json};
 use tokio::io::{AsyncRead, AsyncWrite};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 
 use wire::ServerWire;
 
 use crate::error::CommandError;
 use crate::host::assembly::Assembly;
+use crate::host::cancel::{Cancel, Progress};
 use crate::host::catalog::ToolSpec;
 use crate::host::control;
 use crate::host::output::Content;
 use crate::host::prompt::{Card, CardAnswer, Prompter, Question, QuestionAnswer};
-use crate::host::{CallRecord, Host, HostEnv, HostEvent};
+use crate::host::{Begun, CallRecord, Host, HostEnv, HostEvent, Ran};
 
 /// What the instructions of `initialize` tell the agent.
 const INSTRUCTIONS: &str = "finch's tool host: built-in tools, finch's dispatchers, mini tool \
@@ -90,7 +93,8 @@ pub struct ClientLink(Rc<RefCell<Option<Client>>>);
 #[derive(Clone)]
 struct Client {
     peer: Peer<RoleServer>,
-    runtime: Rc<tokio::runtime::Runtime>,
+    /// The server's runtime, on its I/O thread.
+    runtime: tokio::runtime::Handle,
 }
 
 impl ClientLink {
@@ -98,7 +102,7 @@ impl ClientLink {
         ClientLink::default()
     }
 
-    fn attach(&self, peer: &Peer<RoleServer>, runtime: &Rc<tokio::runtime::Runtime>) {
+    fn attach(&self, peer: &Peer<RoleServer>, runtime: &tokio::runtime::Handle) {
         let mut slot = self.0.borrow_mut();
         if slot.is_none() {
             *slot = Some(Client {
@@ -134,26 +138,28 @@ enum Elicited {
 }
 
 impl Client {
-    /// Sends one form elicitation and waits for its answer, at most `timeout`, driving the
-    /// server's runtime meanwhile (the host thread is inside a call, outside the runtime).
+    /// Sends one form elicitation and waits for its answer, at most `timeout` (the host
+    /// thread waits; the server's runtime goes on answering on its own thread).
     fn elicit(&self, message: String, schema: ElicitationSchema, timeout: Duration) -> Elicited {
         let params = ElicitRequestParams::FormElicitationParams {
             meta: None,
             message,
             requested_schema: schema,
         };
-        let request = self
-            .peer
-            .create_elicitation_with_timeout(params, Some(timeout));
-        // rmcp times the request out itself; the outer bound only makes sure this never waits
-        // past the card timeout whatever the transport does.
-        let answer = self.runtime.block_on(async {
-            tokio::time::timeout(timeout + Duration::from_secs(1), request).await
+        let peer = self.peer.clone();
+        let (tx, rx) = std_mpsc::channel();
+        self.runtime.spawn(async move {
+            let request = peer.create_elicitation_with_timeout(params, Some(timeout));
+            // rmcp times the request out itself; the outer bound only makes sure this never
+            // waits past the card timeout whatever the transport does.
+            let answer = tokio::time::timeout(timeout + Duration::from_secs(1), request).await;
+            let _ = tx.send(answer);
         });
-        match answer {
-            Ok(Ok(result)) => Elicited::Answered(result),
-            Ok(Err(ServiceError::Timeout { .. })) | Err(_) => Elicited::TimedOut,
-            Ok(Err(e)) => Elicited::Failed(e.to_string()),
+        match rx.recv() {
+            Ok(Ok(Ok(result))) => Elicited::Answered(result),
+            Ok(Ok(Err(ServiceError::Timeout { .. })) | Err(_)) => Elicited::TimedOut,
+            Ok(Ok(Err(e))) => Elicited::Failed(e.to_string()),
+            Err(_) => Elicited::Failed("the MCP server stopped".into()),
         }
     }
 }
@@ -263,8 +269,8 @@ pub fn serve_stdio(
     serve(host, link, reload, rmcp::transport::io::stdio_pipes)
 }
 
-/// Serves `host` over the byte streams `open` returns (called inside the server's runtime,
-/// where stdio pipes can be registered with its reactor).
+/// Serves `host` over the byte streams `open` returns (called on the server's I/O thread,
+/// inside its runtime, where stdio pipes can be registered with its reactor).
 ///
 /// `reload` restarts the host's providers: it runs when `finch reload` signalled this process
 /// (before the next request) and after a call changed the installed mini tools; the next call's
@@ -273,18 +279,17 @@ pub fn serve<R, W>(
     host: &mut Host,
     link: &ClientLink,
     reload: &mut dyn FnMut(&mut Host),
-    open: impl FnOnce() -> (R, W),
+    open: impl FnOnce() -> (R, W) + Send + 'static,
 ) -> Result<(), ServeError>
 where
     R: AsyncRead + Send + Unpin + 'static,
     W: AsyncWrite + Send + Unpin + 'static,
 {
-    let runtime = Rc::new(
-        tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(ServeError::Start)?,
-    );
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(ServeError::Start)?;
+    let handle = runtime.handle().clone();
     // Call records wait until no request came for `[host] record_delay` (or 64 wait): a burst
     // of calls is written in one append instead of one per call, and a record reaches the
     // transcript that long after its call was answered. A call that may read the transcript
@@ -293,124 +298,308 @@ where
     if !record_delay.is_zero() {
         host.defer_records();
     }
-    let (jobs, mut requests) = mpsc::unbounded_channel::<Job>();
-    let relay = Relay { jobs: jobs.clone() };
-    let started = runtime.block_on(async move {
-        let (read, write) = open();
-        match relay.serve(ServerWire::new(read, write)).await {
-            Ok(running) => {
-                tokio::spawn(async move {
-                    let ended = running
-                        .waiting()
-                        .await
-                        .map(drop)
-                        .map_err(|e| ServeError::Stopped(e.to_string()));
-                    let _ = jobs.send(Job::Ended(ended));
-                });
-                Ok(())
-            }
-            Err(ServerInitializeError::ConnectionClosed(_)) => Err(ServeError::NoClient),
-            Err(e) => Err(ServeError::Handshake(e.to_string())),
-        }
-    });
-    // A stop signal that comes while records wait wakes the loop through this pipe.
+    let (to_host, inbox) = std_mpsc::channel::<Msg>();
+    let (busy_tx, busy) = watch::channel(false);
+    let listed = Arc::new(Mutex::new(Arc::new(Vec::new())));
+    let relay = Relay {
+        to_host: to_host.clone(),
+        busy,
+        listed: listed.clone(),
+    };
+    publish_tools(host, &listed);
     #[cfg(unix)]
-    let stop_wake = control::take_stop_wake().and_then(|fd| {
-        let _entered = runtime.enter();
-        tokio::net::unix::pipe::Receiver::from_owned_fd(fd).ok()
-    });
-    let mut reloaded = false;
-    // The answer to the last job, handed over inside the runtime: waking the waiting task
-    // from there queues it directly, where from outside it would cost a wake-up of the
-    // runtime's driver.
-    let mut answer: Option<Reply> = None;
-    let outcome = started.and_then(|()| {
-        loop {
-            let waiting = host.has_pending_records();
-            let next = runtime.block_on(async {
-                if let Some(reply) = answer.take() {
-                    reply.send();
-                }
-                if !waiting {
-                    return Next::Job(requests.recv().await);
-                }
-                let stopped = async {
-                    #[cfg(unix)]
-                    if let Some(wake) = &stop_wake {
-                        let _ = wake.readable().await;
+    let stop_wake = control::take_stop_wake();
+    let (started_tx, started_rx) = std_mpsc::channel();
+    let io_to_host = to_host.clone();
+    let io = std::thread::Builder::new()
+        .name("finch-mcp-io".into())
+        .spawn(move || {
+            runtime.block_on(async move {
+                let (read, write) = open();
+                let running = match relay.serve(ServerWire::new(read, write)).await {
+                    Ok(running) => {
+                        let _ = started_tx.send(Ok(()));
+                        running
+                    }
+                    Err(ServerInitializeError::ConnectionClosed(_)) => {
+                        let _ = started_tx.send(Err(ServeError::NoClient));
                         return;
                     }
-                    std::future::pending::<()>().await
+                    Err(e) => {
+                        let _ = started_tx.send(Err(ServeError::Handshake(e.to_string())));
+                        return;
+                    }
                 };
-                tokio::select! {
-                    job = requests.recv() => Next::Job(job),
-                    () = tokio::time::sleep(record_delay) => Next::Quiet,
-                    () = stopped => Next::Quiet,
+                // A stop signal that comes while records wait wakes the host through this pipe.
+                #[cfg(unix)]
+                if let Some(fd) = stop_wake
+                    && let Ok(wake) = tokio::net::unix::pipe::Receiver::from_owned_fd(fd)
+                {
+                    let to_host = io_to_host.clone();
+                    tokio::spawn(async move {
+                        let _ = wake.readable().await;
+                        let _ = to_host.send(Msg::Quiet);
+                    });
                 }
+                let ended = running
+                    .waiting()
+                    .await
+                    .map(drop)
+                    .map_err(|e| ServeError::Stopped(e.to_string()));
+                let _ = io_to_host.send(Msg::Ended(ended));
             });
-            let job = match next {
-                Next::Quiet => {
-                    host.write_records();
-                    continue;
-                }
-                Next::Job(Some(job)) => job,
-                Next::Job(None) => {
-                    break Err(ServeError::Stopped("the server's tasks ended".into()));
-                }
-            };
-            if control::stop_requested() {
-                // Calls keep coming: write what waits now (the stop then ends the process).
-                host.write_records();
-            }
-            if crate::host::control::take_reload_request() {
-                reload(host);
-                reloaded = true;
-            }
-            answer = match job {
-                Job::ListTools { reply } => {
-                    // Mini tools that finished starting in the background: list them as
-                    // they registered.
-                    host.refresh();
-                    Some(Reply::Tools(
-                        reply,
-                        host.active_tools().into_iter().map(mcp_tool).collect(),
-                    ))
-                }
-                Job::CallTool {
-                    name,
-                    arguments,
-                    peer,
-                    reply,
-                } => {
-                    link.attach(&peer, &runtime);
-                    let record = host.call(&name, arguments);
-                    let tools_changed =
-                        settle_events(host, reload) || std::mem::take(&mut reloaded);
-                    let answer = Answer {
-                        result: call_result(record),
-                        tools_changed,
-                    };
-                    Some(Reply::Call(reply, answer))
-                }
-                Job::Ended(ended) => break ended,
-            };
-        }
-    });
-    host.write_records();
+            // A blocking stdin read (stdin not a pipe) may still be pending: never wait for it.
+            runtime.shutdown_background();
+        })
+        .map_err(ServeError::Start)?;
+    let started = started_rx
+        .recv()
+        .unwrap_or_else(|_| Err(ServeError::Stopped("the server's thread ended".into())));
+    let pool = Pool::new(host_max_calls(host));
+    let mut serving = Serving {
+        host,
+        link,
+        reload,
+        handle,
+        to_host,
+        busy: busy_tx,
+        listed,
+        pool,
+        running: HashMap::new(),
+        next_id: 0,
+        reloaded: false,
+    };
+    let outcome = started.and_then(|()| serving.run(&inbox, record_delay));
+    serving.host.write_records();
     link.detach();
-    // A blocking stdin read (stdin not a pipe) may still be pending: never wait for it.
-    if let Ok(runtime) = Rc::try_unwrap(runtime) {
-        runtime.shutdown_background();
-    }
+    // The I/O thread ends once the service has; when it hangs in a blocking read it is left.
+    drop(io);
     outcome
 }
 
-/// What the host loop woke up for.
-enum Next {
-    Job(Option<Job>),
-    /// No request came for `[host] record_delay` while call records waited, or a stop
-    /// signal came: time to write them.
-    Quiet,
+fn host_max_calls(host: &Host) -> usize {
+    host.env().settings.max_calls.max(1)
+}
+
+/// Publishes the active tools for `tools/list` requests that come while the host is busy.
+fn publish_tools(host: &mut Host, listed: &Mutex<Arc<Vec<Tool>>>) -> Vec<Tool> {
+    host.refresh();
+    let tools: Vec<Tool> = host.active_tools().into_iter().map(mcp_tool).collect();
+    *listed.lock().unwrap_or_else(|e| e.into_inner()) = Arc::new(tools.clone());
+    tools
+}
+
+/// The host thread's side of a served session.
+struct Serving<'a> {
+    host: &'a mut Host,
+    link: &'a ClientLink,
+    reload: &'a mut dyn FnMut(&mut Host),
+    handle: tokio::runtime::Handle,
+    to_host: std_mpsc::Sender<Msg>,
+    /// Set while the host thread is inside a call's first half (a card, a call its provider
+    /// runs at once): `tools/list` is then answered from `listed`.
+    busy: watch::Sender<bool>,
+    listed: Arc<Mutex<Arc<Vec<Tool>>>>,
+    pool: Pool,
+    /// The calls whose jobs run, by a number of their own: their tokens, to cancel them when
+    /// the client leaves.
+    running: HashMap<u64, Cancel>,
+    next_id: u64,
+    /// `finch reload` restarted the providers since the last answer.
+    reloaded: bool,
+}
+
+impl Serving<'_> {
+    fn run(
+        &mut self,
+        inbox: &std_mpsc::Receiver<Msg>,
+        record_delay: Duration,
+    ) -> Result<(), ServeError> {
+        let mut ended: Option<Result<(), ServeError>> = None;
+        loop {
+            if let Some(outcome) = ended.take() {
+                if self.running.is_empty() {
+                    return outcome;
+                }
+                ended = Some(outcome);
+            }
+            let msg = if self.host.has_pending_records() {
+                match inbox.recv_timeout(record_delay) {
+                    Ok(msg) => msg,
+                    Err(std_mpsc::RecvTimeoutError::Timeout) => Msg::Quiet,
+                    Err(std_mpsc::RecvTimeoutError::Disconnected) => {
+                        return Err(ServeError::Stopped("the server's tasks ended".into()));
+                    }
+                }
+            } else {
+                match inbox.recv() {
+                    Ok(msg) => msg,
+                    Err(_) => return Err(ServeError::Stopped("the server's tasks ended".into())),
+                }
+            };
+            if matches!(msg, Msg::Quiet) {
+                self.host.write_records();
+                continue;
+            }
+            if control::stop_requested() {
+                // Calls keep coming: write what waits now (the stop then ends the process).
+                self.host.write_records();
+            }
+            if ended.is_none() && control::take_reload_request() {
+                (self.reload)(self.host);
+                self.reloaded = true;
+                publish_tools(self.host, &self.listed);
+            }
+            match msg {
+                Msg::Quiet => {}
+                Msg::ListTools { reply } => {
+                    // Mini tools that finished starting in the background: list them as
+                    // they registered.
+                    let _ = reply.send(publish_tools(self.host, &self.listed));
+                }
+                Msg::CallTool(call) => self.begin(*call),
+                Msg::Finished { id, ran, reply } => {
+                    self.running.remove(&id);
+                    let record = self.host.end(*ran);
+                    self.answer(record, reply);
+                }
+                Msg::Ended(outcome) => {
+                    // The client left: calls still running are cancelled, and recorded as
+                    // they end.
+                    for cancel in self.running.values() {
+                        cancel.cancel();
+                    }
+                    ended = Some(outcome);
+                }
+            }
+        }
+    }
+
+    /// The first half of a call, on this thread: a provider's job then runs in the pool.
+    fn begin(&mut self, call: CallTool) {
+        let CallTool {
+            name,
+            arguments,
+            peer,
+            cancel,
+            progress,
+            reply,
+        } = call;
+        self.link.attach(&peer, &self.handle);
+        let sink = |update: Progress| {
+            if let Some(progress) = &progress {
+                let _ = progress.send(update);
+            }
+        };
+        self.busy.send_replace(true);
+        let begun = self.host.begin(&name, arguments, &cancel, &sink);
+        self.busy.send_replace(false);
+        match begun {
+            Begun::Done(record) => self.answer(record, reply),
+            Begun::Running(running) => {
+                let id = self.next_id;
+                self.next_id += 1;
+                self.running.insert(id, cancel.clone());
+                let to_host = self.to_host.clone();
+                self.pool.run(Box::new(move || {
+                    let sink = |update: Progress| {
+                        if let Some(progress) = &progress {
+                            let _ = progress.send(update);
+                        }
+                    };
+                    let ran = Box::new(running.run(&cancel, &sink));
+                    let _ = to_host.send(Msg::Finished { id, ran, reply });
+                }));
+            }
+        }
+    }
+
+    /// Applies what the call changed and hands its result to the request that waits.
+    fn answer(&mut self, record: CallRecord, reply: oneshot::Sender<Answer>) {
+        let tools_changed =
+            settle_events(self.host, self.reload) || std::mem::take(&mut self.reloaded);
+        if tools_changed {
+            publish_tools(self.host, &self.listed);
+        }
+        let answer = Answer {
+            result: call_result(record),
+            tools_changed,
+        };
+        // A request the client cancelled no longer waits.
+        let _ = reply.send(answer);
+    }
+}
+
+/// The threads a call's job runs on: at most `limit`, started as calls need them and kept;
+/// a job beyond the limit waits for one to be free.
+struct Pool {
+    tasks: Option<std_mpsc::Sender<Task>>,
+    queue: Arc<Mutex<std_mpsc::Receiver<Task>>>,
+    /// Workers waiting for a task.
+    idle: Arc<AtomicUsize>,
+    threads: usize,
+    limit: usize,
+}
+
+type Task = Box<dyn FnOnce() + Send>;
+
+impl Pool {
+    fn new(limit: usize) -> Pool {
+        let (tasks, queue) = std_mpsc::channel();
+        Pool {
+            tasks: Some(tasks),
+            queue: Arc::new(Mutex::new(queue)),
+            idle: Arc::new(AtomicUsize::new(0)),
+            threads: 0,
+            limit,
+        }
+    }
+
+    fn run(&mut self, task: Task) {
+        if self.idle.load(Ordering::SeqCst) == 0 && self.threads < self.limit {
+            let queue = Arc::clone(&self.queue);
+            let idle = Arc::clone(&self.idle);
+            let spawned = std::thread::Builder::new()
+                .name("finch-call".into())
+                .spawn(move || worker(&queue, &idle));
+            match spawned {
+                Ok(_) => self.threads += 1,
+                Err(e) if self.threads == 0 => {
+                    // No thread at all: run it here rather than never.
+                    crate::eline!(
+                        "warning: cannot start a thread for a call ({e}); running it in turn"
+                    );
+                    task();
+                    return;
+                }
+                Err(_) => {}
+            }
+        } else {
+            // The task is taken by an idle worker, or waits for one.
+        }
+        if let Some(tasks) = &self.tasks {
+            let _ = tasks.send(task);
+        }
+    }
+}
+
+fn worker(queue: &Mutex<std_mpsc::Receiver<Task>>, idle: &AtomicUsize) {
+    loop {
+        idle.fetch_add(1, Ordering::SeqCst);
+        let task = queue.lock().unwrap_or_else(|e| e.into_inner()).recv();
+        idle.fetch_sub(1, Ordering::SeqCst);
+        match task {
+            Ok(task) => task(),
+            Err(_) => return,
+        }
+    }
+}
+
+impl Drop for Pool {
+    fn drop(&mut self) {
+        // Idle workers end; running ones end after their task.
+        self.tasks.take();
+    }
 }
 
 /// Applies what the last call changed; whether the active tools may have changed.
@@ -434,19 +623,33 @@ fn settle_events(host: &mut Host, reload: &mut dyn FnMut(&mut Host)) -> bool {
     changed
 }
 
-/// A request from the rmcp side to the host loop.
-enum Job {
+/// A message to the host thread.
+enum Msg {
     ListTools {
         reply: oneshot::Sender<Vec<Tool>>,
     },
-    CallTool {
-        name: String,
-        arguments: Value,
-        peer: Peer<RoleServer>,
+    CallTool(Box<CallTool>),
+    /// A call's job ended.
+    Finished {
+        id: u64,
+        ran: Box<Ran>,
         reply: oneshot::Sender<Answer>,
     },
+    /// No request came for `[host] record_delay` while call records waited, or a stop
+    /// signal came: time to write them.
+    Quiet,
     /// The service ended: the client closed stdin (`Ok`), or it failed.
     Ended(Result<(), ServeError>),
+}
+
+struct CallTool {
+    name: String,
+    arguments: Value,
+    peer: Peer<RoleServer>,
+    cancel: Cancel,
+    /// Where the call's progress goes, when the client asked for it (a `progressToken`).
+    progress: Option<mpsc::UnboundedSender<Progress>>,
+    reply: oneshot::Sender<Answer>,
 }
 
 struct Answer {
@@ -454,25 +657,14 @@ struct Answer {
     tools_changed: bool,
 }
 
-/// A job's answer on its way back to the rmcp side.
-enum Reply {
-    Tools(oneshot::Sender<Vec<Tool>>, Vec<Tool>),
-    Call(oneshot::Sender<Answer>, Answer),
-}
-
-impl Reply {
-    /// Hands the answer over; a request the service gave up on (cancelled) no longer waits.
-    fn send(self) {
-        match self {
-            Reply::Tools(reply, tools) => drop(reply.send(tools)),
-            Reply::Call(reply, answer) => drop(reply.send(answer)),
-        }
-    }
-}
-
-/// The rmcp side: forwards every request to the host thread and waits for the answer.
+/// The rmcp side: forwards `tools/list` and `tools/call` to the host thread and waits for the
+/// answer; everything else rmcp answers itself.
 struct Relay {
-    jobs: mpsc::UnboundedSender<Job>,
+    to_host: std_mpsc::Sender<Msg>,
+    /// Whether the host thread is inside a call's first half.
+    busy: watch::Receiver<bool>,
+    /// The tools the host last listed (see `Serving::busy`).
+    listed: Arc<Mutex<Arc<Vec<Tool>>>>,
 }
 
 fn host_gone() -> McpError {
@@ -504,12 +696,27 @@ impl ServerHandler for Relay {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
+        let snapshot = || {
+            let tools = self
+                .listed
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .clone();
+            Ok(ListToolsResult::with_all_items(tools.as_ref().clone()))
+        };
+        let mut busy = self.busy.clone();
+        if *busy.borrow_and_update() {
+            return snapshot();
+        }
         let (reply, answer) = oneshot::channel();
-        self.jobs
-            .send(Job::ListTools { reply })
+        self.to_host
+            .send(Msg::ListTools { reply })
             .map_err(|_| host_gone())?;
-        let tools = answer.await.map_err(|_| host_gone())?;
-        Ok(ListToolsResult::with_all_items(tools))
+        tokio::select! {
+            tools = answer => Ok(ListToolsResult::with_all_items(tools.map_err(|_| host_gone())?)),
+            // The host went into a call before it came to this request: what it last listed.
+            Ok(_) = busy.wait_for(|busy| *busy) => snapshot(),
+        }
     }
 
     async fn call_tool(
@@ -517,15 +724,62 @@ impl ServerHandler for Relay {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
-        let (reply, answer) = oneshot::channel();
-        let job = Job::CallTool {
+        let token = context.meta.get_progress_token();
+        let (progress, mut updates) = match token {
+            Some(_) => {
+                let (tx, rx) = mpsc::unbounded_channel();
+                (Some(tx), Some(rx))
+            }
+            None => (None, None),
+        };
+        let cancel = Cancel::new();
+        let (reply, mut answer) = oneshot::channel();
+        let call = CallTool {
             name: request.name.into_owned(),
             arguments: Value::Object(request.arguments.unwrap_or_default()),
             peer: context.peer.clone(),
+            cancel: cancel.clone(),
+            progress,
             reply,
         };
-        self.jobs.send(job).map_err(|_| host_gone())?;
-        let answer = answer.await.map_err(|_| host_gone())?;
+        self.to_host
+            .send(Msg::CallTool(Box::new(call)))
+            .map_err(|_| host_gone())?;
+        let notify = |update: Progress| {
+            let token = token.clone();
+            let peer = context.peer.clone();
+            async move {
+                let Some(token) = token else { return };
+                let mut param = ProgressNotificationParam::new(token, update.progress);
+                param.total = update.total;
+                param.message = update.message;
+                let _ = peer.notify_progress(param).await;
+            }
+        };
+        let answer = loop {
+            let next_update = async {
+                match updates.as_mut() {
+                    Some(updates) => updates.recv().await,
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                biased;
+                // rmcp drops whatever this request answers once it was cancelled.
+                () = context.ct.cancelled() => {
+                    cancel.cancel();
+                    return Err(McpError::internal_error("cancelled", None));
+                }
+                Some(update) = next_update => notify(update).await,
+                answer = &mut answer => break answer.map_err(|_| host_gone())?,
+            }
+        };
+        // Updates sent before the call ended go out before its result.
+        if let Some(updates) = updates.as_mut() {
+            while let Ok(update) = updates.try_recv() {
+                notify(update).await;
+            }
+        }
         if answer.tools_changed {
             // Sent before the result, so a client that lists again on receiving the result
             // already knows the list changed.
