@@ -390,7 +390,13 @@ fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
         }
         _ => args.name.clone(),
     };
-    let record = host.call(&name, call_args);
+    let progress = crate::host::frontend::progress::on_stderr(&ctx.ui, &name);
+    let record = host.call_with(
+        &name,
+        call_args,
+        &crate::host::cancel::Cancel::new(),
+        &progress,
+    );
     host.finish().map_err(crate::error::CommandError::from)?;
     if ctx.ui.json {
         ctx.ui.json(&record.to_json())?;

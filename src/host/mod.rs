@@ -811,9 +811,14 @@ impl Running {
         &self.tool
     }
 
-    /// Runs the job: on any thread, with no host borrowed.
+    /// Runs the job: on any thread, with no host borrowed. A call cancelled while it waited
+    /// to run never starts.
     pub fn run(self, cancel: &cancel::Cancel, progress: &cancel::ProgressSink) -> Ran {
-        let output = (self.job)(&JobCx { cancel, progress });
+        let output = if cancel.is_cancelled() {
+            cancel::cancelled_output(&self.tool)
+        } else {
+            (self.job)(&JobCx { cancel, progress })
+        };
         Ran {
             output,
             cancelled: cancel.is_cancelled(),

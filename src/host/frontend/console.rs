@@ -118,7 +118,8 @@ fn console_line(ui: &Ui, host: &mut Host, text: &str) -> Result<Flow> {
         .split_once(char::is_whitespace)
         .map_or((text, ""), |(t, r)| (t, r.trim()));
     let args = parse_call_args(tool, rest)?;
-    let record = host.call(tool, args);
+    let progress = super::progress::on_stderr(ui, tool);
+    let record = host.call_with(tool, args, &crate::host::cancel::Cancel::new(), &progress);
     print_record(ui, &record)?;
     Ok(Flow::Continue)
 }

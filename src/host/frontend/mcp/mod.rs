@@ -828,7 +828,7 @@ fn call_result(record: CallRecord) -> CallToolResult {
     } else {
         CallToolResult::success(content)
     };
-    result.structured_content = record.output.structured;
+    result.structured_content = record.output.structured.map(structured_object);
     let mut meta = JsonObject::new();
     meta.insert("finch/decision".into(), record.decision.into());
     meta.insert("finch/decidedBy".into(), record.decided_by.into());
@@ -837,6 +837,16 @@ fn call_result(record: CallRecord) -> CallToolResult {
     }
     result.meta = Some(MetaObject(meta));
     result
+}
+
+/// MCP's `structuredContent` is an object: a tool's structured value that is not one (the
+/// arrays of Memory, ToolSearch, Session and the other dispatchers' lists) is sent as
+/// `{"result": <value>}`, the key the reference SDKs use for a tool's non-object output.
+fn structured_object(value: Value) -> Value {
+    match value {
+        Value::Object(_) => value,
+        other => json!({ "result": other }),
+    }
 }
 
 /// The values of the card form's `decision` field.
