@@ -15,7 +15,13 @@
 //! Providers are the four layers: `builtins`, `suites`, and (through the same trait) the mini
 //! tool runtime and the MCP bridge. `assembly` builds a host from plain options (which providers,
 //! when they start, the rules, the transcript); the front ends in `frontend` (console, JSON
-//! lines, MCP) only call `Host::call`.
+//! lines, MCP) only call `Host::call` / `call_with`.
+//!
+//! Calls side by side: step 6 may be a `Job` (`Provider::start`) that holds what it needs and
+//! nothing of the host. `Host::begin` runs steps 1–5 and returns such a call `Running`;
+//! `Running::run` runs the job on any thread, and `Host::end` does step 7. `call_with` does the
+//! three in a row (the console, `--jsonl`, `tool call`); `--serve mcp` runs jobs on a pool while
+//! the host goes on with other requests. Records are written in the order calls end.
 
 pub mod assembly;
 pub mod builtins;

@@ -7,7 +7,8 @@ Run: python3 tests/peers/mcp_client_serve.py PLAN_JSON COMMAND [ARG...]
 PLAN_JSON:
   {"elicitation": [ANSWER...] | null,   # null: the client does not declare elicitation
    "steps": [STEP...]}
-  ANSWER: {"action": "accept"|"decline"|"cancel", "content": {...}, "delay": seconds}
+  ANSWER: {"action": "accept"|"decline"|"cancel", "content": {...}, "delay": seconds,
+           "wait_file": path}   (answered once the file exists)
           (one per elicitation, in order; none left -> decline)
   STEP:   {"op": "list"}
           {"op": "call", "name": "...", "arguments": {...}, "progress": bool}
@@ -21,12 +22,14 @@ PLAN_JSON:
           {"op": "wait_file", "path": "...", "timeout": seconds}   until the file exists
           {"op": "touch", "path": "..."}     creates the file (to release a waiting command)
           {"op": "sleep", "seconds": s}
+          {"op": "wait_elicitations", "count": n}   until n elicitations came
   "timeout": seconds for the whole run (default 60)
 
 Besides the results, the report says for each step which spawned calls were still unanswered
 when it completed (`pending`), the progress updates each call received (`progress`, by id;
-`call` steps as "step<N>"), and every message that came from the server (`received`: its
-`id`, `method`, and whether it was a result or an error).
+`call` steps as "step<N>"), every message that came from the server (`received`: its `id`,
+`method`, and whether it was a result or an error), and every request sent (`sent`: `id`,
+`method`, and `name` for a tools/call).
 
 The server runs with this process's environment and working directory, in a session of its
 own (the SDK starts it so): it never has a controlling terminal. The report holds the
@@ -53,12 +56,22 @@ async def main(plan, command, args):
     elicitations = []
     notifications = []
 
+    open_now = {"open": 0, "most": 0}
+
     async def on_elicit(context, params):
         elicitations.append(dump(params))
-        answer = answers.pop(0) if answers else {"action": "decline"}
-        if answer.get("delay"):
-            await anyio.sleep(answer["delay"])
-        return types.ElicitResult(action=answer["action"], content=answer.get("content"))
+        open_now["open"] += 1
+        open_now["most"] = max(open_now["most"], open_now["open"])
+        try:
+            answer = answers.pop(0) if answers else {"action": "decline"}
+            if answer.get("delay"):
+                await anyio.sleep(answer["delay"])
+            if answer.get("wait_file"):
+                while not os.path.exists(answer["wait_file"]):
+                    await anyio.sleep(0.01)
+            return types.ElicitResult(action=answer["action"], content=answer.get("content"))
+        finally:
+            open_now["open"] -= 1
 
     async def on_message(message):
         if isinstance(message, Exception):
@@ -70,10 +83,11 @@ async def main(plan, command, args):
 
     server = StdioServerParameters(command=command, args=args, env=dict(os.environ), cwd=os.getcwd())
     report = {"results": [], "elicitations": elicitations, "notifications": notifications,
-              "pending": [], "progress": {}, "received": []}
+              "pending": [], "progress": {}, "received": [], "sent": []}
     # A hung server fails the run instead of hanging the test that started it.
     with anyio.fail_after(plan.get("timeout", 60)):
         await drive(server, plan, report, on_elicit, on_message)
+    report["most_elicitations_open"] = open_now["most"]
     return report
 
 
@@ -85,6 +99,17 @@ def recorder(report, key):
         updates.append({"progress": progress, "total": total, "message": message})
 
     return on_progress
+
+
+async def tee_out(source, sink, report):
+    """Passes the session's messages on to the server, noting each request in `sent`."""
+    async with sink:
+        async for item in source:
+            body = item.message.model_dump(by_alias=True, mode="json", exclude_none=True)
+            if "method" in body and "id" in body:
+                report["sent"].append({"id": body["id"], "method": body["method"],
+                                       "name": (body.get("params") or {}).get("name")})
+            await sink.send(item)
 
 
 async def tee(source, sink, report):
@@ -105,9 +130,11 @@ async def tee(source, sink, report):
 async def drive(server, plan, report, on_elicit, on_message):
     seen = 0  # list_changed notifications already waited for
     spawned = {}  # id -> {"done": Event, "result": ..., "scope": CancelScope}
-    async with stdio_client(server) as (raw_read, write), anyio.create_task_group() as tasks:
+    async with stdio_client(server) as (raw_read, raw_write), anyio.create_task_group() as tasks:
         sink, read = anyio.create_memory_object_stream(1000)
         tasks.start_soon(tee, raw_read, sink, report)
+        write, outgoing = anyio.create_memory_object_stream(1000)
+        tasks.start_soon(tee_out, outgoing, raw_write, report)
         session = ClientSession(
             read,
             write,
@@ -156,6 +183,10 @@ async def drive(server, plan, report, on_elicit, on_message):
                     result = {"exists": os.path.exists(step["path"])}
                 elif op == "touch":
                     open(step["path"], "a").close()
+                    result = {}
+                elif op == "wait_elicitations":
+                    while len(report["elicitations"]) < step["count"]:
+                        await anyio.sleep(0.01)
                     result = {}
                 elif op == "sleep":
                     await anyio.sleep(step["seconds"])

@@ -1,19 +1,44 @@
 //! `finch run --serve mcp` (SPEC §8.7): the whole host served to one agent as an MCP server on
-//! stdio. `tools/list` answers the session's active tools, `tools/call` runs `Host::call` (same
-//! gateway, cards and transcript as every front end) and returns its record as the MCP result,
-//! and `notifications/tools/list_changed` follows every call that changed the active tools
-//! (a ToolSearch activation, mini tools added or removed).
+//! stdio. `tools/list` answers the session's active tools, `tools/call` runs the host's call
+//! pipeline (same gateway, cards and transcript as every front end) and returns its record as
+//! the MCP result, and `notifications/tools/list_changed` follows every call that changed the
+//! active tools (a ToolSearch activation, mini tools added or removed).
 //!
-//! The `Host` is not `Send`, so it stays on the thread that calls `serve`. rmcp runs on a
-//! one-thread tokio runtime and hands each request to that thread over a channel, the answer
-//! going back through a oneshot; calls therefore run one at a time, in arrival order, as in the
-//! other front ends. The host thread itself drives the runtime while it waits for the next
-//! request, and again while it waits for an elicitation's answer; during a call nothing drives
-//! it, so a message that arrives meanwhile (a ping, a cancellation, which a running call could
-//! not honour anyway) is handled when the call returns. No thread hand-off on the way of a call
-//! is what keeps a round trip in the tens of microseconds: with rmcp on a thread of its own, each
-//! call cost two more wake-ups, 3.6 instead of 1 context switches and 54 instead of 35 µs of CPU
-//! (benches/mcp.sh measures the round trip).
+//! Requests are served side by side. Three kinds of thread:
+//! - the I/O thread runs rmcp on a one-thread tokio runtime: it reads and writes the protocol
+//!   and answers `ping`, `initialize` and everything but `tools/*` itself, whatever the host is
+//!   doing;
+//! - the host thread (the one that calls `serve`; the `Host` is not `Send`) receives `tools/list`
+//!   and `tools/call` over a channel. It runs each call's first half, `Host::begin`: resolve,
+//!   validate, gate, card — so cards of concurrent calls are asked one at a time, in arrival
+//!   order — and a call whose provider runs it at once (the dispatchers, mini tools, MCP
+//!   servers), then records each call that ended (`Host::end`) and hands the result back;
+//! - a pool of call threads, at most `[host] max_calls` (default 16), started as needed and
+//!   kept, runs the providers' jobs (the file, shell and web built-ins: `Provider::start`), so
+//!   a 5 s Bash holds up neither a ping nor ten Reads. A job beyond the limit waits its turn.
+//!
+//! While the host thread is inside a call's first half (a card is open, a mini tool runs), a
+//! `tools/list` is answered from the list it last made (`Relay::listed`) instead of waiting.
+//!
+//! Cancellation: rmcp cancels a request's token on `notifications/cancelled` and drops whatever
+//! the request answers afterwards; `call_tool` turns that into the call's `cancel::Cancel`
+//! (Bash kills its process group, a mini tool's `exec.signal` aborts, an MCP server's call is
+//! cancelled upstream). The call still ends through the host and is recorded. A call whose card
+//! is open when it is cancelled never starts once the card is answered; a job still waiting for
+//! a call thread never starts. When the client leaves, running calls are cancelled and the
+//! session ends once they did.
+//!
+//! Progress: a request with `_meta.progressToken` gets a channel; the call's `CallCx::progress`
+//! updates go through it to `notifications/progress` for that token, all sent before the
+//! result. Without a token updates are dropped.
+//!
+//! `structuredContent` is always an object: a tool's structured value that is not one comes as
+//! `{"result": <value>}` (`structured_object`). Malformed messages get the errors JSON-RPC 2.0
+//! asks for (`wire`).
+//!
+//! Why the I/O side has a thread of its own: with the host thread driving rmcp's runtime (how
+//! this began), nothing answered while a call ran. The hand-offs cost a few microseconds a call
+//! (benches/mcp.sh measures the round trip, and 8 clients' calls at once).
 //!
 //! Call records are written in bursts: they wait until no request came for `[host]
 //! record_delay` (2 ms; or until 64 wait) and go to the transcript in one append, since an

@@ -21,17 +21,18 @@
 //!   answered -32600 "request too large".
 //!
 //! Notifications are never answered (JSON-RPC forbids it): a bad one is dropped. Blank lines
-//! are ignored, a line cut off by the end of input is dropped; writing goes through rmcp's own
-//! transport.
+//! are ignored, a line cut off by the end of input is dropped. Writing is a line per message,
+//! as rmcp's transport writes them, but an error without an `id` gets `"id": null`.
 
 use std::io;
+use std::sync::Arc;
 
 use rmcp::model::{
     CallToolRequest, ClientRequest, ErrorData, JsonRpcMessage, JsonRpcRequest, RequestId,
 };
 use rmcp::service::{RoleServer, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
-use rmcp::transport::async_rw::{AsyncRwTransport, DEFAULT_MAX_LINE_LENGTH, JsonRpcMessageCodec};
+use rmcp::transport::async_rw::{DEFAULT_MAX_LINE_LENGTH, JsonRpcMessageCodec};
 use serde::Deserialize;
 use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, BufReader};
@@ -49,8 +50,8 @@ pub struct ServerWire<R: AsyncRead, W: AsyncWrite> {
     /// Reading past the end of a line that was too long, looking for its `id`.
     oversize: Option<TopLevelId>,
     decoder: JsonRpcMessageCodec<RxJsonRpcMessage<RoleServer>>,
-    /// rmcp's transport, used for writing only.
-    write: AsyncRwTransport<RoleServer, tokio::io::Empty, W>,
+    /// Where messages are written, one line each; `None` once closed.
+    write: Arc<tokio::sync::Mutex<Option<W>>>,
 }
 
 /// What reading one line gave.
@@ -83,7 +84,7 @@ where
             line: Vec::new(),
             oversize: None,
             decoder: JsonRpcMessageCodec::default(),
-            write: AsyncRwTransport::new(tokio::io::empty(), write),
+            write: Arc::new(tokio::sync::Mutex::new(Some(write))),
         }
     }
 
@@ -380,6 +381,39 @@ fn tools_call(line: &[u8]) -> Option<RxJsonRpcMessage<RoleServer>> {
     )))
 }
 
+/// `message` as one line (serialized now), and the future that writes it. An error answer
+/// without an id gets `"id": null`, as JSON-RPC 2.0 wants (rmcp leaves the member out).
+fn write_message<W: AsyncWrite + Send + Unpin + 'static>(
+    write: &Arc<tokio::sync::Mutex<Option<W>>>,
+    message: &TxJsonRpcMessage<RoleServer>,
+) -> impl Future<Output = io::Result<()>> + Send + 'static + use<W> {
+    let encoded = match message {
+        JsonRpcMessage::Error(error) if error.id.is_none() => serde_json::to_value(message)
+            .and_then(|mut value| {
+                if let Some(map) = value.as_object_mut() {
+                    map.insert("id".into(), Value::Null);
+                }
+                serde_json::to_vec(&value)
+            }),
+        _ => serde_json::to_vec(message),
+    };
+    let write = Arc::clone(write);
+    async move {
+        use tokio::io::AsyncWriteExt;
+        let mut line = encoded.map_err(io::Error::other)?;
+        line.push(b'\n');
+        let mut guard = write.lock().await;
+        let Some(out) = guard.as_mut() else {
+            return Err(io::Error::new(
+                io::ErrorKind::NotConnected,
+                "the MCP connection is closed",
+            ));
+        };
+        out.write_all(&line).await?;
+        out.flush().await
+    }
+}
+
 impl<R, W> ServerWire<R, W>
 where
     R: AsyncRead + Send + Unpin,
@@ -389,7 +423,7 @@ where
     /// dropped by the service loop's select.
     fn answer(&mut self, id: Option<RequestId>, error: ErrorData) {
         let reply = TxJsonRpcMessage::<RoleServer>::error(error, id);
-        tokio::spawn(self.write.send(reply));
+        tokio::spawn(write_message(&self.write, &reply));
     }
 }
 
@@ -404,7 +438,7 @@ where
         &mut self,
         item: TxJsonRpcMessage<RoleServer>,
     ) -> impl Future<Output = Result<(), io::Error>> + Send + 'static {
-        self.write.send(item)
+        write_message(&self.write, &item)
     }
 
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
@@ -440,7 +474,11 @@ where
     }
 
     async fn close(&mut self) -> Result<(), io::Error> {
-        self.write.close().await
+        use tokio::io::AsyncWriteExt;
+        match self.write.lock().await.take() {
+            Some(mut write) => write.shutdown().await,
+            None => Ok(()),
+        }
     }
 }
 
@@ -571,7 +609,12 @@ mod tests {
         assert!(received.is_empty(), "{received:?}");
         answers(&written)
             .iter()
-            .map(|a| (a["id"].clone(), a["error"]["code"].as_i64().unwrap()))
+            .map(|a| {
+                (
+                    a.get("id").cloned().expect("an id member"),
+                    a["error"]["code"].as_i64().unwrap(),
+                )
+            })
             .collect()
     }
 
