@@ -418,19 +418,7 @@ impl Host {
 
     /// The second half of a `Running` call: records it as `call` would have.
     pub fn end(&mut self, ran: Ran) -> CallRecord {
-        let failure = if ran.cancelled {
-            Some(Failure::Cancelled)
-        } else {
-            ran.output.is_error.then_some(Failure::ToolError)
-        };
-        let record = CallRecord {
-            tool: ran.tool,
-            decision: "allow",
-            decided_by: ran.decided_by,
-            failure,
-            output: ran.output,
-            duration_ms: 0.0,
-        };
+        let record = ran.record();
         self.settle(record, &ran.args, ran.started)
     }
 
@@ -846,6 +834,26 @@ pub struct Ran {
     started: Instant,
 }
 
+impl Ran {
+    /// The call's record as `Host::end` makes it (before the host has seen it: a front end
+    /// may answer with it at once).
+    pub fn record(&self) -> CallRecord {
+        let failure = if self.cancelled {
+            Some(Failure::Cancelled)
+        } else {
+            self.output.is_error.then_some(Failure::ToolError)
+        };
+        CallRecord {
+            tool: self.tool.clone(),
+            decision: "allow",
+            decided_by: self.decided_by.clone(),
+            failure,
+            output: self.output.clone(),
+            duration_ms: self.started.elapsed().as_secs_f64() * 1000.0,
+        }
+    }
+}
+
 /// The data of a call's `finch.toolCall` transcript entry (SPEC §7).
 #[derive(serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -1256,6 +1264,78 @@ mod tests {
         for pair in lines[1..].windows(2) {
             assert_eq!(pair[1]["parentId"], pair[0]["id"], "one chain");
         }
+    }
+
+    /// A `Grep` that is a job, as the built-ins' are.
+    struct Jobs;
+
+    impl Provider for Jobs {
+        fn defs(&self) -> Vec<ToolDef> {
+            vec![echo_def("Grep", "Grep", Layer::Builtin, Exposure::Startup)]
+        }
+
+        fn call(&mut self, _tool: &ToolSpec, _args: Value, _cx: &mut CallCx) -> ToolOutput {
+            ToolOutput::error("runs as a job")
+        }
+
+        fn start(&mut self, _tool: &ToolSpec, args: Value, _cx: &mut CallCx) -> Started {
+            Started::Job(Box::new(move |job: &JobCx| {
+                (job.progress)(cancel::Progress {
+                    progress: 1.0,
+                    total: None,
+                    message: None,
+                });
+                ToolOutput::text(format!("grepped {args}"))
+            }))
+        }
+    }
+
+    #[test]
+    fn a_job_runs_off_the_host_and_is_recorded_when_it_ends() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut host, _) = host(dir.path(), vec![]);
+        host.set_providers(vec![Box::new(Echo), Box::new(Jobs)]);
+        host.session_mut().mode = Mode::AcceptCalls;
+        let cancel = cancel::Cancel::new();
+        let Begun::Running(running) =
+            host.begin("Grep", json!({"text": "x"}), &cancel, &cancel::no_progress)
+        else {
+            panic!("a job");
+        };
+        assert_eq!(running.tool(), "Grep");
+        // Another call goes through the host while the job waits.
+        assert_eq!(
+            host.call("Bash", json!({"command": "ls"})).decision,
+            "allow"
+        );
+        let updates = std::sync::Mutex::new(0);
+        let ran = std::thread::spawn(move || {
+            running.run(&cancel::Cancel::new(), &|_| *updates.lock().unwrap() += 1)
+        })
+        .join()
+        .unwrap();
+        let record = host.end(ran);
+        assert_eq!(record.output.text_content(), r#"grepped {"text":"x"}"#);
+        assert_eq!((record.decision, record.failure), ("allow", None));
+        let tools: Vec<String> = transcript_lines(&host)[1..]
+            .iter()
+            .map(|l| l["data"]["tool"].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(tools, ["Bash", "Grep"], "recorded as they ended");
+
+        // Cancelled before it ran: it never starts, and is recorded as cancelled.
+        let cancel = cancel::Cancel::new();
+        let Begun::Running(running) = host.begin("Grep", json!({}), &cancel, &cancel::no_progress)
+        else {
+            panic!("a job");
+        };
+        cancel.cancel();
+        let record = host.end(running.run(&cancel, &cancel::no_progress));
+        assert_eq!(record.failure, Some(Failure::Cancelled));
+        assert!(record.output.text_content().contains("cancelled"));
+        // `call_with` runs the job in place, as the console does.
+        let record = host.call("Grep", json!({}));
+        assert_eq!(record.output.text_content(), "grepped {}");
     }
 
     #[test]

@@ -12,10 +12,11 @@
 //!   and `tools/call` over a channel. It runs each call's first half, `Host::begin`: resolve,
 //!   validate, gate, card — so cards of concurrent calls are asked one at a time, in arrival
 //!   order — and a call whose provider runs it at once (the dispatchers, mini tools, MCP
-//!   servers), then records each call that ended (`Host::end`) and hands the result back;
+//!   servers), and records each call that ended (`Host::end`);
 //! - a pool of call threads, at most `[host] max_calls` (default 16), started as needed and
 //!   kept, runs the providers' jobs (the file, shell and web built-ins: `Provider::start`), so
 //!   a 5 s Bash holds up neither a ping nor ten Reads. A job beyond the limit waits its turn.
+//!   The call thread hands the record to the host thread, then the result to rmcp.
 //!
 //! While the host thread is inside a call's first half (a card is open, a mini tool runs), a
 //! `tools/list` is answered from the list it last made (`Relay::listed`) instead of waiting.
@@ -393,6 +394,7 @@ where
         running: HashMap::new(),
         next_id: 0,
         reloaded: false,
+        per_call: record_delay.is_zero(),
     };
     let outcome = started.and_then(|()| serving.run(&inbox, record_delay));
     serving.host.write_records();
@@ -432,6 +434,8 @@ struct Serving<'a> {
     next_id: u64,
     /// `finch reload` restarted the providers since the last answer.
     reloaded: bool,
+    /// `record_delay = "0"`: every record is written before its call is answered.
+    per_call: bool,
 }
 
 impl Serving<'_> {
@@ -486,7 +490,15 @@ impl Serving<'_> {
                 Msg::Finished { id, ran, reply } => {
                     self.running.remove(&id);
                     let record = self.host.end(*ran);
-                    self.answer(record, reply);
+                    match reply {
+                        Some(reply) => self.answer(record, reply),
+                        // Its result went to the client from the call thread.
+                        None => {
+                            if settle_events(self.host, self.reload) {
+                                publish_tools(self.host, &self.listed);
+                            }
+                        }
+                    }
                 }
                 Msg::Ended(outcome) => {
                     // The client left: calls still running are cancelled, and recorded as
@@ -526,6 +538,7 @@ impl Serving<'_> {
                 self.next_id += 1;
                 self.running.insert(id, cancel.clone());
                 let to_host = self.to_host.clone();
+                let per_call = self.per_call;
                 self.pool.run(Box::new(move || {
                     let sink = |update: Progress| {
                         if let Some(progress) = &progress {
@@ -533,7 +546,26 @@ impl Serving<'_> {
                         }
                     };
                     let ran = Box::new(running.run(&cancel, &sink));
-                    let _ = to_host.send(Msg::Finished { id, ran, reply });
+                    if per_call {
+                        // `record_delay = "0"`: the record is written before the answer.
+                        let reply = Some(reply);
+                        let _ = to_host.send(Msg::Finished { id, ran, reply });
+                        return;
+                    }
+                    // The result goes to the client from here (a hand-off less on the way of
+                    // every call), after the record went to the host thread: a request the
+                    // client sends on reading it comes after, so a later call that may read
+                    // the transcript finds this call in it.
+                    let answer = Answer {
+                        result: call_result(ran.record()),
+                        tools_changed: false,
+                    };
+                    let _ = to_host.send(Msg::Finished {
+                        id,
+                        ran,
+                        reply: None,
+                    });
+                    let _ = reply.send(answer);
                 }));
             }
         }
@@ -654,11 +686,11 @@ enum Msg {
         reply: oneshot::Sender<Vec<Tool>>,
     },
     CallTool(Box<CallTool>),
-    /// A call's job ended.
+    /// A call's job ended: to be recorded, and answered when `reply` is still there.
     Finished {
         id: u64,
         ran: Box<Ran>,
-        reply: oneshot::Sender<Answer>,
+        reply: Option<oneshot::Sender<Answer>>,
     },
     /// No request came for `[host] record_delay` while call records waited, or a stop
     /// signal came: time to write them.
