@@ -458,6 +458,19 @@ mod tests {
     }
 
     #[test]
+    fn max_calls_defaults_to_16_and_must_be_1_to_1024() {
+        let path = Path::new("/x/finch.toml");
+        assert_eq!(Config::default().settings(path).unwrap().max_calls, 16);
+        let cfg: Config = toml::from_str("[host]\nmax_calls = 1\n").unwrap();
+        assert_eq!(cfg.settings(path).unwrap().max_calls, 1);
+        for bad in ["0", "1025"] {
+            let cfg: Config = toml::from_str(&format!("[host]\nmax_calls = {bad}\n")).unwrap();
+            let err = cfg.settings(path).unwrap_err().to_string();
+            assert!(err.contains("host.max_calls"), "{err}");
+        }
+    }
+
+    #[test]
     fn runtime_table_defaults_and_errors() {
         let path = Path::new("/x/finch.toml");
         let defaults = Config::default().settings(path).unwrap().runtime;
