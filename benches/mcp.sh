@@ -19,6 +19,10 @@
 # Targets: finch >= 10x (b) and >= 2x (c) in calls/s, finch p50 <= 100 us. MCP_BENCH_CALLS
 # sets the number of timed calls (default 10,000).
 #
+# A second table (issue 15): 8 callers at once on one connection — the driver keeps 8 calls
+# outstanding (--in-flight 8), each response followed by the next request — for (a), (b) and
+# (c): finch runs its calls side by side (`[host] max_calls`), the others as their SDKs do.
+#
 # Builds `cargo build --release` first and installs the pinned peers (scripts/install-test-peers:
 # python mcp, server-everything) when missing. Runs in one temp dir with its own HOME and homes,
 # removed on exit.
@@ -93,6 +97,13 @@ for layout in "${layouts[@]}"; do
         say "$layout core(s), round $round: server-everything echo"
         taskset -c 0 "${driver[@]}" --tool echo --arguments '{"message":"hello from the benchmark"}' -- \
             "${pin[@]}" node "$everything" stdio >>"$tmp/$layout-everything.jsonl" 2>/dev/null
+        say "$layout core(s), round $round: 8 calls in flight: finch, python, server-everything"
+        taskset -c 0 "${driver[@]}" --in-flight 8 --tool Read --arguments '{"file_path":"small.txt"}' -- \
+            "${pin[@]}" "$finch" run --serve mcp --mode acceptCalls >>"$tmp/$layout-finch8.jsonl"
+        taskset -c 0 "${driver[@]}" --in-flight 8 --tool echo --arguments '{"message":"hello from the benchmark"}' -- \
+            "${pin[@]}" python3 "$echo_server" >>"$tmp/$layout-python8.jsonl" 2>/dev/null
+        taskset -c 0 "${driver[@]}" --in-flight 8 --tool echo --arguments '{"message":"hello from the benchmark"}' -- \
+            "${pin[@]}" node "$everything" stdio >>"$tmp/$layout-everything8.jsonl" 2>/dev/null
     done
 done
 
@@ -138,4 +149,13 @@ for layout in layouts:
     print(f"  a transcript append per call (record_delay = 0) costs "
           f"{1e6 / per_call['calls_per_s'] - 1e6 / finch['calls_per_s']:.1f} us per call more: "
           f"{per_call['calls_per_s'] / everything['calls_per_s']:.2f}x (c)")
+    finch8, _ = median_round(f"{layout}-finch8")
+    python8, _ = median_round(f"{layout}-python8")
+    everything8, _ = median_round(f"{layout}-everything8")
+    print("  8 calls in flight on one connection (8 callers at once):")
+    row("(a) finch run --serve mcp, Read", finch8)
+    row("(b) Python mcp echo", python8)
+    row("(c) server-everything echo", everything8)
+    print(f"  finch / (b): {finch8['calls_per_s'] / python8['calls_per_s']:.1f}x calls/s; "
+          f"finch / (c): {finch8['calls_per_s'] / everything8['calls_per_s']:.2f}x calls/s")
 PY

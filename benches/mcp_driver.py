@@ -6,12 +6,19 @@ from the write to the response. Nothing is parsed on the timed path except findi
 the response line and checking its id; the first response and every 1,000th one are parsed
 and must not be errors. Prints one JSON object: calls/s, p50, p95, p99 (µs), calls.
 
-Run: python3 benches/mcp_driver.py --tool NAME --arguments JSON [--calls N] [--warmup N] -- COMMAND [ARG...]
+With `--in-flight K` (K > 1) it keeps K calls outstanding instead: K requests are written at
+once and each response is followed by the next request, as K callers of one connection would
+(an agent running K tool calls side by side); each call is still timed from its write to its
+response.
+
+Run: python3 benches/mcp_driver.py --tool NAME --arguments JSON [--calls N] [--warmup N]
+         [--in-flight K] -- COMMAND [ARG...]
 """
 
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -48,6 +55,8 @@ def main():
     parser.add_argument("--warmup", type=int, default=500)
     parser.add_argument("--expect-error", action="store_true",
                         help="the calls are expected to answer isError (to time a server's loop alone)")
+    parser.add_argument("--in-flight", type=int, default=1,
+                        help="calls kept outstanding at once (default 1: one at a time)")
     parser.add_argument("command", nargs="+")
     opts = parser.parse_args()
 
@@ -79,6 +88,10 @@ def main():
     times = []
     clock = time.perf_counter_ns
     write = os.write
+    if opts.in_flight > 1:
+        times, wall = in_flight(opts, requests, lines, in_fd)
+        report(proc, times, wall)
+        return
     started = clock()
     for i, payload in enumerate(requests, start=1):
         if i == opts.warmup + 1:
@@ -95,6 +108,57 @@ def main():
         if i > opts.warmup:
             times.append(elapsed)
     wall = clock() - started
+    report(proc, times, wall)
+
+
+RESPONSE_ID = re.compile(rb'"id":\s*(\d+)')
+
+
+def in_flight(opts, requests, lines, in_fd):
+    """Keeps `opts.in_flight` calls outstanding; returns the timed calls' times and the wall
+    time from the first timed call's write to the last response."""
+    clock = time.perf_counter_ns
+    sent_at = {}
+    times = []
+    total = len(requests)
+    next_request = 0
+    answered = 0
+    started = None
+
+    def send():
+        nonlocal next_request, started
+        i = next_request + 1
+        if i == opts.warmup + 1:
+            started = clock()
+        sent_at[i] = clock()
+        os.write(in_fd, requests[next_request])
+        next_request += 1
+
+    for _ in range(min(opts.in_flight, total)):
+        send()
+    while answered < total:
+        line = lines.next()
+        if b'"method"' in line[:40]:
+            continue
+        match = RESPONSE_ID.search(line)
+        if not match:
+            raise SystemExit(f"a response without an id: {line[:200]!r}")
+        i = int(match.group(1))
+        elapsed = clock() - sent_at.pop(i)
+        answered += 1
+        if answered == 1 or answered % 1000 == 0:
+            result = json.loads(line).get("result")
+            if result is None or bool(result.get("isError")) != opts.expect_error:
+                raise SystemExit(f"call {i} answered unexpectedly: {line.decode()}")
+        if i > opts.warmup:
+            times.append(elapsed)
+        if next_request < total:
+            send()
+    wall = clock() - (started or clock())
+    return times, wall
+
+
+def report(proc, times, wall):
     proc.stdin.close()
     try:
         proc.wait(timeout=10)

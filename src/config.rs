@@ -18,6 +18,7 @@
 //! bash_timeout = "2m"                      # default timeout of the Bash built-in
 //! record_delay = "2ms"                     # serve mcp: call records written together once
 //!                                          # idle this long ("0": each call at once)
+//! max_calls = 16                           # serve mcp: calls that run side by side (more wait)
 //! [web_search]
 //! provider = "searxng"                     # searxng | brave; none → WebSearch says how to set one
 //! url = "http://127.0.0.1:8888"            # the provider's endpoint (searxng; brave has a default)
@@ -220,6 +221,7 @@ pub struct HostConfig {
     card_timeout: Option<String>,
     bash_timeout: Option<String>,
     record_delay: Option<String>,
+    max_calls: Option<u64>,
 }
 
 /// `[web_search]`: the WebSearch built-in's provider.
@@ -282,6 +284,9 @@ pub struct Settings {
     /// records wait once no request comes, so that a burst of calls is written at once; zero
     /// writes each record as its call ends.
     pub record_delay: Duration,
+    /// `[host] max_calls` (default 16, at least 1): how many calls `finch run --serve mcp`
+    /// runs side by side; a call beyond it waits for one to end.
+    pub max_calls: usize,
     pub web_search: WebSearchConfig,
     /// `[mcp]`.
     pub mcp: McpSettings,
@@ -353,6 +358,16 @@ impl Config {
                 &self.host.record_delay,
                 Duration::from_millis(2),
             )?,
+            max_calls: match self.host.max_calls {
+                None => 16,
+                Some(n @ 1..=1024) => n as usize,
+                Some(n) => {
+                    return Err(ConfigError::Invalid {
+                        path: path.to_path_buf(),
+                        message: format!("host.max_calls = {n} is not a number from 1 to 1024"),
+                    });
+                }
+            },
             web_search: self.web_search.clone(),
             mcp: McpSettings {
                 timeout: duration("mcp.timeout", &self.mcp.timeout, Duration::from_secs(20))?,
@@ -440,6 +455,19 @@ mod tests {
         let cfg: Config = toml::from_str("[state]\nlock_timeout = \"forever\"\n").unwrap();
         let err = cfg.settings(Path::new("/x/finch.toml")).unwrap_err();
         assert!(err.to_string().contains("state.lock_timeout"), "{err}");
+    }
+
+    #[test]
+    fn max_calls_defaults_to_16_and_must_be_1_to_1024() {
+        let path = Path::new("/x/finch.toml");
+        assert_eq!(Config::default().settings(path).unwrap().max_calls, 16);
+        let cfg: Config = toml::from_str("[host]\nmax_calls = 1\n").unwrap();
+        assert_eq!(cfg.settings(path).unwrap().max_calls, 1);
+        for bad in ["0", "1025"] {
+            let cfg: Config = toml::from_str(&format!("[host]\nmax_calls = {bad}\n")).unwrap();
+            let err = cfg.settings(path).unwrap_err().to_string();
+            assert!(err.contains("host.max_calls"), "{err}");
+        }
     }
 
     #[test]

@@ -529,13 +529,7 @@ fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
         }
         _ => args.name.clone(),
     };
-    // Progress the tool reports: a line each on a terminal (or with --verbose).
-    let show = ctx.ui.progress_enabled() || (ctx.ui.verbose && !ctx.ui.quiet);
-    let progress = |update: crate::host::cancel::Progress| {
-        if show {
-            crate::eline!("  … {name}: {}", progress_line(&update));
-        }
-    };
+    let progress = crate::host::frontend::progress::on_stderr(&ctx.ui, &name);
     let title = crate::host::frontend::new_session_title(&host, "tool call", &name, &call_args);
     let record = host.call_with(
         &name,
@@ -646,18 +640,6 @@ fn mcp_server_for(ctx: &Context, name: &str) -> Option<External> {
             server,
             minitools: Vec::new(),
         })
-}
-
-/// `3/10 copying`, `40% copying`, `3 copying`: one progress update in words.
-fn progress_line(update: &crate::host::cancel::Progress) -> String {
-    let amount = match update.total {
-        Some(total) if total > 0.0 => format!("{}/{}", update.progress, total),
-        _ => update.progress.to_string(),
-    };
-    match &update.message {
-        Some(message) if !message.is_empty() => format!("{amount} {message}"),
-        _ => amount,
-    }
 }
 
 /// The arguments of `tool call`: nothing, one JSON object, `-` (a JSON object on stdin), or

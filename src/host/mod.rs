@@ -15,7 +15,13 @@
 //! Providers are the four layers: `builtins`, `suites`, and (through the same trait) the mini
 //! tool runtime and the MCP bridge. `assembly` builds a host from plain options (which providers,
 //! when they start, the rules, the transcript); the front ends in `frontend` (console, JSON
-//! lines, MCP) only call `Host::call`.
+//! lines, MCP) only call `Host::call` / `call_with`.
+//!
+//! Calls side by side: step 6 may be a `Job` (`Provider::start`) that holds what it needs and
+//! nothing of the host. `Host::begin` runs steps 1–5 and returns such a call `Running`;
+//! `Running::run` runs the job on any thread, and `Host::end` does step 7. `call_with` does the
+//! three in a row (the console, `--jsonl`, `tool call`); `--serve mcp` runs jobs on a pool while
+//! the host goes on with other requests. Records are written in the order calls end.
 
 pub mod assembly;
 pub mod builtins;
@@ -38,6 +44,7 @@ pub mod toolsearch;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 use chrono::{DateTime, FixedOffset, Utc};
@@ -89,7 +96,8 @@ pub enum HostEvent {
 
 /// What a provider gets for one call.
 pub struct CallCx<'a> {
-    pub env: &'a HostEnv,
+    /// Shared, so a provider's `Job` can keep it.
+    pub env: &'a Arc<HostEnv>,
     pub session: &'a mut SessionState,
     pub catalog: &'a Catalog,
     pub prompter: &'a mut dyn Prompter,
@@ -106,12 +114,36 @@ pub struct CallCx<'a> {
 /// See `CallCx::discover`.
 pub type Discover<'a> = dyn Fn(&str, usize) -> Vec<(String, String)> + 'a;
 
+/// What a running job gets: its cancellation and where its progress goes.
+pub struct JobCx<'a> {
+    pub cancel: &'a cancel::Cancel,
+    pub progress: &'a cancel::ProgressSink<'a>,
+}
+
+/// The provider's part of a call that needs nothing of the host (no `&mut` state: it took
+/// what it needs when it was made), so it may run on another thread, side by side with other
+/// calls (`finch run --serve mcp`).
+pub type Job = Box<dyn FnOnce(&JobCx) -> ToolOutput + Send>;
+
+/// How a provider starts a call (`Provider::start`).
+pub enum Started {
+    /// It ran on the host's thread; this is its output.
+    Done(ToolOutput),
+    /// It runs as this job, wherever the front end runs it.
+    Job(Job),
+}
+
 /// A source of tools: one layer, or part of one.
 pub trait Provider {
     /// The tools it offers.
     fn defs(&self) -> Vec<ToolDef>;
     /// Runs one call of one of its tools; the arguments were validated and the call permitted.
     fn call(&mut self, tool: &ToolSpec, args: Value, cx: &mut CallCx) -> ToolOutput;
+    /// Starts one call: by default it runs at once (`call`); a provider whose calls are
+    /// independent of the host's state returns them as a `Job` instead.
+    fn start(&mut self, tool: &ToolSpec, args: Value, cx: &mut CallCx) -> Started {
+        Started::Done(self.call(tool, args, cx))
+    }
     /// Whether this call only asks for the tool's manual (a dispatcher called without
     /// `action`): it runs without the gateway, since it reads nothing and changes nothing.
     fn is_manual_call(&self, _tool: &ToolSpec, _args: &Value) -> bool {
@@ -205,7 +237,7 @@ impl CallRecord {
 
 /// The tool host of one session.
 pub struct Host {
-    env: HostEnv,
+    env: Arc<HostEnv>,
     providers: Vec<Box<dyn Provider>>,
     /// For each catalog entry, the index of its provider.
     provider_of: Vec<usize>,
@@ -230,7 +262,7 @@ impl Host {
         let (catalog, provider_of) = build_catalog(&providers);
         let generations = providers.iter().map(|p| p.generation()).collect();
         Host {
-            env,
+            env: Arc::new(env),
             providers,
             provider_of,
             generations,
@@ -341,6 +373,26 @@ impl Host {
         cancel: &cancel::Cancel,
         progress: &cancel::ProgressSink,
     ) -> CallRecord {
+        match self.begin(name, args, cancel, progress) {
+            Begun::Done(record) => record,
+            Begun::Running(running) => {
+                let ran = running.run(cancel, progress);
+                self.end(ran)
+            }
+        }
+    }
+
+    /// The first half of a call that may run side by side with others: the pipeline up to
+    /// the provider (resolve, validate, gate, card). A call whose provider ran it at once is
+    /// recorded and `Done`; a provider's `Job` comes back `Running`, to be run anywhere
+    /// (`Running::run`, which needs no host) and handed to `end`, which records it.
+    pub fn begin(
+        &mut self,
+        name: &str,
+        args: Value,
+        cancel: &cancel::Cancel,
+        progress: &cancel::ProgressSink,
+    ) -> Begun {
         if self.refresh() {
             self.events.push(HostEvent::ToolsChanged);
         }
@@ -349,7 +401,30 @@ impl Host {
             tool: name,
             session: &self.session.id,
         });
-        let mut record = self.run_call(name, args.clone(), cancel, progress);
+        match self.run_call(name, args.clone(), cancel, progress) {
+            Outcome::Record(record) => Begun::Done(self.settle(record, &args, started)),
+            Outcome::Job {
+                job,
+                tool,
+                decided_by,
+            } => Begun::Running(Running {
+                job,
+                tool,
+                decided_by,
+                args,
+                started,
+            }),
+        }
+    }
+
+    /// The second half of a `Running` call: records it as `call` would have.
+    pub fn end(&mut self, ran: Ran) -> CallRecord {
+        let record = ran.record();
+        self.settle(record, &ran.args, ran.started)
+    }
+
+    /// Times, announces and records a call that ended.
+    fn settle(&mut self, mut record: CallRecord, args: &Value, started: Instant) -> CallRecord {
         record.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
         self.observe(&CallEvent::Finished {
             tool: &record.tool,
@@ -358,7 +433,7 @@ impl Host {
         });
         let data = CallEntry {
             tool: &record.tool,
-            arguments: &args,
+            arguments: args,
             decision: record.decision,
             decided_by: &record.decided_by,
             result: &record.output,
@@ -379,16 +454,17 @@ impl Host {
         args: Value,
         cancel: &cancel::Cancel,
         progress: &cancel::ProgressSink,
-    ) -> CallRecord {
-        let rejected =
-            |tool: &str, failure: Failure, decided_by: &str, message: String| CallRecord {
+    ) -> Outcome {
+        let rejected = |tool: &str, failure: Failure, decided_by: &str, message: String| {
+            Outcome::Record(CallRecord {
                 tool: tool.to_string(),
                 decision: "none",
                 decided_by: decided_by.to_string(),
                 output: ToolOutput::error(message),
                 failure: Some(failure),
                 duration_ms: 0.0,
-            };
+            })
+        };
         let index = match self.catalog.lookup(name) {
             Lookup::Found(i) => i,
             Lookup::Unknown => {
@@ -429,15 +505,18 @@ impl Host {
         };
         if self.providers[self.provider_of[index]].is_manual_call(tool, &args) {
             // The manual: nothing runs, so nothing needs permission.
-            let output = self.dispatch(index, args, cancel, progress);
-            return CallRecord {
+            let output = match self.dispatch(index, args, cancel, progress) {
+                Started::Done(output) => output,
+                Started::Job(job) => job(&JobCx { cancel, progress }),
+            };
+            return Outcome::Record(CallRecord {
                 tool: tool_name,
                 decision: "none",
                 decided_by: "manual".into(),
                 failure: output.is_error.then_some(Failure::ToolError),
                 output,
                 duration_ms: 0.0,
-            };
+            });
         }
         let schema = self
             .schemas
@@ -457,40 +536,49 @@ impl Host {
         }
         let (allowed, decided_by, refusal) = self.permit(index, &args);
         if !allowed {
-            return CallRecord {
+            return Outcome::Record(CallRecord {
                 tool: tool_name,
                 decision: "deny",
                 decided_by,
                 output: ToolOutput::error(refusal),
                 failure: Some(Failure::Refused),
                 duration_ms: 0.0,
-            };
+            });
         }
         if cancel.is_cancelled() {
             // Cancelled while its card was open: it never starts.
-            return CallRecord {
+            return Outcome::Record(CallRecord {
                 tool: tool_name.clone(),
                 decision: "allow",
                 decided_by,
                 output: cancel::cancelled_output(&tool_name),
                 failure: Some(Failure::Cancelled),
                 duration_ms: 0.0,
-            };
+            });
         }
-        let output = self.dispatch(index, args, cancel, progress);
+        let output = match self.dispatch(index, args, cancel, progress) {
+            Started::Done(output) => output,
+            Started::Job(job) => {
+                return Outcome::Job {
+                    job,
+                    tool: tool_name,
+                    decided_by,
+                };
+            }
+        };
         let failure = if cancel.is_cancelled() {
             Some(Failure::Cancelled)
         } else {
             output.is_error.then_some(Failure::ToolError)
         };
-        CallRecord {
+        Outcome::Record(CallRecord {
             tool: tool_name,
             decision: "allow",
             decided_by,
             failure,
             output,
             duration_ms: 0.0,
-        }
+        })
     }
 
     /// The gateway and whoever answers its cards: (allowed, decided by, refusal text).
@@ -588,7 +676,7 @@ impl Host {
         args: Value,
         cancel: &cancel::Cancel,
         progress: &cancel::ProgressSink,
-    ) -> ToolOutput {
+    ) -> Started {
         if self.session.has_pending_records() && self.may_see_transcript(index, &args) {
             self.write_records();
         }
@@ -596,7 +684,10 @@ impl Host {
         let tool = self.catalog.get(index);
         let (before, rest) = self.providers.split_at_mut(at);
         let Some((provider, after)) = rest.split_first_mut() else {
-            return ToolOutput::error(format!("`{}` has no provider", tool.name));
+            return Started::Done(ToolOutput::error(format!(
+                "`{}` has no provider",
+                tool.name
+            )));
         };
         let discover = |query: &str, limit: usize| -> Vec<(String, String)> {
             before
@@ -615,7 +706,7 @@ impl Host {
             cancel,
             progress,
         };
-        provider.call(tool, args, &mut cx)
+        provider.start(tool, args, &mut cx)
     }
 
     fn unknown_tool_message(&self, name: &str) -> String {
@@ -688,6 +779,90 @@ impl Host {
                 }
             }
             _ => true,
+        }
+    }
+}
+
+/// What the pipeline made of a call: a record, or a provider's job still to run.
+enum Outcome {
+    Record(CallRecord),
+    Job {
+        job: Job,
+        tool: String,
+        decided_by: String,
+    },
+}
+
+/// What `Host::begin` did with a call.
+pub enum Begun {
+    /// It ended (refused, failed, or its provider ran it) and is recorded.
+    Done(CallRecord),
+    /// It was permitted and its provider's job waits to run (`Running::run`), then for
+    /// `Host::end`.
+    Running(Running),
+}
+
+/// A permitted call whose job has not run yet. It holds nothing of the host, so it may move
+/// to another thread.
+pub struct Running {
+    job: Job,
+    tool: String,
+    decided_by: String,
+    args: Value,
+    started: Instant,
+}
+
+impl Running {
+    /// The model-facing name of the tool.
+    pub fn tool(&self) -> &str {
+        &self.tool
+    }
+
+    /// Runs the job: on any thread, with no host borrowed. A call cancelled while it waited
+    /// to run never starts.
+    pub fn run(self, cancel: &cancel::Cancel, progress: &cancel::ProgressSink) -> Ran {
+        let output = if cancel.is_cancelled() {
+            cancel::cancelled_output(&self.tool)
+        } else {
+            (self.job)(&JobCx { cancel, progress })
+        };
+        Ran {
+            output,
+            cancelled: cancel.is_cancelled(),
+            tool: self.tool,
+            decided_by: self.decided_by,
+            args: self.args,
+            started: self.started,
+        }
+    }
+}
+
+/// A job that ran, for `Host::end` to record.
+pub struct Ran {
+    output: ToolOutput,
+    cancelled: bool,
+    tool: String,
+    decided_by: String,
+    args: Value,
+    started: Instant,
+}
+
+impl Ran {
+    /// The call's record as `Host::end` makes it (before the host has seen it: a front end
+    /// may answer with it at once).
+    pub fn record(&self) -> CallRecord {
+        let failure = if self.cancelled {
+            Some(Failure::Cancelled)
+        } else {
+            self.output.is_error.then_some(Failure::ToolError)
+        };
+        CallRecord {
+            tool: self.tool.clone(),
+            decision: "allow",
+            decided_by: self.decided_by.clone(),
+            failure,
+            output: self.output.clone(),
+            duration_ms: self.started.elapsed().as_secs_f64() * 1000.0,
         }
     }
 }
@@ -1112,6 +1287,79 @@ mod tests {
         for pair in lines[1..].windows(2) {
             assert_eq!(pair[1]["parentId"], pair[0]["id"], "one chain");
         }
+    }
+
+    /// A `Grep` that is a job, as the built-ins' are.
+    struct Jobs;
+
+    impl Provider for Jobs {
+        fn defs(&self) -> Vec<ToolDef> {
+            vec![echo_def("Grep", "Grep", Layer::Builtin, Exposure::Startup)]
+        }
+
+        fn call(&mut self, _tool: &ToolSpec, _args: Value, _cx: &mut CallCx) -> ToolOutput {
+            ToolOutput::error("runs as a job")
+        }
+
+        fn start(&mut self, _tool: &ToolSpec, args: Value, _cx: &mut CallCx) -> Started {
+            Started::Job(Box::new(move |job: &JobCx| {
+                (job.progress)(cancel::Progress {
+                    progress: 1.0,
+                    total: None,
+                    message: None,
+                });
+                ToolOutput::text(format!("grepped {args}"))
+            }))
+        }
+    }
+
+    #[test]
+    fn a_job_runs_off_the_host_and_is_recorded_when_it_ends() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut host, _) = host(dir.path(), vec![]);
+        host.set_providers(vec![Box::new(Echo), Box::new(Jobs)]);
+        host.session_mut().mode = Mode::AcceptCalls;
+        let cancel = cancel::Cancel::new();
+        let Begun::Running(running) =
+            host.begin("Grep", json!({"text": "x"}), &cancel, &cancel::no_progress)
+        else {
+            panic!("a job");
+        };
+        assert_eq!(running.tool(), "Grep");
+        // Another call goes through the host while the job waits.
+        assert_eq!(
+            host.call("Bash", json!({"command": "ls"})).decision,
+            "allow"
+        );
+        let updates = std::sync::Mutex::new(0);
+        let ran = std::thread::spawn(move || {
+            running.run(&cancel::Cancel::new(), &|_| *updates.lock().unwrap() += 1)
+        })
+        .join()
+        .unwrap();
+        let record = host.end(ran);
+        assert_eq!(record.output.text_content(), r#"grepped {"text":"x"}"#);
+        assert_eq!((record.decision, record.failure), ("allow", None));
+        // The call records, after the header and the opening entry (`session`).
+        let tools: Vec<String> = transcript_lines(&host)[2..]
+            .iter()
+            .map(|l| l["data"]["tool"].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(tools, ["Bash", "Grep"], "recorded as they ended");
+
+        // Cancelled before it ran: it never starts, and is recorded as cancelled.
+        let cancel = cancel::Cancel::new();
+        let Begun::Running(running) = host.begin("Grep", json!({}), &cancel, &cancel::no_progress)
+        else {
+            panic!("a job");
+        };
+        cancel.cancel();
+        let record = host.end(running.run(&cancel, &cancel::no_progress));
+        assert_eq!(record.failure, Some(Failure::Cancelled));
+        assert!(record.output.text_content().contains("cancelled"));
+        // `call_with` runs the job in place, as the console does.
+        let record = host.call("Grep", json!({}));
+        assert_eq!(record.output.text_content(), "grepped {}");
     }
 
     #[test]

@@ -5,9 +5,9 @@
 //! A session is new (a fresh transcript under `<runtime>/pi/sessions/<slug>/`) or continues an
 //! existing transcript, whose trusted directories and latest to-do list are read back.
 
-use std::cell::OnceCell;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use chrono::{DateTime, SecondsFormat, Utc};
@@ -52,8 +52,8 @@ pub struct SessionState {
     transcript: Option<Appender>,
     /// Entries recorded but not yet written, while writing is deferred (`defer_records`).
     pending: Option<Vec<Entry>>,
-    /// `cwd` held open once the file tools first ask (see `cwd_dir`).
-    cwd_dir: OnceCell<Option<std::fs::File>>,
+    /// `cwd` held open once the file tools first ask (see `cwd_dir`); shared with snapshots.
+    cwd_dir: Arc<OnceLock<Option<std::fs::File>>>,
     /// This run started the transcript and has not given it a title yet (`title_if_new`).
     untitled_new: bool,
     /// The title `sync` writes unless the run named the session itself.
@@ -76,7 +76,7 @@ impl SessionState {
             home,
             transcript: None,
             pending: None,
-            cwd_dir: OnceCell::new(),
+            cwd_dir: Arc::default(),
             untitled_new: false,
             pending_title: None,
         }
@@ -249,6 +249,29 @@ impl SessionState {
         match &self.transcript {
             Some(t) => t.sync(),
             None => Ok(()),
+        }
+    }
+
+    /// The session as a call running outside the host sees it (a built-in's job): the same
+    /// id, directories, mode and open working directory; no activations, answers, to-dos or
+    /// transcript.
+    pub fn snapshot(&self) -> SessionState {
+        SessionState {
+            id: self.id.clone(),
+            cwd: self.cwd.clone(),
+            project: self.project.clone(),
+            trusted: self.trusted.clone(),
+            mode: self.mode,
+            active: HashSet::new(),
+            allowed_for_session: HashSet::new(),
+            approve: Vec::new(),
+            todos: Value::Null,
+            home: self.home.clone(),
+            transcript: None,
+            pending: None,
+            cwd_dir: Arc::clone(&self.cwd_dir),
+            untitled_new: false,
+            pending_title: None,
         }
     }
 

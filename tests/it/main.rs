@@ -28,6 +28,7 @@ mod reload;
 mod runtime;
 mod schedule;
 mod serve_mcp;
+mod serve_mcp_calls;
 mod session;
 mod space_skill;
 mod start_on_demand;

@@ -412,7 +412,10 @@ fn server_progress_is_shown_by_tool_call() {
     ]);
     out.success().stdout_has("counted to 3");
     for step in 1..=3 {
-        out.stderr_has(&format!("  … mcp__py__count: {step}/3 step {step}\n"));
+        let share = [33, 67, 100][step - 1];
+        out.stderr_has(&format!(
+            "  … mcp__py__count: {step}/3 ({share}%) step {step}\n"
+        ));
     }
 }
 

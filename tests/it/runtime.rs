@@ -412,11 +412,21 @@ fn progress_and_notices_show_on_stderr_under_run_jsonl() {
         &[json!({"id": 1, "tool": "ctx-demo_progress", "arguments": {}})],
     );
     out.success();
-    assert_eq!(text_of(&responses[0]), "finished");
+    // The call's progress comes as JSON lines before its response (docs/json.md).
+    let (progress, responses): (Vec<&Value>, Vec<&Value>) =
+        responses.iter().partition(|l| l.get("progress").is_some());
+    assert_eq!(text_of(responses[0]), "finished");
+    let messages: Vec<&str> = progress
+        .iter()
+        .filter_map(|l| l["progress"]["message"].as_str())
+        .collect();
+    assert!(
+        messages.starts_with(&["starting", "halfway"]),
+        "{progress:?}"
+    );
+    assert!(progress.iter().all(|l| l["id"] == 1), "{progress:?}");
     let stderr = out.stderr();
     for needle in [
-        "  … ctx-demo_progress: 0% starting",
-        "  … ctx-demo_progress: 50% halfway",
         "[Ctx Demo] success: all done: 3 files",
         "[Ctx Demo] warning: a notice",
         "[Ctx Demo] error: an old-style message",

@@ -91,7 +91,7 @@ impl Report {
     }
 
     /// The text of a call result's content.
-    fn text(&self, step: usize) -> String {
+    pub(crate) fn text(&self, step: usize) -> String {
         self.result(step)["content"]
             .as_array()
             .into_iter()
@@ -101,7 +101,7 @@ impl Report {
             .join("\n")
     }
 
-    fn decided_by(&self, step: usize) -> &str {
+    pub(crate) fn decided_by(&self, step: usize) -> &str {
         self.result(step)["_meta"]["finch/decidedBy"]
             .as_str()
             .unwrap_or("")
@@ -1063,4 +1063,122 @@ fn a_stop_signal_ignored_by_whoever_started_finch_stays_ignored() {
     assert!(raw.running());
     assert!(raw.close().success());
     assert_eq!(recorded_tools(&ctx), ["Read", "Read"]);
+}
+
+impl Raw {
+    /// Writes `line` as it is and returns the next answer with `id` (skipping notifications).
+    fn answer_to(&mut self, line: &[u8], id: &Value) -> Value {
+        use std::io::{BufRead, Write};
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(line).expect("write to finch");
+        stdin.write_all(b"\n").expect("write to finch");
+        stdin.flush().expect("flush");
+        loop {
+            let mut text = String::new();
+            let n = self.stdout.read_line(&mut text).expect("read from finch");
+            assert!(n > 0, "finch closed stdout before answering {id}");
+            let message: Value = serde_json::from_str(&text).expect("a JSON line");
+            if message.get("id") == Some(id) {
+                return message;
+            }
+        }
+    }
+}
+
+/// Each malformed message gets the JSON-RPC 2.0 error it calls for, with the request's id when
+/// it has one; the server goes on answering.
+#[test]
+fn malformed_requests_get_json_rpc_errors_with_their_ids() {
+    let ctx = TestContext::new();
+    let mut raw = Raw::start(&ctx, &["--mode", "acceptCalls"]);
+    let cases: [(&str, Value, i64); 5] = [
+        ("{not json", Value::Null, -32700),
+        (
+            r#"{"jsonrpc":"2.0","id":"x1","method":"tools/list","params":"x"}"#,
+            json!("x1"),
+            -32600,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":"x2","method":"tools/call","params":"x"}"#,
+            json!("x2"),
+            -32600,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":"x3","method":"tools/call"}"#,
+            json!("x3"),
+            -32602,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":"x4","method":"tools/call","params":{"arguments":{}}}"#,
+            json!("x4"),
+            -32602,
+        ),
+    ];
+    for (line, id, code) in cases {
+        let answer = raw.answer_to(line.as_bytes(), &id);
+        assert_eq!(answer["error"]["code"], code, "{line} -> {answer}");
+        assert!(answer.get("result").is_none(), "{answer}");
+    }
+    let ping = raw.request("ping", json!({}));
+    assert_eq!(ping["result"], json!({}), "{ping}");
+}
+
+/// A request over the 16 MiB limit is answered with an error for its id, wherever the id is
+/// (the Python SDK writes it last), and the next request is served.
+#[test]
+fn a_request_over_the_size_limit_is_answered_with_an_error() {
+    let ctx = TestContext::new();
+    let mut raw = Raw::start(&ctx, &["--mode", "acceptCalls"]);
+    let content = "a".repeat(32 << 20);
+    let line = format!(
+        r#"{{"method":"tools/call","params":{{"name":"Write","arguments":{{"file_path":"big.txt","content":"{content}"}}}},"jsonrpc":"2.0","id":"big"}}"#
+    );
+    let answer = raw.answer_to(line.as_bytes(), &json!("big"));
+    assert_eq!(answer["error"]["code"], -32600, "{answer:.300}");
+    let message = answer["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("16 MiB"), "{message}");
+    assert!(!ctx.work.join("big.txt").exists());
+    // 8 MiB is under the limit and runs.
+    let content = "b".repeat(8 << 20);
+    let written = raw.call(
+        "Write",
+        json!({"file_path": "eight.txt", "content": content}),
+    );
+    assert_eq!(written["isError"], false, "{written:.300}");
+    assert_eq!(
+        std::fs::metadata(ctx.work.join("eight.txt")).unwrap().len(),
+        8 << 20
+    );
+}
+
+/// The dispatchers' structured content reaches the MCP client (an object; a list comes as
+/// `{"result": [...]}`), as `tool call --json` keeps it.
+#[test]
+fn structured_content_of_the_dispatchers_reaches_the_client() {
+    let ctx = TestContext::new();
+    let plan = json!({
+        "elicitation": null,
+        "steps": [
+            call("Memory", json!({"action": "list"})),
+            call("ToolSearch", json!({"query": "read a file"})),
+            call("Session", json!({"action": "search", "query": "anything"})),
+        ],
+    });
+    let report = serve(&ctx, plan, &["--mode", "acceptCalls"]);
+    for step in 0..3 {
+        let result = report.result(step);
+        assert_eq!(result["isError"], false, "{result}");
+        let structured = &result["structuredContent"];
+        assert!(structured.is_object(), "step {step}: {result}");
+    }
+    assert!(report.result(0)["structuredContent"]["result"].is_array());
+    let hits = report.result(1)["structuredContent"]["result"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        hits.iter().any(|h| h["name"] == "Read"),
+        "{}",
+        report.result(1)
+    );
 }

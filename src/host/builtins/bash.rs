@@ -30,10 +30,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::super::CallCx;
 use super::super::cancel::{Cancel, cancelled_output};
 use super::super::catalog::ToolDef;
 use super::super::output::{Content, ToolOutput};
+use super::Cx;
 use crate::capture::{OutputTail, pump};
 use crate::schedule::runner::{Signal, signal_group};
 
@@ -90,7 +90,7 @@ pub fn def() -> ToolDef {
     )
 }
 
-pub fn call(args: &Value, cx: &mut CallCx) -> ToolOutput {
+pub fn call(args: &Value, cx: &Cx) -> ToolOutput {
     let command = super::str_arg(args, "command").unwrap_or_default();
     let timeout = match args.get("timeout").and_then(Value::as_u64) {
         Some(ms) => Duration::from_millis(ms.min(MAX_TIMEOUT_MS)),

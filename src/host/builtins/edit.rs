@@ -5,9 +5,9 @@
 
 use serde_json::{Value, json};
 
-use super::super::CallCx;
 use super::super::catalog::ToolDef;
 use super::super::output::{Content, ToolOutput};
+use super::Cx;
 use super::read::{cut_line, real_target};
 use super::{resolve_path, str_arg};
 
@@ -61,7 +61,7 @@ pub fn def() -> ToolDef {
     )
 }
 
-pub fn call(args: &Value, cx: &mut CallCx) -> ToolOutput {
+pub fn call(args: &Value, cx: &Cx) -> ToolOutput {
     let (Some(raw), Some(old), Some(new)) = (
         str_arg(args, "file_path"),
         str_arg(args, "old_string"),

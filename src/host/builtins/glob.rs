@@ -12,9 +12,9 @@ use globset::{GlobBuilder, GlobMatcher};
 use ignore::WalkBuilder;
 use serde_json::{Value, json};
 
-use super::super::CallCx;
 use super::super::catalog::ToolDef;
 use super::super::output::ToolOutput;
+use super::Cx;
 use super::read::{display_path, real_target};
 use super::{resolve_path, str_arg};
 
@@ -56,7 +56,7 @@ pub fn def() -> ToolDef {
     )
 }
 
-pub fn call(args: &Value, cx: &mut CallCx) -> ToolOutput {
+pub fn call(args: &Value, cx: &Cx) -> ToolOutput {
     let Some(pattern) = str_arg(args, "pattern") else {
         return ToolOutput::error("Glob needs `pattern`, for example `**/*.rs`.");
     };

@@ -16,9 +16,9 @@ use ignore::overrides::OverrideBuilder;
 use ignore::types::TypesBuilder;
 use serde_json::{Value, json};
 
-use super::super::CallCx;
 use super::super::catalog::ToolDef;
 use super::super::output::ToolOutput;
+use super::Cx;
 use super::read::{MAX_LINE_CHARS, cut_line, display_path, real_target, uint_arg};
 use super::{resolve_path, str_arg};
 
@@ -137,7 +137,7 @@ impl Options {
     }
 }
 
-pub fn call(args: &Value, cx: &mut CallCx) -> ToolOutput {
+pub fn call(args: &Value, cx: &Cx) -> ToolOutput {
     let Some(pattern) = str_arg(args, "pattern") else {
         return ToolOutput::error("Grep needs `pattern`: the regular expression to search for.");
     };

@@ -23,11 +23,13 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
+use super::cancel::{Cancel, ProgressSink};
 use super::catalog::{Exposure, ToolDef, ToolSpec};
 use super::output::ToolOutput;
 use super::session::SessionState;
 use super::tool::Layer;
-use super::{CallCx, Provider};
+use super::{CallCx, HostEnv, JobCx, Provider, Started};
+use std::sync::Arc;
 
 /// The built-ins provider.
 #[derive(Debug, Default)]
@@ -51,21 +53,59 @@ impl Provider for Builtins {
     }
 
     fn call(&mut self, tool: &ToolSpec, args: Value, cx: &mut CallCx) -> ToolOutput {
-        match tool.def.raw_name.as_str() {
-            "Read" => read::call(&args, cx),
-            "Write" => write::call(&args, cx),
-            "Edit" => edit::call(&args, cx),
-            "Grep" => grep::call(&args, cx),
-            "Glob" => glob::call(&args, cx),
-            "Bash" => bash::call(&args, cx),
-            "WebSearch" => web_search::call(&args, cx),
-            "WebFetch" => web_fetch::call(&args, cx),
-            "AskUserQuestion" => ask_user_question::call(&args, cx),
-            "TodoWrite" => todo_write::call(&args, cx),
-            "Skill" => skill::call(&args, cx),
-            other => ToolOutput::error(format!("`{other}` is not a built-in tool")),
+        match self.start(tool, args, cx) {
+            Started::Done(output) => output,
+            Started::Job(job) => job(&JobCx {
+                cancel: cx.cancel,
+                progress: cx.progress,
+            }),
         }
     }
+
+    /// The file, shell and web tools are jobs: they read the session's directories and the
+    /// settings, nothing else of the host, and may run side by side. `AskUserQuestion` (the
+    /// prompter), `TodoWrite` (the session's list) and `Skill` run at once.
+    fn start(&mut self, tool: &ToolSpec, args: Value, cx: &mut CallCx) -> Started {
+        let independent: fn(&Value, &Cx) -> ToolOutput = match tool.def.raw_name.as_str() {
+            "Read" => read::call,
+            "Write" => write::call,
+            "Edit" => edit::call,
+            "Grep" => grep::call,
+            "Glob" => glob::call,
+            "Bash" => bash::call,
+            "WebSearch" => web_search::call,
+            "WebFetch" => web_fetch::call,
+            "AskUserQuestion" => return Started::Done(ask_user_question::call(&args, cx)),
+            "TodoWrite" => return Started::Done(todo_write::call(&args, cx)),
+            "Skill" => return Started::Done(skill::call(&args, cx)),
+            other => {
+                return Started::Done(ToolOutput::error(format!(
+                    "`{other}` is not a built-in tool"
+                )));
+            }
+        };
+        let env = Arc::clone(cx.env);
+        let session = cx.session.snapshot();
+        Started::Job(Box::new(move |job: &JobCx| {
+            let cx = Cx {
+                env: &env,
+                session: &session,
+                cancel: job.cancel,
+                progress: job.progress,
+            };
+            independent(&args, &cx)
+        }))
+    }
+}
+
+/// What an independent built-in's call uses: the host's environment, the session's
+/// directories (read only), the call's cancellation and progress.
+pub struct Cx<'a> {
+    pub env: &'a HostEnv,
+    pub session: &'a SessionState,
+    pub cancel: &'a Cancel,
+    #[allow(dead_code)]
+    pub progress: &'a ProgressSink<'a>,
 }
 
 /// The search text of a built-in (`toolsearch::Searchable::keywords`): what people type when
@@ -112,7 +152,7 @@ fn str_arg<'a>(args: &'a Value, key: &str) -> Option<&'a str> {
 
 /// A path argument made absolute against the session's cwd (`~` expanded), lexically
 /// normalized — the same way the gateway judged it.
-fn resolve_path(cx: &CallCx, path: &str) -> PathBuf {
+fn resolve_path(cx: &Cx, path: &str) -> PathBuf {
     resolve_in(cx.session, path)
 }
 

@@ -16,10 +16,10 @@ use std::path::{Path, PathBuf};
 use base64::Engine as _;
 use serde_json::{Value, json};
 
-use super::super::CallCx;
 use super::super::catalog::ToolDef;
 use super::super::output::{Content, ToolOutput};
 use super::super::policy::real_path;
+use super::Cx;
 use super::{resolve_path, str_arg};
 
 /// Lines returned when the call gives no `limit`.
@@ -82,7 +82,7 @@ pub fn def() -> ToolDef {
     )
 }
 
-pub fn call(args: &Value, cx: &mut CallCx) -> ToolOutput {
+pub fn call(args: &Value, cx: &Cx) -> ToolOutput {
     let Some(raw) = str_arg(args, "file_path") else {
         return ToolOutput::error("Read needs `file_path`: the file to read.");
     };
@@ -526,7 +526,7 @@ pub(super) fn human_size(bytes: u64) -> String {
 
 /// How a file tool shows a path it found: relative to the session's cwd when inside it (so it
 /// can be passed straight to Read or Edit), else absolute.
-pub(super) fn display_path(cx: &CallCx, path: &Path) -> String {
+pub(super) fn display_path(cx: &Cx, path: &Path) -> String {
     match path.strip_prefix(&cx.session.cwd) {
         Ok(rel) if rel.as_os_str().is_empty() => ".".into(),
         Ok(rel) => rel.display().to_string(),
@@ -541,12 +541,7 @@ pub(super) fn display_path(cx: &CallCx, path: &Path) -> String {
 /// outside them would let a fast-lane call touch a file nobody was asked about, so that case is
 /// refused with the real path to call again with — the gateway then asks about the real file.
 /// A path the gateway already judged as outside (a card or a rule allowed it) is followed.
-pub(super) fn real_target(
-    cx: &CallCx,
-    tool: &str,
-    arg: &str,
-    path: &Path,
-) -> Result<PathBuf, String> {
+pub(super) fn real_target(cx: &Cx, tool: &str, arg: &str, path: &Path) -> Result<PathBuf, String> {
     let real = real_path(path);
     check_real(cx, tool, arg, path, &real)?;
     Ok(real)
@@ -554,7 +549,7 @@ pub(super) fn real_target(
 
 /// Refuses `real`, what `path` really names, when a link took a path inside the session's
 /// directories outside them (see `real_target`).
-fn check_real(cx: &CallCx, tool: &str, arg: &str, path: &Path, real: &Path) -> Result<(), String> {
+fn check_real(cx: &Cx, tool: &str, arg: &str, path: &Path, real: &Path) -> Result<(), String> {
     if real == path || !cx.session.contains(path) {
         return Ok(());
     }

@@ -15,9 +15,9 @@ use std::error::Error as _;
 use reqwest::Url;
 use serde_json::{Value, json};
 
-use super::super::CallCx;
 use super::super::catalog::ToolDef;
 use super::super::output::{Content, ToolOutput};
+use super::Cx;
 use crate::config::Settings;
 
 /// The most bytes of body read.
@@ -61,7 +61,7 @@ pub fn def() -> ToolDef {
     )
 }
 
-pub fn call(args: &Value, cx: &mut CallCx) -> ToolOutput {
+pub fn call(args: &Value, cx: &Cx) -> ToolOutput {
     let url = super::str_arg(args, "url").unwrap_or_default();
     fetch_page(url.trim(), &cx.env.settings)
 }

@@ -16,9 +16,9 @@ use std::path::Path;
 use reqwest::Url;
 use serde_json::{Value, json};
 
-use super::super::CallCx;
 use super::super::catalog::ToolDef;
 use super::super::output::{Content, ToolOutput};
+use super::Cx;
 use super::web_fetch;
 use crate::config::{Settings, WebSearchConfig};
 use crate::env::Env;
@@ -58,7 +58,7 @@ pub fn def() -> ToolDef {
     )
 }
 
-pub fn call(args: &Value, cx: &mut CallCx) -> ToolOutput {
+pub fn call(args: &Value, cx: &Cx) -> ToolOutput {
     let query = super::str_arg(args, "query").unwrap_or_default().trim();
     let limit = args
         .get("limit")

@@ -7,9 +7,9 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::super::CallCx;
 use super::super::catalog::ToolDef;
 use super::super::output::{Content, ToolOutput};
+use super::Cx;
 use super::read::real_target;
 use super::{resolve_path, str_arg};
 
@@ -44,7 +44,7 @@ pub fn def() -> ToolDef {
     )
 }
 
-pub fn call(args: &Value, cx: &mut CallCx) -> ToolOutput {
+pub fn call(args: &Value, cx: &Cx) -> ToolOutput {
     let (Some(raw), Some(content)) = (str_arg(args, "file_path"), str_arg(args, "content")) else {
         return ToolOutput::error("Write needs `file_path` and `content`.");
     };

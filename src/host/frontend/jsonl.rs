@@ -1,6 +1,7 @@
 //! `finch run --jsonl`: one JSON request per stdin line (`{"id","tool","arguments"}`), one
 //! response per stdout line — the call's record with the request's `id` — until stdin ends.
-//! A line that is no request gets a `bad_request` error response and the run goes on.
+//! A line that is no request gets a `bad_request` error response and the run goes on. A call's
+//! progress updates come before its response, one line each (`progress::json_line`).
 
 use std::io::{BufRead, Write};
 
@@ -9,6 +10,7 @@ use serde_json::{Map, Value, json};
 use super::reload_if_minitools_changed;
 use crate::error::{CommandError, Result};
 use crate::host::assembly::Assembly;
+use crate::host::cancel::{Cancel, Progress};
 use crate::host::{Host, HostEnv};
 
 /// Builds the host and answers requests until stdin ends.
@@ -19,7 +21,6 @@ pub fn run(env: HostEnv, assembly: &Assembly) -> Result<()> {
 fn serve(host: &mut Host, assembly: &Assembly) -> Result<()> {
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
-    let mut out = stdout.lock();
     let mut line = String::new();
     let mut input = stdin.lock();
     loop {
@@ -35,9 +36,7 @@ fn serve(host: &mut Host, assembly: &Assembly) -> Result<()> {
         assembly.reload_if_asked(host);
         let response = answer_request(host, line.trim());
         reload_if_minitools_changed(host);
-        let mut text = response.to_string();
-        text.push('\n');
-        if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        if let Err(e) = write_line(&stdout, &response) {
             return if e.kind() == std::io::ErrorKind::BrokenPipe {
                 Err(CommandError::broken_pipe())
             } else {
@@ -45,6 +44,15 @@ fn serve(host: &mut Host, assembly: &Assembly) -> Result<()> {
             };
         }
     }
+}
+
+/// Writes one JSON line to stdout, locked for that line only (a call's progress lines are
+/// written while it runs).
+fn write_line(stdout: &std::io::Stdout, value: &Value) -> std::io::Result<()> {
+    let mut text = value.to_string();
+    text.push('\n');
+    let mut out = stdout.lock();
+    out.write_all(text.as_bytes()).and_then(|()| out.flush())
 }
 
 /// One JSON-lines request → its response.
@@ -66,8 +74,14 @@ fn answer_request(host: &mut Host, line: &str) -> Value {
         .get("arguments")
         .cloned()
         .unwrap_or_else(|| Value::Object(Map::new()));
+    // Each progress update is a line before the response; one that cannot be written is
+    // dropped (the response's write then says why).
+    let stdout = std::io::stdout();
+    let progress = |update: Progress| {
+        let _ = write_line(&stdout, &super::progress::json_line(&id, tool, &update));
+    };
     let title = super::new_session_title(host, "finch run --jsonl", tool, &arguments);
-    let record = host.call(tool, arguments);
+    let record = host.call_with(tool, arguments, &Cancel::new(), &progress);
     super::title_session(host, title);
     let mut response = record.to_json();
     if let Some(map) = response.as_object_mut() {

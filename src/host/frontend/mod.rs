@@ -7,6 +7,7 @@
 pub mod console;
 pub mod jsonl;
 pub mod mcp;
+pub mod progress;
 
 use super::assembly::Assembly;
 use super::control;

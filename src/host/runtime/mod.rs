@@ -92,6 +92,12 @@
 //!   `finch tool call` starts only what the call needs (`StartOptions::only`).
 //! - A timed-out call first aborts its `exec.signal`; a tool that settles within half the
 //!   timeout (at most 1 s) keeps running, one that does not is stopped.
+//! - A call its caller cancels (`CallCx::cancel`: an MCP client's `notifications/cancelled`)
+//!   aborts its `exec.signal` at once and ends as cancelled after at most that same grace; a
+//!   tool that ignores the signal is not stopped (it was not at fault), its late answer dropped.
+//! - `exec.progress.report(update)` of a running call goes to that call's `CallCx::progress`
+//!   (see `ProgressState` for how `percent`, `increment` and `total` become MCP's numbers);
+//!   an update that comes after its call ended goes to the event hook, a line on stderr.
 
 pub mod headless;
 mod localized;
@@ -595,6 +601,8 @@ pub(crate) struct Inner {
     unsupported: Mutex<Vec<UnsupportedUse>>,
     /// Where prompts go while a call runs (the calling thread's channel).
     route: Mutex<Option<Sender<MainMsg>>>,
+    /// The running call's `toolCallId` and channel: where its progress updates go.
+    progress_route: Mutex<Option<(String, Sender<MainMsg>)>>,
     hook: RwLock<EventHook>,
     keyring: secrets::Keyring,
     spawner: Spawner,
@@ -689,6 +697,7 @@ impl MiniToolRuntime {
             bridge: Mutex::new(None),
             unsupported: Mutex::new(Vec::new()),
             route: Mutex::new(None),
+            progress_route: Mutex::new(None),
             hook: RwLock::new(opts.hook.unwrap_or_else(|| stderr_hook(false))),
             keyring: secrets::Keyring::new(opts.settings.runtime.keyring),
             spawner: Spawner::new(),
@@ -985,6 +994,7 @@ impl Inner {
                     id,
                     Err(RpcError::refused("no person can answer during activation")),
                 ),
+                Ok(MainMsg::Progress(_) | MainMsg::Cancelled) => {}
                 Err(RecvTimeoutError::Timeout) => {
                     let now = Instant::now();
                     let expired: Vec<u64> = waiting
@@ -1406,7 +1416,36 @@ impl Inner {
             "session": session.session_json(),
             "workspace": session.workspace_json(),
         });
-        self.execute(inst, tool, &conn, &reg, params, cx)
+        let (tx, rx) = mpsc::channel();
+        let _progress = ProgressRoute::set(self, tool_call_id, tx.clone());
+        self.execute(inst, tool, &conn, &reg, params, (tx, rx), cx)
+    }
+
+    /// Where a `progress` notification of a mini tool goes: to the call that waits when it
+    /// is that call's (its `toolCallId`), else to the event hook (a line on stderr).
+    pub(crate) fn progress(&self, inst: &Instance, params: Value) {
+        let call = params.get("toolCallId").and_then(Value::as_str);
+        if let Some((id, tx)) = lock(&self.progress_route).as_ref()
+            && call == Some(id.as_str())
+        {
+            let _ = tx.send(MainMsg::Progress(params));
+            return;
+        }
+        let text = |k: &str| params.get(k).and_then(Value::as_str).map(str::to_string);
+        self.emit(RuntimeEvent::Progress {
+            minitool: inst.id.clone(),
+            tool: text("tool")
+                .map(|raw| {
+                    inst.state()
+                        .tools
+                        .iter()
+                        .find(|t| t.name == raw)
+                        .map_or(raw, |t| t.def.wanted_name.clone())
+                })
+                .unwrap_or_default(),
+            message: text("message"),
+            percent: params.get("percent").and_then(Value::as_f64),
+        });
     }
 
     /// A call of any layer (`Provider::observe`): an `AgentEvent` to every
@@ -1441,7 +1480,8 @@ impl Inner {
         }
     }
 
-    /// Sends `execute` and waits for its answer, or for its timeout.
+    /// Sends `execute` and waits for its answer, its timeout, or its caller's cancellation.
+    #[allow(clippy::too_many_arguments)]
     fn execute(
         self: &Arc<Inner>,
         inst: &Arc<Instance>,
@@ -1449,10 +1489,11 @@ impl Inner {
         conn: &Arc<Conn>,
         reg: &Registered,
         params: Value,
+        (tx, rx): (Sender<MainMsg>, mpsc::Receiver<MainMsg>),
         cx: &mut CallCx,
     ) -> ToolOutput {
-        let (tx, rx) = mpsc::channel();
         let _route = Route::set(self, tx.clone());
+        let cancelled = tx.clone();
         let request = match conn.request("execute", params, Pending::Main { tx, tag: 0 }) {
             Ok(id) => id,
             Err(e) => {
@@ -1463,9 +1504,31 @@ impl Inner {
                 ));
             }
         };
+        // Cancelled by its caller: its signal aborts at once (`$/cancel`), and the wait below
+        // hears of it.
+        {
+            let conn = Arc::clone(conn);
+            cx.cancel.on_cancel(move || {
+                conn.notify(
+                    "$/cancel",
+                    json!({"id": request, "reason": "cancelled by the caller"}),
+                );
+                let _ = cancelled.send(MainMsg::Cancelled);
+            });
+        }
+        let mut progress = ProgressState::default();
         let deadline = Instant::now() + reg.timeout;
-        if let Some(result) = self.wait_reply(&rx, deadline, cx) {
-            return self.finish_call(inst, &tool.name, result);
+        match self.wait_reply(&rx, deadline, cx, &mut progress) {
+            Waited::Reply(result) => return self.finish_call(inst, &tool.name, result),
+            Waited::Cancelled => {
+                // A moment to settle, as after a timeout; a tool that ignores its signal
+                // keeps running in its process, and its late answer is dropped.
+                let grace = (reg.timeout / 2).min(CANCEL_GRACE_MAX);
+                let _ = self.wait_reply(&rx, Instant::now() + grace, cx, &mut progress);
+                conn.forget(request);
+                return super::cancel::cancelled_output(&tool.name);
+            }
+            Waited::Deadline => {}
         }
         // Timed out: abort its signal, give it a moment to settle, else stop it.
         let limit = seconds(reg.timeout);
@@ -1474,9 +1537,12 @@ impl Inner {
             json!({"id": request, "reason": format!("timed out after {limit}")}),
         );
         let grace = (reg.timeout / 2).min(CANCEL_GRACE_MAX);
-        let settled = self.wait_reply(&rx, Instant::now() + grace, cx);
+        let settled = self.wait_reply(&rx, Instant::now() + grace, cx, &mut progress);
         conn.forget(request);
-        if settled.is_some() {
+        if cx.cancel.is_cancelled() {
+            return super::cancel::cancelled_output(&tool.name);
+        }
+        if let Waited::Reply(_) = settled {
             return ToolOutput::error(format!(
                 "`{}` timed out after {limit}; its signal was aborted and it stopped.",
                 tool.name
@@ -1501,21 +1567,24 @@ impl Inner {
         ))
     }
 
-    /// Waits for the reply tagged 0, answering prompts meanwhile; `None` at the deadline.
+    /// Waits for the reply tagged 0, answering prompts and passing progress on meanwhile.
     fn wait_reply(
         &self,
         rx: &mpsc::Receiver<MainMsg>,
         deadline: Instant,
         cx: &mut CallCx,
-    ) -> Option<RpcResult> {
+        progress: &mut ProgressState,
+    ) -> Waited {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
-                return None;
+                return Waited::Deadline;
             }
             match rx.recv_timeout(left) {
-                Ok(MainMsg::Reply { tag: 0, result }) => return Some(result),
+                Ok(MainMsg::Reply { tag: 0, result }) => return Waited::Reply(result),
                 Ok(MainMsg::Reply { .. }) => {}
+                Ok(MainMsg::Cancelled) => return Waited::Cancelled,
+                Ok(MainMsg::Progress(params)) => (cx.progress)(progress.update(&params)),
                 Ok(MainMsg::Prompt {
                     from,
                     id,
@@ -1541,7 +1610,7 @@ impl Inner {
                     }
                     from.reply(id, answered.result);
                 }
-                Err(_) => return None,
+                Err(_) => return Waited::Deadline,
             }
         }
     }
@@ -1662,6 +1731,7 @@ impl Inner {
                 Ok(MainMsg::Prompt { from, id, .. }) => {
                     from.reply(id, Err(RpcError::refused("the host is shutting down")))
                 }
+                Ok(MainMsg::Progress(_) | MainMsg::Cancelled) => {}
                 Err(_) => break,
             }
         }
@@ -1670,6 +1740,73 @@ impl Inner {
         }
         self.sessions.stop_all();
         self.spawner.close();
+    }
+}
+
+/// How a wait for a call's answer ended.
+enum Waited {
+    Reply(RpcResult),
+    /// The deadline passed (or the channel closed).
+    Deadline,
+    /// The caller cancelled the call.
+    Cancelled,
+}
+
+/// A call's progress so far, to turn `exec.progress.report` updates (finch.d.ts: `message`,
+/// `percent`, `increment`, `total`) into MCP's growing `progress` of an optional `total`:
+/// a `percent` is progress out of 100; `increment`s add up (of `total` when given); an update
+/// with neither counts as one more step.
+#[derive(Default)]
+struct ProgressState {
+    done: f64,
+    total: Option<f64>,
+}
+
+impl ProgressState {
+    fn update(&mut self, params: &Value) -> super::cancel::Progress {
+        let number = |k: &str| {
+            params
+                .get(k)
+                .and_then(Value::as_f64)
+                .filter(|n| n.is_finite())
+        };
+        if let Some(total) = number("total") {
+            self.total = Some(total);
+        }
+        let (progress, total) = if let Some(percent) = number("percent") {
+            self.done = self.done.max(percent);
+            (self.done, Some(100.0))
+        } else if let Some(increment) = number("increment") {
+            self.done += increment.max(0.0);
+            (self.done, self.total)
+        } else {
+            self.done += 1.0;
+            (self.done, self.total)
+        };
+        super::cancel::Progress {
+            progress,
+            total,
+            message: params
+                .get("message")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+        }
+    }
+}
+
+/// Sends the running call's progress to its channel for as long as it lives.
+struct ProgressRoute<'a>(&'a Inner);
+
+impl<'a> ProgressRoute<'a> {
+    fn set(inner: &'a Inner, call: String, tx: Sender<MainMsg>) -> ProgressRoute<'a> {
+        *lock(&inner.progress_route) = Some((call, tx));
+        ProgressRoute(inner)
+    }
+}
+
+impl Drop for ProgressRoute<'_> {
+    fn drop(&mut self) {
+        lock(&self.0.progress_route).take();
     }
 }
 

@@ -85,6 +85,11 @@ pub(crate) enum MainMsg {
         method: String,
         params: Value,
     },
+    /// `exec.progress.report(...)` of the call that waits (the `progress` notification's
+    /// params).
+    Progress(Value),
+    /// The call that waits was cancelled by its caller.
+    Cancelled,
 }
 
 /// Who waits for the answer to a request the host sent a child.

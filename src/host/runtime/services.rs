@@ -329,20 +329,7 @@ pub(crate) fn notification(
                 detail,
             });
         }
-        "progress" => inner.emit(RuntimeEvent::Progress {
-            minitool: inst.id.clone(),
-            tool: text("tool")
-                .map(|raw| {
-                    inst.state()
-                        .tools
-                        .iter()
-                        .find(|t| t.name == raw)
-                        .map_or(raw, |t| t.def.wanted_name.clone())
-                })
-                .unwrap_or_default(),
-            message: text("message"),
-            percent: params.get("percent").and_then(Value::as_f64),
-        }),
+        "progress" => inner.progress(inst, params),
         _ => {}
     }
 }

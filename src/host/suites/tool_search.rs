@@ -252,7 +252,7 @@ mod tests {
 
     fn search(session: &mut SessionState, args: Value) -> Result<Run, ActionError> {
         let dir = tempfile::tempdir().unwrap();
-        let env = host_env(dir.path());
+        let env = std::sync::Arc::new(host_env(dir.path()));
         let catalog = catalog();
         let mut prompter = Nobody;
         let mut events = Vec::new();

@@ -29,7 +29,6 @@ use serde_json::{Map, Value, json};
 use super::reload_if_minitools_changed;
 use crate::error::{CommandError, ErrorKind, Result};
 use crate::host::assembly::Assembly;
-use crate::host::cancel;
 use crate::host::control;
 use crate::host::output::Content;
 use crate::host::policy::Mode;
@@ -201,10 +200,11 @@ fn one_line(
 }
 
 /// One call that Ctrl-C may cancel.
-fn call(host: &mut Host, interrupts: &Interrupts, tool: &str, args: Value) -> CallRecord {
+fn call(ui: &Ui, host: &mut Host, interrupts: &Interrupts, tool: &str, args: Value) -> CallRecord {
     let title = super::new_session_title(host, "finch run", tool, &args);
     let cancel = interrupts.start();
-    let record = host.call_with(tool, args, &cancel, &cancel::no_progress);
+    let progress = super::progress::on_stderr(ui, tool);
+    let record = host.call_with(tool, args, &cancel, &progress);
     super::title_session(host, title);
     interrupts.finished();
     record
@@ -233,7 +233,7 @@ fn console_line(ui: &Ui, host: &mut Host, interrupts: &Interrupts, text: &str) -
                         "/search needs a query, e.g. /search read files",
                     ));
                 }
-                let record = call(host, interrupts, "ToolSearch", json!({"query": rest}));
+                let record = call(ui, host, interrupts, "ToolSearch", json!({"query": rest}));
                 print_search(ui, &record)?;
             }
             "mode" => match rest {
@@ -260,7 +260,7 @@ fn console_line(ui: &Ui, host: &mut Host, interrupts: &Interrupts, text: &str) -
         .split_once(char::is_whitespace)
         .map_or((text, ""), |(t, r)| (t, r.trim()));
     let args = parse_call_args(tool, rest)?;
-    let record = call(host, interrupts, tool, args);
+    let record = call(ui, host, interrupts, tool, args);
     print_record(ui, &record)?;
     Ok(Flow::Continue)
 }

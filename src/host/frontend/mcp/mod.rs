@@ -1,19 +1,45 @@
 //! `finch run --serve mcp` (SPEC §8.7): the whole host served to one agent as an MCP server on
-//! stdio. `tools/list` answers the session's active tools, `tools/call` runs `Host::call` (same
-//! gateway, cards and transcript as every front end) and returns its record as the MCP result,
-//! and `notifications/tools/list_changed` follows every call that changed the active tools
-//! (a ToolSearch activation, mini tools added or removed).
+//! stdio. `tools/list` answers the session's active tools, `tools/call` runs the host's call
+//! pipeline (same gateway, cards and transcript as every front end) and returns its record as
+//! the MCP result, and `notifications/tools/list_changed` follows every call that changed the
+//! active tools (a ToolSearch activation, mini tools added or removed).
 //!
-//! The `Host` is not `Send`, so it stays on the thread that calls `serve`. rmcp runs on a
-//! one-thread tokio runtime and hands each request to that thread over a channel, the answer
-//! going back through a oneshot; calls therefore run one at a time, in arrival order, as in the
-//! other front ends. The host thread itself drives the runtime while it waits for the next
-//! request, and again while it waits for an elicitation's answer; during a call nothing drives
-//! it, so a message that arrives meanwhile (a ping, a cancellation, which a running call could
-//! not honour anyway) is handled when the call returns. No thread hand-off on the way of a call
-//! is what keeps a round trip in the tens of microseconds: with rmcp on a thread of its own, each
-//! call cost two more wake-ups, 3.6 instead of 1 context switches and 54 instead of 35 µs of CPU
-//! (benches/mcp.sh measures the round trip).
+//! Requests are served side by side. Three kinds of thread:
+//! - the I/O thread runs rmcp on a one-thread tokio runtime: it reads and writes the protocol
+//!   and answers `ping`, `initialize` and everything but `tools/*` itself, whatever the host is
+//!   doing;
+//! - the host thread (the one that calls `serve`; the `Host` is not `Send`) receives `tools/list`
+//!   and `tools/call` over a channel. It runs each call's first half, `Host::begin`: resolve,
+//!   validate, gate, card — so cards of concurrent calls are asked one at a time, in arrival
+//!   order — and a call whose provider runs it at once (the dispatchers, mini tools, MCP
+//!   servers), and records each call that ended (`Host::end`);
+//! - a pool of call threads, at most `[host] max_calls` (default 16), started as needed and
+//!   kept, runs the providers' jobs (the file, shell and web built-ins: `Provider::start`), so
+//!   a 5 s Bash holds up neither a ping nor ten Reads. A job beyond the limit waits its turn.
+//!   The call thread hands the record to the host thread, then the result to rmcp.
+//!
+//! While the host thread is inside a call's first half (a card is open, a mini tool runs), a
+//! `tools/list` is answered from the list it last made (`Relay::listed`) instead of waiting.
+//!
+//! Cancellation: rmcp cancels a request's token on `notifications/cancelled` and drops whatever
+//! the request answers afterwards; `call_tool` turns that into the call's `cancel::Cancel`
+//! (Bash kills its process group, a mini tool's `exec.signal` aborts, an MCP server's call is
+//! cancelled upstream). The call still ends through the host and is recorded. A call whose card
+//! is open when it is cancelled never starts once the card is answered; a job still waiting for
+//! a call thread never starts. When the client leaves, running calls are cancelled and the
+//! session ends once they did.
+//!
+//! Progress: a request with `_meta.progressToken` gets a channel; the call's `CallCx::progress`
+//! updates go through it to `notifications/progress` for that token, all sent before the
+//! result. Without a token updates are dropped.
+//!
+//! `structuredContent` is always an object: a tool's structured value that is not one comes as
+//! `{"result": <value>}` (`structured_object`). Malformed messages get the errors JSON-RPC 2.0
+//! asks for (`wire`).
+//!
+//! Why the I/O side has a thread of its own: with the host thread driving rmcp's runtime (how
+//! this began), nothing answered while a call ran. The hand-offs cost a few microseconds a call
+//! (benches/mcp.sh measures the round trip, and 8 clients' calls at once).
 //!
 //! Call records are written in bursts: they wait until no request came for `[host]
 //! record_delay` (2 ms; or until 64 wait) and go to the transcript in one append, since an
@@ -41,31 +67,34 @@ mod wire;
 
 use std::borrow::Cow;
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::rc::Rc;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, mpsc as std_mpsc};
 use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ElicitRequestParams,
     ElicitResult, ElicitationAction, ElicitationSchema, Implementation, JsonObject,
-    ListToolsResult, MetaObject, PaginatedRequestParams, ProtocolVersion, ServerCapabilities,
-    ServerConfig, Tool,
+    ListToolsResult, MetaObject, PaginatedRequestParams, ProgressNotificationParam,
+    ProtocolVersion, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{ElicitationMode, RequestContext, RoleServer, ServerInitializeError};
 use rmcp::{ErrorData as McpError, Peer, ServerHandler, ServiceError, ServiceExt};
 use serde_json::{Map, Value, json};
 use tokio::io::{AsyncRead, AsyncWrite};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 
 use wire::ServerWire;
 
 use crate::error::CommandError;
 use crate::host::assembly::Assembly;
+use crate::host::cancel::{Cancel, Progress};
 use crate::host::catalog::ToolSpec;
 use crate::host::control;
 use crate::host::output::Content;
 use crate::host::prompt::{Card, CardAnswer, Prompter, Question, QuestionAnswer};
-use crate::host::{CallRecord, Host, HostEnv, HostEvent};
+use crate::host::{Begun, CallRecord, Host, HostEnv, HostEvent, Ran};
 
 /// What the instructions of `initialize` tell the agent.
 const INSTRUCTIONS: &str = "finch's tool host: built-in tools, finch's dispatchers, mini tool \
@@ -104,7 +133,8 @@ pub struct ServeOptions {
 #[derive(Clone)]
 struct Client {
     peer: Peer<RoleServer>,
-    runtime: Rc<tokio::runtime::Runtime>,
+    /// The server's runtime, on its I/O thread.
+    runtime: tokio::runtime::Handle,
 }
 
 impl ClientLink {
@@ -117,7 +147,7 @@ impl ClientLink {
         ClientLink(Rc::default(), options)
     }
 
-    fn attach(&self, peer: &Peer<RoleServer>, runtime: &Rc<tokio::runtime::Runtime>) {
+    fn attach(&self, peer: &Peer<RoleServer>, runtime: &tokio::runtime::Handle) {
         let mut slot = self.0.borrow_mut();
         if slot.is_none() {
             *slot = Some(Client {
@@ -169,9 +199,9 @@ impl Client {
             })
     }
 
-    /// Sends one form elicitation and waits for its answer, at most `timeout`, driving the
-    /// server's runtime meanwhile (the host thread is inside a call, outside the runtime).
-    /// Under 2025-06-18 the form is rewritten for it, and its answer back (`version`).
+    /// Sends one form elicitation and waits for its answer, at most `timeout` (the host
+    /// thread waits; the server's runtime goes on answering on its own thread). Under
+    /// 2025-06-18 the form is rewritten for it, and its answer back (`version`).
     fn elicit(&self, message: String, schema: ElicitationSchema, timeout: Duration) -> Elicited {
         let original = (self.dialect() == version::Dialect::Legacy)
             .then(|| serde_json::to_value(&schema).ok())
@@ -185,16 +215,17 @@ impl Client {
             message,
             requested_schema: schema,
         };
-        let request = self
-            .peer
-            .create_elicitation_with_timeout(params, Some(timeout));
-        // rmcp times the request out itself; the outer bound only makes sure this never waits
-        // past the card timeout whatever the transport does.
-        let answer = self.runtime.block_on(async {
-            tokio::time::timeout(timeout + Duration::from_secs(1), request).await
+        let peer = self.peer.clone();
+        let (tx, rx) = std_mpsc::channel();
+        self.runtime.spawn(async move {
+            let request = peer.create_elicitation_with_timeout(params, Some(timeout));
+            // rmcp times the request out itself; the outer bound only makes sure this never
+            // waits past the card timeout whatever the transport does.
+            let answer = tokio::time::timeout(timeout + Duration::from_secs(1), request).await;
+            let _ = tx.send(answer);
         });
-        match answer {
-            Ok(Ok(mut result)) => {
+        match rx.recv() {
+            Ok(Ok(Ok(mut result))) => {
                 if let Some(form) = &original {
                     result.content = result
                         .content
@@ -203,8 +234,9 @@ impl Client {
                 }
                 Elicited::Answered(result)
             }
-            Ok(Err(ServiceError::Timeout { .. })) | Err(_) => Elicited::TimedOut,
-            Ok(Err(e)) => Elicited::Failed(e.to_string()),
+            Ok(Ok(Err(ServiceError::Timeout { .. })) | Err(_)) => Elicited::TimedOut,
+            Ok(Ok(Err(e))) => Elicited::Failed(e.to_string()),
+            Err(_) => Elicited::Failed("the MCP server stopped".into()),
         }
     }
 }
@@ -317,8 +349,8 @@ pub fn serve_stdio(
     serve(host, link, reload, rmcp::transport::io::stdio_pipes)
 }
 
-/// Serves `host` over the byte streams `open` returns (called inside the server's runtime,
-/// where stdio pipes can be registered with its reactor).
+/// Serves `host` over the byte streams `open` returns (called on the server's I/O thread,
+/// inside its runtime, where stdio pipes can be registered with its reactor).
 ///
 /// `reload` restarts the host's providers: it runs when `finch reload` signalled this process
 /// (before the next request) and after a call changed the installed mini tools; the next call's
@@ -327,18 +359,17 @@ pub fn serve<R, W>(
     host: &mut Host,
     link: &ClientLink,
     reload: &mut dyn FnMut(&mut Host),
-    open: impl FnOnce() -> (R, W),
+    open: impl FnOnce() -> (R, W) + Send + 'static,
 ) -> Result<(), ServeError>
 where
     R: AsyncRead + Send + Unpin + 'static,
     W: AsyncWrite + Send + Unpin + 'static,
 {
-    let runtime = Rc::new(
-        tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(ServeError::Start)?,
-    );
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(ServeError::Start)?;
+    let handle = runtime.handle().clone();
     // Call records wait until no request came for `[host] record_delay` (or 64 wait): a burst
     // of calls is written in one append instead of one per call, and a record reaches the
     // transcript that long after its call was answered. A call that may read the transcript
@@ -347,154 +378,383 @@ where
     if !record_delay.is_zero() {
         host.defer_records();
     }
-    let (jobs, mut requests) = mpsc::unbounded_channel::<Job>();
-    let relay = Relay { jobs: jobs.clone() };
-    let started = runtime.block_on(async move {
-        let (read, write) = open();
-        match relay.serve(ServerWire::new(read, write)).await {
-            Ok(running) => {
-                // MCP servers of the bridge that connect in the background (or change their
-                // tools) after the client listed: refresh and announce `tools/list_changed`.
-                let (peer, changes) = (running.peer().clone(), jobs.clone());
-                tokio::spawn(async move {
-                    loop {
-                        crate::host::mcp::tools_changed().notified().await;
-                        let peer = peer.clone();
-                        if changes.send(Job::ToolsChanged { peer }).is_err() {
-                            return;
-                        }
-                    }
-                });
-                tokio::spawn(async move {
-                    let ended = running
-                        .waiting()
-                        .await
-                        .map(drop)
-                        .map_err(|e| ServeError::Stopped(e.to_string()));
-                    let _ = jobs.send(Job::Ended(ended));
-                });
-                Ok(())
-            }
-            Err(ServerInitializeError::ConnectionClosed(_)) => Err(ServeError::NoClient),
-            Err(e) => Err(ServeError::Handshake(e.to_string())),
-        }
-    });
-    // A stop signal that comes while records wait wakes the loop through this pipe.
+    let (to_host, inbox) = std_mpsc::channel::<Msg>();
+    let (busy_tx, busy) = watch::channel(false);
+    let listed = Arc::new(Mutex::new(Arc::new(Vec::new())));
+    let relay = Relay {
+        to_host: to_host.clone(),
+        busy,
+        listed: listed.clone(),
+    };
+    publish_tools(host, &listed, link.1.call_tool);
     #[cfg(unix)]
-    let stop_wake = control::take_stop_wake().and_then(|fd| {
-        let _entered = runtime.enter();
-        tokio::net::unix::pipe::Receiver::from_owned_fd(fd).ok()
-    });
-    let mut reloaded = false;
-    // The answer to the last job, handed over inside the runtime: waking the waiting task
-    // from there queues it directly, where from outside it would cost a wake-up of the
-    // runtime's driver.
-    let mut answer: Option<Reply> = None;
-    let outcome = started.and_then(|()| {
-        loop {
-            let waiting = host.has_pending_records();
-            let next = runtime.block_on(async {
-                if let Some(reply) = answer.take() {
-                    reply.send();
-                }
-                if !waiting {
-                    return Next::Job(requests.recv().await);
-                }
-                let stopped = async {
-                    #[cfg(unix)]
-                    if let Some(wake) = &stop_wake {
-                        let _ = wake.readable().await;
+    let stop_wake = control::take_stop_wake();
+    let (started_tx, started_rx) = std_mpsc::channel();
+    let io_to_host = to_host.clone();
+    let io = std::thread::Builder::new()
+        .name("finch-mcp-io".into())
+        .spawn(move || {
+            runtime.block_on(async move {
+                let (read, write) = open();
+                let running = match relay.serve(ServerWire::new(read, write)).await {
+                    Ok(running) => {
+                        let _ = started_tx.send(Ok(()));
+                        // MCP servers of the bridge that connect in the background (or change
+                        // their tools) after the client listed: refresh and announce
+                        // `tools/list_changed`.
+                        let (peer, changes) = (running.peer().clone(), io_to_host.clone());
+                        tokio::spawn(async move {
+                            loop {
+                                crate::host::mcp::tools_changed().notified().await;
+                                let peer = peer.clone();
+                                if changes.send(Msg::ToolsChanged { peer }).is_err() {
+                                    return;
+                                }
+                            }
+                        });
+                        running
+                    }
+                    Err(ServerInitializeError::ConnectionClosed(_)) => {
+                        let _ = started_tx.send(Err(ServeError::NoClient));
                         return;
                     }
-                    std::future::pending::<()>().await
+                    Err(e) => {
+                        let _ = started_tx.send(Err(ServeError::Handshake(e.to_string())));
+                        return;
+                    }
                 };
-                tokio::select! {
-                    job = requests.recv() => Next::Job(job),
-                    () = tokio::time::sleep(record_delay) => Next::Quiet,
-                    () = stopped => Next::Quiet,
+                // A stop signal that comes while records wait wakes the host through this pipe.
+                #[cfg(unix)]
+                if let Some(fd) = stop_wake
+                    && let Ok(wake) = tokio::net::unix::pipe::Receiver::from_owned_fd(fd)
+                {
+                    let to_host = io_to_host.clone();
+                    tokio::spawn(async move {
+                        let _ = wake.readable().await;
+                        let _ = to_host.send(Msg::Quiet);
+                    });
                 }
+                let ended = running
+                    .waiting()
+                    .await
+                    .map(drop)
+                    .map_err(|e| ServeError::Stopped(e.to_string()));
+                let _ = io_to_host.send(Msg::Ended(ended));
             });
-            let job = match next {
-                Next::Quiet => {
-                    host.write_records();
-                    continue;
-                }
-                Next::Job(Some(job)) => job,
-                Next::Job(None) => {
-                    break Err(ServeError::Stopped("the server's tasks ended".into()));
-                }
-            };
-            if control::stop_requested() {
-                // Calls keep coming: write what waits now (the stop then ends the process).
-                host.write_records();
-            }
-            if crate::host::control::take_reload_request() {
-                reload(host);
-                reloaded = true;
-            }
-            answer = match job {
-                Job::ListTools { reply } => {
-                    // Mini tools that finished starting in the background: list them as
-                    // they registered.
-                    host.refresh();
-                    let mut tools: Vec<Tool> =
-                        host.active_tools().into_iter().map(mcp_tool).collect();
-                    if link.1.call_tool {
-                        tools.push(annotations::call_tool());
-                    }
-                    Some(Reply::Tools(reply, tools))
-                }
-                Job::CallTool {
-                    name,
-                    arguments,
-                    peer,
-                    reply,
-                } => {
-                    link.attach(&peer, &runtime);
-                    let result = match name.as_str() {
-                        annotations::CALL_TOOL if link.1.call_tool => {
-                            match annotations::unwrap_call(&arguments) {
-                                Ok((inner, arguments)) => call_result(host.call(&inner, arguments)),
-                                Err(why) => CallToolResult::error(vec![ContentBlock::text(why)]),
-                            }
-                        }
-                        _ => call_result(host.call(&name, arguments)),
-                    };
-                    let tools_changed =
-                        settle_events(host, reload) || std::mem::take(&mut reloaded);
-                    let answer = Answer {
-                        result,
-                        tools_changed,
-                    };
-                    Some(Reply::Call(reply, answer))
-                }
-                Job::ToolsChanged { peer } => {
-                    if host.refresh() {
-                        runtime.spawn(async move {
-                            let _ = peer.notify_tool_list_changed().await;
-                        });
-                    }
-                    None
-                }
-                Job::Ended(ended) => break ended,
-            };
-        }
-    });
-    host.write_records();
+            // A blocking stdin read (stdin not a pipe) may still be pending: never wait for it.
+            runtime.shutdown_background();
+        })
+        .map_err(ServeError::Start)?;
+    let started = started_rx
+        .recv()
+        .unwrap_or_else(|_| Err(ServeError::Stopped("the server's thread ended".into())));
+    let pool = Pool::new(host_max_calls(host));
+    let mut serving = Serving {
+        host,
+        link,
+        reload,
+        handle,
+        to_host,
+        busy: busy_tx,
+        listed,
+        pool,
+        running: HashMap::new(),
+        next_id: 0,
+        reloaded: false,
+        per_call: record_delay.is_zero(),
+    };
+    let outcome = started.and_then(|()| serving.run(&inbox, record_delay));
+    serving.host.write_records();
     link.detach();
-    // A blocking stdin read (stdin not a pipe) may still be pending: never wait for it.
-    if let Ok(runtime) = Rc::try_unwrap(runtime) {
-        runtime.shutdown_background();
-    }
+    // The I/O thread ends once the service has; when it hangs in a blocking read it is left.
+    drop(io);
     outcome
 }
 
-/// What the host loop woke up for.
-enum Next {
-    Job(Option<Job>),
-    /// No request came for `[host] record_delay` while call records waited, or a stop
-    /// signal came: time to write them.
-    Quiet,
+fn host_max_calls(host: &Host) -> usize {
+    host.env().settings.max_calls.max(1)
+}
+
+/// Publishes the active tools for `tools/list` requests that come while the host is busy.
+fn publish_tools(host: &mut Host, listed: &Mutex<Arc<Vec<Tool>>>, call_tool: bool) -> Vec<Tool> {
+    host.refresh();
+    let mut tools: Vec<Tool> = host.active_tools().into_iter().map(mcp_tool).collect();
+    if call_tool {
+        tools.push(annotations::call_tool());
+    }
+    *listed.lock().unwrap_or_else(|e| e.into_inner()) = Arc::new(tools.clone());
+    tools
+}
+
+/// The host thread's side of a served session.
+struct Serving<'a> {
+    host: &'a mut Host,
+    link: &'a ClientLink,
+    reload: &'a mut dyn FnMut(&mut Host),
+    handle: tokio::runtime::Handle,
+    to_host: std_mpsc::Sender<Msg>,
+    /// Set while the host thread is inside a call's first half (a card, a call its provider
+    /// runs at once): `tools/list` is then answered from `listed`.
+    busy: watch::Sender<bool>,
+    listed: Arc<Mutex<Arc<Vec<Tool>>>>,
+    pool: Pool,
+    /// The calls whose jobs run, by a number of their own: their tokens, to cancel them when
+    /// the client leaves.
+    running: HashMap<u64, Cancel>,
+    next_id: u64,
+    /// `finch reload` restarted the providers since the last answer.
+    reloaded: bool,
+    /// `record_delay = "0"`: every record is written before its call is answered.
+    per_call: bool,
+}
+
+impl Serving<'_> {
+    fn run(
+        &mut self,
+        inbox: &std_mpsc::Receiver<Msg>,
+        record_delay: Duration,
+    ) -> Result<(), ServeError> {
+        let mut ended: Option<Result<(), ServeError>> = None;
+        loop {
+            if let Some(outcome) = ended.take() {
+                if self.running.is_empty() {
+                    return outcome;
+                }
+                ended = Some(outcome);
+            }
+            let msg = if self.host.has_pending_records() {
+                match inbox.recv_timeout(record_delay) {
+                    Ok(msg) => msg,
+                    Err(std_mpsc::RecvTimeoutError::Timeout) => Msg::Quiet,
+                    Err(std_mpsc::RecvTimeoutError::Disconnected) => {
+                        return Err(ServeError::Stopped("the server's tasks ended".into()));
+                    }
+                }
+            } else {
+                match inbox.recv() {
+                    Ok(msg) => msg,
+                    Err(_) => return Err(ServeError::Stopped("the server's tasks ended".into())),
+                }
+            };
+            if matches!(msg, Msg::Quiet) {
+                self.host.write_records();
+                continue;
+            }
+            if control::stop_requested() {
+                // Calls keep coming: write what waits now (the stop then ends the process).
+                self.host.write_records();
+            }
+            if ended.is_none() && control::take_reload_request() {
+                (self.reload)(self.host);
+                self.reloaded = true;
+                publish_tools(self.host, &self.listed, self.link.1.call_tool);
+            }
+            match msg {
+                Msg::Quiet => {}
+                Msg::ListTools { reply } => {
+                    // Mini tools that finished starting in the background: list them as
+                    // they registered.
+                    let _ = reply.send(publish_tools(
+                        self.host,
+                        &self.listed,
+                        self.link.1.call_tool,
+                    ));
+                }
+                Msg::CallTool(call) => self.begin(*call),
+                Msg::ToolsChanged { peer } => {
+                    if self.host.refresh() {
+                        publish_tools(self.host, &self.listed, self.link.1.call_tool);
+                        self.handle.spawn(async move {
+                            let _ = peer.notify_tool_list_changed().await;
+                        });
+                    }
+                }
+                Msg::Finished { id, ran, reply } => {
+                    self.running.remove(&id);
+                    let record = self.host.end(*ran);
+                    match reply {
+                        Some(reply) => self.answer(record, reply),
+                        // Its result went to the client from the call thread.
+                        None => {
+                            if settle_events(self.host, self.reload) {
+                                publish_tools(self.host, &self.listed, self.link.1.call_tool);
+                            }
+                        }
+                    }
+                }
+                Msg::Ended(outcome) => {
+                    // The client left: calls still running are cancelled, and recorded as
+                    // they end.
+                    for cancel in self.running.values() {
+                        cancel.cancel();
+                    }
+                    ended = Some(outcome);
+                }
+            }
+        }
+    }
+
+    /// The first half of a call, on this thread: a provider's job then runs in the pool.
+    fn begin(&mut self, call: CallTool) {
+        let CallTool {
+            name,
+            arguments,
+            peer,
+            cancel,
+            progress,
+            reply,
+        } = call;
+        self.link.attach(&peer, &self.handle);
+        // `--call-tool`: the proxy calls the tool it names, as a direct call would.
+        let (name, arguments) = if name == annotations::CALL_TOOL && self.link.1.call_tool {
+            match annotations::unwrap_call(&arguments) {
+                Ok(inner) => inner,
+                Err(why) => {
+                    let answer = Answer {
+                        result: CallToolResult::error(vec![ContentBlock::text(why)]),
+                        tools_changed: false,
+                    };
+                    let _ = reply.send(answer);
+                    return;
+                }
+            }
+        } else {
+            (name, arguments)
+        };
+        let sink = |update: Progress| {
+            if let Some(progress) = &progress {
+                let _ = progress.send(update);
+            }
+        };
+        self.busy.send_replace(true);
+        let begun = self.host.begin(&name, arguments, &cancel, &sink);
+        self.busy.send_replace(false);
+        match begun {
+            Begun::Done(record) => self.answer(record, reply),
+            Begun::Running(running) => {
+                let id = self.next_id;
+                self.next_id += 1;
+                self.running.insert(id, cancel.clone());
+                let to_host = self.to_host.clone();
+                let per_call = self.per_call;
+                self.pool.run(Box::new(move || {
+                    let sink = |update: Progress| {
+                        if let Some(progress) = &progress {
+                            let _ = progress.send(update);
+                        }
+                    };
+                    let ran = Box::new(running.run(&cancel, &sink));
+                    if per_call {
+                        // `record_delay = "0"`: the record is written before the answer.
+                        let reply = Some(reply);
+                        let _ = to_host.send(Msg::Finished { id, ran, reply });
+                        return;
+                    }
+                    // The result goes to the client from here (a hand-off less on the way of
+                    // every call), after the record went to the host thread: a request the
+                    // client sends on reading it comes after, so a later call that may read
+                    // the transcript finds this call in it.
+                    let answer = Answer {
+                        result: call_result(ran.record()),
+                        tools_changed: false,
+                    };
+                    let _ = to_host.send(Msg::Finished {
+                        id,
+                        ran,
+                        reply: None,
+                    });
+                    let _ = reply.send(answer);
+                }));
+            }
+        }
+    }
+
+    /// Applies what the call changed and hands its result to the request that waits.
+    fn answer(&mut self, record: CallRecord, reply: oneshot::Sender<Answer>) {
+        let tools_changed =
+            settle_events(self.host, self.reload) || std::mem::take(&mut self.reloaded);
+        if tools_changed {
+            publish_tools(self.host, &self.listed, self.link.1.call_tool);
+        }
+        let answer = Answer {
+            result: call_result(record),
+            tools_changed,
+        };
+        // A request the client cancelled no longer waits.
+        let _ = reply.send(answer);
+    }
+}
+
+/// The threads a call's job runs on: at most `limit`, started as calls need them and kept;
+/// a job beyond the limit waits for one to be free.
+struct Pool {
+    tasks: Option<std_mpsc::Sender<Task>>,
+    queue: Arc<Mutex<std_mpsc::Receiver<Task>>>,
+    /// Workers waiting for a task.
+    idle: Arc<AtomicUsize>,
+    threads: usize,
+    limit: usize,
+}
+
+type Task = Box<dyn FnOnce() + Send>;
+
+impl Pool {
+    fn new(limit: usize) -> Pool {
+        let (tasks, queue) = std_mpsc::channel();
+        Pool {
+            tasks: Some(tasks),
+            queue: Arc::new(Mutex::new(queue)),
+            idle: Arc::new(AtomicUsize::new(0)),
+            threads: 0,
+            limit,
+        }
+    }
+
+    fn run(&mut self, task: Task) {
+        if self.idle.load(Ordering::SeqCst) == 0 && self.threads < self.limit {
+            let queue = Arc::clone(&self.queue);
+            let idle = Arc::clone(&self.idle);
+            let spawned = std::thread::Builder::new()
+                .name("finch-call".into())
+                .spawn(move || worker(&queue, &idle));
+            match spawned {
+                Ok(_) => self.threads += 1,
+                Err(e) if self.threads == 0 => {
+                    // No thread at all: run it here rather than never.
+                    crate::eline!(
+                        "warning: cannot start a thread for a call ({e}); running it in turn"
+                    );
+                    task();
+                    return;
+                }
+                Err(_) => {}
+            }
+        } else {
+            // The task is taken by an idle worker, or waits for one.
+        }
+        if let Some(tasks) = &self.tasks {
+            let _ = tasks.send(task);
+        }
+    }
+}
+
+fn worker(queue: &Mutex<std_mpsc::Receiver<Task>>, idle: &AtomicUsize) {
+    loop {
+        idle.fetch_add(1, Ordering::SeqCst);
+        let task = queue.lock().unwrap_or_else(|e| e.into_inner()).recv();
+        idle.fetch_sub(1, Ordering::SeqCst);
+        match task {
+            Ok(task) => task(),
+            Err(_) => return,
+        }
+    }
+}
+
+impl Drop for Pool {
+    fn drop(&mut self) {
+        // Idle workers end; running ones end after their task.
+        self.tasks.take();
+    }
 }
 
 /// Applies what the last call changed; whether the active tools may have changed.
@@ -518,17 +778,21 @@ fn settle_events(host: &mut Host, reload: &mut dyn FnMut(&mut Host)) -> bool {
     changed
 }
 
-/// A request from the rmcp side to the host loop.
-enum Job {
+/// A message to the host thread.
+enum Msg {
     ListTools {
         reply: oneshot::Sender<Vec<Tool>>,
     },
-    CallTool {
-        name: String,
-        arguments: Value,
-        peer: Peer<RoleServer>,
-        reply: oneshot::Sender<Answer>,
+    CallTool(Box<CallTool>),
+    /// A call's job ended: to be recorded, and answered when `reply` is still there.
+    Finished {
+        id: u64,
+        ran: Box<Ran>,
+        reply: Option<oneshot::Sender<Answer>>,
     },
+    /// No request came for `[host] record_delay` while call records waited, or a stop
+    /// signal came: time to write them.
+    Quiet,
     /// A provider's tools changed on their own (`mcp::tools_changed`).
     ToolsChanged {
         peer: Peer<RoleServer>,
@@ -537,30 +801,29 @@ enum Job {
     Ended(Result<(), ServeError>),
 }
 
+struct CallTool {
+    name: String,
+    arguments: Value,
+    peer: Peer<RoleServer>,
+    cancel: Cancel,
+    /// Where the call's progress goes, when the client asked for it (a `progressToken`).
+    progress: Option<mpsc::UnboundedSender<Progress>>,
+    reply: oneshot::Sender<Answer>,
+}
+
 struct Answer {
     result: CallToolResult,
     tools_changed: bool,
 }
 
-/// A job's answer on its way back to the rmcp side.
-enum Reply {
-    Tools(oneshot::Sender<Vec<Tool>>, Vec<Tool>),
-    Call(oneshot::Sender<Answer>, Answer),
-}
-
-impl Reply {
-    /// Hands the answer over; a request the service gave up on (cancelled) no longer waits.
-    fn send(self) {
-        match self {
-            Reply::Tools(reply, tools) => drop(reply.send(tools)),
-            Reply::Call(reply, answer) => drop(reply.send(answer)),
-        }
-    }
-}
-
-/// The rmcp side: forwards every request to the host thread and waits for the answer.
+/// The rmcp side: forwards `tools/list` and `tools/call` to the host thread and waits for the
+/// answer; everything else rmcp answers itself.
 struct Relay {
-    jobs: mpsc::UnboundedSender<Job>,
+    to_host: std_mpsc::Sender<Msg>,
+    /// Whether the host thread is inside a call's first half.
+    busy: watch::Receiver<bool>,
+    /// The tools the host last listed (see `Serving::busy`).
+    listed: Arc<Mutex<Arc<Vec<Tool>>>>,
 }
 
 fn host_gone() -> McpError {
@@ -592,12 +855,27 @@ impl ServerHandler for Relay {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
+        let snapshot = || {
+            let tools = self
+                .listed
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .clone();
+            Ok(ListToolsResult::with_all_items(tools.as_ref().clone()))
+        };
+        let mut busy = self.busy.clone();
+        if *busy.borrow_and_update() {
+            return snapshot();
+        }
         let (reply, answer) = oneshot::channel();
-        self.jobs
-            .send(Job::ListTools { reply })
+        self.to_host
+            .send(Msg::ListTools { reply })
             .map_err(|_| host_gone())?;
-        let tools = answer.await.map_err(|_| host_gone())?;
-        Ok(ListToolsResult::with_all_items(tools))
+        tokio::select! {
+            tools = answer => Ok(ListToolsResult::with_all_items(tools.map_err(|_| host_gone())?)),
+            // The host went into a call before it came to this request: what it last listed.
+            Ok(_) = busy.wait_for(|busy| *busy) => snapshot(),
+        }
     }
 
     async fn call_tool(
@@ -605,15 +883,62 @@ impl ServerHandler for Relay {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
-        let (reply, answer) = oneshot::channel();
-        let job = Job::CallTool {
+        let token = context.meta.get_progress_token();
+        let (progress, mut updates) = match token {
+            Some(_) => {
+                let (tx, rx) = mpsc::unbounded_channel();
+                (Some(tx), Some(rx))
+            }
+            None => (None, None),
+        };
+        let cancel = Cancel::new();
+        let (reply, mut answer) = oneshot::channel();
+        let call = CallTool {
             name: request.name.into_owned(),
             arguments: Value::Object(request.arguments.unwrap_or_default()),
             peer: context.peer.clone(),
+            cancel: cancel.clone(),
+            progress,
             reply,
         };
-        self.jobs.send(job).map_err(|_| host_gone())?;
-        let answer = answer.await.map_err(|_| host_gone())?;
+        self.to_host
+            .send(Msg::CallTool(Box::new(call)))
+            .map_err(|_| host_gone())?;
+        let notify = |update: Progress| {
+            let token = token.clone();
+            let peer = context.peer.clone();
+            async move {
+                let Some(token) = token else { return };
+                let mut param = ProgressNotificationParam::new(token, update.progress);
+                param.total = update.total;
+                param.message = update.message;
+                let _ = peer.notify_progress(param).await;
+            }
+        };
+        let answer = loop {
+            let next_update = async {
+                match updates.as_mut() {
+                    Some(updates) => updates.recv().await,
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                biased;
+                // rmcp drops whatever this request answers once it was cancelled.
+                () = context.ct.cancelled() => {
+                    cancel.cancel();
+                    return Err(McpError::internal_error("cancelled", None));
+                }
+                Some(update) = next_update => notify(update).await,
+                answer = &mut answer => break answer.map_err(|_| host_gone())?,
+            }
+        };
+        // Updates sent before the call ended go out before its result.
+        if let Some(updates) = updates.as_mut() {
+            while let Ok(update) = updates.try_recv() {
+                notify(update).await;
+            }
+        }
         if answer.tools_changed {
             // Sent before the result, so a client that lists again on receiving the result
             // already knows the list changed.
@@ -668,7 +993,7 @@ fn call_result(record: CallRecord) -> CallToolResult {
     } else {
         CallToolResult::success(content)
     };
-    result.structured_content = record.output.structured;
+    result.structured_content = record.output.structured.map(structured_object);
     let mut meta = JsonObject::new();
     meta.insert("finch/decision".into(), record.decision.into());
     meta.insert("finch/decidedBy".into(), record.decided_by.into());
@@ -677,6 +1002,16 @@ fn call_result(record: CallRecord) -> CallToolResult {
     }
     result.meta = Some(MetaObject(meta));
     result
+}
+
+/// MCP's `structuredContent` is an object: a tool's structured value that is not one (the
+/// arrays of Memory, ToolSearch, Session and the other dispatchers' lists) is sent as
+/// `{"result": <value>}`, the key the reference SDKs use for a tool's non-object output.
+fn structured_object(value: Value) -> Value {
+    match value {
+        Value::Object(_) => value,
+        other => json!({ "result": other }),
+    }
 }
 
 /// The values of the card form's `decision` field.
