@@ -88,6 +88,7 @@ impl Context {
                 Some(_) => Some(self.now()?),
                 None => None,
             },
+            embed_resources: false,
         })
     }
 

@@ -88,6 +88,7 @@ fn host_env(ctx: &Context) -> Result<HostEnv> {
         settings: ctx.settings()?.clone(),
         env: ctx.env.clone(),
         fixed_now: None,
+        embed_resources: false,
     })
 }
 

@@ -69,6 +69,9 @@ pub struct HostEnv {
     pub env: Env,
     /// A fixed clock (`FINCH_NOW`); the system clock when `None`.
     pub fixed_now: Option<DateTime<FixedOffset>>,
+    /// The front end passes embedded resources on (`finch run --serve mcp`): Read then also
+    /// returns a PDF's original as one, beside its text.
+    pub embed_resources: bool,
 }
 
 impl HostEnv {
@@ -436,7 +439,9 @@ impl Host {
             arguments: args,
             decision: record.decision,
             decided_by: &record.decided_by,
-            result: &record.output,
+            // An embedded resource's bytes are the file's, not the call's: the transcript keeps
+            // its URI and type.
+            result: &record.output.without_blobs(),
             is_error: record.output.is_error,
             duration_ms: (record.duration_ms * 1000.0).round() / 1000.0,
         };
@@ -1058,6 +1063,7 @@ mod tests {
             settings,
             env: Env::default(),
             fixed_now: None,
+            embed_resources: false,
         };
         let mut session =
             SessionState::detached(dir.to_path_buf(), dir.to_path_buf(), Mode::Ask, None);

@@ -153,6 +153,26 @@ impl ToolOutput {
         }
     }
 
+    /// This output with every embedded resource's `blob` left out (its `uri` and `mimeType`
+    /// kept, and `"finch/blobBytes"`: the base64 length that was there), as a transcript keeps
+    /// it; borrowed when there is none.
+    pub fn without_blobs(&self) -> std::borrow::Cow<'_, ToolOutput> {
+        let has_blob = |c: &Content| matches!(c, Content::Block(b) if b["type"] == "resource" && b["resource"]["blob"].is_string());
+        if !self.content.iter().any(has_blob) {
+            return std::borrow::Cow::Borrowed(self);
+        }
+        let mut out = self.clone();
+        for block in &mut out.content {
+            if let Content::Block(b) = block
+                && let Some(resource) = b.get_mut("resource").and_then(Value::as_object_mut)
+                && let Some(Value::String(blob)) = resource.remove("blob")
+            {
+                resource.insert("finch/blobBytes".into(), blob.len().into());
+            }
+        }
+        std::borrow::Cow::Owned(out)
+    }
+
     /// The text of every block that has one (`Content::text`), joined by newlines.
     pub fn text_content(&self) -> String {
         let mut out = String::new();

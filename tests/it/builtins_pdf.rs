@@ -213,3 +213,47 @@ fn read_says_what_is_wrong_with_scanned_encrypted_and_broken_pdfs() {
         assert_has(&err, "starts like a PDF but cannot be read");
     }
 }
+
+/// Over `finch run --serve mcp` a PDF's Read also carries the original as an embedded resource
+/// (its `file://` URI, `application/pdf`, the bytes as base64), after the text; the transcript
+/// keeps the resource's URI and type without the bytes. `tool call` returns the text alone.
+#[test]
+fn over_mcp_a_pdf_comes_back_whole_as_an_embedded_resource() {
+    use base64::Engine as _;
+    let ctx = TestContext::new();
+    let pages: [Page; 1] = [Some(&["Invoice 42"])];
+    let bytes = pdf(&pages, true, "");
+    std::fs::write(ctx.work.join("invoice.pdf"), &bytes).unwrap();
+    let plan = json!({"elicitation": null, "steps": [
+        crate::serve_mcp::call("Read", json!({"file_path": "invoice.pdf"})),
+    ]});
+    let report = crate::serve_mcp::serve(&ctx, plan, &["--mode", "acceptCalls"]);
+    let content = report.result(0)["content"].as_array().unwrap().clone();
+    assert_eq!(content.len(), 2, "{content:?}");
+    assert_has(content[0]["text"].as_str().unwrap(), "Invoice 42");
+    let resource = &content[1]["resource"];
+    assert_eq!(content[1]["type"], "resource", "{content:?}");
+    assert_eq!(resource["mimeType"], "application/pdf");
+    let uri = resource["uri"].as_str().unwrap();
+    assert!(
+        uri.starts_with("file:///") && uri.ends_with("/invoice.pdf"),
+        "{uri}"
+    );
+    let blob = base64::engine::general_purpose::STANDARD
+        .decode(resource["blob"].as_str().unwrap())
+        .unwrap();
+    assert_eq!(blob, bytes, "the original, byte for byte");
+
+    let transcripts = ctx.transcripts();
+    let calls = ctx.tool_calls(&transcripts[0]);
+    let kept = &calls[0]["result"]["content"][1]["resource"];
+    assert_eq!(kept["uri"], uri, "{kept}");
+    assert!(
+        kept.get("blob").is_none(),
+        "the transcript holds no bytes: {kept}"
+    );
+
+    let text_only = call(&ctx, json!({"file_path": "invoice.pdf"}));
+    let record = text_only.json();
+    assert_eq!(record["content"].as_array().unwrap().len(), 1, "{record}");
+}

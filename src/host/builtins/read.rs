@@ -49,7 +49,8 @@ pub fn def() -> ToolDef {
          pages or 256 KiB of text a call, chosen with `pages` (\"3\", \"1-5\", \"8-\", \
          \"1-3,7\"; default from page 1) — the answer names the `pages` that continue; a page \
          with only images (a scan) says so, and encrypted or damaged PDFs are refused with the \
-         reason. Other binary files (archives, executables) and directories are refused: use \
+         reason. Served over MCP, a PDF of up to 8 MiB also comes back whole, after its text, as \
+         an embedded resource (`application/pdf`). Other binary files (archives, executables) and directories are refused: use \
          Glob to list a directory. `file_path` may be absolute, relative to the working directory, or start \
          with `~`.",
         json!({
@@ -97,14 +98,14 @@ pub fn call(args: &Value, cx: &Cx) -> ToolOutput {
             open_beneath(cwd_dir, inner, &meta)
         });
         if let Some(mut file) = beneath {
-            return read_file(args, &path, &mut file, meta.len());
+            return read_file(args, &path, &mut file, meta.len(), cx.env.embed_resources);
         }
         if let Ok(mut file) = File::open(&path) {
             let real = opened_path(&file).unwrap_or_else(|| real_path(&path));
             if let Err(message) = check_real(cx, "Read", "file_path", &path, &real) {
                 return ToolOutput::error(message);
             }
-            return read_file(args, &path, &mut file, meta.len());
+            return read_file(args, &path, &mut file, meta.len(), cx.env.embed_resources);
         }
     }
     // Everything else (missing, a directory, a special file, unreadable) takes the careful
@@ -137,7 +138,7 @@ pub fn call(args: &Value, cx: &Cx) -> ToolOutput {
         Ok(file) => file,
         Err(e) => return ToolOutput::error(format!("Cannot read `{shown}`: {e}.")),
     };
-    read_file(args, &path, &mut file, meta.len())
+    read_file(args, &path, &mut file, meta.len(), cx.env.embed_resources)
 }
 
 /// The metadata of `path` (following links) when it is a regular file; `None` for anything
@@ -216,7 +217,8 @@ fn opened_path(_file: &File) -> Option<PathBuf> {
 }
 
 /// Reads the open regular file `path` whose size was `size` when it was looked at.
-fn read_file(args: &Value, path: &Path, file: &mut File, size: u64) -> ToolOutput {
+/// `embed`: a PDF's original comes back too, as an embedded resource (`HostEnv::embed_resources`).
+fn read_file(args: &Value, path: &Path, file: &mut File, size: u64, embed: bool) -> ToolOutput {
     let shown = path.display();
     let head = match read_head(file, size) {
         Ok(head) => head,
@@ -226,7 +228,10 @@ fn read_file(args: &Value, path: &Path, file: &mut File, size: u64) -> ToolOutpu
     let whole = size > 0 && head.len() as u64 >= size;
     match sniff(&head) {
         Some(Kind::Image(mime)) => read_image(&shown.to_string(), mime, size, head, file),
-        Some(Kind::Pdf) => super::read_pdf::read(args, &shown.to_string(), head, file, size),
+        Some(Kind::Pdf) => {
+            let original = embed.then_some(path);
+            super::read_pdf::read(args, &shown.to_string(), head, file, size, original)
+        }
         Some(Kind::Binary(what)) => ToolOutput::error(format!(
             "`{shown}` is a binary file ({what}); Read returns text, and images as PNG, JPEG, \
              GIF or WebP. Use Bash with a tool made for this format to look inside it."
@@ -649,7 +654,7 @@ mod tests {
         let path = dir.path().join("log.txt");
         std::fs::write(&path, "one\ntwo\n").unwrap();
         let mut file = File::open(&path).unwrap();
-        let out = read_file(&json!({}), &path, &mut file, 4);
+        let out = read_file(&json!({}), &path, &mut file, 4, false);
         assert!(!out.is_error);
         assert!(
             out.text_content().contains("     1\tone\n"),
@@ -669,7 +674,7 @@ mod tests {
         // /proc files are regular files of size 0 whose reads return content.
         let path = Path::new("/proc/self/status");
         let mut file = File::open(path).unwrap();
-        let out = read_file(&json!({}), path, &mut file, 0);
+        let out = read_file(&json!({}), path, &mut file, 0, false);
         assert!(!out.is_error);
         assert!(
             out.text_content().contains("Name:"),

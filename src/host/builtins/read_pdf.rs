@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::super::output::ToolOutput;
+use super::super::output::{Content, ToolOutput};
 use super::str_arg;
 
 /// The largest PDF Read parses.
@@ -29,13 +29,20 @@ const PAGE_CONTENT_CAP: usize = 32 * 1024 * 1024;
 /// How long a parse may take before the call gives up on it.
 const TIME_LIMIT: Duration = Duration::from_secs(30);
 
-/// Reads the PDF whose first bytes are `head` and the rest of which is in `file`.
+/// The largest PDF whose original a Read also returns as an embedded resource.
+pub(super) const MAX_EMBEDDED_BYTES: usize = 8 * 1024 * 1024;
+
+/// Reads the PDF whose first bytes are `head` and the rest of which is in `file`. With
+/// `original` (the file's path; `finch run --serve mcp`), a PDF of up to `MAX_EMBEDDED_BYTES`
+/// whose text was read also comes back whole, as an embedded resource (`file://` URI,
+/// `application/pdf`, base64 blob), for clients that hand documents to the model themselves.
 pub(super) fn read(
     args: &Value,
     shown: &str,
     head: Vec<u8>,
     file: &mut File,
     size: u64,
+    original: Option<&std::path::Path>,
 ) -> ToolOutput {
     if size > MAX_PDF_BYTES {
         return ToolOutput::error(format!(
@@ -50,6 +57,9 @@ pub(super) fn read(
         return ToolOutput::error(format!("Cannot read `{shown}`: {e}."));
     }
     let pages = str_arg(args, "pages").map(str::to_string);
+    let embedded = original
+        .filter(|_| bytes.len() <= MAX_EMBEDDED_BYTES)
+        .map(|path| embedded_resource(path, &bytes));
     let (send, receive) = mpsc::channel();
     let owned = shown.to_string();
     let spawned = std::thread::Builder::new()
@@ -64,7 +74,11 @@ pub(super) fn read(
         return ToolOutput::error(format!("Cannot read `{shown}`: {e}."));
     }
     match receive.recv_timeout(TIME_LIMIT) {
-        Ok(Ok(text)) => ToolOutput::text(text),
+        Ok(Ok(text)) => {
+            let mut output = ToolOutput::text(text);
+            output.content.extend(embedded);
+            output
+        }
         Ok(Err(message)) => ToolOutput::error(message),
         Err(mpsc::RecvTimeoutError::Timeout) => ToolOutput::error(format!(
             "Reading the text of `{shown}` took longer than {} s, so Read stopped. Ask for fewer \
@@ -75,6 +89,23 @@ pub(super) fn read(
             ToolOutput::error(damaged(shown, "the parser stopped without an answer"))
         }
     }
+}
+
+/// `{"type": "resource", "resource": {"uri": "file:///…", "mimeType": "application/pdf",
+/// "blob": <base64>}}`, MCP's embedded resource.
+fn embedded_resource(path: &std::path::Path, bytes: &[u8]) -> Content {
+    use base64::Engine as _;
+    let uri = reqwest::Url::from_file_path(path)
+        .map(String::from)
+        .unwrap_or_else(|()| format!("file://{}", path.display()));
+    Content::Block(serde_json::json!({
+        "type": "resource",
+        "resource": {
+            "uri": uri,
+            "mimeType": "application/pdf",
+            "blob": base64::engine::general_purpose::STANDARD.encode(bytes),
+        },
+    }))
 }
 
 fn damaged(shown: &str, why: &str) -> String {

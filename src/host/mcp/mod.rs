@@ -1048,6 +1048,7 @@ mod tests {
                 settings,
                 env: Env::default(),
                 fixed_now: None,
+                embed_resources: false,
             };
             let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/test_server.py");
             let server = McpServerConfig::from_json(

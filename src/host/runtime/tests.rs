@@ -111,6 +111,7 @@ fn host(
         settings: s.settings.clone(),
         env: s.env.clone(),
         fixed_now: None,
+        embed_resources: false,
     };
     let mut session =
         SessionState::detached(root.to_path_buf(), root.to_path_buf(), Mode::Ask, None);

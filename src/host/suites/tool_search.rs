@@ -242,6 +242,7 @@ mod tests {
             settings: Config::default().settings(&dir.join("finch.toml")).unwrap(),
             env: Env::from_pairs(&[]),
             fixed_now: None,
+            embed_resources: false,
         }
     }
 

@@ -307,7 +307,13 @@ impl Prompter for ElicitingPrompter {
 /// `finch run --serve mcp`: builds the host and serves it on stdio until the client closes
 /// stdin. Cards go to the client as elicitations when it supports them, else to the terminal,
 /// else nobody.
-pub fn run(env: HostEnv, assembly: &Assembly, options: ServeOptions) -> crate::error::Result<()> {
+pub fn run(
+    mut env: HostEnv,
+    assembly: &Assembly,
+    options: ServeOptions,
+) -> crate::error::Result<()> {
+    // MCP clients take embedded resources in a tool's result (every revision has them).
+    env.embed_resources = true;
     let ui = assembly.ui;
     let link = ClientLink::with_options(options);
     let mut host = assembly.open_with(env, |env, fallback| {
@@ -1460,6 +1466,7 @@ mod tests {
             settings,
             env: Env::default(),
             fixed_now: None,
+            embed_resources: false,
         };
         let session = SessionState::detached(dir.to_path_buf(), dir.to_path_buf(), Mode::Ask, None);
         let prompter =
