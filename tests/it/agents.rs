@@ -21,6 +21,7 @@ use serde_json::{Value, json};
 
 use crate::common::TestContext;
 use crate::common::fixtures::MiniTool;
+use crate::common::model::ScriptedServer;
 
 fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -44,47 +45,25 @@ fn agent(name: &str) -> Option<PathBuf> {
 }
 
 /// The scripted model server, killed when dropped.
-struct ModelServer {
-    child: Child,
-    port: u16,
-    log: PathBuf,
-}
+struct ModelServer(ScriptedServer);
 
 impl ModelServer {
     fn start(ctx: &TestContext, script: &Value) -> ModelServer {
-        let dir = ctx.base().join("model");
-        std::fs::create_dir_all(&dir).unwrap();
-        let script_path = dir.join("script.json");
-        std::fs::write(&script_path, script.to_string()).unwrap();
-        let log = dir.join("requests.jsonl");
-        let mut child = Command::new("python3")
-            .arg(repo().join("tests/peers/model_server.py"))
-            .arg(&script_path)
-            .arg(&log)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("python3 runs the model server");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let port = line
-            .trim()
-            .strip_prefix("listening ")
-            .and_then(|p| p.parse().ok())
-            .unwrap_or_else(|| panic!("the model server did not start: {line:?}"));
-        ModelServer { child, port, log }
+        ModelServer(ScriptedServer::start(
+            ctx,
+            "model_server.py",
+            script,
+            "listening ",
+        ))
+    }
+
+    fn port(&self) -> u16 {
+        self.0.port
     }
 
     /// Every request the agent made, in order.
     fn requests(&self) -> Vec<Value> {
-        std::fs::read_to_string(&self.log)
-            .unwrap_or_default()
-            .lines()
-            .filter_map(|l| serde_json::from_str(l).ok())
-            .collect()
+        self.0.requests()
     }
 
     /// The requests of the agent's own loop (those that offered finch's tools).
@@ -143,13 +122,6 @@ impl ModelServer {
             }
         }
         names
-    }
-}
-
-impl Drop for ModelServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -221,7 +193,7 @@ fn codex(
          wire_api = \"responses\"\nrequest_max_retries = 0\nstream_max_retries = 0\n\n\
          [mcp_servers.finch]\ncommand = {finch}\nargs = [{args}]\ncwd = {cwd}\n\
          startup_timeout_sec = 60\ntool_timeout_sec = 60\n{approval}env = {{ {env} }}\n",
-        port = server.port,
+        port = server.port(),
         finch = toml_string(env!("CARGO_BIN_EXE_finch")),
         args = args.join(", "),
         cwd = toml_string(&ctx.work.display().to_string()),
@@ -280,7 +252,7 @@ fn claude(ctx: &TestContext, server: &ModelServer, extra: &[&str]) -> Option<Out
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
         .env(
             "ANTHROPIC_BASE_URL",
-            format!("http://127.0.0.1:{}", server.port),
+            format!("http://127.0.0.1:{}", server.port()),
         )
         .env("ANTHROPIC_API_KEY", "sk-scripted")
         .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")

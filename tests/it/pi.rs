@@ -16,10 +16,11 @@
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 
 use serde_json::{Value, json};
 
+use crate::common::model::ScriptedServer;
 use crate::common::{Run, TestContext};
 
 fn repo() -> &'static Path {
@@ -51,54 +52,21 @@ macro_rules! pi_or_skip {
 }
 
 /// The scripted model server, stopped when dropped.
-struct Model {
-    child: Child,
-    port: u16,
-    log: PathBuf,
-}
+struct Model(ScriptedServer);
 
 impl Model {
     fn start(ctx: &TestContext, script: Value) -> Model {
-        let dir = ctx.base().join("model");
-        std::fs::create_dir_all(&dir).unwrap();
-        let script_file = dir.join("script.json");
-        std::fs::write(&script_file, script.to_string()).unwrap();
-        let log = dir.join("requests.jsonl");
-        let mut child = Command::new("python3")
-            .arg(repo().join("tests/peers/scripted_model.py"))
-            .arg(&script_file)
-            .arg(&log)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("python3 runs the scripted model");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let port = line
-            .trim()
-            .strip_prefix("PORT ")
-            .and_then(|p| p.parse().ok())
-            .unwrap_or_else(|| panic!("the scripted model said {line:?}"));
-        Model { child, port, log }
+        Model(ScriptedServer::start(
+            ctx,
+            "scripted_model.py",
+            &script,
+            "PORT ",
+        ))
     }
 
     /// Every request pi sent, in order.
     fn requests(&self) -> Vec<Value> {
-        std::fs::read_to_string(&self.log)
-            .unwrap_or_default()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect()
-    }
-}
-
-impl Drop for Model {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.0.requests()
     }
 }
 
@@ -108,7 +76,7 @@ fn agent_dir(ctx: &TestContext, model: &Model, extension: bool) -> PathBuf {
     let dir = ctx.base().join("pi-agent");
     std::fs::create_dir_all(&dir).unwrap();
     let models = json!({"providers": {"scripted": {
-        "baseUrl": format!("http://127.0.0.1:{}/v1", model.port),
+        "baseUrl": format!("http://127.0.0.1:{}/v1", model.0.port),
         "api": "openai-completions",
         "apiKey": "not-needed",
         "compat": {"supportsDeveloperRole": false, "supportsReasoningEffort": false},

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod fixtures;
+pub mod model;
 pub mod registry;
 
 use std::path::{Path, PathBuf};
