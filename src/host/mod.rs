@@ -134,6 +134,10 @@ pub enum Started {
     Done(ToolOutput),
     /// It runs as this job, wherever the front end runs it.
     Job(Job),
+    /// A job known to take little time (a Read of a small regular file): a front end that
+    /// runs jobs on other threads runs this one in place, since the hand-off to another
+    /// thread and back would cost more than the job (`Running::is_brief`).
+    Brief(Job),
 }
 
 /// A source of tools: one layer, or part of one.
@@ -408,10 +412,12 @@ impl Host {
             Outcome::Record(record) => Begun::Done(self.settle(record, &args, started)),
             Outcome::Job {
                 job,
+                brief,
                 tool,
                 decided_by,
             } => Begun::Running(Running {
                 job,
+                brief,
                 tool,
                 decided_by,
                 args,
@@ -512,7 +518,7 @@ impl Host {
             // The manual: nothing runs, so nothing needs permission.
             let output = match self.dispatch(index, args, cancel, progress) {
                 Started::Done(output) => output,
-                Started::Job(job) => job(&JobCx { cancel, progress }),
+                Started::Job(job) | Started::Brief(job) => job(&JobCx { cancel, progress }),
             };
             return Outcome::Record(CallRecord {
                 tool: tool_name,
@@ -566,6 +572,15 @@ impl Host {
             Started::Job(job) => {
                 return Outcome::Job {
                     job,
+                    brief: false,
+                    tool: tool_name,
+                    decided_by,
+                };
+            }
+            Started::Brief(job) => {
+                return Outcome::Job {
+                    job,
+                    brief: true,
                     tool: tool_name,
                     decided_by,
                 };
@@ -793,6 +808,7 @@ enum Outcome {
     Record(CallRecord),
     Job {
         job: Job,
+        brief: bool,
         tool: String,
         decided_by: String,
     },
@@ -811,6 +827,7 @@ pub enum Begun {
 /// to another thread.
 pub struct Running {
     job: Job,
+    brief: bool,
     tool: String,
     decided_by: String,
     args: Value,
@@ -821,6 +838,12 @@ impl Running {
     /// The model-facing name of the tool.
     pub fn tool(&self) -> &str {
         &self.tool
+    }
+
+    /// Whether its provider knows the job to be brief (`Started::Brief`): not worth a
+    /// hand-off to another thread.
+    pub fn is_brief(&self) -> bool {
+        self.brief
     }
 
     /// Runs the job: on any thread, with no host borrowed. A call cancelled while it waited
@@ -1332,6 +1355,7 @@ mod tests {
             panic!("a job");
         };
         assert_eq!(running.tool(), "Grep");
+        assert!(!running.is_brief(), "a job its provider did not call brief");
         // Another call goes through the host while the job waits.
         assert_eq!(
             host.call("Bash", json!({"command": "ls"})).decision,

@@ -28,7 +28,7 @@ use super::catalog::{Exposure, ToolDef, ToolSpec};
 use super::output::ToolOutput;
 use super::session::SessionState;
 use super::tool::Layer;
-use super::{CallCx, HostEnv, JobCx, Provider, Started};
+use super::{CallCx, HostEnv, Job, JobCx, Provider, Started};
 use std::sync::Arc;
 
 /// The built-ins provider.
@@ -55,7 +55,7 @@ impl Provider for Builtins {
     fn call(&mut self, tool: &ToolSpec, args: Value, cx: &mut CallCx) -> ToolOutput {
         match self.start(tool, args, cx) {
             Started::Done(output) => output,
-            Started::Job(job) => job(&JobCx {
+            Started::Job(job) | Started::Brief(job) => job(&JobCx {
                 cancel: cx.cancel,
                 progress: cx.progress,
             }),
@@ -84,9 +84,10 @@ impl Provider for Builtins {
                 )));
             }
         };
+        let brief = tool.def.raw_name == "Read" && read::is_brief(&args, cx.session);
         let env = Arc::clone(cx.env);
         let session = cx.session.snapshot();
-        Started::Job(Box::new(move |job: &JobCx| {
+        let job: Job = Box::new(move |job: &JobCx| {
             let cx = Cx {
                 env: &env,
                 session: &session,
@@ -94,7 +95,12 @@ impl Provider for Builtins {
                 progress: job.progress,
             };
             independent(&args, &cx)
-        }))
+        });
+        if brief {
+            Started::Brief(job)
+        } else {
+            Started::Job(job)
+        }
     }
 }
 

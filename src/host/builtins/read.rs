@@ -19,6 +19,7 @@ use serde_json::{Value, json};
 use super::super::catalog::ToolDef;
 use super::super::output::{Content, ToolOutput};
 use super::super::policy::real_path;
+use super::super::session::SessionState;
 use super::Cx;
 use super::{resolve_path, str_arg};
 
@@ -139,6 +140,29 @@ pub fn call(args: &Value, cx: &Cx) -> ToolOutput {
         Err(e) => return ToolOutput::error(format!("Cannot read `{shown}`: {e}.")),
     };
     read_file(args, &path, &mut file, meta.len(), cx.env.embed_resources)
+}
+
+/// Files up to this size are read in place by a front end that runs jobs on other threads
+/// (`Started::Brief`): reading them takes microseconds, less than a hand-off to another thread.
+const BRIEF_LEN: u64 = 64 * 1024;
+
+/// Whether this call reads a regular file of at most `BRIEF_LEN` bytes that is no PDF (looked
+/// at once more by the call itself): a call sure to be brief. Anything else — a larger file, a
+/// PDF (its parse may take up to `read_pdf`'s time limit), a path that is no regular file —
+/// may take longer, and is not.
+pub(super) fn is_brief(args: &Value, session: &SessionState) -> bool {
+    let Some(raw) = str_arg(args, "file_path") else {
+        return false;
+    };
+    let path = super::resolve_in(session, raw);
+    if regular_file(&path).is_none_or(|meta| meta.len() > BRIEF_LEN) {
+        return false;
+    }
+    let mut head = [0u8; 8];
+    let Ok(read) = File::open(&path).and_then(|mut file| file.read(&mut head)) else {
+        return false;
+    };
+    sniff(&head[..read]) != Some(Kind::Pdf)
 }
 
 /// The metadata of `path` (following links) when it is a regular file; `None` for anything
@@ -603,6 +627,42 @@ mod tests {
         ];
         for (head, want) in cases {
             assert_eq!(sniff(head), *want, "{head:?}");
+        }
+    }
+
+    #[test]
+    fn only_small_regular_files_that_are_no_pdf_are_brief() {
+        let dir = tempfile::tempdir().unwrap();
+        let write =
+            |name: &str, bytes: &[u8]| std::fs::write(dir.path().join(name), bytes).unwrap();
+        write("small.txt", b"hello\n");
+        write("limit.txt", &vec![b'x'; BRIEF_LEN as usize]);
+        write("large.txt", &vec![b'x'; BRIEF_LEN as usize + 1]);
+        write("paper.txt", b"%PDF-1.7\n% a PDF under another name\n");
+        write("empty.txt", b"");
+        std::fs::create_dir(dir.path().join("sub")).unwrap();
+        let session = SessionState::detached(
+            dir.path().to_path_buf(),
+            dir.path().to_path_buf(),
+            crate::host::policy::Mode::AcceptCalls,
+            None,
+        );
+        let brief = |args: Value| is_brief(&args, &session);
+        let path = |name: &str| json!({"file_path": name});
+        assert!(brief(path("small.txt")));
+        assert!(brief(path("empty.txt")));
+        assert!(brief(json!({"file_path": dir.path().join("limit.txt")})));
+        assert!(!brief(path("large.txt")), "over the size");
+        assert!(!brief(path("paper.txt")), "a PDF, by its content");
+        assert!(!brief(path("sub")), "a directory");
+        assert!(!brief(path("missing.txt")));
+        assert!(!brief(json!({})), "no path");
+        #[cfg(unix)]
+        {
+            let fifo = dir.path().join("fifo");
+            let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+            assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+            assert!(!brief(path("fifo")), "a pipe is never opened");
         }
     }
 

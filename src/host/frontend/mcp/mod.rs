@@ -16,7 +16,10 @@
 //! - a pool of call threads, at most `[host] max_calls` (default 16), started as needed and
 //!   kept, runs the providers' jobs (the file, shell and web built-ins: `Provider::start`), so
 //!   a 5 s Bash holds up neither a ping nor ten Reads. A job beyond the limit waits its turn.
-//!   The call thread hands the record to the host thread, then the result to rmcp.
+//!   The call thread hands the record to the host thread, then the result to rmcp. A job its
+//!   provider knows to be brief (`Started::Brief`: a Read of a regular file up to 64 KiB that
+//!   is no PDF) runs on the host thread instead, as a call its provider runs at once: its two
+//!   hand-offs cost more than the read (benches/mcp.sh: a small Read's round trip).
 //!
 //! While the host thread is inside a call's first half (a card is open, a mini tool runs), a
 //! `tools/list` is answered from the list it last made (`Relay::listed`) instead of waiting.
@@ -637,6 +640,12 @@ impl Serving<'_> {
         self.busy.send_replace(false);
         match begun {
             Begun::Done(record) => self.answer(record, reply),
+            // A brief job (a Read of a small file) runs here: the hand-off to a call thread
+            // and back would cost more than the job.
+            Begun::Running(running) if running.is_brief() => {
+                let record = self.host.end(running.run(&cancel, &sink));
+                self.answer(record, reply);
+            }
             Begun::Running(running) => {
                 let id = self.next_id;
                 self.next_id += 1;
