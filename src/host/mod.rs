@@ -435,6 +435,11 @@ impl Host {
     /// Times, announces and records a call that ended.
     fn settle(&mut self, mut record: CallRecord, args: &Value, started: Instant) -> CallRecord {
         record.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
+        // A provider whose tools changed during the call (an MCP server listed again while
+        // its job ran): the catalog follows now, not at the next call.
+        if self.refresh() {
+            self.events.push(HostEvent::ToolsChanged);
+        }
         self.observe(&CallEvent::Finished {
             tool: &record.tool,
             session: &self.session.id,

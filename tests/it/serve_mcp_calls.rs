@@ -104,6 +104,58 @@ fn pings_lists_and_reads_are_answered_while_a_bash_call_runs() {
 }
 
 #[test]
+fn a_bridged_server_call_holds_up_no_other_call() {
+    let ctx = TestContext::new();
+    crate::mcp_bridge::write_servers(
+        &ctx,
+        &json!({"servers": [crate::mcp_bridge::python_entry("py", &[])]}),
+    );
+    // The cache lets ToolSearch activate the server's tools before it connected.
+    ctx.run(&["reload"]).success();
+    std::fs::write(ctx.work.join("small.txt"), "hello there\n").unwrap();
+    let marker = ctx.work.join("lingering");
+    let plan = json!({
+        "elicitation": null,
+        "timeout": 45,
+        "steps": [
+            call("ToolSearch", json!({"query": "", "source": "mcp:py", "limit": 20})),
+            spawn("linger", "mcp__py__linger", json!({"marker": marker})),
+            {"op": "wait_file", "path": marker},
+            call("Read", json!({"file_path": "small.txt"})),
+            call("mcp__py__echo", json!({"message": "beside"})),
+            {"op": "cancel", "id": "linger"},
+            {"op": "sleep", "seconds": 0.5},
+        ],
+    });
+    let approve = [
+        "--mode",
+        "acceptCalls",
+        "--approve",
+        "mcp__py__linger",
+        "--approve",
+        "mcp__py__echo",
+    ];
+    let report = serve(&ctx, plan, &approve);
+    assert_eq!(pending(&report, 3), ["linger"], "Read waited for linger");
+    assert!(
+        report.text(3).contains("hello there"),
+        "{}",
+        report.result(3)
+    );
+    assert_eq!(pending(&report, 4), ["linger"], "echo waited for linger");
+    assert_eq!(report.text(4), "Echo: beside", "{}", report.result(4));
+    // The server heard the cancellation: its tool stopped a minute early.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while std::fs::read_to_string(&marker).unwrap_or_default() != "cancelled" {
+        assert!(
+            Instant::now() < deadline,
+            "linger was not cancelled upstream"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
 fn an_open_card_holds_up_neither_pings_nor_lists_and_cards_come_one_at_a_time() {
     let ctx = TestContext::new();
     let allow = accept(json!({"decision": "allowOnce"}));

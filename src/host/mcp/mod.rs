@@ -5,8 +5,11 @@
 //! is forwarded as `tools/call`.
 //!
 //! The Provider API is synchronous and rmcp is async, so the bridge owns a tokio runtime (one
-//! worker thread, created only when a server is configured): the host thread blocks on calls
-//! while the worker keeps every session alive between them.
+//! worker thread, created only when a server is configured): a call blocks the thread that
+//! runs it while the worker keeps every session alive. A call is a job (`Provider::start`):
+//! it holds the server's session and the runtime's handle, nothing of the host, so under
+//! `--serve mcp` a slow server tool runs on a call thread and holds up no other call (calls
+//! of the same server go side by side on its one session, as MCP allows).
 //!
 //! Every server connects on a task of its own, each bounded by `[mcp] timeout` (20 s). A host
 //! of `finch run` does not wait for them (`Options::background`): until a server has listed
@@ -53,7 +56,7 @@ use tokio::sync::{Notify, watch};
 use super::catalog::{Exposure, ToolDef, ToolSpec};
 use super::output::{Content, ToolOutput};
 use super::tool::{Layer, Risk};
-use super::{CallCx, HostEnv, HostEvent, Provider, cancel, naming};
+use super::{CallCx, HostEnv, JobCx, Provider, Started, cancel, naming};
 use client::{CallError, ConnectEnv, ConnectError, Connection, Events, RemoteTool};
 pub use config::{McpServerConfig, Origin, Problem, Transport, normalize_name};
 
@@ -780,79 +783,101 @@ impl Provider for McpBridge {
     }
 
     fn call(&mut self, tool: &ToolSpec, args: Value, cx: &mut CallCx) -> ToolOutput {
+        match self.start(tool, args, cx) {
+            Started::Done(output) => output,
+            Started::Job(job) | Started::Brief(job) => job(&JobCx {
+                cancel: cx.cancel,
+                progress: cx.progress,
+            }),
+        }
+    }
+
+    /// A call is a job: it needs the server's session and the bridge's runtime, nothing of
+    /// the host, so `--serve mcp` runs it side by side with other calls. A server whose tools
+    /// changed meanwhile moves `generation`, which the host looks at when the call ends.
+    fn start(&mut self, tool: &ToolSpec, args: Value, _cx: &mut CallCx) -> Started {
         let (Some(runtime), Some(server)) = (&self.runtime, self.server_of(tool)) else {
-            return ToolOutput::error(format!(
+            return Started::Done(ToolOutput::error(format!(
                 "`{}` belongs to an MCP server this session is not connected to.",
                 tool.name
-            ));
+            )));
         };
-        let before = self.generation.load(Ordering::SeqCst);
-        // One wake-up for the whole call: set when the caller cancels it.
-        let stop = Arc::new(Notify::new());
-        let wake = stop.clone();
-        cx.cancel.on_cancel(move || wake.notify_one());
-        let progress = cx.progress;
-        let arguments = match args {
-            Value::Object(map) => map,
-            _ => Map::new(),
-        };
+        let runtime = runtime.handle().clone();
+        let server = Arc::clone(server);
+        let name = tool.name.clone();
         let raw = tool.def.raw_name.clone();
         let timeout = self.call_timeout;
-        let work = async {
-            // A server still connecting is waited for (its connection is bounded by its
-            // timeout), unless the caller gives up first.
-            let link = tokio::select! {
-                link = server.settled() => link,
-                () = stop.notified() => return Err(CallError::Cancelled),
-            };
-            let peer = match link {
-                Link::Up { peer } => peer,
-                other => return Ok(Err(other)),
-            };
-            let mut forward = |update: cancel::Progress| progress(update);
-            client::call_tool(
-                &peer,
-                &server.events,
-                &raw,
-                arguments,
-                timeout,
-                stop.notified(),
-                &mut forward,
-            )
-            .await
-            .map(Ok)
+        Started::Job(Box::new(move |job: &JobCx| {
+            call_server(&runtime, &server, &name, &raw, args, timeout, job)
+        }))
+    }
+}
+
+/// One `tools/call` of `raw` (model-facing `name`) on `server`, run by the bridge's runtime
+/// from the calling thread.
+fn call_server(
+    runtime: &tokio::runtime::Handle,
+    server: &Server,
+    name: &str,
+    raw: &str,
+    args: Value,
+    timeout: Duration,
+    job: &JobCx,
+) -> ToolOutput {
+    // One wake-up for the whole call: set when the caller cancels it.
+    let stop = Arc::new(Notify::new());
+    let wake = stop.clone();
+    job.cancel.on_cancel(move || wake.notify_one());
+    let progress = job.progress;
+    let arguments = match args {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    };
+    let work = async {
+        // A server still connecting is waited for (its connection is bounded by its
+        // timeout), unless the caller gives up first.
+        let link = tokio::select! {
+            link = server.settled() => link,
+            () = stop.notified() => return Err(CallError::Cancelled),
         };
-        let outcome = outside_async(|| runtime.block_on(work));
-        if self.generation.load(Ordering::SeqCst) != before {
-            cx.events.push(HostEvent::ToolsChanged);
-        }
-        let name = &server.config.name;
-        let Some(outcome) = outcome else {
-            return ToolOutput::error(format!(
-                "MCP server `{name}`, tool `{raw}`: the call failed inside finch"
-            ));
+        let peer = match link {
+            Link::Up { peer } => peer,
+            other => return Ok(Err(other)),
         };
-        match outcome {
-            Ok(Ok(result)) => output_from_result(&result),
-            Ok(Err(Link::Reconnecting { attempt, error })) => ToolOutput::error(format!(
-                "`{}` was not run: MCP server `{name}` is disconnected ({error}); finch is reconnecting (try {attempt} of {RECONNECT_TRIES}). Try again in a few seconds.",
-                tool.name
-            )),
-            Ok(Err(Link::Down { error })) => ToolOutput::error(format!(
-                "`{}` was not run: MCP server `{name}` is not connected: {error}. Check it with `finch mcp list`.",
-                tool.name
-            )),
-            Ok(Err(_)) => ToolOutput::error(format!(
-                "`{}` was not run: the session is closing.",
-                tool.name
-            )),
-            Err(CallError::Cancelled) => cancel::cancelled_output(&tool.name),
-            Err(CallError::Closed) => ToolOutput::error(format!(
-                "MCP server `{name}` closed the connection during the call of `{}`; finch is reconnecting. Try again in a few seconds.",
-                tool.name
-            )),
-            Err(e) => ToolOutput::error(format!("MCP server `{name}`, tool `{raw}`: {e}")),
-        }
+        let mut forward = |update: cancel::Progress| progress(update);
+        client::call_tool(
+            &peer,
+            &server.events,
+            raw,
+            arguments,
+            timeout,
+            stop.notified(),
+            &mut forward,
+        )
+        .await
+        .map(Ok)
+    };
+    let outcome = outside_async(|| runtime.block_on(work));
+    let server_name = &server.config.name;
+    let Some(outcome) = outcome else {
+        return ToolOutput::error(format!(
+            "MCP server `{server_name}`, tool `{raw}`: the call failed inside finch"
+        ));
+    };
+    match outcome {
+        Ok(Ok(result)) => output_from_result(&result),
+        Ok(Err(Link::Reconnecting { attempt, error })) => ToolOutput::error(format!(
+            "`{name}` was not run: MCP server `{server_name}` is disconnected ({error}); finch is reconnecting (try {attempt} of {RECONNECT_TRIES}). Try again in a few seconds."
+        )),
+        Ok(Err(Link::Down { error })) => ToolOutput::error(format!(
+            "`{name}` was not run: MCP server `{server_name}` is not connected: {error}. Check it with `finch mcp list`."
+        )),
+        Ok(Err(_)) => ToolOutput::error(format!("`{name}` was not run: the session is closing.")),
+        Err(CallError::Cancelled) => cancel::cancelled_output(name),
+        Err(CallError::Closed) => ToolOutput::error(format!(
+            "MCP server `{server_name}` closed the connection during the call of `{name}`; finch is reconnecting. Try again in a few seconds."
+        )),
+        Err(e) => ToolOutput::error(format!("MCP server `{server_name}`, tool `{raw}`: {e}")),
     }
 }
 

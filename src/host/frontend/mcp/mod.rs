@@ -11,11 +11,12 @@
 //! - the host thread (the one that calls `serve`; the `Host` is not `Send`) receives `tools/list`
 //!   and `tools/call` over a channel. It runs each call's first half, `Host::begin`: resolve,
 //!   validate, gate, card — so cards of concurrent calls are asked one at a time, in arrival
-//!   order — and a call whose provider runs it at once (the dispatchers, mini tools, MCP
-//!   servers), and records each call that ended (`Host::end`);
+//!   order — and a call whose provider runs it at once (the dispatchers, mini tools), and
+//!   records each call that ended (`Host::end`);
 //! - a pool of call threads, at most `[host] max_calls` (default 16), started as needed and
-//!   kept, runs the providers' jobs (the file, shell and web built-ins: `Provider::start`), so
-//!   a 5 s Bash holds up neither a ping nor ten Reads. A job beyond the limit waits its turn.
+//!   kept, runs the providers' jobs (the file, shell and web built-ins and MCP servers' tools:
+//!   `Provider::start`), so a 5 s Bash or a slow server tool holds up neither a ping nor ten
+//!   Reads. A job beyond the limit waits its turn.
 //!   The call thread hands the record to the host thread, then the result to rmcp. A job its
 //!   provider knows to be brief (`Started::Brief`: a Read of a regular file up to 64 KiB that
 //!   is no PDF) runs on the host thread instead, as a call its provider runs at once: its two
