@@ -550,7 +550,18 @@ impl Host {
                 message,
             );
         }
-        let (allowed, decided_by, refusal) = self.permit(index, &args);
+        let (allowed, decided_by, refusal) = self.permit(index, &args, cancel);
+        if decided_by == CardAnswer::Withdrawn.decided_by() {
+            // Cancelled while its card was open, and the card taken back: nobody decided.
+            return Outcome::Record(CallRecord {
+                tool: tool_name.clone(),
+                decision: "none",
+                decided_by,
+                output: cancel::cancelled_output(&tool_name),
+                failure: Some(Failure::Cancelled),
+                duration_ms: 0.0,
+            });
+        }
         if !allowed {
             return Outcome::Record(CallRecord {
                 tool: tool_name,
@@ -607,7 +618,12 @@ impl Host {
     }
 
     /// The gateway and whoever answers its cards: (allowed, decided by, refusal text).
-    fn permit(&mut self, index: usize, args: &Value) -> (bool, String, String) {
+    fn permit(
+        &mut self,
+        index: usize,
+        args: &Value,
+        cancel: &cancel::Cancel,
+    ) -> (bool, String, String) {
         let tool = self.catalog.get(index);
         let tool_ref = ToolRef {
             name: &tool.name,
@@ -654,7 +670,7 @@ impl Host {
                     reason: verdict.reason.clone(),
                     session_allow_offered: verdict.session_allow_offered,
                 };
-                let mut answer = self.prompter.card(&card);
+                let mut answer = self.prompter.card_until(&card, cancel);
                 if answer == CardAnswer::AllowForSession && !verdict.session_allow_offered {
                     answer = CardAnswer::AllowOnce;
                 }

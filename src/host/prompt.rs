@@ -3,6 +3,7 @@
 //! in `crate::ui::card`, MCP elicitation in the MCP front end, and `Nobody` answers for runs with
 //! no one to ask (every card is denied, every question unanswered).
 
+use super::cancel::Cancel;
 use super::tool::Risk;
 
 /// A permission card.
@@ -55,6 +56,9 @@ pub enum CardAnswer {
     Cancelled,
     /// The MCP client cannot elicit and there is no terminal: nobody could be shown the card.
     NoElicitation,
+    /// The call was cancelled while its card was open, and the card was taken back
+    /// (`Prompter::card_until`): nobody decided, and the call never runs.
+    Withdrawn,
 }
 
 impl CardAnswer {
@@ -70,6 +74,7 @@ impl CardAnswer {
             CardAnswer::Declined => "card:decline",
             CardAnswer::Cancelled => "card:cancel",
             CardAnswer::NoElicitation => "noElicitation",
+            CardAnswer::Withdrawn => "card:withdrawn",
         }
     }
 
@@ -111,6 +116,13 @@ pub enum QuestionAnswer {
 /// Whoever answers cards and questions in a run.
 pub trait Prompter {
     fn card(&mut self, card: &Card) -> CardAnswer;
+    /// `card`, for a call its caller may cancel while the card is open: a prompter that can
+    /// take its card back does so once `cancel` is set, and answers `Withdrawn`. By default
+    /// the card stays until it is answered (the call then never runs either).
+    fn card_until(&mut self, card: &Card, cancel: &Cancel) -> CardAnswer {
+        let _ = cancel;
+        self.card(card)
+    }
     fn question(&mut self, question: &Question) -> QuestionAnswer;
 }
 

@@ -855,7 +855,8 @@ fn card_outcome(answer: &CardAnswer, color: bool) -> Option<String> {
         CardAnswer::Unavailable
         | CardAnswer::Declined
         | CardAnswer::Cancelled
-        | CardAnswer::NoElicitation => return None,
+        | CardAnswer::NoElicitation
+        | CardAnswer::Withdrawn => return None,
     };
     Some(line)
 }

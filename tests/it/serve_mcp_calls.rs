@@ -194,6 +194,49 @@ fn an_open_card_holds_up_neither_pings_nor_lists_and_cards_come_one_at_a_time() 
 }
 
 #[test]
+fn a_call_cancelled_while_its_card_is_open_takes_the_card_back() {
+    let ctx = TestContext::new();
+    std::fs::write(ctx.work.join("small.txt"), "next in line\n").unwrap();
+    // The card's form is never answered: only taking it back frees the host for the Read.
+    let mut held = accept(json!({"decision": "allowOnce"}));
+    held["wait_file"] = json!(ctx.work.join("never"));
+    let plan = json!({
+        "elicitation": [held],
+        "timeout": 45,
+        "steps": [
+            spawn("bash", "Bash", json!({"command": "touch ran.out"})),
+            {"op": "wait_elicitations", "count": 1},
+            {"op": "cancel", "id": "bash"},
+            call("Read", json!({"file_path": "small.txt"})),
+            {"op": "sleep", "seconds": 0.5},
+        ],
+    });
+    let report = serve(&ctx, plan, &["--mode", "acceptCalls"]);
+    assert!(
+        report.text(3).contains("next in line"),
+        "{}",
+        report.result(3)
+    );
+    assert_eq!(report.0["elicitations_withdrawn"], 1, "{}", report.0);
+    assert!(!ctx.work.join("ran.out").exists(), "the cancelled call ran");
+    let bash = call_ids(&report, "Bash");
+    assert!(!answered(&report, &bash[0]), "{}", report.0["received"]);
+    let transcripts = ctx.transcripts();
+    let calls = ctx.tool_calls(&transcripts[0]);
+    let bash = calls
+        .iter()
+        .find(|c| c["tool"] == "Bash")
+        .expect("Bash recorded");
+    assert_eq!(
+        (&bash["decision"], &bash["decidedBy"]),
+        (&json!("none"), &json!("card:withdrawn")),
+        "{bash}"
+    );
+    let text = bash["result"]["content"][0]["text"].as_str().unwrap_or("");
+    assert!(text.contains("cancelled"), "{bash}");
+}
+
+#[test]
 fn a_cancelled_bash_call_is_killed_with_its_group_and_gets_no_result() {
     let ctx = TestContext::new();
     std::fs::write(ctx.work.join("small.txt"), "still serving\n").unwrap();

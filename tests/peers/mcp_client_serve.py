@@ -34,7 +34,9 @@ when it completed (`pending`), the progress updates each call received (`progres
 The server runs with this process's environment and working directory, in a session of its
 own (the SDK starts it so): it never has a controlling terminal. The report holds the
 `initialize` result, one result per step, every elicitation received (message and schema),
-and the methods of the notifications received, in order.
+the most elicitations open at once, how many the server withdrew (`notifications/cancelled`
+for an elicitation still open: `elicitations_withdrawn`), and the methods of the
+notifications received, in order.
 """
 
 import json
@@ -56,7 +58,7 @@ async def main(plan, command, args):
     elicitations = []
     notifications = []
 
-    open_now = {"open": 0, "most": 0}
+    open_now = {"open": 0, "most": 0, "withdrawn": 0}
 
     async def on_elicit(context, params):
         elicitations.append(dump(params))
@@ -70,6 +72,10 @@ async def main(plan, command, args):
                 while not os.path.exists(answer["wait_file"]):
                     await anyio.sleep(0.01)
             return types.ElicitResult(action=answer["action"], content=answer.get("content"))
+        except anyio.get_cancelled_exc_class():
+            # The server withdrew it (`notifications/cancelled` for its request).
+            open_now["withdrawn"] += 1
+            raise
         finally:
             open_now["open"] -= 1
 
@@ -88,6 +94,7 @@ async def main(plan, command, args):
     with anyio.fail_after(plan.get("timeout", 60)):
         await drive(server, plan, report, on_elicit, on_message)
     report["most_elicitations_open"] = open_now["most"]
+    report["elicitations_withdrawn"] = open_now["withdrawn"]
     return report
 
 

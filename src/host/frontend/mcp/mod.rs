@@ -28,8 +28,10 @@
 //! Cancellation: rmcp cancels a request's token on `notifications/cancelled` and drops whatever
 //! the request answers afterwards; `call_tool` turns that into the call's `cancel::Cancel`
 //! (Bash kills its process group, a mini tool's `exec.signal` aborts, an MCP server's call is
-//! cancelled upstream). The call still ends through the host and is recorded. A call whose card
-//! is open when it is cancelled never starts once the card is answered; a job still waiting for
+//! cancelled upstream). The call still ends through the host and is recorded. A call cancelled
+//! while its card's form is open takes the form back (`notifications/cancelled` for the
+//! elicitation; recorded `card:withdrawn`) and never starts; a card on the terminal stays
+//! until answered, and the call then never starts either; a job still waiting for
 //! a call thread never starts. When the client leaves, running calls are cancelled and the
 //! session ends once they did.
 //!
@@ -78,12 +80,15 @@ use std::sync::{Arc, Mutex, mpsc as std_mpsc};
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ElicitRequestParams,
-    ElicitResult, ElicitationAction, ElicitationSchema, Implementation, JsonObject,
-    ListToolsResult, MetaObject, PaginatedRequestParams, ProgressNotificationParam,
-    ProtocolVersion, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CancelledNotificationParam,
+    ClientResult, ContentBlock, ElicitRequest, ElicitRequestParams, ElicitResult,
+    ElicitationAction, ElicitationSchema, Implementation, JsonObject, ListToolsResult, MetaObject,
+    PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion, ServerCapabilities,
+    ServerConfig, ServerRequest, Tool,
 };
-use rmcp::service::{ElicitationMode, RequestContext, RoleServer, ServerInitializeError};
+use rmcp::service::{
+    ElicitationMode, PeerRequestOptions, RequestContext, RoleServer, ServerInitializeError,
+};
 use rmcp::{ErrorData as McpError, Peer, ServerHandler, ServiceError, ServiceExt};
 use serde_json::{Map, Value, json};
 use tokio::io::{AsyncRead, AsyncWrite};
@@ -191,6 +196,8 @@ enum Elicited {
     TimedOut,
     /// The request failed (the client errored, the connection closed): ask someone else.
     Failed(String),
+    /// The call was cancelled first, and the elicitation with it.
+    Withdrawn,
 }
 
 impl Client {
@@ -205,8 +212,19 @@ impl Client {
 
     /// Sends one form elicitation and waits for its answer, at most `timeout` (the host
     /// thread waits; the server's runtime goes on answering on its own thread). Under
-    /// 2025-06-18 the form is rewritten for it, and its answer back (`version`).
-    fn elicit(&self, message: String, schema: ElicitationSchema, timeout: Duration) -> Elicited {
+    /// 2025-06-18 the form is rewritten for it, and its answer back (`version`). When
+    /// `cancel` is set meanwhile, the elicitation is cancelled (`notifications/cancelled` for
+    /// its request) and this returns `Withdrawn` at once.
+    fn elicit(
+        &self,
+        message: String,
+        schema: ElicitationSchema,
+        timeout: Duration,
+        cancel: Option<&Cancel>,
+    ) -> Elicited {
+        if cancel.is_some_and(Cancel::is_cancelled) {
+            return Elicited::Withdrawn;
+        }
         let original = (self.dialect() == version::Dialect::Legacy)
             .then(|| serde_json::to_value(&schema).ok())
             .flatten();
@@ -214,22 +232,42 @@ impl Client {
             Some(form) => serde_json::from_value(version::legacy_schema(form)).unwrap_or(schema),
             None => schema,
         };
-        let params = ElicitRequestParams::FormElicitationParams {
-            meta: None,
-            message,
-            requested_schema: schema,
-        };
+        let request = ServerRequest::ElicitRequest(ElicitRequest::new(
+            ElicitRequestParams::FormElicitationParams {
+                meta: None,
+                message,
+                requested_schema: schema,
+            },
+        ));
+        let options = PeerRequestOptions::with_timeout(timeout);
+        let withdraw = Arc::new(tokio::sync::Notify::new());
+        if let Some(cancel) = cancel {
+            let wake = Arc::clone(&withdraw);
+            cancel.on_cancel(move || wake.notify_one());
+        }
         let peer = self.peer.clone();
         let (tx, rx) = std_mpsc::channel();
         self.runtime.spawn(async move {
-            let request = peer.create_elicitation_with_timeout(params, Some(timeout));
+            let asked = async {
+                let handle = peer.send_request_with_option(request, options).await?;
+                let id = handle.id.clone();
+                tokio::select! {
+                    answer = handle.await_response() => answer.map(Some),
+                    () = withdraw.notified() => {
+                        let why = "the call it asks about was cancelled".to_string();
+                        let params = CancelledNotificationParam::new(Some(id), Some(why));
+                        let _ = peer.notify_cancelled(params).await;
+                        Ok(None)
+                    }
+                }
+            };
             // rmcp times the request out itself; the outer bound only makes sure this never
             // waits past the card timeout whatever the transport does.
-            let answer = tokio::time::timeout(timeout + Duration::from_secs(1), request).await;
+            let answer = tokio::time::timeout(timeout + Duration::from_secs(1), asked).await;
             let _ = tx.send(answer);
         });
         match rx.recv() {
-            Ok(Ok(Ok(mut result))) => {
+            Ok(Ok(Ok(Some(ClientResult::ElicitResult(mut result))))) => {
                 if let Some(form) = &original {
                     result.content = result
                         .content
@@ -238,6 +276,8 @@ impl Client {
                 }
                 Elicited::Answered(result)
             }
+            Ok(Ok(Ok(Some(_)))) => Elicited::Failed("the client answered something else".into()),
+            Ok(Ok(Ok(None))) => Elicited::Withdrawn,
             Ok(Ok(Err(ServiceError::Timeout { .. })) | Err(_)) => Elicited::TimedOut,
             Ok(Ok(Err(e))) => Elicited::Failed(e.to_string()),
             Err(_) => Elicited::Failed("the MCP server stopped".into()),
@@ -267,25 +307,42 @@ impl ElicitingPrompter {
     }
 }
 
-impl Prompter for ElicitingPrompter {
-    fn card(&mut self, card: &Card) -> CardAnswer {
+impl ElicitingPrompter {
+    /// A card through the client's form elicitation, else `fallback`; taken back when
+    /// `cancel` is set while it is open.
+    fn ask_card(&mut self, card: &Card, cancel: Option<&Cancel>) -> CardAnswer {
+        let fallback = |prompter: &mut Box<dyn Prompter>| match cancel {
+            Some(cancel) => prompter.card_until(card, cancel),
+            None => prompter.card(card),
+        };
         let Some(client) = self.link.eliciting() else {
-            return match self.fallback.card(card) {
+            return match fallback(&mut self.fallback) {
                 CardAnswer::Unavailable if self.link.attached() => CardAnswer::NoElicitation,
                 answer => answer,
             };
         };
-        match client.elicit(card_message(card), card_schema(card), self.timeout) {
+        match client.elicit(card_message(card), card_schema(card), self.timeout, cancel) {
             Elicited::Answered(result) => card_answer(&result),
             Elicited::TimedOut => CardAnswer::TimedOut,
+            Elicited::Withdrawn => CardAnswer::Withdrawn,
             Elicited::Failed(why) => {
                 crate::eline!(
                     "warning: the MCP client could not show the permission card for {} ({why}); asking without it",
                     card.tool
                 );
-                self.fallback.card(card)
+                fallback(&mut self.fallback)
             }
         }
+    }
+}
+
+impl Prompter for ElicitingPrompter {
+    fn card(&mut self, card: &Card) -> CardAnswer {
+        self.ask_card(card, None)
+    }
+
+    fn card_until(&mut self, card: &Card, cancel: &Cancel) -> CardAnswer {
+        self.ask_card(card, Some(cancel))
     }
 
     fn question(&mut self, question: &Question) -> QuestionAnswer {
@@ -295,9 +352,9 @@ impl Prompter for ElicitingPrompter {
         let Some(schema) = question_schema(question) else {
             return self.fallback.question(question);
         };
-        match client.elicit(question_message(question), schema, self.timeout) {
+        match client.elicit(question_message(question), schema, self.timeout, None) {
             Elicited::Answered(result) => question_answer(question, &result),
-            Elicited::TimedOut => QuestionAnswer::TimedOut,
+            Elicited::TimedOut | Elicited::Withdrawn => QuestionAnswer::TimedOut,
             Elicited::Failed(why) => {
                 crate::eline!(
                     "warning: the MCP client could not show the question ({why}); asking without it"
