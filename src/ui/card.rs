@@ -29,6 +29,7 @@ use std::time::{Duration, Instant};
 
 use owo_colors::OwoColorize;
 
+use crate::host::cancel::Cancel;
 use crate::host::prompt::{Card, CardAnswer, Prompter, Question, QuestionAnswer};
 use crate::host::tool::Risk;
 use crate::ui::display_width;
@@ -74,7 +75,13 @@ impl TtyPrompter {
         tty.flush()
     }
 
-    fn ask_card(&self, card: &Card, keys: &mut term::Keys) -> io::Result<CardAnswer> {
+    /// The card, until answered, timed out, or taken back once `cancel` is set.
+    fn ask_card(
+        &self,
+        card: &Card,
+        keys: &mut term::Keys,
+        cancel: Option<&Cancel>,
+    ) -> io::Result<CardAnswer> {
         let choices = CardChoice::offered(card.session_allow_offered);
         let items = card_items(&choices, card);
         let mut menu = Menu::new(&items, false, None);
@@ -97,6 +104,9 @@ impl TtyPrompter {
         let deadline = deadline_after(self.timeout);
         loop {
             let Some(key) = keys.next(&self.tty, deadline)? else {
+                if cancel.is_some_and(Cancel::is_cancelled) {
+                    return Ok(CardAnswer::Withdrawn);
+                }
                 return Ok(CardAnswer::TimedOut);
             };
             match menu.step(key) {
@@ -237,6 +247,7 @@ impl TtyPrompter {
     /// the background, where touching it would stop the process).
     fn with_raw_mode<T>(
         &self,
+        mut keys: term::Keys,
         ask: impl FnOnce(&Self, &mut term::Keys) -> io::Result<T>,
         on_error: T,
         outcome: impl FnOnce(&T) -> Option<String>,
@@ -245,7 +256,6 @@ impl TtyPrompter {
             return None;
         }
         let raw = term::RawMode::enter(&self.tty).ok()?;
-        let mut keys = term::Keys::default();
         let answer = ask(self, &mut keys).unwrap_or(on_error);
         drop(raw);
         if let Some(line) = outcome(&answer) {
@@ -260,7 +270,33 @@ impl Prompter for TtyPrompter {
     fn card(&mut self, card: &Card) -> CardAnswer {
         let color = self.color;
         self.with_raw_mode(
-            |me, keys| me.ask_card(card, keys),
+            term::Keys::default(),
+            |me, keys| me.ask_card(card, keys, None),
+            CardAnswer::Deny,
+            |answer| card_outcome(answer, color),
+        )
+        .unwrap_or(CardAnswer::Unavailable)
+    }
+
+    /// The card, taken back when the call is cancelled while it is open (`--serve mcp`: the
+    /// client sent `notifications/cancelled`): the cancellation writes to a pipe the card's
+    /// wait for keys also watches.
+    fn card_until(&mut self, card: &Card, cancel: &Cancel) -> CardAnswer {
+        if cancel.is_cancelled() {
+            return CardAnswer::Withdrawn;
+        }
+        let Ok((wake, mut waker)) = io::pipe() else {
+            return self.card(card);
+        };
+        // After the card the pipe has no reader: the write fails (EPIPE; SIGPIPE is ignored),
+        // which is all right.
+        cancel.on_cancel(move || {
+            let _ = waker.write_all(b"!");
+        });
+        let color = self.color;
+        self.with_raw_mode(
+            term::Keys::waking_on(wake),
+            |me, keys| me.ask_card(card, keys, Some(cancel)),
             CardAnswer::Deny,
             |answer| card_outcome(answer, color),
         )
@@ -270,6 +306,7 @@ impl Prompter for TtyPrompter {
     fn question(&mut self, question: &Question) -> QuestionAnswer {
         let color = self.color;
         self.with_raw_mode(
+            term::Keys::default(),
             |me, keys| me.ask_question(question, keys),
             QuestionAnswer::Unavailable,
             |answer| question_outcome(answer, color),
@@ -855,8 +892,10 @@ fn card_outcome(answer: &CardAnswer, color: bool) -> Option<String> {
         CardAnswer::Unavailable
         | CardAnswer::Declined
         | CardAnswer::Cancelled
-        | CardAnswer::NoElicitation
-        | CardAnswer::Withdrawn => return None,
+        | CardAnswer::NoElicitation => return None,
+        CardAnswer::Withdrawn => paint(color, "withdrawn — the caller cancelled the call", |t| {
+            t.yellow().to_string()
+        }),
     };
     Some(line)
 }
@@ -903,7 +942,7 @@ fn deadline_after(timeout: Duration) -> Instant {
 mod term {
     use std::fs::File;
     use std::io::{self, Read};
-    use std::os::fd::AsRawFd;
+    use std::os::fd::{AsRawFd, RawFd};
     use std::time::{Duration, Instant};
 
     use super::{Key, Parsed, SEQUENCE_WAIT, parse_key, parse_stale};
@@ -989,7 +1028,7 @@ mod term {
         let mut reader = tty;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() || !wait_readable(tty, left)? {
+            if left.is_zero() || !wait_readable(tty, None, left)? {
                 return Ok(());
             }
             match reader.read(&mut buf) {
@@ -1013,9 +1052,20 @@ mod term {
     #[derive(Debug, Default)]
     pub struct Keys {
         pending: Vec<u8>,
+        /// Readable once the card is to be taken back (`TtyPrompter::card_until`): waiting
+        /// for a key then ends as if the time had run out.
+        wake: Option<io::PipeReader>,
     }
 
     impl Keys {
+        /// Keys whose wait also ends when `wake` becomes readable.
+        pub fn waking_on(wake: io::PipeReader) -> Keys {
+            Keys {
+                pending: Vec::new(),
+                wake: Some(wake),
+            }
+        }
+
         /// The next key, or `None` when `deadline` passes first. End of input and read errors
         /// are errors (the card then denies).
         pub fn next(&mut self, tty: &File, deadline: Instant) -> io::Result<Option<Key>> {
@@ -1045,7 +1095,8 @@ mod term {
 
         /// Waits up to `wait` for input and appends what arrived; false when nothing did.
         fn fill(&mut self, tty: &File, wait: Duration) -> io::Result<bool> {
-            if !wait_readable(tty, wait)? {
+            let wake = self.wake.as_ref().map(AsRawFd::as_raw_fd);
+            if !wait_readable(tty, wake, wait)? {
                 return Ok(false);
             }
             let mut buf = [0u8; 64];
@@ -1068,21 +1119,23 @@ mod term {
     }
 
     /// Waits until `tty` can be read (or has hung up, which the read then reports), at most
-    /// `wait`; false when the time ran out.
-    fn wait_readable(tty: &File, wait: Duration) -> io::Result<bool> {
+    /// `wait`; false when the time ran out or `wake` became readable first.
+    fn wait_readable(tty: &File, wake: Option<RawFd>, wait: Duration) -> io::Result<bool> {
         let deadline = Instant::now() + wait;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             // Round up, so a wait never ends a moment before the deadline.
             let millis = left.as_nanos().div_ceil(1_000_000);
             let millis = libc::c_int::try_from(millis).unwrap_or(libc::c_int::MAX);
-            let mut fd = libc::pollfd {
-                fd: tty.as_raw_fd(),
+            let watch = |fd| libc::pollfd {
+                fd,
                 events: libc::POLLIN,
                 revents: 0,
             };
-            // SAFETY: one pollfd we own, count 1.
-            let rc = unsafe { libc::poll(&mut fd, 1, millis) };
+            // A negative descriptor is ignored by poll(2).
+            let mut fds = [watch(tty.as_raw_fd()), watch(wake.unwrap_or(-1))];
+            // SAFETY: two pollfds we own, count 2.
+            let rc = unsafe { libc::poll(fds.as_mut_ptr(), 2, millis) };
             if rc < 0 {
                 let err = io::Error::last_os_error();
                 if err.kind() == io::ErrorKind::Interrupted {
@@ -1090,7 +1143,8 @@ mod term {
                 }
                 return Err(err);
             }
-            if rc == 0 {
+            let [fd, woken] = fds;
+            if rc == 0 || woken.revents != 0 {
                 return Ok(false);
             }
             if fd.revents & libc::POLLNVAL != 0 {
@@ -1134,6 +1188,10 @@ mod term {
     pub struct Keys;
 
     impl Keys {
+        pub fn waking_on(_wake: io::PipeReader) -> Keys {
+            Keys
+        }
+
         pub fn next(&mut self, _tty: &File, _deadline: Instant) -> io::Result<Option<Key>> {
             Ok(None)
         }

@@ -31,7 +31,18 @@ impl Pty {
 
     /// `spawn` with more environment (`COLUMNS` for a narrow terminal).
     pub(crate) fn spawn_env(ctx: &TestContext, args: &[&str], env: &[(&str, &str)]) -> Pty {
-        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_finch"));
+        let args: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
+        Pty::spawn_program(ctx, env!("CARGO_BIN_EXE_finch").as_ref(), &args, env)
+    }
+
+    /// Any program in the pseudo-terminal, with finch's sealed environment.
+    pub(crate) fn spawn_program(
+        ctx: &TestContext,
+        program: &std::ffi::OsStr,
+        args: &[&std::ffi::OsStr],
+        env: &[(&str, &str)],
+    ) -> Pty {
+        let mut cmd = std::process::Command::new(program);
         cmd.env_clear()
             .env("HOME", &ctx.home)
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
@@ -173,6 +184,50 @@ fn allow_once_runs_the_command() {
     assert_eq!(code, 0, "{tail}");
     assert!(ctx.work.join("made-by-card").exists());
     assert_eq!(decided_by(&ctx), ["card:allowOnce"]);
+}
+
+#[test]
+fn a_card_is_taken_back_when_the_mcp_client_cancels_its_call() {
+    let ctx = TestContext::new();
+    std::fs::write(ctx.work.join("small.txt"), "after the card\n").unwrap();
+    let script =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/mcp_tty_client.py");
+    let finch = env!("CARGO_BIN_EXE_finch");
+    let args = [script.as_os_str(), finch.as_ref()];
+    let finch_args = ["run", "--serve", "mcp", "--mode", "acceptCalls"];
+    let args: Vec<&std::ffi::OsStr> = args
+        .into_iter()
+        .chain(finch_args.iter().map(std::ffi::OsStr::new))
+        .collect();
+    let mut pty = Pty::spawn_program(&ctx, "python3".as_ref(), &args, &[]);
+    let card = pty.expect(CARD_SHOWN);
+    assert!(card.contains("touch ran.out"), "{card}");
+    std::fs::write(ctx.work.join("cancel-now"), "").unwrap();
+    pty.expect("withdrawn — the caller cancelled the call");
+    pty.expect("CLIENT DONE");
+    let (code, tail) = pty.finish();
+    assert_eq!(code, 0, "{tail}");
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(ctx.work.join("report.json")).unwrap())
+            .unwrap();
+    let received = report["received"].as_array().unwrap();
+    let read = received
+        .iter()
+        .find(|m| m["id"] == 3)
+        .expect("Read answered");
+    assert!(
+        read["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("after the card"),
+        "{read}"
+    );
+    assert!(
+        !received.iter().any(|m| m["id"] == 2),
+        "the cancelled call was answered: {report}"
+    );
+    assert!(!ctx.work.join("ran.out").exists(), "the cancelled call ran");
+    assert_eq!(decided_by(&ctx)[0], "card:withdrawn");
 }
 
 #[test]

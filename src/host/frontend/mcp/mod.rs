@@ -29,10 +29,10 @@
 //! the request answers afterwards; `call_tool` turns that into the call's `cancel::Cancel`
 //! (Bash kills its process group, a mini tool's `exec.signal` aborts, an MCP server's call is
 //! cancelled upstream). The call still ends through the host and is recorded. A call cancelled
-//! while its card's form is open takes the form back (`notifications/cancelled` for the
-//! elicitation; recorded `card:withdrawn`) and never starts; a card on the terminal stays
-//! until answered, and the call then never starts either; a job still waiting for
-//! a call thread never starts. When the client leaves, running calls are cancelled and the
+//! while its card is open takes the card back — a form with `notifications/cancelled` for the
+//! elicitation, a card on the terminal with a line saying so (`Prompter::card_until`) — is
+//! recorded `card:withdrawn` and never starts; a job still waiting for a call thread never
+//! starts. When the client leaves, running calls are cancelled and the
 //! session ends once they did.
 //!
 //! Progress: a request with `_meta.progressToken` gets a channel; the call's `CallCx::progress`
