@@ -247,14 +247,14 @@ fn indexed_search(
         };
         let bytes = indexed.entry(tool)?;
         let cached: CachedTool = serde_json::from_slice(&bytes).ok()?;
-        if cached.raw_name != index.raw_name(tool)
+        if cached.raw_name != index.raw_name(tool)?
             || cached.source != index.source(tool)
             || cached.layer != index.layer(tool)
         {
             return None;
         }
         let item = SearchItem {
-            name: index.name(tool).to_string(),
+            name: index.name(tool)?.to_string(),
             raw_name: &cached.raw_name,
             title: &cached.title,
             description: &cached.description,

@@ -6,7 +6,9 @@
 //! The catalog also reads and writes its cache, `<runtime>/cache/catalog.json`, which holds the
 //! mini tool and MCP layers as the last `reload` saw them, so `finch tool list|search|info` can
 //! answer without starting anything. Built-ins and suites are never cached: they come from the
-//! binary.
+//! binary. Beside it `write_cache` writes `catalog.index` (`index_path`), the search index of
+//! the cached tools that `finch tool search` ranks through (`toolsearch::index`); the cache is
+//! written tool by tool so the index can record each tool's byte range in it.
 
 use std::borrow::Cow;
 use std::path::Path;

@@ -256,11 +256,15 @@ pub fn build(
         doc.clear();
         let mut len = 0u32;
         for_each_tool_term(&tool, &mut scratch, |term, weight, in_name| {
-            let next = term_ids.len() as u32;
-            let id = *term_ids.entry(term.to_string()).or_insert(next);
-            if id == next {
-                postings.push(Vec::new());
-            }
+            let id = match term_ids.get(term) {
+                Some(&id) => id,
+                None => {
+                    let id = term_ids.len() as u32;
+                    term_ids.insert(term.to_string(), id);
+                    postings.push(Vec::new());
+                    id
+                }
+            };
             let flag = if in_name { IN_NAME } else { 0 };
             match doc.iter_mut().find(|(t, _)| *t == id) {
                 Some((_, tf)) => *tf = (*tf + weight) | flag,
@@ -405,8 +409,8 @@ enum Bytes {
     Owned(Vec<u8>),
 }
 
-/// A read index. Every accessor is bounds-checked; `open` checked the structure, so the
-/// tools' strings and layers are known good.
+/// A read index. Every accessor is bounds-checked; `open` checked the structure, the tools'
+/// sources and layers.
 pub struct Index {
     bytes: Bytes,
     sections: [(usize, usize); SECTIONS],
@@ -484,14 +488,13 @@ impl Index {
         index.check().then_some(index)
     }
 
-    /// Every tool's strings, source and layer, every source and built-in name are good.
+    /// Every tool's source and layer, every source and built-in name are good. (Names are
+    /// checked when used: ranking compares bytes, and a hit whose name or raw name is not a
+    /// string drops the index.)
     fn check(&self) -> bool {
         let tools_ok = (0..self.tool_count()).all(|t| {
-            self.tool_str(t, 0).is_some()
-                && self.tool_str(t, 2).is_some()
-                && self
-                    .word(S_TOOLS, t, 4)
-                    .is_some_and(|s| (s as usize) < self.count(S_SOURCES))
+            self.word(S_TOOLS, t, 4)
+                .is_some_and(|s| (s as usize) < self.count(S_SOURCES))
                 && self.word(S_TOOLS, t, 5).and_then(cached_layer).is_some()
         });
         tools_ok
@@ -552,13 +555,18 @@ impl Index {
         self.count(S_TOOLS)
     }
 
-    /// A cached tool's final name (checked by `open`).
-    pub fn name(&self, tool: usize) -> &str {
-        self.tool_str(tool, 0).unwrap_or_default()
+    /// A cached tool's final name.
+    pub fn name(&self, tool: usize) -> Option<&str> {
+        self.tool_str(tool, 0)
     }
 
-    pub fn raw_name(&self, tool: usize) -> &str {
-        self.tool_str(tool, 2).unwrap_or_default()
+    /// The same as bytes, unchecked (what ranking compares).
+    fn name_bytes(&self, tool: usize) -> &[u8] {
+        self.str_field(S_TOOLS, tool, 0).unwrap_or_default()
+    }
+
+    pub fn raw_name(&self, tool: usize) -> Option<&str> {
+        self.tool_str(tool, 2)
     }
 
     pub fn source(&self, tool: usize) -> &str {
@@ -733,8 +741,8 @@ impl Index {
                 Some(tool) => filter.admits_source(self.layer(tool), self.source(tool)),
             },
             |doc| match doc.checked_sub(nb) {
-                None => builtins[doc].name(),
-                Some(tool) => self.name(tool),
+                None => builtins[doc].name().as_bytes(),
+                Some(tool) => self.name_bytes(tool),
             },
             limit,
         ))
