@@ -249,7 +249,7 @@ fn indexed_search(
         let cached: CachedTool = serde_json::from_slice(&bytes).ok()?;
         if cached.raw_name != index.raw_name(tool)?
             || cached.source != index.source(tool)
-            || cached.layer != index.layer(tool)
+            || Some(cached.layer) != index.layer(tool)
         {
             return None;
         }

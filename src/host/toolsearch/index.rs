@@ -31,13 +31,15 @@
 //! | exact    | folded name or raw name, tool — sorted (the exact-name boost)                 |
 //! | prefix   | the same without `_`/`-`, tool — sorted (the name-prefix boost)               |
 //!
-//! An index is used only when its magic, version and length are right, every record points
-//! inside the file, its fingerprint is the `catalog.json` just opened (`fstat` of the same
-//! handle the entries are then read from) and its built-in hash is this binary's; a hit whose
-//! entry does not parse back to the tool the index names drops the index too. Anything else —
-//! missing, stale, another version, truncated, garbage — and `finch tool search` ranks the
-//! cache itself, silently, with the same results. Every read is bounds-checked: no byte
-//! content can panic.
+//! An index is used only when its magic, version and length are right, every section lies
+//! inside the file in whole records, its fingerprint is the `catalog.json` just opened (`fstat`
+//! of the same handle the entries are then read from) and its built-in hash is this binary's;
+//! a record that points outside its section, or a hit whose entry does not parse back to the
+//! tool (name, source, layer) the index names, drops the index too. Anything else — missing,
+//! stale, another version, truncated, garbage — and `finch tool search` ranks the cache
+//! itself, silently, with the same results. Every read is bounds-checked: no byte content can
+//! panic. (Bytes changed inside a well-formed index, by hand, can only mis-rank: there is no
+//! checksum, which would cost a read of the whole file per search.)
 
 use std::collections::HashMap;
 use std::io::{Read, Seek, SeekFrom};
@@ -409,8 +411,7 @@ enum Bytes {
     Owned(Vec<u8>),
 }
 
-/// A read index. Every accessor is bounds-checked; `open` checked the structure, the tools'
-/// sources and layers.
+/// A read index. Every accessor is bounds-checked; `open` checked the structure.
 pub struct Index {
     bytes: Bytes,
     sections: [(usize, usize); SECTIONS],
@@ -488,17 +489,12 @@ impl Index {
         index.check().then_some(index)
     }
 
-    /// Every tool's source and layer, every source and built-in name are good. (Names are
-    /// checked when used: ranking compares bytes, and a hit whose name or raw name is not a
-    /// string drops the index.)
+    /// Every source and built-in name is a string. (The tools' records are read checked when
+    /// used: ranking compares name bytes, a bad source or layer admits nothing, and a hit
+    /// whose name, raw name, source or layer is not what its entry in `catalog.json` says
+    /// drops the index.)
     fn check(&self) -> bool {
-        let tools_ok = (0..self.tool_count()).all(|t| {
-            self.word(S_TOOLS, t, 4)
-                .is_some_and(|s| (s as usize) < self.count(S_SOURCES))
-                && self.word(S_TOOLS, t, 5).and_then(cached_layer).is_some()
-        });
-        tools_ok
-            && (0..self.count(S_SOURCES)).all(|s| self.pair_str(S_SOURCES, s).is_some())
+        (0..self.count(S_SOURCES)).all(|s| self.pair_str(S_SOURCES, s).is_some())
             && (0..self.count(S_BUILTINS)).all(|s| self.pair_str(S_BUILTINS, s).is_some())
     }
 
@@ -575,10 +571,9 @@ impl Index {
             .unwrap_or_default()
     }
 
-    pub fn layer(&self, tool: usize) -> Layer {
-        self.word(S_TOOLS, tool, 5)
-            .and_then(cached_layer)
-            .unwrap_or(Layer::MiniTool)
+    /// A cached tool's layer (`None` in a broken index).
+    pub fn layer(&self, tool: usize) -> Option<Layer> {
+        self.word(S_TOOLS, tool, 5).and_then(cached_layer)
     }
 
     /// The byte range of the tool's object in `catalog.json`.
@@ -738,7 +733,10 @@ impl Index {
             },
             |doc| match doc.checked_sub(nb) {
                 None => filter.admits(&builtins[doc]),
-                Some(tool) => filter.admits_source(self.layer(tool), self.source(tool)),
+                Some(_) if *filter == SourceFilter::Any => true,
+                Some(tool) => self
+                    .layer(tool)
+                    .is_some_and(|layer| filter.admits_source(layer, self.source(tool))),
             },
             |doc| match doc.checked_sub(nb) {
                 None => builtins[doc].name().as_bytes(),
@@ -848,6 +846,16 @@ mod tests {
         for (i, name) in names[..nb].iter().enumerate() {
             assert_eq!(index.builtin_name(i), Some(name.as_str()));
         }
+        assert_eq!(index.tool_count(), cached.len());
+        for (t, def) in cached.iter().enumerate() {
+            assert_eq!(index.name(t), Some(names[nb + t].as_str()));
+            assert_eq!(index.raw_name(t), Some(def.raw_name.as_str()));
+            assert_eq!(index.source(t), def.source);
+            assert_eq!(index.layer(t), Some(def.layer));
+        }
+        // The colliding "Read"s were all renamed, the built-in too, and the index holds that.
+        assert!(names[nb + cached.len() - 3].starts_with("Read_"));
+        assert!(names[..nb].iter().all(|n| n != "Read"));
         let mut queries: Vec<&str> = vec![
             "create issue",
             "search files",
