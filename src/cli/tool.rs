@@ -1,13 +1,17 @@
 //! `finch tool list|search|info|call` (SPEC §8.7). `list`, `search` and `info` read the catalog
 //! without starting anything: the built-ins and suites from the binary, the mini tool and MCP
-//! layers from the cache `reload` writes (`<runtime>/cache/catalog.json`); `list` and `search`
-//! name `finch reload` when a configured MCP server has no tools there (`mcp_cache_hint`). `call` runs one call
-//! through a whole host session — same gateway, cards and transcript as `finch run` — and maps
-//! the outcome to an exit code: 0 ran, 1 the tool failed or the arguments were invalid, 3 no
-//! such tool, 4 refused (a rule, a card, or nobody to ask).
+//! layers from the cache `reload` writes (`<runtime>/cache/catalog.json`; `search` ranks through
+//! its index `catalog.index` when that matches the cache, `toolsearch::index`); `list` and
+//! `search` name `finch reload` when a configured MCP server has no tools there
+//! (`mcp_cache_hint`). `call` runs one call through a whole host session — same gateway, cards
+//! and transcript as `finch run` — and maps the outcome to an exit code: 0 ran, 1 the tool
+//! failed or the arguments were invalid, 3 no such tool, 4 refused (a rule, a card, or nobody
+//! to ask).
 //!
 //! `call` names its tool exactly, so a dynamic tool it names is activated first: a person or
 //! script that names a tool has done what ToolSearch does for a model.
+
+use std::path::Path;
 
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
@@ -26,6 +30,7 @@ use crate::host::policy::{Mode, Rules, ToolCall, Workspace, decide};
 use crate::host::suites::Suites;
 use crate::host::tool::Layer;
 use crate::host::tool::ToolRef;
+use crate::host::toolsearch::index::Indexed;
 use crate::host::toolsearch::{self, Searchable, SourceFilter, search_once};
 use crate::ui::{Table, first_line};
 
@@ -147,39 +152,18 @@ fn cmd_search(ctx: &Context, args: &SearchArgs) -> Result<()> {
     let mut defs = Builtins.defs();
     defs.extend(Suites::default().defs());
     let path = ctx.homes()?.catalog_cache();
-    // The cached tools are ranked borrowed from the mapped cache file: a search over thousands
-    // of them builds no definitions.
-    let found = catalog::with_cache_listing(&path, |cached| {
-        mcp_cache_hint(ctx, &filter, cached.iter().map(|c| c.source.as_ref()));
-        let tools = search_items(&defs, cached);
-        let hits = search_once(&tools, &args.query, &filter, args.limit);
-        let why = if args.explain {
-            toolsearch::explain(&tools, &args.query, &hits)
-        } else {
-            Vec::new()
-        };
-        hits.iter()
-            .enumerate()
-            .map(|(i, h)| {
-                let t = &tools[h.index];
-                let mut hit = json!({
-                    "name": t.name,
-                    "title": t.title,
-                    "description": t.description,
-                    "layer": t.layer.as_str(),
-                    "source": t.source,
-                    "owner": t.owner,
-                    "exposure": t.exposure,
-                    "score": round3(h.score),
-                });
-                if let Some(why) = why.get(i) {
-                    hit["why"] = explanation_json(why);
-                }
-                hit
-            })
-            .collect::<Vec<Value>>()
-    })
-    .map_err(cache_error)?;
+    // With the cache's search index (`toolsearch::index`), only the query's terms are looked up
+    // and only the hits' entries of the cache are parsed; `--explain`, or no usable index, and
+    // the cached tools are ranked borrowed from the mapped cache file (the same results).
+    let indexed = if args.explain {
+        None
+    } else {
+        indexed_search(ctx, &defs, &path, &filter, args)
+    };
+    let found = match indexed {
+        Some(found) => found,
+        None => one_pass_search(ctx, &defs, &path, &filter, args)?,
+    };
     if ctx.ui.json {
         return ctx.ui.json(&Value::Array(found));
     }
@@ -204,6 +188,100 @@ fn cmd_search(ctx: &Context, args: &SearchArgs) -> Result<()> {
         }
     }
     ctx.ui.lines(lines)
+}
+
+/// `tool search` without the index: every cached tool ranked from the mapped cache.
+fn one_pass_search(
+    ctx: &Context,
+    defs: &[ToolDef],
+    path: &Path,
+    filter: &SourceFilter,
+    args: &SearchArgs,
+) -> Result<Vec<Value>> {
+    catalog::with_cache_listing(path, |cached| {
+        mcp_cache_hint(ctx, filter, cached.iter().map(|c| c.source.as_ref()));
+        let tools = search_items(defs, cached);
+        let hits = search_once(&tools, &args.query, filter, args.limit);
+        let why = if args.explain {
+            toolsearch::explain(&tools, &args.query, &hits)
+        } else {
+            Vec::new()
+        };
+        hits.iter()
+            .enumerate()
+            .map(|(i, h)| {
+                let t = &tools[h.index];
+                let mut hit = hit_json(t, h.score);
+                if let Some(why) = why.get(i) {
+                    hit["why"] = explanation_json(why);
+                }
+                hit
+            })
+            .collect::<Vec<Value>>()
+    })
+    .map_err(cache_error)
+}
+
+/// `tool search` with the cache's index; `None` when there is no usable one (missing, stale,
+/// another version, broken, or a hit's entry does not parse back to its tool), and the caller
+/// falls back to `one_pass_search`, which gives the same hits.
+fn indexed_search(
+    ctx: &Context,
+    defs: &[ToolDef],
+    path: &Path,
+    filter: &SourceFilter,
+    args: &SearchArgs,
+) -> Option<Vec<Value>> {
+    let indexed = Indexed::open(&catalog::index_path(path), path, defs)?;
+    let index = &indexed.index;
+    let mut builtins = search_items(defs, &[]);
+    for (i, item) in builtins.iter_mut().enumerate() {
+        item.name = index.builtin_name(i)?.to_string();
+    }
+    let hits = index.search(&builtins, &args.query, filter, args.limit)?;
+    let mut found = Vec::with_capacity(hits.len());
+    for hit in &hits {
+        let Some(tool) = hit.index.checked_sub(builtins.len()) else {
+            found.push(hit_json(&builtins[hit.index], hit.score));
+            continue;
+        };
+        let bytes = indexed.entry(tool)?;
+        let cached: CachedTool = serde_json::from_slice(&bytes).ok()?;
+        if cached.raw_name != index.raw_name(tool)?
+            || cached.source != index.source(tool)
+            || Some(cached.layer) != index.layer(tool)
+        {
+            return None;
+        }
+        let item = SearchItem {
+            name: index.name(tool)?.to_string(),
+            raw_name: &cached.raw_name,
+            title: &cached.title,
+            description: &cached.description,
+            keywords: "",
+            layer: cached.layer,
+            source: &cached.source,
+            owner: cached.owner.as_deref(),
+            exposure: cached.exposure,
+        };
+        found.push(hit_json(&item, hit.score));
+    }
+    mcp_cache_hint(ctx, filter, index.sources());
+    Some(found)
+}
+
+/// A hit as `tool search --json` prints it.
+fn hit_json(t: &SearchItem<'_>, score: f64) -> Value {
+    json!({
+        "name": t.name,
+        "title": t.title,
+        "description": t.description,
+        "layer": t.layer.as_str(),
+        "source": t.source,
+        "owner": t.owner,
+        "exposure": t.exposure,
+        "score": round3(score),
+    })
 }
 
 fn round3(x: f64) -> f64 {

@@ -6,7 +6,9 @@
 //! The catalog also reads and writes its cache, `<runtime>/cache/catalog.json`, which holds the
 //! mini tool and MCP layers as the last `reload` saw them, so `finch tool list|search|info` can
 //! answer without starting anything. Built-ins and suites are never cached: they come from the
-//! binary.
+//! binary. Beside it `write_cache` writes `catalog.index` (`index_path`), the search index of
+//! the cached tools that `finch tool search` ranks through (`toolsearch::index`); the cache is
+//! written tool by tool so the index can record each tool's byte range in it.
 
 use std::borrow::Cow;
 use std::path::Path;
@@ -17,7 +19,7 @@ use serde_json::Value;
 
 use super::naming::{self, Collision};
 use super::tool::{Layer, Risk};
-use super::toolsearch::SearchIndex;
+use super::toolsearch::{self, SearchIndex};
 use crate::store::JsonError;
 
 /// When a tool enters a session (SPEC §8.2).
@@ -419,26 +421,54 @@ pub fn with_cache_listing<R>(
     }
 }
 
-/// Writes the cache atomically: the definitions of the mini tool and MCP layers.
+/// Where the search index of a catalog cache lies: `catalog.index` beside `catalog.json`
+/// (`toolsearch::index`).
+pub fn index_path(cache: &Path) -> std::path::PathBuf {
+    cache.with_extension("index")
+}
+
+/// Writes the cache atomically: the definitions of the mini tool and MCP layers; then its
+/// search index beside it (`index_path`), also atomically. The index is an optimization: a
+/// failure to write it does not fail the cache (a leftover index no longer matches the new
+/// cache, so `finch tool search` ranks the cache itself).
 pub fn write_cache(path: &Path, defs: &[ToolDef], generated_at: &str) -> std::io::Result<()> {
-    let file = CacheFile {
-        version: CACHE_VERSION,
-        generated_at: Some(generated_at.to_string()),
-        tools: defs
-            .iter()
-            .filter(|d| matches!(d.layer, Layer::MiniTool | Layer::Mcp))
-            .cloned()
-            .collect(),
-    };
-    let value = serde_json::to_value(&file).map_err(std::io::Error::other)?;
+    let tools: Vec<ToolDef> = defs
+        .iter()
+        .filter(|d| matches!(d.layer, Layer::MiniTool | Layer::Mcp))
+        .cloned()
+        .collect();
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
     }
     // Compact, unlike the state files people read: the cache is for finch, and thousands of
-    // tools make indentation a third of the bytes every `tool search` parses.
-    let mut bytes = value.to_string().into_bytes();
-    bytes.push(b'\n');
-    crate::store::write_atomic(path, &bytes)
+    // tools make indentation a third of the bytes every `tool search` parses. Written tool by
+    // tool so the index can record where each one lies.
+    let mut bytes = format!("{{\"version\":{CACHE_VERSION},\"generatedAt\":").into_bytes();
+    serde_json::to_writer(&mut bytes, generated_at).map_err(std::io::Error::other)?;
+    bytes.extend_from_slice(b",\"tools\":[");
+    let mut entries = Vec::with_capacity(tools.len());
+    for (i, tool) in tools.iter().enumerate() {
+        if i > 0 {
+            bytes.push(b',');
+        }
+        let start = bytes.len();
+        serde_json::to_writer(&mut bytes, tool).map_err(std::io::Error::other)?;
+        entries.push((start as u64, (bytes.len() - start) as u64));
+    }
+    bytes.extend_from_slice(b"]}\n");
+    let written = crate::store::write_atomic_meta(path, &bytes)?;
+    let index = index_path(path);
+    let mut builtins = crate::host::Provider::defs(&crate::host::builtins::Builtins);
+    builtins.extend(crate::host::Provider::defs(
+        &crate::host::suites::Suites::default(),
+    ));
+    let fingerprint = toolsearch::index::Fingerprint::of(&written);
+    let indexed = toolsearch::index::build(&tools, &entries, &builtins, fingerprint)
+        .and_then(|bytes| crate::store::write_atomic(&index, &bytes));
+    if indexed.is_err() {
+        let _ = std::fs::remove_file(&index);
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -5,7 +5,15 @@
 //! English word endings folded (`searching`, `searches` → `search`) and boosts for an exact or
 //! prefix name match. The index is built once per catalog; a query only walks the postings of
 //! its terms, so it costs microseconds over thousands of tools.
+//!
+//! Three ways to the same ranking: `SearchIndex` (in memory, for sessions that search again and
+//! again), `search_once` (one pass over the catalog's text, for one query), and
+//! `index::Index`, the file `catalog.index` that `catalog::write_cache` writes beside the cache
+//! so `finch tool search` looks up only the query's terms of the cached tools. All three count
+//! with `for_each_tool_term`'s terms and weights and score and rank through the same `bm25`,
+//! `idf`, name boosts and `rank`; the tests hold them to the same hits and scores.
 
+pub mod index;
 #[cfg(test)]
 mod queries;
 
@@ -102,8 +110,11 @@ impl SourceFilter {
     }
 
     pub fn admits(&self, tool: &impl Searchable) -> bool {
-        let source = tool.source();
-        let layer = tool.layer();
+        self.admits_source(tool.layer(), tool.source())
+    }
+
+    /// `admits` of a tool known by its layer and source only (`index::Index`'s tools).
+    pub fn admits_source(&self, layer: Layer, source: &str) -> bool {
         match self {
             SourceFilter::Any => true,
             SourceFilter::Builtin => layer == Layer::Builtin,
@@ -301,8 +312,8 @@ impl SearchIndex {
             index.names.push(Names::of(tool));
             index.doc_len.push(len);
         }
-        let n = index.doc_len.len().max(1) as f64;
-        index.avg_len = (index.doc_len.iter().map(|&l| l as f64).sum::<f64>() / n).max(1.0);
+        let total = index.doc_len.iter().map(|&l| u64::from(l)).sum();
+        index.avg_len = avg_len(total, index.doc_len.len());
         index
     }
 
@@ -348,18 +359,20 @@ impl SearchIndex {
         };
         let (folded, squashed) = folded_query(query);
         rank(
-            tools,
-            filter,
-            limit,
-            scores,
+            n,
+            &scores,
             |doc| self.names[doc].boost(&folded, &squashed),
             all_in_name,
+            |doc| filter.admits(&tools[doc]),
+            |doc| tools[doc].name().as_bytes(),
+            limit,
         )
     }
 }
 
 /// Ranks the catalog for one query without building an index: one pass over every tool,
-/// counting only the query's terms (what `finch tool search` needs, once per process).
+/// counting only the query's terms (what `finch tool search` needs, once per process, when it
+/// has no `catalog.index`).
 pub fn search_once<T: Searchable>(
     tools: &[T],
     query: &str,
@@ -370,68 +383,119 @@ pub fn search_once<T: Searchable>(
     if terms.is_empty() {
         return by_name(tools, filter, limit);
     }
+    let counts = TermCounts::of(tools, &terms);
     let n = tools.len();
-    let width = terms.len();
-    let mut tf = vec![0u32; n * width];
-    let mut in_name = vec![false; n * width];
-    let mut doc_len = vec![0u32; n];
-    // A stem is a prefix of its word (but for `-ies` → `-y`), so a word can only meet a query
-    // term it starts with: most words are counted without being stemmed.
-    let heads: Vec<&str> = terms
-        .iter()
-        .map(|t| t.strip_suffix('y').unwrap_or(t))
-        .collect();
-    let mut scratch = NameTerms::default();
-    for (doc, tool) in tools.iter().enumerate() {
-        let row = &mut tf[doc * width..(doc + 1) * width];
-        let names = &mut in_name[doc * width..(doc + 1) * width];
-        let mut len = 0u32;
-        scratch.each(tool, |term| {
-            len += NAME_WEIGHT;
-            if let Some(q) = terms.iter().position(|q| q == term) {
-                row[q] += NAME_WEIGHT;
-                names[q] = true;
-            }
-        });
-        for (text, weight) in [
-            (tool.title(), TITLE_WEIGHT),
-            (tool.description(), DESCRIPTION_WEIGHT),
-            (tool.keywords(), KEYWORDS_WEIGHT),
-        ] {
-            for_each_term(text, |word| {
-                len += weight;
-                if heads.iter().any(|h| word.starts_with(h)) {
-                    let word = stem(word);
-                    if let Some(q) = terms.iter().position(|q| *q == *word) {
-                        row[q] += weight;
-                    }
-                }
-            });
-        }
-        doc_len[doc] = len;
-    }
-    let avg_len = (doc_len.iter().map(|&l| l as f64).sum::<f64>() / n.max(1) as f64).max(1.0);
+    let avg_len = avg_len(counts.total_len(), n);
     let mut scores = vec![0.0f64; n];
-    for q in 0..width {
-        let df = (0..n).filter(|d| tf[d * width + q] > 0).count();
-        let idf = idf(n, df);
-        for (doc, score) in scores.iter_mut().enumerate() {
-            let t = tf[doc * width + q];
-            if t > 0 {
-                *score += bm25(idf, t, doc_len[doc], avg_len);
-            }
-        }
+    for q in 0..counts.width {
+        let idf = idf(n, counts.df(q));
+        counts.add_bm25(q, idf, avg_len, &mut scores);
     }
-    let all_in_name = |doc: usize| in_name[doc * width..(doc + 1) * width].iter().all(|&b| b);
     let (folded, squashed) = folded_query(query);
     rank(
-        tools,
-        filter,
-        limit,
-        scores,
+        n,
+        &scores,
         |doc| name_boost(&tools[doc], &folded, &squashed),
-        all_in_name,
+        |doc| counts.all_in_name(doc),
+        |doc| filter.admits(&tools[doc]),
+        |doc| tools[doc].name().as_bytes(),
+        limit,
     )
+}
+
+/// The average document length BM25 normalizes by (at least 1). The lengths are integers, so
+/// their sum is exact in any order and both search paths get the same bits.
+fn avg_len(total_len: u64, n: usize) -> f64 {
+    (total_len as f64 / n.max(1) as f64).max(1.0)
+}
+
+/// The query's terms counted in every tool of a list (one walk over their text): for each
+/// tool and query term the weighted term frequency and whether it is in the names, and each
+/// tool's length. `search_once` counts the whole catalog so; the indexed search only the
+/// built-ins and suites, whose text is in the binary.
+pub(crate) struct TermCounts {
+    width: usize,
+    tf: Vec<u32>,
+    in_name: Vec<bool>,
+    doc_len: Vec<u32>,
+}
+
+impl TermCounts {
+    fn of<T: Searchable>(tools: &[T], terms: &[String]) -> TermCounts {
+        let n = tools.len();
+        let width = terms.len();
+        let mut tf = vec![0u32; n * width];
+        let mut in_name = vec![false; n * width];
+        let mut doc_len = vec![0u32; n];
+        // A stem is a prefix of its word (but for `-ies` → `-y`), so a word can only meet a
+        // query term it starts with: most words are counted without being stemmed.
+        let heads: Vec<&str> = terms
+            .iter()
+            .map(|t| t.strip_suffix('y').unwrap_or(t))
+            .collect();
+        let mut scratch = NameTerms::default();
+        for (doc, tool) in tools.iter().enumerate() {
+            let row = &mut tf[doc * width..(doc + 1) * width];
+            let names = &mut in_name[doc * width..(doc + 1) * width];
+            let mut len = 0u32;
+            scratch.each(tool, |term| {
+                len += NAME_WEIGHT;
+                if let Some(q) = terms.iter().position(|q| q == term) {
+                    row[q] += NAME_WEIGHT;
+                    names[q] = true;
+                }
+            });
+            for (text, weight) in [
+                (tool.title(), TITLE_WEIGHT),
+                (tool.description(), DESCRIPTION_WEIGHT),
+                (tool.keywords(), KEYWORDS_WEIGHT),
+            ] {
+                for_each_term(text, |word| {
+                    len += weight;
+                    if heads.iter().any(|h| word.starts_with(h)) {
+                        let word = stem(word);
+                        if let Some(q) = terms.iter().position(|q| *q == *word) {
+                            row[q] += weight;
+                        }
+                    }
+                });
+            }
+            doc_len[doc] = len;
+        }
+        TermCounts {
+            width,
+            tf,
+            in_name,
+            doc_len,
+        }
+    }
+
+    fn total_len(&self) -> u64 {
+        self.doc_len.iter().map(|&l| u64::from(l)).sum()
+    }
+
+    /// How many of the tools hold query term `q`.
+    fn df(&self, q: usize) -> usize {
+        (0..self.doc_len.len())
+            .filter(|d| self.tf[d * self.width + q] > 0)
+            .count()
+    }
+
+    /// Adds query term `q`'s BM25 to the score of each tool holding it (`scores[doc]`).
+    fn add_bm25(&self, q: usize, idf: f64, avg_len: f64, scores: &mut [f64]) {
+        for (doc, score) in scores.iter_mut().enumerate().take(self.doc_len.len()) {
+            let t = self.tf[doc * self.width + q];
+            if t > 0 {
+                *score += bm25(idf, t, self.doc_len[doc], avg_len);
+            }
+        }
+    }
+
+    fn all_in_name(&self, doc: usize) -> bool {
+        self.in_name[doc * self.width..(doc + 1) * self.width]
+            .iter()
+            .all(|&b| b)
+    }
 }
 
 /// Why one tool ranked as it did (`finch tool search --explain`): each query term it matched,
@@ -478,7 +542,7 @@ pub fn explain<T: Searchable>(tools: &[T], query: &str, hits: &[Hit]) -> Vec<Exp
             df[q] += usize::from(s);
         }
     }
-    let avg_len = (doc_len.iter().map(|&l| l as f64).sum::<f64>() / n.max(1) as f64).max(1.0);
+    let avg_len = avg_len(doc_len.iter().map(|&l| u64::from(l)).sum(), n);
     let (folded, squashed) = folded_query(query);
     hits.iter()
         .map(|hit| {
@@ -566,40 +630,45 @@ fn name_boost(tool: &impl Searchable, folded: &str, squashed: &str) -> f64 {
     }
 }
 
-/// Adds the name boosts to the BM25 scores and returns the admitted tools that scored, best
-/// first (ties by name).
-fn rank<T: Searchable>(
-    tools: &[T],
-    filter: &SourceFilter,
-    limit: usize,
-    mut scores: Vec<f64>,
+/// Adds the name boosts to the BM25 scores (`scores[doc]` for each of the `n` tools) and
+/// returns the admitted tools that scored, best first (ties by name, compared as bytes — the
+/// order of `str` — then by index). Both search paths rank here; they differ only in where the
+/// statistics come from. With a limit only the best `limit` are sorted.
+fn rank<'a>(
+    n: usize,
+    scores: &[f64],
     boost: impl Fn(usize) -> f64,
     all_terms_in_name: impl Fn(usize) -> bool,
+    admits: impl Fn(usize) -> bool,
+    name: impl Fn(usize) -> &'a [u8],
+    limit: usize,
 ) -> Vec<Hit> {
     let mut hits = Vec::new();
-    for (doc, score) in scores.iter_mut().enumerate() {
-        *score += boost(doc);
-        if *score <= 0.0 {
+    for (doc, &bm25) in scores.iter().enumerate().take(n) {
+        let mut score = bm25 + boost(doc);
+        if score <= 0.0 {
             continue;
         }
         if all_terms_in_name(doc) {
-            *score += ALL_TERMS_IN_NAME_BOOST;
+            score += ALL_TERMS_IN_NAME_BOOST;
         }
-        if filter.admits(&tools[doc]) {
-            hits.push(Hit {
-                index: doc,
-                score: *score,
-            });
+        if admits(doc) {
+            hits.push(Hit { index: doc, score });
         }
     }
-    hits.sort_by(|a, b| {
+    // A total order, so selecting the best `limit` first and sorting only them gives what
+    // sorting everything would.
+    let order = |a: &Hit, b: &Hit| {
         b.score
             .total_cmp(&a.score)
-            .then_with(|| tools[a.index].name().cmp(tools[b.index].name()))
-    });
-    if limit > 0 {
+            .then_with(|| name(a.index).cmp(name(b.index)))
+            .then(a.index.cmp(&b.index))
+    };
+    if limit > 0 && hits.len() > limit {
+        hits.select_nth_unstable_by(limit - 1, order);
         hits.truncate(limit);
     }
+    hits.sort_unstable_by(order);
     hits
 }
 
@@ -1075,9 +1144,43 @@ mod tests {
     #[ignore = "a benchmark: run by benches/host.sh in a release build"]
     fn toolsearch_throughput() {
         let defs = generated_catalog(5000);
-        if let Ok(path) = std::env::var("FINCH_BENCH_CATALOG") {
-            crate::host::catalog::write_cache(std::path::Path::new(&path), &defs, "bench").unwrap();
-        }
+        // What `finch reload` adds by writing the index: the cache written with it, and the
+        // index alone (median of 5 each).
+        let scratch = tempfile::tempdir().unwrap();
+        let cache_path = match std::env::var("FINCH_BENCH_CATALOG") {
+            Ok(path) => std::path::PathBuf::from(path),
+            Err(_) => scratch.path().join("catalog.json"),
+        };
+        let median_ms = |f: &mut dyn FnMut()| {
+            let mut runs: Vec<f64> = (0..5)
+                .map(|_| {
+                    let t = std::time::Instant::now();
+                    f();
+                    t.elapsed().as_secs_f64() * 1000.0
+                })
+                .collect();
+            runs.sort_by(f64::total_cmp);
+            runs[2]
+        };
+        let write_ms = median_ms(&mut || {
+            crate::host::catalog::write_cache(&cache_path, &defs, "bench").unwrap();
+        });
+        let builtins = {
+            use crate::host::Provider;
+            let mut b = crate::host::builtins::Builtins.defs();
+            b.extend(crate::host::suites::Suites::default().defs());
+            b
+        };
+        let entries = vec![(0, 0); defs.len()];
+        let index_ms = median_ms(&mut || {
+            let fingerprint = index::Fingerprint::default();
+            index::build(&defs, &entries, &builtins, fingerprint).unwrap();
+        });
+        assert!(crate::host::catalog::index_path(&cache_path).exists());
+        println!(
+            "catalog cache: {} tools written in {write_ms:.1} ms with its index, the index built in {index_ms:.1} ms of it",
+            defs.len()
+        );
         let started = std::time::Instant::now();
         let catalog = Catalog::build(defs);
         catalog.index();

@@ -6,6 +6,13 @@ use std::path::Path;
 
 /// Replaces `path` with `bytes` atomically, creating the parent directory if needed.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_atomic_meta(path, bytes).map(drop)
+}
+
+/// `write_atomic`, returning the metadata of the file written, taken before the rename (which
+/// keeps length, modification time and inode): what was written, even if another writer
+/// replaces the file right after.
+pub fn write_atomic_meta(path: &Path, bytes: &[u8]) -> std::io::Result<std::fs::Metadata> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -26,8 +33,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         Err(_) => set_new_file_mode(tmp.as_file())?,
     }
     tmp.as_file().sync_all()?;
+    let meta = tmp.as_file().metadata()?;
     tmp.persist(path).map_err(|e| e.error)?;
-    fsync_dir(dir)
+    fsync_dir(dir)?;
+    Ok(meta)
 }
 
 #[cfg(unix)]

@@ -8,7 +8,7 @@ mod json;
 mod lock;
 mod read;
 
-pub use atomic::{fsync_dir, write_atomic};
+pub use atomic::{fsync_dir, write_atomic, write_atomic_meta};
 pub use json::{JsonError, read_json_as, read_json_object, to_pretty_json, write_json};
 pub use lock::{DirLock, HeldOpen, Hold, LockError, PidLock, TryLock};
 pub use read::{read_regular, read_regular_text};

@@ -205,3 +205,105 @@ fn a_mini_tools_other_locales_are_search_text_for_its_tools() {
     let fields = &why[0]["why"]["terms"][0]["fields"];
     assert_eq!(fields, &json!(["search text"]), "{why}");
 }
+
+/// Issue 18: `finch reload` writes the catalog's search index beside the cache; `tool search`
+/// answers from it (parsing only the hits' entries of the cache), and gives what the one-pass
+/// search over the cache gives; a cache changed since (a stale index) and a broken index are
+/// searched without the index, with the same results as no index at all.
+#[test]
+fn reload_writes_the_search_index_and_tool_search_uses_it_or_falls_back() {
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    install(&ctx, &registering("echoes", &["shout", "whisper"]));
+    ctx.run(&["reload"]).success();
+    let cache = ctx.runtime.join("cache/catalog.json");
+    let index = ctx.runtime.join("cache/catalog.index");
+    let bytes = std::fs::read(&index).expect("reload writes catalog.index");
+    assert_eq!(&bytes[..8], b"finchtsx");
+    let search = |query: &str| -> Value {
+        let out = ctx.run(&["tool", "search", query, "--json"]);
+        out.success();
+        out.json()
+    };
+    let with_index = search("whisper");
+    assert_eq!(with_index[0]["name"], "echoes_whisper", "{with_index}");
+    assert_eq!(with_index[0]["description"], "Echo back the text (whisper)");
+    assert_eq!(with_index[0]["owner"], "echoes", "{with_index}");
+    let mixed = search("read a text file");
+    assert_eq!(mixed[0]["name"], "Read", "{mixed}");
+
+    // The same hits, scores and fields as the one-pass search (no index).
+    std::fs::rename(&index, ctx.base().join("saved.index")).unwrap();
+    assert_eq!(search("whisper"), with_index);
+    assert_eq!(search("read a text file"), mixed);
+    std::fs::rename(ctx.base().join("saved.index"), &index).unwrap();
+
+    // The index is what answers: a cache broken outside the hits' entries, in place (same
+    // length, inode and modification time, so the index still matches it), is still searched
+    // through the index, and fails the one-pass search, which parses the whole file.
+    let original = std::fs::read(&cache).unwrap();
+    let modified = std::fs::metadata(&cache).unwrap().modified().unwrap();
+    let mut broken = original.clone();
+    let end = broken.len() - 2;
+    assert_eq!(&broken[end..], b"}\n");
+    broken[end] = b']';
+    let write_in_place = |bytes: &[u8]| {
+        use std::io::Write;
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&cache)
+            .unwrap();
+        file.write_all(bytes).unwrap();
+        file.set_modified(modified).unwrap();
+    };
+    write_in_place(&broken);
+    assert_eq!(search("whisper"), with_index);
+    ctx.run(&["tool", "search", "whisper", "--explain"])
+        .failure(1)
+        .stderr_has("catalog.json");
+    write_in_place(&original);
+
+    // A broken index (garbage, truncated, another version) is the same as none.
+    for bad in [
+        b"not an index at all".to_vec(),
+        bytes[..bytes.len() / 2].to_vec(),
+        [&b"finchtsx\x02"[..], &bytes[9..]].concat(),
+    ] {
+        std::fs::write(&index, &bad).unwrap();
+        assert_eq!(search("whisper"), with_index);
+        assert_eq!(search("read a text file"), mixed);
+    }
+    std::fs::write(&index, &bytes).unwrap();
+    assert_eq!(search("whisper"), with_index);
+
+    // The cache changed without a new index (a tool added by hand): the index is stale and
+    // the new tool is still found.
+    let mut file: Value = serde_json::from_slice(&original).unwrap();
+    let mut murmur = file["tools"][1].clone();
+    murmur["rawName"] = json!("murmur");
+    murmur["wantedName"] = json!("echoes_murmur");
+    murmur["title"] = json!("murmur");
+    murmur["description"] = json!("Murmur the text back softly");
+    file["tools"].as_array_mut().unwrap().push(murmur);
+    std::fs::write(&cache, file.to_string()).unwrap();
+    assert_eq!(
+        std::fs::read(&index).unwrap(),
+        bytes,
+        "the index is left stale"
+    );
+    let hits = search("murmur softly");
+    assert_eq!(hits[0]["name"], "echoes_murmur", "{hits}");
+    assert_eq!(search("whisper")[0]["name"], "echoes_whisper");
+
+    // The next reload writes both again, and the index matches once more.
+    ctx.run(&["reload"]).success();
+    assert_ne!(std::fs::read(&index).unwrap(), bytes);
+    assert_eq!(search("whisper"), with_index);
+    assert!(
+        search("murmur softly")
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|h| h["name"] != "echoes_murmur")
+    );
+}

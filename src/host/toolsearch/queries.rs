@@ -188,6 +188,11 @@ const CHINESE: &[(&str, &[&str])] = &[
     ("汇率换算", &["currency_convertCurrency"]),
 ];
 
+/// Every query of both sets (the index's equivalence test runs them too).
+pub(super) fn all_queries() -> Vec<&'static str> {
+    ENGLISH.iter().chain(CHINESE).map(|(q, _)| *q).collect()
+}
+
 /// Runs a query set; returns the share that put an answer in the top 3, and the misses.
 fn run(catalog: &Catalog, set: &[(&str, &[&str])]) -> (f64, Vec<String>) {
     let mut misses = Vec::new();
