@@ -16,8 +16,8 @@
 //! mode = "ask"                             # default permission mode of `finch run` (ask|acceptCalls)
 //! card_timeout = "5m"                      # an unanswered permission card is denied after this
 //! bash_timeout = "2m"                      # default timeout of the Bash built-in
-//! record_delay = "2ms"                     # serve mcp: call records written together once
-//!                                          # idle this long ("0": each call at once)
+//! record_delay = "2ms"                     # serve mcp: call records written together, at
+//!                                          # most this late ("0": each call at once)
 //! max_calls = 16                           # serve mcp: calls that run side by side (more wait)
 //! [web_search]
 //! provider = "searxng"                     # searxng | brave; none → WebSearch says how to set one
@@ -281,7 +281,7 @@ pub struct Settings {
     /// `[host] bash_timeout` (default 2 minutes).
     pub bash_timeout: Duration,
     /// `[host] record_delay` (default 2 ms): how long `finch run --serve mcp` lets call
-    /// records wait once no request comes, so that a burst of calls is written at once; zero
+    /// records wait from the first of them, so that a burst of calls is written at once; zero
     /// writes each record as its call ends.
     pub record_delay: Duration,
     /// `[host] max_calls` (default 16, at least 1): how many calls `finch run --serve mcp`

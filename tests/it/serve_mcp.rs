@@ -968,7 +968,7 @@ fn call_records_reach_the_transcript_soon_after_the_calls_while_the_server_runs(
         let result = raw.call("Read", json!({"file_path": "a.txt"}));
         assert_eq!(result["isError"], false, "{result}");
     }
-    // Written together once no request came for `[host] record_delay` (2 ms by default).
+    // Written together at most `[host] record_delay` (2 ms by default) after the first.
     let started = Instant::now();
     while recorded_tools(&ctx).len() < 3 && started.elapsed() < Duration::from_secs(10) {
         std::thread::sleep(Duration::from_millis(5));

@@ -47,9 +47,12 @@
 //! this began), nothing answered while a call ran. The hand-offs cost a few microseconds a call
 //! (benches/mcp.sh measures the round trip, and 8 clients' calls at once).
 //!
-//! Call records are written in bursts: they wait until no request came for `[host]
-//! record_delay` (2 ms; or until 64 wait) and go to the transcript in one append, since an
-//! append per call (lock, look at the size, `write`) cost more than the rest of a call. A call
+//! Call records are written in bursts: they wait `[host] record_delay` (2 ms) from the first
+//! of them (or until 64 wait) and go to the transcript in one append, since an append per
+//! call (lock, look at the size, `write`) cost more than the rest of a call. The delay is
+//! kept by a thread of its own (`FlushTimer`), armed once per burst, so the host thread
+//! waits for requests without a timeout: here (a VM) a timed wait per request cost more than
+//! the append it saved (benches/mcp.sh, the `record_delay = 0` row). A call
 //! that may read the transcript (anything but `TodoWrite` and a `Read` outside the sessions
 //! directory) finds every earlier record written; SIGTERM, SIGINT and SIGHUP write what waits
 //! before the process dies of them (`control::watch_stop_signals`); `record_delay = "0"`
@@ -437,9 +440,9 @@ where
         .build()
         .map_err(ServeError::Start)?;
     let handle = runtime.handle().clone();
-    // Call records wait until no request came for `[host] record_delay` (or 64 wait): a burst
-    // of calls is written in one append instead of one per call, and a record reaches the
-    // transcript that long after its call was answered. A call that may read the transcript
+    // Call records wait `[host] record_delay` from the first of them (or until 64 wait): a
+    // burst of calls is written in one append instead of one per call, and a record reaches
+    // the transcript at most that long after its call was answered. A call that may read the transcript
     // finds it whole (`Host::defer_records`); a stop signal writes what waits first.
     let record_delay = host.env().settings.record_delay;
     if !record_delay.is_zero() {
@@ -516,6 +519,7 @@ where
         .recv()
         .unwrap_or_else(|_| Err(ServeError::Stopped("the server's thread ended".into())));
     let pool = Pool::new(host_max_calls(host));
+    let timer = FlushTimer::start(record_delay, to_host.clone());
     let mut serving = Serving {
         host,
         link,
@@ -529,6 +533,7 @@ where
         next_id: 0,
         reloaded: false,
         per_call: record_delay.is_zero(),
+        timer,
     };
     let outcome = started.and_then(|()| serving.run(&inbox, record_delay));
     serving.host.write_records();
@@ -573,6 +578,7 @@ struct Serving<'a> {
     reloaded: bool,
     /// `record_delay = "0"`: every record is written before its call is answered.
     per_call: bool,
+    timer: FlushTimer,
 }
 
 impl Serving<'_> {
@@ -589,7 +595,12 @@ impl Serving<'_> {
                 }
                 ended = Some(outcome);
             }
-            let msg = if self.host.has_pending_records() {
+            let pending = self.host.has_pending_records();
+            if pending {
+                self.timer.arm();
+            }
+            let msg = if pending && !self.timer.runs() {
+                // No timer thread: the wait itself keeps the delay.
                 match inbox.recv_timeout(record_delay) {
                     Ok(msg) => msg,
                     Err(std_mpsc::RecvTimeoutError::Timeout) => Msg::Quiet,
@@ -604,6 +615,7 @@ impl Serving<'_> {
                 }
             };
             if matches!(msg, Msg::Quiet) {
+                self.timer.fired();
                 self.host.write_records();
                 continue;
             }
@@ -758,6 +770,69 @@ impl Serving<'_> {
     }
 }
 
+/// Sends the host thread a `Msg::Quiet` `delay` after it was armed: the moment call records
+/// that began to wait are written. Armed once per burst (`arm` does nothing while a wake is
+/// due), so it costs one hand-off per burst instead of a timed wait per request.
+struct FlushTimer {
+    arm: Option<std_mpsc::Sender<()>>,
+    armed: bool,
+}
+
+impl FlushTimer {
+    /// The timer's thread; none when `delay` is zero (records are written as calls end) or
+    /// the thread cannot start (the host thread then waits with a timeout).
+    fn start(delay: Duration, to_host: std_mpsc::Sender<Msg>) -> FlushTimer {
+        let none = FlushTimer {
+            arm: None,
+            armed: false,
+        };
+        if delay.is_zero() {
+            return none;
+        }
+        let (arm, armed) = std_mpsc::channel::<()>();
+        let spawned = std::thread::Builder::new()
+            .name("finch-records".into())
+            .spawn(move || {
+                while armed.recv().is_ok() {
+                    std::thread::sleep(delay);
+                    if to_host.send(Msg::Quiet).is_err() {
+                        return;
+                    }
+                }
+            });
+        match spawned {
+            Ok(_) => FlushTimer {
+                arm: Some(arm),
+                armed: false,
+            },
+            Err(_) => none,
+        }
+    }
+
+    fn runs(&self) -> bool {
+        self.arm.is_some()
+    }
+
+    /// Records wait: a `Quiet` comes `delay` from now, unless one is already due.
+    fn arm(&mut self) {
+        if self.armed {
+            return;
+        }
+        if let Some(arm) = &self.arm {
+            if arm.send(()).is_ok() {
+                self.armed = true;
+            } else {
+                self.arm = None;
+            }
+        }
+    }
+
+    /// A `Quiet` came (from the timer, or a stop signal): the next records arm it again.
+    fn fired(&mut self) {
+        self.armed = false;
+    }
+}
+
 /// The threads a call's job runs on: at most `limit`, started as calls need them and kept;
 /// a job beyond the limit waits for one to be free.
 struct Pool {
@@ -863,8 +938,8 @@ enum Msg {
         ran: Box<Ran>,
         reply: Option<oneshot::Sender<Answer>>,
     },
-    /// No request came for `[host] record_delay` while call records waited, or a stop
-    /// signal came: time to write them.
+    /// Call records waited `[host] record_delay` (`FlushTimer`), or a stop signal came:
+    /// time to write them.
     Quiet,
     /// A provider's tools changed on their own (`mcp::tools_changed`).
     ToolsChanged {
