@@ -442,8 +442,8 @@ where
     let handle = runtime.handle().clone();
     // Call records wait `[host] record_delay` from the first of them (or until 64 wait): a
     // burst of calls is written in one append instead of one per call, and a record reaches
-    // the transcript at most that long after its call was answered. A call that may read the transcript
-    // finds it whole (`Host::defer_records`); a stop signal writes what waits first.
+    // the transcript at most that long after its call was answered. A call that may read the
+    // transcript finds it whole (`Host::defer_records`); a stop signal writes what waits first.
     let record_delay = host.env().settings.record_delay;
     if !record_delay.is_zero() {
         host.defer_records();
