@@ -408,10 +408,7 @@ impl Searchable for SearchItem<'_> {
         self.description
     }
     fn keywords(&self) -> &str {
-        match self.layer {
-            Layer::Builtin | Layer::Suite => toolsearch::keywords_of(self.layer, self.raw_name),
-            _ => self.keywords,
-        }
+        toolsearch::keywords_of(self.layer, self.raw_name, self.keywords)
     }
     fn layer(&self) -> Layer {
         self.layer

@@ -140,6 +140,17 @@ pub enum Started {
     Brief(Job),
 }
 
+impl Started {
+    /// The output, running a job here and now (what a provider's `call` and a front end that
+    /// runs calls one at a time do).
+    pub fn run_here(self, cancel: &cancel::Cancel, progress: &cancel::ProgressSink) -> ToolOutput {
+        match self {
+            Started::Done(output) => output,
+            Started::Job(job) | Started::Brief(job) => job(&JobCx { cancel, progress }),
+        }
+    }
+}
+
 /// A source of tools: one layer, or part of one.
 pub trait Provider {
     /// The tools it offers.
@@ -521,10 +532,9 @@ impl Host {
         };
         if self.providers[self.provider_of[index]].is_manual_call(tool, &args) {
             // The manual: nothing runs, so nothing needs permission.
-            let output = match self.dispatch(index, args, cancel, progress) {
-                Started::Done(output) => output,
-                Started::Job(job) | Started::Brief(job) => job(&JobCx { cancel, progress }),
-            };
+            let output = self
+                .dispatch(index, args, cancel, progress)
+                .run_here(cancel, progress);
             return Outcome::Record(CallRecord {
                 tool: tool_name,
                 decision: "none",
@@ -585,22 +595,8 @@ impl Host {
         }
         let output = match self.dispatch(index, args, cancel, progress) {
             Started::Done(output) => output,
-            Started::Job(job) => {
-                return Outcome::Job {
-                    job,
-                    brief: false,
-                    tool: tool_name,
-                    decided_by,
-                };
-            }
-            Started::Brief(job) => {
-                return Outcome::Job {
-                    job,
-                    brief: true,
-                    tool: tool_name,
-                    decided_by,
-                };
-            }
+            Started::Job(job) => return Outcome::job(job, false, tool_name, decided_by),
+            Started::Brief(job) => return Outcome::job(job, true, tool_name, decided_by),
         };
         let failure = if cancel.is_cancelled() {
             Some(Failure::Cancelled)
@@ -833,6 +829,17 @@ enum Outcome {
         tool: String,
         decided_by: String,
     },
+}
+
+impl Outcome {
+    fn job(job: Job, brief: bool, tool: String, decided_by: String) -> Outcome {
+        Outcome::Job {
+            job,
+            brief,
+            tool,
+            decided_by,
+        }
+    }
 }
 
 /// What `Host::begin` did with a call.

@@ -39,14 +39,14 @@ pub trait Searchable {
     fn source(&self) -> &str;
 }
 
-/// The search text of a built-in or dispatcher (`Searchable::keywords`); a mini tool's tools
-/// carry theirs in `ToolDef::keywords`. Only finch's layers are looked up, so a mini tool that
-/// registers `Read` does not borrow the built-in's words.
-pub fn keywords_of(layer: Layer, raw_name: &str) -> &'static str {
+/// The search text of a tool (`Searchable::keywords`): a built-in's or dispatcher's from the
+/// code, any other tool's its own (`ToolDef::keywords`, here `stored`). Only finch's layers
+/// are looked up, so a mini tool that registers `Read` does not borrow the built-in's words.
+pub fn keywords_of<'a>(layer: Layer, raw_name: &str, stored: &'a str) -> &'a str {
     match layer {
         Layer::Builtin => super::builtins::keywords(raw_name),
         Layer::Suite => super::suites::keywords(raw_name),
-        _ => "",
+        _ => stored,
     }
 }
 
@@ -64,10 +64,7 @@ impl Searchable for ToolSpec {
         &self.def.description
     }
     fn keywords(&self) -> &str {
-        match self.def.layer {
-            Layer::Builtin | Layer::Suite => keywords_of(self.def.layer, &self.def.raw_name),
-            _ => &self.def.keywords,
-        }
+        keywords_of(self.def.layer, &self.def.raw_name, &self.def.keywords)
     }
     fn layer(&self) -> Layer {
         self.def.layer

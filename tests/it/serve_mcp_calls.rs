@@ -48,6 +48,19 @@ fn answered(report: &Report, id: &Value) -> bool {
         .any(|m| &m["id"] == id && (m["result"] == true || !m["error"].is_null()))
 }
 
+/// The transcript's record of the one call of `tool`, checked to say it was cancelled.
+fn recorded_cancelled(ctx: &TestContext, tool: &str) -> Value {
+    let transcripts = ctx.transcripts();
+    let call = ctx
+        .tool_calls(&transcripts[0])
+        .into_iter()
+        .find(|c| c["tool"] == tool)
+        .unwrap_or_else(|| panic!("{tool} recorded"));
+    let text = call["result"]["content"][0]["text"].as_str().unwrap_or("");
+    assert!(text.contains("cancelled"), "{call}");
+    call
+}
+
 /// Waits (generously) until `pid` is gone.
 fn gone(pid: libc::pid_t) -> bool {
     let started = Instant::now();
@@ -221,19 +234,12 @@ fn a_call_cancelled_while_its_card_is_open_takes_the_card_back() {
     assert!(!ctx.work.join("ran.out").exists(), "the cancelled call ran");
     let bash = call_ids(&report, "Bash");
     assert!(!answered(&report, &bash[0]), "{}", report.0["received"]);
-    let transcripts = ctx.transcripts();
-    let calls = ctx.tool_calls(&transcripts[0]);
-    let bash = calls
-        .iter()
-        .find(|c| c["tool"] == "Bash")
-        .expect("Bash recorded");
+    let bash = recorded_cancelled(&ctx, "Bash");
     assert_eq!(
         (&bash["decision"], &bash["decidedBy"]),
         (&json!("none"), &json!("card:withdrawn")),
         "{bash}"
     );
-    let text = bash["result"]["content"][0]["text"].as_str().unwrap_or("");
-    assert!(text.contains("cancelled"), "{bash}");
 }
 
 #[test]
@@ -267,14 +273,7 @@ fn a_cancelled_bash_call_is_killed_with_its_group_and_gets_no_result() {
     assert!(!answered(&report, &bash[0]), "{}", report.0["received"]);
     let read = call_ids(&report, "Read");
     assert!(answered(&report, &read[0]));
-    let transcripts = ctx.transcripts();
-    let calls = ctx.tool_calls(&transcripts[0]);
-    let bash = calls
-        .iter()
-        .find(|c| c["tool"] == "Bash")
-        .expect("Bash recorded");
-    let text = bash["result"]["content"][0]["text"].as_str().unwrap_or("");
-    assert!(text.contains("cancelled"), "{bash}");
+    recorded_cancelled(&ctx, "Bash");
 }
 
 /// A mini tool whose `wait` tool waits for its signal to abort, and whose `sync` tool reports

@@ -53,13 +53,7 @@ impl Provider for Builtins {
     }
 
     fn call(&mut self, tool: &ToolSpec, args: Value, cx: &mut CallCx) -> ToolOutput {
-        match self.start(tool, args, cx) {
-            Started::Done(output) => output,
-            Started::Job(job) | Started::Brief(job) => job(&JobCx {
-                cancel: cx.cancel,
-                progress: cx.progress,
-            }),
-        }
+        self.start(tool, args, cx).run_here(cx.cancel, cx.progress)
     }
 
     /// The file, shell and web tools are jobs: they read the session's directories and the

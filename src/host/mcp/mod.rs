@@ -783,13 +783,7 @@ impl Provider for McpBridge {
     }
 
     fn call(&mut self, tool: &ToolSpec, args: Value, cx: &mut CallCx) -> ToolOutput {
-        match self.start(tool, args, cx) {
-            Started::Done(output) => output,
-            Started::Job(job) | Started::Brief(job) => job(&JobCx {
-                cancel: cx.cancel,
-                progress: cx.progress,
-            }),
-        }
+        self.start(tool, args, cx).run_here(cx.cancel, cx.progress)
     }
 
     /// A call is a job: it needs the server's session and the bridge's runtime, nothing of

@@ -168,10 +168,7 @@ impl Searchable for Named<'_> {
         &self.def.description
     }
     fn keywords(&self) -> &str {
-        match self.def.layer {
-            Layer::Builtin | Layer::Suite => keywords_of(self.def.layer, &self.def.raw_name),
-            _ => &self.def.keywords,
-        }
+        keywords_of(self.def.layer, &self.def.raw_name, &self.def.keywords)
     }
     fn layer(&self) -> Layer {
         self.def.layer
