@@ -38,6 +38,12 @@
 //! keyring = "auto"                         # ctx.secrets store: auto | secret-service | keyutils
 //!                                          # | keychain | credential-manager | none
 //! locale = "en-US"                         # ctx.i18n locale (default: FINCH_LOCALE, LANG, en-US)
+//! [sandbox]                                # the kernel wall (SPEC §8.5a, src/sandbox)
+//! bash = "kernel"                          # kernel | off: off gives every Bash call a card
+//! approved = "workspace-write"             # profile of approved Bash calls: workspace-write | none
+//! network = true                           # approved Bash calls may use the network
+//! env = ["CARGO_HOME"]                     # more variables a fast-lane command sees
+//! read = ["/srv/data"]                     # more directories confined commands may read
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -57,6 +63,93 @@ pub struct Config {
     pub web_search: WebSearchConfig,
     pub mcp: McpConfig,
     pub runtime: RuntimeConfig,
+    pub sandbox: SandboxConfig,
+}
+
+/// `[sandbox]`: the kernel wall (SPEC §8.5a).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct SandboxConfig {
+    bash: Option<String>,
+    approved: Option<String>,
+    network: Option<bool>,
+    env: Vec<String>,
+    read: Vec<PathBuf>,
+}
+
+/// Whether Bash calls lean on the kernel wall (`[sandbox] bash`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BashWall {
+    /// Fast-lane commands run read-only in the sandbox, approved ones in `approved`.
+    Kernel,
+    /// No wall: every Bash call takes a card and runs unconfined.
+    Off,
+}
+
+/// The kernel wall's settings after defaults.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SandboxSettings {
+    pub bash: BashWall,
+    /// The profile of an approved Bash call; `None` runs it unconfined (`"none"`).
+    pub approved: Option<crate::sandbox::Profile>,
+    /// Approved calls may use the network (default true).
+    pub network: bool,
+    /// More variables a fast-lane command sees.
+    pub env: Vec<String>,
+    /// More directories confined commands may read and execute.
+    pub read: Vec<PathBuf>,
+}
+
+impl Default for SandboxSettings {
+    fn default() -> SandboxSettings {
+        SandboxSettings {
+            bash: BashWall::Kernel,
+            approved: Some(crate::sandbox::Profile::WorkspaceWrite),
+            network: true,
+            env: Vec::new(),
+            read: Vec::new(),
+        }
+    }
+}
+
+impl SandboxConfig {
+    fn settings(&self, path: &Path) -> Result<SandboxSettings, ConfigError> {
+        let invalid = |message: String| ConfigError::Invalid {
+            path: path.to_path_buf(),
+            message,
+        };
+        let bash = match self.bash.as_deref() {
+            None | Some("kernel") => BashWall::Kernel,
+            Some("off") => BashWall::Off,
+            Some(other) => {
+                return Err(invalid(format!(
+                    "sandbox.bash = {other:?} is not one of kernel, off"
+                )));
+            }
+        };
+        let approved = match self.approved.as_deref() {
+            None | Some("workspace-write") => Some(crate::sandbox::Profile::WorkspaceWrite),
+            Some("none") => None,
+            Some(other) => {
+                return Err(invalid(format!(
+                    "sandbox.approved = {other:?} is not one of workspace-write, none"
+                )));
+            }
+        };
+        if let Some(relative) = self.read.iter().find(|p| !p.is_absolute()) {
+            return Err(invalid(format!(
+                "sandbox.read: {:?} is not an absolute path",
+                relative.display().to_string()
+            )));
+        }
+        Ok(SandboxSettings {
+            bash,
+            approved,
+            network: self.network.unwrap_or(true),
+            env: self.env.clone(),
+            read: self.read.clone(),
+        })
+    }
 }
 
 /// `[mcp]`: timeouts of the MCP bridge (SPEC §9.2).
@@ -292,6 +385,8 @@ pub struct Settings {
     pub mcp: McpSettings,
     /// `[runtime]`.
     pub runtime: RuntimeSettings,
+    /// `[sandbox]`.
+    pub sandbox: SandboxSettings,
 }
 
 impl Config {
@@ -383,6 +478,7 @@ impl Config {
                 )?,
             },
             runtime: self.runtime.settings(path, duration)?,
+            sandbox: self.sandbox.settings(path)?,
         })
     }
 }
@@ -467,6 +563,38 @@ mod tests {
             let cfg: Config = toml::from_str(&format!("[host]\nmax_calls = {bad}\n")).unwrap();
             let err = cfg.settings(path).unwrap_err().to_string();
             assert!(err.contains("host.max_calls"), "{err}");
+        }
+    }
+
+    #[test]
+    fn sandbox_table_defaults_and_errors() {
+        let path = Path::new("/x/finch.toml");
+        let defaults = Config::default().settings(path).unwrap().sandbox;
+        assert_eq!(defaults, SandboxSettings::default());
+        assert_eq!(defaults.bash, BashWall::Kernel);
+        assert_eq!(
+            defaults.approved,
+            Some(crate::sandbox::Profile::WorkspaceWrite)
+        );
+        assert!(defaults.network);
+        let cfg: Config = toml::from_str(
+            "[sandbox]\nbash = \"off\"\napproved = \"none\"\nnetwork = false\nenv = [\"CARGO_HOME\"]\nread = [\"/srv\"]\n",
+        )
+        .unwrap();
+        let sandbox = cfg.settings(path).unwrap().sandbox;
+        assert_eq!(sandbox.bash, BashWall::Off);
+        assert_eq!(sandbox.approved, None);
+        assert!(!sandbox.network);
+        assert_eq!(sandbox.env, ["CARGO_HOME"]);
+        assert_eq!(sandbox.read, [PathBuf::from("/srv")]);
+        for (text, needle) in [
+            ("[sandbox]\nbash = \"maybe\"\n", "sandbox.bash"),
+            ("[sandbox]\napproved = \"read-only\"\n", "sandbox.approved"),
+            ("[sandbox]\nread = [\"rel\"]\n", "sandbox.read"),
+        ] {
+            let cfg: Config = toml::from_str(text).unwrap();
+            let err = cfg.settings(path).unwrap_err().to_string();
+            assert!(err.contains(needle), "{text}: {err}");
         }
     }
 

@@ -21,6 +21,9 @@ pub enum ErrorKind {
     Interrupted,
     /// Not an error to report: stdout was closed by the reader (`finch list | head -1`).
     BrokenPipe,
+    /// Not an error to report: the exit status of a program finch ran in its own place
+    /// (`finch sandbox run`), passed through.
+    Exit(u8),
 }
 
 impl ErrorKind {
@@ -33,6 +36,7 @@ impl ErrorKind {
             ErrorKind::Locked => 5,
             ErrorKind::Interrupted => 130,
             ErrorKind::BrokenPipe => 0,
+            ErrorKind::Exit(code) => code,
         }
     }
 
@@ -46,6 +50,7 @@ impl ErrorKind {
             ErrorKind::Locked => "locked",
             ErrorKind::Interrupted => "interrupted",
             ErrorKind::BrokenPipe => "broken_pipe",
+            ErrorKind::Exit(_) => "exit",
         }
     }
 }
@@ -88,6 +93,11 @@ impl CommandError {
 
     pub fn needs_person(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::NeedsPerson, message)
+    }
+
+    /// A program's own exit status, passed through without a message (`ErrorKind::Exit`).
+    pub fn exit(code: u8) -> Self {
+        Self::new(ErrorKind::Exit(code), format!("exit status {code}"))
     }
 
     pub fn broken_pipe() -> Self {

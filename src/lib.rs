@@ -13,6 +13,7 @@ pub mod memory;
 pub mod minitool;
 pub mod node;
 pub mod redact;
+pub mod sandbox;
 pub mod schedule;
 pub mod search;
 pub mod session;
@@ -168,6 +169,10 @@ pub fn main() -> ExitCode {
     match dispatch(&ctx, cli.command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) if err.kind == ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(CommandError {
+            kind: ErrorKind::Exit(code),
+            ..
+        }) => ExitCode::from(code),
         Err(err) => {
             ctx.ui.error(&err);
             ExitCode::from(err.exit_code())
@@ -222,6 +227,7 @@ fn dispatch(ctx: &Context, command: Command) -> Result<()> {
         Command::Mcp(c) => cli::mcp::run(ctx, &c),
         Command::Tool(c) => cli::tool::run(ctx, &c),
         Command::Policy(c) => cli::policy::run(ctx, &c),
+        Command::Sandbox(c) => cli::sandbox::run(ctx, &c),
         Command::Run(args) => cli::run::cmd_run(ctx, &args),
     }
 }

@@ -509,6 +509,36 @@ pub const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "sandbox",
+        &[
+            ("finch sandbox status", "what the kernel here can enforce"),
+            (
+                "finch sandbox run -- make test",
+                "run a command read-only, no network",
+            ),
+        ],
+    ),
+    (
+        "sandbox status",
+        &[
+            ("finch sandbox status", "Landlock ABI, seccomp, each profile"),
+            ("finch sandbox status --json", "the same for scripts"),
+        ],
+    ),
+    (
+        "sandbox run",
+        &[
+            (
+                "finch sandbox run --profile workspace-write -- npm test",
+                "write the working directory only",
+            ),
+            (
+                "finch sandbox run --network --writable /tmp/out -- ./fetch.sh",
+                "with the network and one more directory",
+            ),
+        ],
+    ),
+    (
         "policy check",
         &[
             (

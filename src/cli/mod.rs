@@ -12,6 +12,7 @@ pub mod minitool;
 pub mod policy;
 pub mod reload;
 pub mod run;
+pub mod sandbox;
 pub mod schedule;
 pub mod session;
 pub mod skill;
@@ -147,6 +148,9 @@ pub enum Command {
     /// Ask the permission gateway for a verdict
     #[command(subcommand)]
     Policy(policy::PolicyCommand),
+    /// Show and use the kernel wall that confines Bash commands
+    #[command(subcommand)]
+    Sandbox(sandbox::SandboxCommand),
     /// Run the tool host
     Run(run::RunArgs),
     /// Print shell completions

@@ -20,10 +20,14 @@ use crate::error::{CommandError, Result};
 use crate::homes::absolutize;
 use crate::host::policy::pi;
 use crate::host::policy::rules::project_root;
-use crate::host::policy::{Decision, Mode, ToolCall, Verdict, Workspace, decide};
+use crate::host::policy::{Decision, Mode, ToolCall, Verdict, Wall, Workspace, decide};
 use crate::host::session::{TOOL_CALL_ENTRY, TRUSTED_DIR_ENTRY};
 use crate::host::tool::ToolRef;
+use crate::sandbox::Confine;
 use crate::session::Transcript;
+
+/// Why pi's own `bash` never takes the fast lane: finch judges it, pi runs it.
+const PI_RUNS_BASH: &str = "pi runs its own bash, outside finch's sandbox";
 
 /// The custom entry type finch's pi extension records each verdict in.
 pub const VERDICT_ENTRY: &str = "finch.verdict";
@@ -209,6 +213,10 @@ fn check(ctx: &Context, args: &CheckArgs) -> Result<()> {
         args: &call_args,
         workspace: &workspace,
         facts: &facts,
+        wall: match args.agent {
+            AgentArg::Pi => Wall::Missing(PI_RUNS_BASH),
+            AgentArg::Finch => crate::host::builtins::bash::wall(&ctx.settings()?.sandbox),
+        },
     };
     let mut verdict = decide(&call, mode, &rules);
     let key = crate::host::session_key(&judged_tool, &call_args);
@@ -226,6 +234,15 @@ fn check(ctx: &Context, args: &CheckArgs) -> Result<()> {
         );
         verdict.session_allow_offered = false;
     }
+    // Where the Bash command would run: pi runs its own, so only finch's are confined.
+    let sandbox =
+        (verdict.bash.is_some() && verdict.decision != Decision::Deny).then(|| match args.agent {
+            AgentArg::Pi => Ok(Confine::Unconfined),
+            AgentArg::Finch => ctx
+                .settings()
+                .map(|s| crate::host::builtins::bash::verdict_confine(&verdict, &s.sandbox)),
+        });
+    let sandbox = sandbox.transpose()?;
     let pi_name = args.agent == AgentArg::Pi && judged_tool != args.tool;
     let pi_hint = (args.agent == AgentArg::Finch && pi::PI_BUILTINS.contains(&args.tool.as_str()))
         .then(|| {
@@ -237,6 +254,9 @@ fn check(ctx: &Context, args: &CheckArgs) -> Result<()> {
     if ctx.ui.json {
         let mut out = verdict_json(&tool, mode, &verdict);
         if let Some(map) = out.as_object_mut() {
+            if let Some(confine) = sandbox {
+                map.insert("sandbox".into(), confine.as_str().into());
+            }
             if verdict.session_allow_offered {
                 map.insert("sessionKey".into(), key.into());
             }
@@ -256,6 +276,9 @@ fn check(ctx: &Context, args: &CheckArgs) -> Result<()> {
     }
     ctx.ui.line(verdict.decision.as_str())?;
     ctx.ui.line(&verdict.reason)?;
+    if let Some(confine) = sandbox {
+        ctx.ui.line(format!("sandbox: {}", confine.describe()))?;
+    }
     if pi_name {
         ctx.ui.detail(format!(
             "pi's `{}` judged as finch's `{judged_tool}` {call_args}",

@@ -572,6 +572,7 @@ fn permission_summary(ctx: &Context, tool: &ToolSpec) -> Result<Value> {
         args: &args,
         workspace: &workspace,
         facts: &crate::host::policy::PathFacts::default(),
+        wall: crate::host::builtins::bash::wall(&ctx.settings()?.sandbox),
     };
     let mut out = serde_json::Map::new();
     for mode in [Mode::Ask, Mode::AcceptCalls] {

@@ -206,6 +206,7 @@ mod tests {
                     args: &args,
                     workspace: &workspace,
                     facts: &facts,
+                    wall: crate::host::policy::Wall::Holds,
                 };
                 let verdict = decide(&call, Mode::AcceptCalls, &Rules::default());
                 assert_eq!(verdict.decision, Decision::Allow, "{name}: {verdict:?}");

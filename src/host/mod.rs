@@ -53,6 +53,7 @@ use serde_json::Value;
 use crate::config::Settings;
 use crate::env::Env;
 use crate::homes::Homes;
+use crate::sandbox::Confine;
 use catalog::{Catalog, Exposure, Lookup, ToolDef, ToolSpec};
 use output::ToolOutput;
 use policy::{Decision, Rules, ToolCall};
@@ -112,6 +113,8 @@ pub struct CallCx<'a> {
     pub cancel: &'a cancel::Cancel,
     /// Where the call's progress updates go (see `cancel`).
     pub progress: &'a cancel::ProgressSink<'a>,
+    /// How the gateway's decision confines the call (Bash: the kernel wall's profile).
+    pub confine: Confine,
 }
 
 /// See `CallCx::discover`.
@@ -236,6 +239,9 @@ pub struct CallRecord {
     pub output: ToolOutput,
     pub failure: Option<Failure>,
     pub duration_ms: f64,
+    /// How the call ran when the kernel wall applies to its tool (Bash): `none`, `read-only`
+    /// or `workspace-write`.
+    pub sandbox: Option<Confine>,
 }
 
 impl CallRecord {
@@ -247,6 +253,9 @@ impl CallRecord {
             map.insert("decidedBy".into(), self.decided_by.clone().into());
             if let Some(f) = self.failure {
                 map.insert("failure".into(), f.as_str().into());
+            }
+            if let Some(confine) = self.sandbox {
+                map.insert("sandbox".into(), confine.as_str().into());
             }
         }
         out
@@ -426,11 +435,13 @@ impl Host {
                 brief,
                 tool,
                 decided_by,
+                sandbox,
             } => Begun::Running(Running {
                 job,
                 brief,
                 tool,
                 decided_by,
+                sandbox,
                 args,
                 started,
             }),
@@ -466,6 +477,7 @@ impl Host {
             result: &record.output.without_blobs(),
             is_error: record.output.is_error,
             duration_ms: (record.duration_ms * 1000.0).round() / 1000.0,
+            sandbox: record.sandbox.map(Confine::as_str),
         };
         let now = self.env.now_utc();
         if let Err(e) = self.session.record(TOOL_CALL_ENTRY, &data, now) {
@@ -490,6 +502,7 @@ impl Host {
                 output: ToolOutput::error(message),
                 failure: Some(failure),
                 duration_ms: 0.0,
+                sandbox: None,
             })
         };
         let index = match self.catalog.lookup(name) {
@@ -533,7 +546,7 @@ impl Host {
         if self.providers[self.provider_of[index]].is_manual_call(tool, &args) {
             // The manual: nothing runs, so nothing needs permission.
             let output = self
-                .dispatch(index, args, cancel, progress)
+                .dispatch(index, args, cancel, progress, Confine::Unconfined)
                 .run_here(cancel, progress);
             return Outcome::Record(CallRecord {
                 tool: tool_name,
@@ -542,6 +555,7 @@ impl Host {
                 failure: output.is_error.then_some(Failure::ToolError),
                 output,
                 duration_ms: 0.0,
+                sandbox: None,
             });
         }
         let schema = self
@@ -560,7 +574,13 @@ impl Host {
                 message,
             );
         }
-        let (allowed, decided_by, refusal) = self.permit(index, &args, cancel);
+        let Permit {
+            allowed,
+            decided_by,
+            refusal,
+            confine,
+        } = self.permit(index, &args, cancel);
+        let sandbox = self.confines(index).then_some(confine);
         if decided_by == CardAnswer::Withdrawn.decided_by() {
             // Cancelled while its card was open, and the card taken back: nobody decided.
             return Outcome::Record(CallRecord {
@@ -570,6 +590,7 @@ impl Host {
                 output: cancel::cancelled_output(&tool_name),
                 failure: Some(Failure::Cancelled),
                 duration_ms: 0.0,
+                sandbox: None,
             });
         }
         if !allowed {
@@ -580,6 +601,7 @@ impl Host {
                 output: ToolOutput::error(refusal),
                 failure: Some(Failure::Refused),
                 duration_ms: 0.0,
+                sandbox: None,
             });
         }
         if cancel.is_cancelled() {
@@ -591,41 +613,55 @@ impl Host {
                 output: cancel::cancelled_output(&tool_name),
                 failure: Some(Failure::Cancelled),
                 duration_ms: 0.0,
+                sandbox: None,
             });
         }
-        let output = match self.dispatch(index, args, cancel, progress) {
-            Started::Done(output) => output,
-            Started::Job(job) => return Outcome::job(job, false, tool_name, decided_by),
-            Started::Brief(job) => return Outcome::job(job, true, tool_name, decided_by),
+        let done = |output: ToolOutput| {
+            let failure = if cancel.is_cancelled() {
+                Some(Failure::Cancelled)
+            } else {
+                output.is_error.then_some(Failure::ToolError)
+            };
+            Outcome::Record(CallRecord {
+                tool: tool_name.clone(),
+                decision: "allow",
+                decided_by: decided_by.clone(),
+                failure,
+                output,
+                duration_ms: 0.0,
+                sandbox,
+            })
         };
-        let failure = if cancel.is_cancelled() {
-            Some(Failure::Cancelled)
-        } else {
-            output.is_error.then_some(Failure::ToolError)
-        };
-        Outcome::Record(CallRecord {
-            tool: tool_name,
-            decision: "allow",
-            decided_by,
-            failure,
-            output,
-            duration_ms: 0.0,
-        })
+        match self.dispatch(index, args, cancel, progress, confine) {
+            Started::Done(output) => done(output),
+            Started::Job(job) => Outcome::job(job, false, tool_name, decided_by, sandbox),
+            Started::Brief(job) => Outcome::job(job, true, tool_name, decided_by, sandbox),
+        }
     }
 
-    /// The gateway and whoever answers its cards: (allowed, decided by, refusal text).
-    fn permit(
-        &mut self,
-        index: usize,
-        args: &Value,
-        cancel: &cancel::Cancel,
-    ) -> (bool, String, String) {
+    /// Whether the kernel wall applies to the tool at `index` (the Bash built-in).
+    fn confines(&self, index: usize) -> bool {
+        let tool = self.catalog.get(index);
+        tool.def.layer == tool::Layer::Builtin && tool.def.raw_name == "Bash"
+    }
+
+    /// The gateway and whoever answers its cards; for Bash also where the call runs: the
+    /// fast lane in the read-only sandbox, an approved call in `[sandbox] approved` (or
+    /// unconfined when the person chose so on the card).
+    fn permit(&mut self, index: usize, args: &Value, cancel: &cancel::Cancel) -> Permit {
         let tool = self.catalog.get(index);
         let tool_ref = ToolRef {
             name: &tool.name,
             layer: tool.def.layer,
             owner: tool.def.owner.as_deref(),
             risk: tool.def.risk,
+        };
+        let confines = self.confines(index);
+        let sandbox = &self.env.settings.sandbox;
+        let approved = if confines {
+            builtins::bash::approved_confine(sandbox)
+        } else {
+            Confine::Unconfined
         };
         let mut workspace = self.session.workspace();
         workspace.runtime = Some(self.env.homes.runtime.clone());
@@ -635,26 +671,37 @@ impl Host {
             args,
             workspace: &workspace,
             facts: &facts,
+            wall: builtins::bash::wall(sandbox),
         };
         let verdict = policy::decide(&call, self.session.mode, &self.rules);
+        let allowed = |decided_by: &str, confine: Confine| Permit {
+            allowed: true,
+            decided_by: decided_by.to_string(),
+            refusal: String::new(),
+            confine,
+        };
         match verdict.decision {
-            Decision::Allow => (true, verdict.decided_by.as_str().into(), String::new()),
-            Decision::Deny => (
-                false,
-                verdict.decided_by.as_str().into(),
-                format!(
+            Decision::Allow if confines && verdict.decided_by == policy::DecidedBy::FastLane => {
+                allowed(verdict.decided_by.as_str(), Confine::ReadOnly)
+            }
+            Decision::Allow => allowed(verdict.decided_by.as_str(), approved),
+            Decision::Deny => Permit {
+                allowed: false,
+                decided_by: verdict.decided_by.as_str().into(),
+                refusal: format!(
                     "Permission denied: `{}` was not run. {}",
                     tool.name, verdict.reason
                 ),
-            ),
+                confine: Confine::Unconfined,
+            },
             Decision::Ask => {
                 let key = session_key(&tool.name, args);
                 if verdict.session_allow_offered && self.session.allowed_for_session.contains(&key)
                 {
-                    return (true, "sessionAllow".into(), String::new());
+                    return allowed("sessionAllow", approved);
                 }
                 if self.session.approve.iter().any(|a| a == &tool.name) {
-                    return (true, "approveFlag".into(), String::new());
+                    return allowed("approveFlag", approved);
                 }
                 let card = Card {
                     tool: tool.name.clone(),
@@ -665,9 +712,14 @@ impl Host {
                     summary: summary(&tool.name, args),
                     reason: verdict.reason.clone(),
                     session_allow_offered: verdict.session_allow_offered,
+                    sandbox: confines.then(|| approved.describe()),
+                    unsandboxed_offered: confines && approved != Confine::Unconfined,
                 };
                 let mut answer = self.prompter.card_until(&card, cancel);
                 if answer == CardAnswer::AllowForSession && !verdict.session_allow_offered {
+                    answer = CardAnswer::AllowOnce;
+                }
+                if answer == CardAnswer::AllowUnsandboxed && !card.unsandboxed_offered {
                     answer = CardAnswer::AllowOnce;
                 }
                 if answer == CardAnswer::AllowForSession {
@@ -702,7 +754,16 @@ impl Host {
                         tool.name
                     ),
                 };
-                (answer.allows(), answer.decided_by().into(), refusal)
+                let confine = match answer {
+                    CardAnswer::AllowUnsandboxed => Confine::Unconfined,
+                    _ => approved,
+                };
+                Permit {
+                    allowed: answer.allows(),
+                    decided_by: answer.decided_by().into(),
+                    refusal,
+                    confine,
+                }
             }
         }
     }
@@ -713,6 +774,7 @@ impl Host {
         args: Value,
         cancel: &cancel::Cancel,
         progress: &cancel::ProgressSink,
+        confine: Confine,
     ) -> Started {
         if self.session.has_pending_records() && self.may_see_transcript(index, &args) {
             self.write_records();
@@ -742,6 +804,7 @@ impl Host {
             discover: &discover,
             cancel,
             progress,
+            confine,
         };
         provider.start(tool, args, &mut cx)
     }
@@ -828,18 +891,36 @@ enum Outcome {
         brief: bool,
         tool: String,
         decided_by: String,
+        sandbox: Option<Confine>,
     },
 }
 
 impl Outcome {
-    fn job(job: Job, brief: bool, tool: String, decided_by: String) -> Outcome {
+    fn job(
+        job: Job,
+        brief: bool,
+        tool: String,
+        decided_by: String,
+        sandbox: Option<Confine>,
+    ) -> Outcome {
         Outcome::Job {
             job,
             brief,
             tool,
             decided_by,
+            sandbox,
         }
     }
+}
+
+/// What the gateway and whoever answered its card decided for one call.
+struct Permit {
+    allowed: bool,
+    decided_by: String,
+    /// The text the model reads when it was not allowed.
+    refusal: String,
+    /// Where it runs, when allowed.
+    confine: Confine,
 }
 
 /// What `Host::begin` did with a call.
@@ -858,6 +939,7 @@ pub struct Running {
     brief: bool,
     tool: String,
     decided_by: String,
+    sandbox: Option<Confine>,
     args: Value,
     started: Instant,
 }
@@ -887,6 +969,7 @@ impl Running {
             cancelled: cancel.is_cancelled(),
             tool: self.tool,
             decided_by: self.decided_by,
+            sandbox: self.sandbox,
             args: self.args,
             started: self.started,
         }
@@ -899,6 +982,7 @@ pub struct Ran {
     cancelled: bool,
     tool: String,
     decided_by: String,
+    sandbox: Option<Confine>,
     args: Value,
     started: Instant,
 }
@@ -919,6 +1003,7 @@ impl Ran {
             failure,
             output: self.output.clone(),
             duration_ms: self.started.elapsed().as_secs_f64() * 1000.0,
+            sandbox: self.sandbox,
         }
     }
 }
@@ -935,6 +1020,9 @@ struct CallEntry<'a> {
     result: &'a ToolOutput,
     is_error: bool,
     duration_ms: f64,
+    /// Where a Bash call ran (`none`, `read-only`, `workspace-write`); absent for other tools.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sandbox: Option<&'static str>,
 }
 
 fn build_catalog(providers: &[Box<dyn Provider>]) -> (Catalog, Vec<usize>) {

@@ -23,6 +23,11 @@ pub struct Card {
     pub reason: String,
     /// Whether "Allow for this session" may be offered.
     pub session_allow_offered: bool,
+    /// Where the call will run if allowed (Bash: the kernel wall's profile), in words.
+    pub sandbox: Option<String>,
+    /// Whether "Allow, without the sandbox" may be offered (an approved Bash call that would
+    /// otherwise run confined).
+    pub unsandboxed_offered: bool,
 }
 
 impl Card {
@@ -42,6 +47,8 @@ impl Card {
 pub enum CardAnswer {
     AllowOnce,
     AllowForSession,
+    /// Allow once, and run it without finch's sandbox (`Card::unsandboxed_offered`).
+    AllowUnsandboxed,
     Deny,
     /// Deny, and tell the model why.
     DenyWithReason(String),
@@ -67,6 +74,7 @@ impl CardAnswer {
         match self {
             CardAnswer::AllowOnce => "card:allowOnce",
             CardAnswer::AllowForSession => "card:allowForSession",
+            CardAnswer::AllowUnsandboxed => "card:allowUnsandboxed",
             CardAnswer::Deny => "card:deny",
             CardAnswer::DenyWithReason(_) => "card:denyWithReason",
             CardAnswer::TimedOut => "card:timeout",
@@ -79,7 +87,10 @@ impl CardAnswer {
     }
 
     pub fn allows(&self) -> bool {
-        matches!(self, CardAnswer::AllowOnce | CardAnswer::AllowForSession)
+        matches!(
+            self,
+            CardAnswer::AllowOnce | CardAnswer::AllowForSession | CardAnswer::AllowUnsandboxed
+        )
     }
 }
 

@@ -82,7 +82,7 @@ impl TtyPrompter {
         keys: &mut term::Keys,
         cancel: Option<&Cancel>,
     ) -> io::Result<CardAnswer> {
-        let choices = CardChoice::offered(card.session_allow_offered);
+        let choices = CardChoice::offered(card.session_allow_offered, card.unsandboxed_offered);
         let items = card_items(&choices, card);
         let mut menu = Menu::new(&items, false, None);
         // Enter alone never runs a high-risk call: the cursor starts on Deny.
@@ -129,6 +129,7 @@ impl TtyPrompter {
         Ok(match choice {
             CardChoice::AllowOnce => CardAnswer::AllowOnce,
             CardChoice::AllowForSession => CardAnswer::AllowForSession,
+            CardChoice::AllowUnsandboxed => CardAnswer::AllowUnsandboxed,
             CardChoice::Deny => CardAnswer::Deny,
             CardChoice::DenyWithReason => {
                 let prompt = "\nTell the model why (Enter sends, Esc denies without a reason): ";
@@ -330,13 +331,18 @@ enum CardChoice {
     AllowForSession,
     Deny,
     DenyWithReason,
+    /// Allow once without finch's sandbox (approved Bash calls).
+    AllowUnsandboxed,
 }
 
 impl CardChoice {
-    fn offered(session_allow: bool) -> Vec<CardChoice> {
+    fn offered(session_allow: bool, unsandboxed: bool) -> Vec<CardChoice> {
         let mut choices = vec![CardChoice::AllowOnce];
         if session_allow {
             choices.push(CardChoice::AllowForSession);
+        }
+        if unsandboxed {
+            choices.push(CardChoice::AllowUnsandboxed);
         }
         choices.extend([CardChoice::Deny, CardChoice::DenyWithReason]);
         choices
@@ -348,6 +354,7 @@ impl CardChoice {
             CardChoice::AllowForSession => "Allow for this session",
             CardChoice::Deny => "Deny",
             CardChoice::DenyWithReason => "Deny and tell the model why",
+            CardChoice::AllowUnsandboxed => "Allow once, without the sandbox",
         }
     }
 
@@ -358,6 +365,7 @@ impl CardChoice {
             CardChoice::AllowForSession => 2,
             CardChoice::Deny => 3,
             CardChoice::DenyWithReason => 4,
+            CardChoice::AllowUnsandboxed => 5,
         }
     }
 
@@ -368,6 +376,7 @@ impl CardChoice {
             CardChoice::AllowForSession => 's',
             CardChoice::Deny => 'n',
             CardChoice::DenyWithReason => 'r',
+            CardChoice::AllowUnsandboxed => 'u',
         }
     }
 }
@@ -712,6 +721,9 @@ fn render_card(out: &mut impl Write, card: &Card, width: usize, color: bool) -> 
         width,
     )?;
     field(out, "reason", &visible(&card.reason), width)?;
+    if let Some(sandbox) = &card.sandbox {
+        field(out, "sandbox", &visible(sandbox), width)?;
+    }
     writeln!(out)
 }
 
@@ -883,6 +895,11 @@ fn card_outcome(answer: &CardAnswer, color: bool) -> Option<String> {
         CardAnswer::AllowForSession => paint(color, "✓ Allowed for this session", |t| {
             t.green().to_string()
         }),
+        CardAnswer::AllowUnsandboxed => {
+            paint(color, "✓ Allowed once, without the sandbox", |t| {
+                t.yellow().to_string()
+            })
+        }
         CardAnswer::Deny => paint(color, "✗ Denied", |t| t.red().to_string()),
         CardAnswer::DenyWithReason(reason) => {
             let text = format!("✗ Denied; the model is told: {}", visible(reason));
@@ -1213,11 +1230,13 @@ mod tests {
             summary: command.into(),
             reason: "the command is not read-only".into(),
             session_allow_offered,
+            sandbox: None,
+            unsandboxed_offered: false,
         }
     }
 
     fn card_menu(session_allow: bool) -> (Vec<CardChoice>, Menu) {
-        let choices = CardChoice::offered(session_allow);
+        let choices = CardChoice::offered(session_allow, false);
         let card = bash_card("touch x", Risk::Medium, session_allow);
         let menu = Menu::new(&card_items(&choices, &card), false, None);
         (choices, menu)
@@ -1284,7 +1303,7 @@ mod tests {
     #[test]
     fn session_allow_is_offered_only_when_the_card_says_so() {
         assert_eq!(
-            CardChoice::offered(true),
+            CardChoice::offered(true, false),
             [
                 CardChoice::AllowOnce,
                 CardChoice::AllowForSession,
@@ -1292,7 +1311,7 @@ mod tests {
                 CardChoice::DenyWithReason
             ]
         );
-        assert!(!CardChoice::offered(false).contains(&CardChoice::AllowForSession));
+        assert!(!CardChoice::offered(false, false).contains(&CardChoice::AllowForSession));
     }
 
     fn question_menu(options: usize, multi: bool) -> Menu {
@@ -1455,6 +1474,8 @@ mod tests {
             summary: r#"{"env":"prod"}"#.into(),
             reason: "mini tool tools always ask".into(),
             session_allow_offered: false,
+            sandbox: None,
+            unsandboxed_offered: false,
         };
         let mut out = Vec::new();
         render_card(&mut out, &card, 80, false).unwrap();
@@ -1596,8 +1617,10 @@ mod tests {
             summary: r#"{"owner":"acme","repo":"site","title":"The deploy step fails on Fridays when the cache is cold"}"#.into(),
             reason: "MCP tools ask in ask mode: no allow rule names mcp__github__create_issue".into(),
             session_allow_offered: true,
+            sandbox: None,
+            unsandboxed_offered: false,
         };
-        let choices = CardChoice::offered(true);
+        let choices = CardChoice::offered(true, false);
         let items = card_items(&choices, &card);
         let menu = Menu::new(&items, false, None);
         let help = card_help(&choices, Duration::from_secs(300));
@@ -1631,7 +1654,7 @@ mod tests {
 
     #[test]
     fn a_high_risk_card_keeps_its_numbers_and_says_so() {
-        let choices = CardChoice::offered(false);
+        let choices = CardChoice::offered(false, false);
         assert_eq!(
             card_help(&choices, Duration::from_secs(60)),
             "Press 1/3/4 or y/n/r, or ↑↓ Enter. Esc denies. Denied after 1m."

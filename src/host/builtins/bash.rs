@@ -9,6 +9,15 @@
 //! itself exits (they would otherwise keep the call open); ones that redirected their output
 //! elsewhere keep running.
 //!
+//! The kernel wall (`crate::sandbox`, SPEC §8.5a): a call the gateway let through without a
+//! card (the `acceptCalls` fast lane) runs in the read-only profile with a minimal environment
+//! (`sandbox::env`: no secret of the user's environment reaches it); an approved call runs in
+//! `[sandbox] approved` (workspace-write by default, with `[sandbox] network`), or unconfined
+//! when the wall is off, not available here, or the person chose "without the sandbox" on the
+//! card. A fast-lane command that failed with a refusal in its error output is told what the
+//! wall holds and how to ask for a person (`"escalate": true`). A confinement that cannot be
+//! set up runs nothing.
+//!
 //! A command the classifier calls read-only (the only kind the fast lane runs without a card)
 //! runs with git settings that cannot execute anything, given as `GIT_CONFIG_COUNT`
 //! command-line configuration, which outranks every config file: no fsmonitor, no hooks, no
@@ -33,8 +42,11 @@ use serde_json::{Value, json};
 use super::super::cancel::{Cancel, cancelled_output};
 use super::super::catalog::ToolDef;
 use super::super::output::{Content, ToolOutput};
+use super::super::policy::{self, ESCALATE_ARG, Wall};
 use super::Cx;
 use crate::capture::{OutputTail, pump};
+use crate::config::{BashWall, SandboxSettings};
+use crate::sandbox::{Access, Confine, Confinement, Places, Profile, ProfileState, Support};
 use crate::schedule::runner::{Signal, signal_group};
 
 /// The longest timeout a call may ask for.
@@ -55,7 +67,9 @@ stopped (with everything it started) after `timeout` milliseconds: by default th
 its first and last 15000 bytes; the middle of longer output is cut. Background processes that \
 still write to the command's output are stopped when the command exits; redirect their output \
 (`cmd > log 2>&1 &`) to keep them running. Prefer Read, Grep and Glob for reading and searching \
-files.";
+files. A command that runs without a permission card runs in finch's read-only sandbox: it can \
+read the workspace and the system, write only $TMPDIR, and has no network; if the sandbox stops \
+it, call again with `escalate: true` to ask a person to run it with write access.";
 
 /// What people type when they want this tool (ToolSearch ranks it beside the description).
 pub const KEYWORDS: &str = "run execute shell command terminal script program build test install npm git. 执行命令 运行命令 终端 命令行 运行脚本 执行脚本 跑测试 编译 執行指令 執行命令 終端機 命令列 執行腳本";
@@ -82,6 +96,10 @@ pub fn def() -> ToolDef {
                 "description": {
                     "type": "string",
                     "description": "A few words on what the command does, for the person approving it."
+                },
+                ESCALATE_ARG: {
+                    "type": "boolean",
+                    "description": "Ask a person to approve the command, which then runs with write access to the workspace and the network, instead of the read-only sandbox of calls that need no approval. Use it when the sandbox stopped a command."
                 }
             },
             "required": ["command"],
@@ -100,21 +118,150 @@ pub fn call(args: &Value, cx: &Cx) -> ToolOutput {
             .bash_timeout
             .min(Duration::from_millis(MAX_TIMEOUT_MS)),
     };
-    execute(command, &cx.session.cwd, timeout, cx.cancel)
-}
-
-fn execute(command: &str, cwd: &Path, timeout: Duration, cancel: &Cancel) -> ToolOutput {
+    let cwd = &cx.session.cwd;
     if !cwd.is_dir() {
         return ToolOutput::error(format!(
             "The session's working directory {} does not exist, so the command was not run.",
             cwd.display()
         ));
     }
-    match run(command, cwd, timeout, cancel) {
+    let mut confinement = match confinement(cx) {
+        Ok(c) => c,
+        Err(e) => {
+            return ToolOutput::error(format!(
+                "The command was not run: {e}. Nothing ran outside the sandbox; `finch sandbox status` shows what this kernel can enforce."
+            ));
+        }
+    };
+    let env = if cx.confine == Confine::ReadOnly {
+        Environment::Minimal(crate::sandbox::env::minimal(
+            cx.env.env.iter(),
+            &cx.env.settings.sandbox.env,
+        ))
+    } else {
+        Environment::Inherited
+    };
+    let setup = Setup {
+        confinement: confinement.as_mut(),
+        env,
+        git_safe: cx.confine == Confine::ReadOnly || policy::classify(command).read_only,
+    };
+    execute(command, cwd, timeout, cx.cancel, setup, cx.confine)
+}
+
+fn execute(
+    command: &str,
+    cwd: &Path,
+    timeout: Duration,
+    cancel: &Cancel,
+    setup: Setup,
+    confine: Confine,
+) -> ToolOutput {
+    match run(command, cwd, timeout, cancel, setup) {
         Ok(outcome) if outcome.cancelled => cancelled_output("Bash"),
-        Ok(outcome) => render(&outcome, timeout),
+        Ok(outcome) => render(&outcome, timeout, confine),
         Err(message) => ToolOutput::error(message),
     }
+}
+
+/// Whether the kernel wall holds the fast lane here (the gateway's `Wall`).
+pub fn wall(sandbox: &SandboxSettings) -> Wall {
+    if sandbox.bash == BashWall::Off {
+        return Wall::Missing("[sandbox] bash = \"off\" in finch.toml");
+    }
+    match Support::get().profile(Profile::ReadOnly).why() {
+        None => Wall::Holds,
+        Some(why) => Wall::Missing(why),
+    }
+}
+
+/// Where an approved Bash call runs: `[sandbox] approved` where the kernel can hold it,
+/// unconfined where the wall is off or not available (a person approved the call).
+pub fn approved_confine(sandbox: &SandboxSettings) -> Confine {
+    if sandbox.bash == BashWall::Off {
+        return Confine::Unconfined;
+    }
+    match sandbox.approved {
+        Some(Profile::WorkspaceWrite)
+            if !matches!(
+                Support::get().profile(Profile::ReadOnly),
+                ProfileState::Unavailable(_)
+            ) =>
+        {
+            Confine::WorkspaceWrite {
+                network: sandbox.network,
+            }
+        }
+        _ => Confine::Unconfined,
+    }
+}
+
+/// Where a Bash call the gateway judged runs once allowed (what `finch policy check` shows):
+/// the fast lane in read-only, anything a person or a rule approves as `approved_confine`.
+pub fn verdict_confine(verdict: &policy::Verdict, sandbox: &SandboxSettings) -> Confine {
+    if verdict.decision == policy::Decision::Allow
+        && verdict.decided_by == policy::DecidedBy::FastLane
+    {
+        Confine::ReadOnly
+    } else {
+        approved_confine(sandbox)
+    }
+}
+
+/// The kernel confinement of this call, `None` when it runs unconfined.
+fn confinement(cx: &Cx) -> Result<Option<Confinement>, crate::sandbox::SandboxError> {
+    let Some(profile) = cx.confine.profile() else {
+        return Ok(None);
+    };
+    let session = cx.session;
+    let roots: Vec<_> = std::iter::once(&session.cwd)
+        .chain(&session.trusted)
+        .cloned()
+        .collect();
+    let home = session.home.clone().or_else(|| cx.env.env.home_dir());
+    let protected = if profile == Profile::WorkspaceWrite {
+        let mut workspace = session.workspace();
+        workspace.runtime = Some(cx.env.homes.runtime.clone());
+        roots
+            .iter()
+            .flat_map(|root| {
+                // Hooks git would run are kept read-only even before the first one exists.
+                let git = root.join(".git");
+                if git.is_dir() && !git.join("hooks").exists() {
+                    let _ = std::fs::create_dir(git.join("hooks"));
+                }
+                policy::protected_paths_below(root, &workspace)
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let places = Places {
+        roots,
+        protected,
+        home,
+        path: cx.env.env.get_path("PATH").map(|p| p.into_os_string()),
+        extra_read: cx.env.settings.sandbox.read.clone(),
+        extra_write: Vec::new(),
+        network: matches!(cx.confine, Confine::WorkspaceWrite { network: true }),
+    };
+    Confinement::prepare(Access::for_profile(profile, &places)).map(Some)
+}
+
+/// The environment a command starts with.
+enum Environment {
+    /// finch's own (approved and unconfined calls).
+    Inherited,
+    /// Only these variables (the fast lane: `sandbox::env`).
+    Minimal(Vec<(String, std::ffi::OsString)>),
+}
+
+/// How a command is started: its confinement, environment and git settings.
+struct Setup<'a> {
+    confinement: Option<&'a mut Confinement>,
+    env: Environment,
+    /// Git settings that run nothing (`GIT_SAFE_CONFIG`).
+    git_safe: bool,
 }
 
 /// One stream's output: its first bytes, then the last ones of what followed.
@@ -208,7 +355,13 @@ const GIT_SAFE_CONFIG: &[(&str, &str)] = &[
 
 /// Runs `command` in `cwd`, stopping its process group after `timeout` or when `cancel` is set.
 /// `Err` when it cannot be started.
-fn run(command: &str, cwd: &Path, timeout: Duration, cancel: &Cancel) -> Result<Outcome, String> {
+fn run(
+    command: &str,
+    cwd: &Path,
+    timeout: Duration,
+    cancel: &Cancel,
+    setup: Setup,
+) -> Result<Outcome, String> {
     let mut cmd = Command::new("bash");
     cmd.arg("-c")
         .arg(command)
@@ -216,7 +369,14 @@ fn run(command: &str, cwd: &Path, timeout: Duration, cancel: &Cancel) -> Result<
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    if crate::host::policy::classify(command).read_only {
+    if let Environment::Minimal(vars) = &setup.env {
+        cmd.env_clear().envs(vars.iter().map(|(k, v)| (k, v)));
+    }
+    let sandboxed = setup.confinement.is_some();
+    if let Some(confinement) = setup.confinement {
+        confinement.apply(&mut cmd);
+    }
+    if setup.git_safe {
         cmd.env("GIT_CONFIG_COUNT", GIT_SAFE_CONFIG.len().to_string())
             .env("GIT_PAGER", "cat")
             .env_remove("GIT_EXTERNAL_DIFF");
@@ -231,7 +391,15 @@ fn run(command: &str, cwd: &Path, timeout: Duration, cancel: &Cancel) -> Result<
         cmd.process_group(0);
     }
     let mut child = cmd.spawn().map_err(|e| {
-        format!("Cannot start bash: {e}. The command was not run; is bash installed and on PATH?")
+        if sandboxed {
+            format!(
+                "Cannot start bash in finch's sandbox: {e}. The command was not run; nothing ran outside the sandbox."
+            )
+        } else {
+            format!(
+                "Cannot start bash: {e}. The command was not run; is bash installed and on PATH?"
+            )
+        }
     })?;
     let pid = child.id();
     let (tx, rx) = mpsc::channel();
@@ -343,8 +511,15 @@ fn wait_closed(rx: &mpsc::Receiver<Event>, open: &mut i32, limit: Duration) -> b
     true
 }
 
+/// What the model reads after a fast-lane command failed with a refusal.
+const BLOCKED_NOTE: &str = "This command ran without a permission card, so it ran in finch's \
+read-only sandbox: it may read the workspace, the trusted directories and the system's \
+directories, write only its private $TMPDIR, and use no network. The refusal above may be the \
+sandbox's. Writing files or using the network needs a person's approval: call Bash again with \
+`\"escalate\": true` to ask for it (an approved command runs with write access to the workspace).";
+
 /// The result the model reads: labelled streams, then how the command ended.
-fn render(outcome: &Outcome, timeout: Duration) -> ToolOutput {
+fn render(outcome: &Outcome, timeout: Duration, confine: Confine) -> ToolOutput {
     let mut text = String::new();
     for (label, body) in [("stdout", &outcome.stdout), ("stderr", &outcome.stderr)] {
         if body.is_empty() {
@@ -380,13 +555,24 @@ fn render(outcome: &Outcome, timeout: Duration) -> ToolOutput {
             );
         }
     }
+    let blocked = confine == Confine::ReadOnly
+        && exit_code != Some(0)
+        && crate::sandbox::looks_blocked(&outcome.stderr);
+    if blocked {
+        text.push('\n');
+        text.push_str(BLOCKED_NOTE);
+    }
     let mut structured = json!({
         "exitCode": exit_code,
         "stdout": outcome.stdout,
         "stderr": outcome.stderr,
         "timedOut": outcome.timed_out,
         "outputCut": outcome.cut,
+        "sandbox": confine.as_str(),
     });
+    if blocked && let Some(map) = structured.as_object_mut() {
+        map.insert("sandboxBlocked".into(), true.into());
+    }
     if let (Some(sig), Some(map)) = (signal, structured.as_object_mut()) {
         map.insert("signal".into(), sig.into());
     }
@@ -449,6 +635,7 @@ mod tests {
             dir.path(),
             timeout,
             &Cancel::new(),
+            unconfined("git status --porcelain"),
         )
         .unwrap();
         assert!(
@@ -462,9 +649,25 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("here.txt"), "x").unwrap();
         let timeout = Duration::from_millis(timeout_ms);
-        let outcome = run(command, dir.path(), timeout, &Cancel::new()).unwrap();
-        let output = render(&outcome, timeout);
+        let outcome = run(
+            command,
+            dir.path(),
+            timeout,
+            &Cancel::new(),
+            unconfined(command),
+        )
+        .unwrap();
+        let output = render(&outcome, timeout, Confine::Unconfined);
         (outcome, output)
+    }
+
+    /// How an approved command runs with the wall off.
+    fn unconfined(command: &str) -> Setup<'static> {
+        Setup {
+            confinement: None,
+            env: Environment::Inherited,
+            git_safe: policy::classify(command).read_only,
+        }
     }
 
     #[test]
@@ -484,7 +687,14 @@ mod tests {
         });
         let command = format!("sleep 30 & echo $! > {}; wait", pid_file.display());
         let started = Instant::now();
-        let output = execute(&command, dir.path(), Duration::from_secs(60), &cancel);
+        let output = execute(
+            &command,
+            dir.path(),
+            Duration::from_secs(60),
+            &cancel,
+            unconfined(&command),
+            Confine::Unconfined,
+        );
         assert!(output.is_error);
         assert!(output.text_content().contains("cancelled"), "{output:?}");
         assert!(
@@ -613,13 +823,41 @@ mod tests {
     fn a_missing_working_directory_runs_nothing() {
         let dir = tempfile::tempdir().unwrap();
         let gone = dir.path().join("gone");
-        let out = execute("touch x", &gone, Duration::from_secs(5), &Cancel::new());
-        assert!(out.is_error);
-        assert!(
-            out.text_content()
-                .contains("does not exist, so the command was not run")
+        let env = crate::host::HostEnv {
+            homes: crate::homes::Homes {
+                runtime: dir.path().join("runtime"),
+                agent: dir.path().join("agent"),
+                agent_source: crate::homes::AgentHomeSource::Env,
+            },
+            settings: crate::config::Config::default()
+                .settings(&dir.path().join("finch.toml"))
+                .unwrap(),
+            env: crate::env::Env::default(),
+            fixed_now: None,
+            embed_resources: false,
+        };
+        let session = crate::host::session::SessionState::detached(
+            gone.clone(),
+            gone.clone(),
+            policy::Mode::AcceptCalls,
+            None,
         );
-        assert!(!dir.path().join("x").exists());
+        for confine in [Confine::Unconfined, Confine::ReadOnly] {
+            let cx = Cx {
+                env: &env,
+                session: &session,
+                cancel: &Cancel::new(),
+                progress: &crate::host::cancel::no_progress,
+                confine,
+            };
+            let out = call(&json!({"command": "touch x"}), &cx);
+            assert!(out.is_error);
+            assert!(
+                out.text_content()
+                    .contains("does not exist, so the command was not run")
+            );
+            assert!(!dir.path().join("x").exists());
+        }
     }
 
     #[test]

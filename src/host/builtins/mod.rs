@@ -7,7 +7,7 @@
 //! trusted directories to a card.
 
 mod ask_user_question;
-mod bash;
+pub mod bash;
 mod edit;
 mod glob;
 mod grep;
@@ -81,12 +81,14 @@ impl Provider for Builtins {
         let brief = tool.def.raw_name == "Read" && read::is_brief(&args, cx.session);
         let env = Arc::clone(cx.env);
         let session = cx.session.snapshot();
+        let confine = cx.confine;
         let job: Job = Box::new(move |job: &JobCx| {
             let cx = Cx {
                 env: &env,
                 session: &session,
                 cancel: job.cancel,
                 progress: job.progress,
+                confine,
             };
             independent(&args, &cx)
         });
@@ -106,6 +108,8 @@ pub struct Cx<'a> {
     pub cancel: &'a Cancel,
     #[allow(dead_code)]
     pub progress: &'a ProgressSink<'a>,
+    /// How the gateway's decision confines the call (Bash).
+    pub confine: crate::sandbox::Confine,
 }
 
 /// The search text of a built-in (`toolsearch::Searchable::keywords`): what people type when

@@ -118,6 +118,10 @@ pub enum DecidedBy {
     /// A card a person already answered "Allow for this session" (never from `decide`: the
     /// host and `finch policy check --session` apply a session's answers after it).
     SessionAllow,
+    /// A read-only Bash command in `acceptCalls` whose wall does not hold here (`Wall`).
+    NoSandbox,
+    /// A read-only Bash command the model asked a person for (`ESCALATE_ARG`).
+    Escalated,
 }
 
 impl DecidedBy {
@@ -133,6 +137,8 @@ impl DecidedBy {
             DecidedBy::ProtectedPath => "protectedPath",
             DecidedBy::AskMode => "askMode",
             DecidedBy::SessionAllow => "sessionAllow",
+            DecidedBy::NoSandbox => "noSandbox",
+            DecidedBy::Escalated => "escalated",
         }
     }
 }
@@ -243,6 +249,41 @@ pub fn protected(path: &Path, workspace: &Workspace) -> Option<&'static str> {
     }
 }
 
+/// The protected paths (`protected`) that exist below `root`, for the kernel wall to keep
+/// read-only where it lets a command write `root`: the protected entries of `root` itself
+/// (`.finch`, `.envrc`, and at `$HOME` the shell start-up files), what git runs or obeys inside
+/// `.git` (`hooks`, `config`, `info`; the whole `.git` when it is a file pointing elsewhere),
+/// and the protected entries of `.config`. The rest of `.git` stays writable, so an approved
+/// `git commit` works.
+pub fn protected_paths_below(root: &Path, workspace: &Workspace) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let entries = |dir: &Path| -> Vec<PathBuf> {
+        std::fs::read_dir(dir)
+            .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+            .unwrap_or_default()
+    };
+    for path in entries(root) {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        match name {
+            ".git" if path.is_dir() => found.extend(
+                ["hooks", "config", "info"]
+                    .iter()
+                    .map(|n| path.join(n))
+                    .filter(|p| p.exists()),
+            ),
+            ".config" if path.is_dir() => found.extend(
+                entries(&path)
+                    .into_iter()
+                    .filter(|p| protected(p, workspace).is_some()),
+            ),
+            _ if protected(&path, workspace).is_some() => found.push(path),
+            _ => {}
+        }
+    }
+    found.sort();
+    found
+}
+
 /// One call to decide on.
 #[derive(Debug, Clone, Copy)]
 pub struct ToolCall<'a> {
@@ -252,7 +293,23 @@ pub struct ToolCall<'a> {
     pub workspace: &'a Workspace,
     /// What the disk says about the call's paths (`probe`); empty when nobody looked.
     pub facts: &'a PathFacts,
+    /// Whether the kernel holds a fast-lane Bash command to read-only.
+    pub wall: Wall,
 }
+
+/// Whether the kernel wall (`crate::sandbox`, read-only profile) holds what the fast lane
+/// lets through without a card. Without it no Bash call skips a card (SPEC §8.5a: fail closed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wall {
+    Holds,
+    /// Why not: the kernel cannot enforce it here, or `[sandbox] bash = "off"`.
+    Missing(&'static str),
+}
+
+/// The Bash argument with which the model asks for a person instead of the read-only fast lane
+/// (after the wall stopped a command): the call then takes a card and, approved, runs in the
+/// approved profile.
+pub const ESCALATE_ARG: &str = "escalate";
 
 /// The auto-allowed tools of §8.3 step 2.
 pub const AUTO_ALLOW: &[&str] = &[
@@ -458,8 +515,18 @@ pub fn decide(call: &ToolCall, mode: Mode, rules: &Rules) -> Verdict {
         ),
         (Lane::Bash, Target::Command(command, c)) => {
             let outside = read_paths_outside(c, call.workspace, call.facts);
+            let escalate = call
+                .args
+                .get(ESCALATE_ARG)
+                .and_then(Value::as_bool)
+                .unwrap_or(false);
+            let lane = FastLane {
+                mode,
+                wall: call.wall,
+                escalate,
+            };
             let (decision, decided_by, reason, used) =
-                bash_step(command, c, outside.as_deref(), mode, rules);
+                bash_step(command, c, outside.as_deref(), lane, rules);
             verdict(decision, decided_by, reason, used)
         }
         (Lane::File, Target::Paths(paths)) => {
@@ -516,13 +583,24 @@ fn always_card_reason(tool: &ToolRef) -> String {
 
 type Step = (Decision, DecidedBy, String, Vec<Rule>);
 
+/// What decides whether a read-only command may take the fast lane.
+#[derive(Debug, Clone, Copy)]
+struct FastLane {
+    mode: Mode,
+    wall: Wall,
+    /// The model asked for a person (`ESCALATE_ARG`).
+    escalate: bool,
+}
+
 fn bash_step(
     command: &str,
     c: &Classification,
     outside: Option<&str>,
-    mode: Mode,
+    lane: FastLane,
     rules: &Rules,
 ) -> Step {
+    // The fast lane needs the wall behind it and a model that did not ask for a person.
+    let fast = lane.mode == Mode::AcceptCalls && !lane.escalate;
     let shown = one_line(command);
     if c.destructive {
         let why = c.destructive_reason.as_deref().unwrap_or("destructive");
@@ -534,7 +612,7 @@ fn bash_step(
         );
     }
     if c.read_only
-        && mode == Mode::AcceptCalls
+        && fast
         && let Some(why) = outside
     {
         if let Ok(used) = bash_cover(c, rules) {
@@ -553,13 +631,27 @@ fn bash_step(
             Vec::new(),
         );
     }
-    if c.read_only && mode == Mode::AcceptCalls {
-        return (
-            Decision::Allow,
-            DecidedBy::FastLane,
-            format!("{}; the mode is acceptCalls", c.reason),
-            Vec::new(),
-        );
+    if c.read_only && fast {
+        return match lane.wall {
+            Wall::Holds => (
+                Decision::Allow,
+                DecidedBy::FastLane,
+                format!(
+                    "{}; the mode is acceptCalls; it runs in the read-only sandbox",
+                    c.reason
+                ),
+                Vec::new(),
+            ),
+            Wall::Missing(why) => (
+                Decision::Ask,
+                DecidedBy::NoSandbox,
+                format!(
+                    "{}, but finch's kernel wall does not hold here ({why}), so every Bash call gets a card",
+                    c.reason
+                ),
+                Vec::new(),
+            ),
+        };
     }
     match bash_cover(c, rules) {
         Ok(used) => {
@@ -574,6 +666,15 @@ fn bash_step(
                 used,
             )
         }
+        Err(uncovered) if c.read_only && lane.escalate => (
+            Decision::Ask,
+            DecidedBy::Escalated,
+            format!(
+                "{}; the model asked for a person to run it with write access ({uncovered})",
+                c.reason
+            ),
+            Vec::new(),
+        ),
         Err(uncovered) if c.read_only => (
             Decision::Ask,
             DecidedBy::AskMode,
@@ -1016,6 +1117,7 @@ mod tests {
             args: &args,
             workspace: &ws,
             facts: &PathFacts::default(),
+            wall: Wall::Holds,
         };
         decide(&call, mode, &rules(list))
     }
@@ -1319,6 +1421,7 @@ mod tests {
             args: &args,
             workspace: &ws,
             facts: &facts,
+            wall: Wall::Holds,
         };
         let v = decide(&call, AcceptCalls, &rules(&[]));
         assert_eq!((v.decision, v.decided_by), (Ask, By::OutsideWorkspace));
@@ -1343,6 +1446,7 @@ mod tests {
             args: &write,
             workspace: &ws,
             facts: &facts,
+            wall: Wall::Holds,
         };
         let v = decide(&call, AcceptCalls, &rules(&[(A, "*", "*")]));
         assert_eq!((v.decision, v.decided_by), (Ask, By::ProtectedPath));
@@ -1386,6 +1490,7 @@ mod tests {
                 args: &args,
                 workspace: &ws,
                 facts: &PathFacts::default(),
+                wall: Wall::Holds,
             };
             let v = decide(&call, AcceptCalls, &no_rules);
             let c = v.bash.clone().unwrap();
@@ -1621,6 +1726,7 @@ mod tests {
                         args,
                         workspace: &ws,
                         facts: &PathFacts::default(),
+                        wall: Wall::Holds,
                     };
                     let v = decide(&call, mode, &rules);
                     let ctx = || format!("{tool} {args} {mode:?} {set:?} → {v:?}");

@@ -266,6 +266,7 @@ mod tests {
             discover: &|_, _| Vec::new(),
             cancel: &crate::host::cancel::Cancel::new(),
             progress: &crate::host::cancel::no_progress,
+            confine: crate::sandbox::Confine::Unconfined,
         };
         let Value::Object(args) = args else {
             panic!("arguments must be an object")

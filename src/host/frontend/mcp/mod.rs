@@ -1145,6 +1145,9 @@ fn call_result(record: CallRecord) -> CallToolResult {
     let mut meta = JsonObject::new();
     meta.insert("finch/decision".into(), record.decision.into());
     meta.insert("finch/decidedBy".into(), record.decided_by.into());
+    if let Some(confine) = record.sandbox {
+        meta.insert("finch/sandbox".into(), confine.as_str().into());
+    }
     if let Some(failure) = record.failure {
         meta.insert("finch/failure".into(), failure.as_str().into());
     }
@@ -1165,6 +1168,7 @@ fn structured_object(value: Value) -> Value {
 /// The values of the card form's `decision` field.
 const ALLOW_ONCE: &str = "allowOnce";
 const ALLOW_FOR_SESSION: &str = "allowForSession";
+const ALLOW_UNSANDBOXED: &str = "allowUnsandboxed";
 const DENY: &str = "deny";
 const DENY_WITH_REASON: &str = "denyWithReason";
 
@@ -1182,6 +1186,9 @@ fn card_message(card: &Card) -> String {
     }
     text.push_str(&format!(" · risk: {}", card.risk.as_str()));
     text.push_str(&format!("\nWhy: {}", card.reason));
+    if let Some(sandbox) = &card.sandbox {
+        text.push_str(&format!("\nSandbox: {sandbox}"));
+    }
     text
 }
 
@@ -1190,6 +1197,10 @@ fn card_schema(card: &Card) -> ElicitationSchema {
     let mut choices = vec![json!({"const": ALLOW_ONCE, "title": "Allow once"})];
     if card.session_allow_offered {
         choices.push(json!({"const": ALLOW_FOR_SESSION, "title": "Allow for this session"}));
+    }
+    if card.unsandboxed_offered {
+        choices
+            .push(json!({"const": ALLOW_UNSANDBOXED, "title": "Allow once, without the sandbox"}));
     }
     choices.push(json!({"const": DENY, "title": "Deny"}));
     choices.push(json!({"const": DENY_WITH_REASON, "title": "Deny and tell the model why"}));
@@ -1244,6 +1255,7 @@ fn card_answer(result: &ElicitResult) -> CardAnswer {
     match field("decision") {
         ALLOW_ONCE => CardAnswer::AllowOnce,
         ALLOW_FOR_SESSION => CardAnswer::AllowForSession,
+        ALLOW_UNSANDBOXED => CardAnswer::AllowUnsandboxed,
         // A reason typed beside a plain deny is still worth passing on.
         DENY | DENY_WITH_REASON if !reason.is_empty() => {
             CardAnswer::DenyWithReason(reason.to_string())
@@ -1356,6 +1368,8 @@ mod tests {
             summary: "touch x".into(),
             reason: "not read-only".into(),
             session_allow_offered,
+            sandbox: None,
+            unsandboxed_offered: false,
         }
     }
 
@@ -1551,6 +1565,7 @@ mod tests {
             },
             failure: None,
             duration_ms: 0.1,
+            sandbox: None,
         };
         let result = serde_json::to_value(call_result(record)).unwrap();
         assert_eq!(

@@ -1,0 +1,232 @@
+//! `finch sandbox status` and `finch sandbox run`: the kernel wall (SPEC §8.5a) for people.
+//! `status` says what this kernel can enforce; `run` runs any command under a profile, as the
+//! Bash built-in would, with its exit status passed through — which also wraps an MCP stdio
+//! server in `servers.json` (`"command": "finch", "args": ["sandbox", "run", "--", …]`).
+//!
+//! `run` keeps the caller's environment (it is the person's own command; the fast lane's minimal
+//! environment is the host's rule for the model's commands) and adds the private `TMPDIR`. The
+//! network is off unless `--network` is given, in either profile. Where the kernel cannot
+//! enforce the profile, `run` runs nothing and exits 1: a wall that is not there is never
+//! pretended.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use clap::{Args, Subcommand, ValueEnum};
+use serde_json::json;
+
+use crate::Context;
+use crate::error::{CommandError, Result};
+use crate::host::policy::{Workspace, protected_paths_below};
+use crate::sandbox::{Access, Confinement, Places, Profile, ProfileState, Support};
+
+#[derive(Debug, Subcommand)]
+pub enum SandboxCommand {
+    /// Show what the kernel here can enforce: Landlock, seccomp, namespaces, each profile
+    Status,
+    /// Run a command confined to a profile; its exit status is finch's
+    Run(RunArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ProfileArg {
+    /// Read the workspace and the system, write only a private TMPDIR
+    ReadOnly,
+    /// Also write the working directory and --writable directories (protected paths stay
+    /// read-only)
+    WorkspaceWrite,
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// The profile to confine the command to
+    #[arg(long, value_enum, default_value_t = ProfileArg::ReadOnly)]
+    pub profile: ProfileArg,
+    /// Allow the network (TCP and sockets of every family)
+    #[arg(long)]
+    pub network: bool,
+    /// Another directory the command may write (read in read-only) (repeatable)
+    #[arg(long, value_name = "DIR")]
+    pub writable: Vec<PathBuf>,
+    /// The working directory, and the workspace of the profile (default: the current directory)
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+    /// The command and its arguments (after `--`)
+    #[arg(
+        required = true,
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "CMD"
+    )]
+    pub command: Vec<String>,
+}
+
+pub fn run(ctx: &Context, cmd: &SandboxCommand) -> Result<()> {
+    match cmd {
+        SandboxCommand::Status => cmd_status(ctx),
+        SandboxCommand::Run(args) => cmd_run(ctx, args),
+    }
+}
+
+fn cmd_status(ctx: &Context) -> Result<()> {
+    let support = Support::get();
+    if ctx.ui.json {
+        return ctx.ui.json(&support.to_json());
+    }
+    for (name, state, detail) in status_lines(support) {
+        let mark = match state {
+            LineState::Ok => ctx.ui.green("✓"),
+            LineState::Warn => ctx.ui.yellow("⚠"),
+        };
+        ctx.ui.line(format!("{mark} {name:<16} {detail}"))?;
+    }
+    Ok(())
+}
+
+/// Whether a status line is fine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineState {
+    Ok,
+    Warn,
+}
+
+/// The lines of `finch sandbox status` (also shown by `finch doctor --env`).
+pub fn status_lines(support: &Support) -> Vec<(String, LineState, String)> {
+    let ok = |yes: bool| if yes { LineState::Ok } else { LineState::Warn };
+    let mut lines = vec![
+        (
+            "Landlock".to_string(),
+            ok(support.landlock.as_str() == "enforced"),
+            match support.landlock.abi() {
+                Some(abi) => format!("ABI {abi}, {}", support.landlock.as_str()),
+                None => "unavailable".to_string(),
+            },
+        ),
+        (
+            "seccomp".to_string(),
+            ok(support.seccomp),
+            if support.seccomp { "yes" } else { "no" }.to_string(),
+        ),
+        (
+            "user namespaces".to_string(),
+            ok(support.mount_namespace()),
+            if support.mount_namespace() {
+                "yes (private mount namespaces for read-only binds)"
+            } else {
+                "no"
+            }
+            .to_string(),
+        ),
+    ];
+    for profile in Profile::ALL {
+        let state = support.profile(profile);
+        let detail = match state.why() {
+            Some(why) => format!("{}: {why}", state.as_str()),
+            None => state.as_str().to_string(),
+        };
+        lines.push((
+            format!("sandbox {profile}"),
+            ok(state.is_enforced()),
+            detail,
+        ));
+    }
+    lines
+}
+
+fn cmd_run(ctx: &Context, args: &RunArgs) -> Result<()> {
+    let profile = match args.profile {
+        ProfileArg::ReadOnly => Profile::ReadOnly,
+        ProfileArg::WorkspaceWrite => Profile::WorkspaceWrite,
+    };
+    let state = Support::get().profile(profile);
+    if let ProfileState::Unavailable(why) = state {
+        return Err(CommandError::failed(format!(
+            "cannot run `{}` in the {profile} sandbox: {why}",
+            args.command.join(" ")
+        ))
+        .with_hint("`finch sandbox status` shows what this kernel can enforce"));
+    }
+    let cwd = crate::homes::absolutize(args.cwd.as_deref().unwrap_or(&ctx.cwd), &ctx.cwd);
+    let cwd = std::fs::canonicalize(&cwd).map_err(|e| {
+        CommandError::failed(format!(
+            "cannot use {} as the working directory: {e}",
+            cwd.display()
+        ))
+    })?;
+    let mut writable = Vec::new();
+    for dir in &args.writable {
+        let dir = crate::homes::absolutize(dir, &ctx.cwd);
+        writable.push(
+            std::fs::canonicalize(&dir)
+                .map_err(|e| CommandError::failed(format!("--writable {}: {e}", dir.display())))?,
+        );
+    }
+    let home = ctx.env.home_dir();
+    let runtime = ctx.homes().ok().map(|h| h.runtime.clone());
+    let workspace = Workspace {
+        cwd: cwd.clone(),
+        project: cwd.clone(),
+        trusted: writable.clone(),
+        home: home.clone(),
+        runtime,
+    };
+    let protected = std::iter::once(&cwd)
+        .chain(&writable)
+        .flat_map(|root| protected_paths_below(root, &workspace))
+        .collect();
+    let settings = ctx.settings().ok();
+    let places = Places {
+        roots: vec![cwd.clone()],
+        protected,
+        home,
+        path: ctx.env.get_path("PATH").map(PathBuf::into_os_string),
+        extra_read: settings.map(|s| s.sandbox.read.clone()).unwrap_or_default(),
+        extra_write: writable,
+        network: args.network,
+    };
+    let mut access = Access::for_profile(profile, &places);
+    access.network = args.network;
+    let mut confinement =
+        Confinement::prepare(access).map_err(|e| CommandError::failed(e.to_string()))?;
+    let (program, rest) = args
+        .command
+        .split_first()
+        .ok_or_else(|| CommandError::usage("no command to run"))?;
+    let mut command = Command::new(program);
+    command.args(rest).current_dir(&cwd);
+    confinement.apply(&mut command);
+    if ctx.ui.verbose {
+        crate::eline!(
+            "finch: running `{}` in the {profile} sandbox (network {}), TMPDIR {}",
+            args.command.join(" "),
+            if args.network { "on" } else { "off" },
+            confinement.tmpdir().display()
+        );
+    }
+    let status = command.status().map_err(|e| {
+        CommandError::failed(format!("cannot run `{program}` in the sandbox: {e}"))
+            .with_hint("is it installed, and inside a directory the profile may read and execute?")
+    })?;
+    drop(confinement);
+    if ctx.ui.json {
+        ctx.ui.json(&json!({
+            "profile": profile.as_str(),
+            "network": args.network,
+            "exitCode": status.code(),
+            "signal": exit_signal(&status),
+        }))?;
+    }
+    match (status.code(), exit_signal(&status)) {
+        (Some(0), _) => Ok(()),
+        (Some(code), _) => Err(CommandError::exit(u8::try_from(code).unwrap_or(1))),
+        (None, Some(signal)) => Err(CommandError::exit(
+            u8::try_from(128 + signal).unwrap_or(255),
+        )),
+        (None, None) => Err(CommandError::failed("lost track of the command's process")),
+    }
+}
+
+fn exit_signal(status: &std::process::ExitStatus) -> Option<i32> {
+    use std::os::unix::process::ExitStatusExt;
+    status.signal()
+}

@@ -1,0 +1,382 @@
+//! The kernel wall (SPEC §8.5a): confines a child process before it `exec`s, so that what the
+//! permission gateway judged from a command's text is also what the kernel lets it do. The
+//! gateway decides whether a person is asked; this module decides what can happen. It never
+//! decides policy itself: callers say what a process may reach (`Access`), usually through one
+//! of the two Bash profiles (`Profile`), and this module makes the kernel hold it to that.
+//!
+//! On Linux a confined child gets, in this order, between `fork` and `exec`:
+//! 1. (workspace-write only) a private mount namespace — in a user namespace of its own when it
+//!    can get one — where each protected path inside the writable directories is bound
+//!    read-only over itself: Landlock's rights are a union of allows, so "write the workspace
+//!    but not `.git/hooks`" needs the mount table;
+//! 2. no capabilities (a root caller's bounding, ambient, effective, permitted and inheritable
+//!    sets are emptied);
+//! 3. a Landlock ruleset (`landlock` crate): file system rights per directory, TCP connect and
+//!    bind denied when the network is off (ABI ≥ 4), signals and abstract Unix sockets scoped
+//!    to the sandbox (ABI ≥ 6); `no_new_privs`;
+//! 4. a seccomp filter (`seccompiler`) for what Landlock cannot say (see `linux::FILTER`).
+//!
+//! Everything that allocates (opening the directories, building the ruleset and the filter,
+//! the strings written to `/proc/self/*_map`) happens in the parent; the child only makes
+//! system calls. A step that fails makes the spawn fail: nothing runs unconfined by accident.
+//!
+//! # The Bash profiles
+//!
+//! | | read-only | workspace-write |
+//! |---|---|---|
+//! | read + execute | the workspace, the trusted directories (`Session extendDir`), the system's directories (`SYSTEM_READ_EXEC`), the directories on `PATH`, the toolchains under `$HOME` (`HOME_READ_EXEC`), `[sandbox] read` | the same |
+//! | read only | `/etc`, `/proc`, `/sys`, `/dev`, the user's git configuration and caches (`HOME_READ`) | the same |
+//! | write | `/dev/null` (and `/dev/zero`, `/dev/full`, `/dev/tty`), a private per-call `TMPDIR` (no execute) | also the workspace, the trusted directories and `--writable` directories, except the protected paths inside them (read-only binds) |
+//! | network | none: no socket of any family (`socketpair` stays), no TCP | on unless `[sandbox] network = false` |
+//! | always | no `ptrace`, `process_vm_*`, `io_uring_*`, `bpf`, `keyctl`, mounts, namespaces, module or kexec calls; `no_new_privs`; signals and abstract sockets only inside the sandbox; no capabilities | the same |
+//!
+//! Pathname Unix sockets: Landlock controls `connect` to them only from ABI 9; on older kernels
+//! the read-only profile denies `socket()` for every family instead, which closes them too.
+//!
+//! What the wall does not hold: the metadata of paths outside (`stat`, `ls -d`) — Landlock
+//! checks opens, not lookups; what a program prints of its own environment (which is why the
+//! fast lane gets a minimal one, `env`); and anything on macOS and Windows, which have no
+//! backend yet: there, `Support::profile` says `unavailable` and every Bash call takes a card.
+
+pub mod env;
+#[cfg(target_os = "linux")]
+mod linux;
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde::Serialize;
+
+pub use support::{LandlockState, ProfileState, Support};
+
+/// The two confinements a Bash call can run in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Profile {
+    /// The fast lane: read the workspace and the system, write nothing that lasts, no network.
+    ReadOnly,
+    /// Approved calls: read-only plus writing the workspace and the trusted directories.
+    WorkspaceWrite,
+}
+
+impl Profile {
+    pub const ALL: [Profile; 2] = [Profile::ReadOnly, Profile::WorkspaceWrite];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Profile::ReadOnly => "read-only",
+            Profile::WorkspaceWrite => "workspace-write",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Profile> {
+        Profile::ALL.into_iter().find(|p| p.as_str() == text)
+    }
+}
+
+impl std::fmt::Display for Profile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How one call is confined: what the host hands the Bash built-in, and what the transcript
+/// records as the call's `sandbox`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Confine {
+    /// No wall: the wall is off, not available here, or a person chose to run without it.
+    Unconfined,
+    /// The fast lane.
+    ReadOnly,
+    /// An approved call; `network` as `[sandbox] network` says.
+    WorkspaceWrite { network: bool },
+}
+
+impl Confine {
+    /// `none`, `read-only` or `workspace-write` (the transcript's `sandbox`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Confine::Unconfined => "none",
+            Confine::ReadOnly => Profile::ReadOnly.as_str(),
+            Confine::WorkspaceWrite { .. } => Profile::WorkspaceWrite.as_str(),
+        }
+    }
+
+    pub fn profile(self) -> Option<Profile> {
+        match self {
+            Confine::Unconfined => None,
+            Confine::ReadOnly => Some(Profile::ReadOnly),
+            Confine::WorkspaceWrite { .. } => Some(Profile::WorkspaceWrite),
+        }
+    }
+
+    /// One line for a permission card: where the approved call will run.
+    pub fn describe(self) -> String {
+        match self {
+            Confine::Unconfined => "runs without finch's sandbox".to_string(),
+            Confine::ReadOnly => {
+                "runs in finch's read-only sandbox: no writes outside a private TMPDIR, no network"
+                    .to_string()
+            }
+            Confine::WorkspaceWrite { network } => format!(
+                "runs in finch's workspace-write sandbox: writes only the workspace and trusted \
+                 directories (protected paths stay read-only), network {}",
+                if network { "on" } else { "off" }
+            ),
+        }
+    }
+}
+
+/// The system directories every confined program may read and execute from (those that
+/// exist): programs, their libraries and their data.
+pub const SYSTEM_READ_EXEC: &[&str] = &[
+    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/nix", "/snap",
+];
+
+/// System directories that are read, never executed from: configuration, process and device
+/// information.
+pub const SYSTEM_READ: &[&str] = &["/etc", "/proc", "/sys", "/dev"];
+
+/// Device files that may be opened for writing.
+pub const DEVICE_WRITE: &[&str] = &["/dev/null", "/dev/zero", "/dev/full", "/dev/tty"];
+
+/// Toolchains people install under their home, read and executed in place (`rustup`, `pyenv`,
+/// `nvm`, …). Secrets that live beside them stay out: `~/.cargo/credentials.toml` is not
+/// below `~/.cargo/bin` or `~/.cargo/registry`.
+pub const HOME_READ_EXEC: &[&str] = &[
+    ".cargo/bin",
+    ".cargo/registry",
+    ".cargo/git",
+    ".rustup",
+    ".pyenv",
+    ".nvm",
+    ".volta",
+    ".fnm",
+    ".local/bin",
+    ".local/lib",
+    ".bun/bin",
+    ".deno/bin",
+    ".sdkman/candidates",
+    "go/bin",
+    "go/pkg/mod",
+];
+
+/// What tools read under the home to behave as they do outside the wall: git's configuration
+/// and the caches of package managers and build tools. Keys and tokens (`.ssh`, `.gnupg`,
+/// `.npmrc`, `.netrc`, `.config/gh`, `.aws`, `.docker/config.json`, keyrings) are not here.
+pub const HOME_READ: &[&str] = &[
+    ".gitconfig",
+    ".gitignore_global",
+    ".config/git",
+    ".cache",
+    ".inputrc",
+];
+
+/// What one confined process may reach. Paths that do not exist are skipped.
+#[derive(Debug, Clone, Default)]
+pub struct Access {
+    /// Read and execute, beneath each.
+    pub read_exec: Vec<PathBuf>,
+    /// Read only, beneath each.
+    pub read: Vec<PathBuf>,
+    /// Read, write and execute, beneath each.
+    pub write_exec: Vec<PathBuf>,
+    /// Read and write, never execute (the private TMPDIR).
+    pub write: Vec<PathBuf>,
+    /// Files opened for writing without other rights (devices).
+    pub write_files: Vec<PathBuf>,
+    /// Inside the writable directories, still read-only (bound read-only in a mount namespace).
+    pub protected: Vec<PathBuf>,
+    /// TCP and sockets of every family; `false` leaves `socketpair` only.
+    pub network: bool,
+}
+
+impl Access {
+    /// The rights of `profile` for a call in `workspace` (its working directory and trusted
+    /// directories) with the user's `home`, the `PATH` it will see and the extra directories
+    /// the settings name (`[sandbox] read`) or a person added (`--writable`).
+    pub fn for_profile(profile: Profile, places: &Places) -> Access {
+        let mut access = Access::default();
+        access
+            .read_exec
+            .extend(SYSTEM_READ_EXEC.iter().map(PathBuf::from));
+        access.read.extend(SYSTEM_READ.iter().map(PathBuf::from));
+        access
+            .write_files
+            .extend(DEVICE_WRITE.iter().map(PathBuf::from));
+        if let Some(path) = &places.path {
+            access.read_exec.extend(
+                std::env::split_paths(path).filter(|p| p.is_absolute() && p.as_os_str().len() > 1),
+            );
+        }
+        if let Some(home) = &places.home {
+            access
+                .read_exec
+                .extend(HOME_READ_EXEC.iter().map(|p| home.join(p)));
+            access.read.extend(HOME_READ.iter().map(|p| home.join(p)));
+        }
+        access.read_exec.extend(places.extra_read.iter().cloned());
+        match profile {
+            Profile::ReadOnly => {
+                access.read_exec.extend(places.roots.iter().cloned());
+                access.read_exec.extend(places.extra_write.iter().cloned());
+                access.network = false;
+            }
+            Profile::WorkspaceWrite => {
+                access.write_exec.extend(places.roots.iter().cloned());
+                access.write_exec.extend(places.extra_write.iter().cloned());
+                access.protected = places.protected.clone();
+                access.network = places.network;
+            }
+        }
+        access
+    }
+}
+
+/// The places a profile is laid over.
+#[derive(Debug, Clone, Default)]
+pub struct Places {
+    /// The working directory and the trusted directories.
+    pub roots: Vec<PathBuf>,
+    /// Protected paths that exist inside `roots` (kept read-only in workspace-write).
+    pub protected: Vec<PathBuf>,
+    pub home: Option<PathBuf>,
+    /// The `PATH` the confined program gets: its directories are readable and executable.
+    pub path: Option<std::ffi::OsString>,
+    /// `[sandbox] read`: more directories to read and execute.
+    pub extra_read: Vec<PathBuf>,
+    /// `--writable`: more directories to write (read-only profile: read).
+    pub extra_write: Vec<PathBuf>,
+    /// Network for workspace-write (`[sandbox] network`, a grant).
+    pub network: bool,
+}
+
+/// Why a confinement could not be set up.
+#[derive(Debug, thiserror::Error)]
+pub enum SandboxError {
+    #[error("the kernel wall is not available here: {0}")]
+    Unavailable(String),
+    #[error("cannot create the call's private TMPDIR: {0}")]
+    TempDir(std::io::Error),
+    #[error("cannot set up the sandbox: {0}")]
+    Setup(String),
+}
+
+/// A confinement ready to be laid on a `Command`: the private TMPDIR (removed when this is
+/// dropped, so keep it until the process has ended) and, on Linux, the prepared kernel rules.
+pub struct Confinement {
+    tmp: tempfile::TempDir,
+    #[cfg(target_os = "linux")]
+    plan: Option<linux::Plan>,
+}
+
+impl Confinement {
+    /// Prepares `access`, adding a private TMPDIR it may write. Fails where the kernel cannot
+    /// confine (see `Support`).
+    pub fn prepare(mut access: Access) -> Result<Confinement, SandboxError> {
+        let tmp = tempfile::Builder::new()
+            .prefix("finch-sandbox-")
+            .tempdir()
+            .map_err(SandboxError::TempDir)?;
+        access.write.push(tmp.path().to_path_buf());
+        #[cfg(target_os = "linux")]
+        {
+            let plan = linux::Plan::new(&access)?;
+            Ok(Confinement {
+                tmp,
+                plan: Some(plan),
+            })
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            let _ = tmp;
+            Err(SandboxError::Unavailable(
+                "finch's kernel wall exists only on Linux (Landlock) so far".into(),
+            ))
+        }
+    }
+
+    /// The call's private TMPDIR.
+    pub fn tmpdir(&self) -> &Path {
+        self.tmp.path()
+    }
+
+    /// Lays the confinement on `cmd`: `TMPDIR` and the steps that run in the child before
+    /// `exec`. Call once.
+    pub fn apply(&mut self, cmd: &mut Command) {
+        cmd.env("TMPDIR", self.tmp.path());
+        #[cfg(target_os = "linux")]
+        if let Some(plan) = self.plan.take() {
+            plan.apply(cmd);
+        }
+    }
+}
+
+/// What a kernel refusal looks like in a program's error output: the words `strerror` gives
+/// `EACCES` and `EPERM` (and `EROFS` for a read-only bind). A hint, not a proof: a command that
+/// failed for its own reasons may say the same.
+pub fn looks_blocked(stderr: &str) -> bool {
+    const SIGNS: &[&str] = &[
+        "Permission denied",
+        "Operation not permitted",
+        "Read-only file system",
+        "permission denied",
+        "operation not permitted",
+        "EACCES",
+        "EPERM",
+    ];
+    SIGNS.iter().any(|s| stderr.contains(s))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn profiles_round_trip_their_names() {
+        for p in Profile::ALL {
+            assert_eq!(Profile::parse(p.as_str()), Some(p));
+        }
+        assert_eq!(Profile::parse("none"), None);
+    }
+
+    #[test]
+    fn read_only_writes_nothing_of_the_workspace_and_has_no_network() {
+        let places = Places {
+            roots: vec!["/w".into()],
+            protected: vec!["/w/.git/hooks".into()],
+            home: Some("/home/u".into()),
+            path: Some("/usr/bin:/home/u/.cargo/bin:relative".into()),
+            extra_read: vec!["/data".into()],
+            extra_write: vec![],
+            network: true,
+        };
+        let ro = Access::for_profile(Profile::ReadOnly, &places);
+        assert!(ro.read_exec.contains(&"/w".into()));
+        assert!(ro.write_exec.is_empty() && ro.write.is_empty());
+        assert!(!ro.network, "read-only never has the network");
+        assert!(ro.read_exec.contains(&"/home/u/.cargo/bin".into()));
+        assert!(ro.read_exec.contains(&"/data".into()));
+        assert!(!ro.read_exec.iter().any(|p| p == Path::new("relative")));
+        assert!(ro.read.contains(&"/home/u/.gitconfig".into()));
+        assert!(
+            !ro.read
+                .iter()
+                .chain(&ro.read_exec)
+                .any(|p| p.ends_with(".ssh"))
+        );
+
+        let ww = Access::for_profile(Profile::WorkspaceWrite, &places);
+        assert_eq!(ww.write_exec, vec![PathBuf::from("/w")]);
+        assert_eq!(ww.protected, vec![PathBuf::from("/w/.git/hooks")]);
+        assert!(ww.network);
+    }
+
+    #[test]
+    fn refusals_are_recognised_in_error_output() {
+        assert!(looks_blocked("touch: cannot touch 'x': Permission denied"));
+        assert!(looks_blocked("bash: x: Read-only file system"));
+        assert!(!looks_blocked("grep: x: No such file or directory"));
+    }
+}

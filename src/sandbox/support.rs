@@ -1,0 +1,170 @@
+//! What the kernel here can enforce, probed once per process: the Landlock ABI, seccomp, and
+//! whether a child can get a private mount namespace. `finch sandbox status`, `finch doctor
+//! --env` and the gateway's "fail closed" rule read this; nothing here confines anything.
+
+use std::sync::OnceLock;
+
+use serde_json::{Value, json};
+
+use super::Profile;
+
+/// The Landlock ABI the profiles need in full: 6 (signal and abstract socket scopes; TCP from
+/// 4, `IoctlDev` from 5).
+pub const REQUIRED_ABI: i32 = 6;
+
+/// Landlock on this kernel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LandlockState {
+    /// ABI `REQUIRED_ABI` or newer: every right finch asks for is enforced.
+    Enforced(i32),
+    /// An older ABI: some rights would not be enforced, so finch does not rely on it.
+    Partial(i32),
+    /// No Landlock (not built in, disabled, or not Linux).
+    Unavailable,
+}
+
+impl LandlockState {
+    pub fn abi(self) -> Option<i32> {
+        match self {
+            LandlockState::Enforced(abi) | LandlockState::Partial(abi) => Some(abi),
+            LandlockState::Unavailable => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LandlockState::Enforced(_) => "enforced",
+            LandlockState::Partial(_) => "partial",
+            LandlockState::Unavailable => "unavailable",
+        }
+    }
+}
+
+/// How fully a profile can be enforced here.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProfileState {
+    Enforced,
+    /// It runs, but part of it is not held (the text says which part).
+    Partial(&'static str),
+    /// It cannot run confined (the text says why): a call that needs it takes a card.
+    Unavailable(&'static str),
+}
+
+impl ProfileState {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            ProfileState::Enforced => "enforced",
+            ProfileState::Partial(_) => "partial",
+            ProfileState::Unavailable(_) => "unavailable",
+        }
+    }
+
+    pub fn is_enforced(&self) -> bool {
+        *self == ProfileState::Enforced
+    }
+
+    /// Why it is not enforced, when it is not.
+    pub fn why(&self) -> Option<&'static str> {
+        match self {
+            ProfileState::Enforced => None,
+            ProfileState::Partial(why) | ProfileState::Unavailable(why) => Some(why),
+        }
+    }
+}
+
+/// The kernel's support, probed once.
+#[derive(Debug, Clone)]
+pub struct Support {
+    pub landlock: LandlockState,
+    pub seccomp: bool,
+}
+
+impl Support {
+    /// This process's answer (two system calls, the first time).
+    pub fn get() -> &'static Support {
+        static SUPPORT: OnceLock<Support> = OnceLock::new();
+        SUPPORT.get_or_init(Support::probe)
+    }
+
+    #[cfg(target_os = "linux")]
+    fn probe() -> Support {
+        let landlock = match super::linux::landlock_abi() {
+            Some(abi) if abi >= REQUIRED_ABI => LandlockState::Enforced(abi),
+            Some(abi) => LandlockState::Partial(abi),
+            None => LandlockState::Unavailable,
+        };
+        Support {
+            landlock,
+            seccomp: super::linux::seccomp_available(),
+        }
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    fn probe() -> Support {
+        Support {
+            landlock: LandlockState::Unavailable,
+            seccomp: false,
+        }
+    }
+
+    /// Whether a child can get a private mount namespace (user namespaces, or root): tried
+    /// once, with `true`, the first time something asks.
+    pub fn mount_namespace(&self) -> bool {
+        static WORKS: OnceLock<bool> = OnceLock::new();
+        *WORKS.get_or_init(|| {
+            #[cfg(target_os = "linux")]
+            {
+                super::linux::mount_namespace_works()
+            }
+            #[cfg(not(target_os = "linux"))]
+            {
+                false
+            }
+        })
+    }
+
+    /// How fully `profile` is enforced here.
+    pub fn profile(&self, profile: Profile) -> ProfileState {
+        if cfg!(not(target_os = "linux")) {
+            return ProfileState::Unavailable(
+                "finch's kernel wall exists only on Linux so far (no Seatbelt or AppContainer backend)",
+            );
+        }
+        match self.landlock {
+            LandlockState::Unavailable => {
+                return ProfileState::Unavailable(
+                    "this kernel has no Landlock (not built in, or disabled at boot)",
+                );
+            }
+            LandlockState::Partial(_) => {
+                return ProfileState::Unavailable(
+                    "this kernel's Landlock is older than ABI 6: network, device and signal rules would not hold",
+                );
+            }
+            LandlockState::Enforced(_) => {}
+        }
+        if !self.seccomp {
+            return ProfileState::Unavailable("this kernel has no seccomp filters");
+        }
+        match profile {
+            Profile::WorkspaceWrite if !self.mount_namespace() => ProfileState::Partial(
+                "no private mount namespace here (user namespaces are off): the protected paths inside the workspace stay writable",
+            ),
+            _ => ProfileState::Enforced,
+        }
+    }
+
+    /// `finch sandbox status --json`.
+    pub fn to_json(&self) -> Value {
+        let mut profiles = serde_json::Map::new();
+        for p in Profile::ALL {
+            profiles.insert(p.as_str().into(), self.profile(p).as_str().into());
+        }
+        json!({
+            "landlock": {"abi": self.landlock.abi(), "status": self.landlock.as_str()},
+            "seccomp": self.seccomp,
+            "userns": self.mount_namespace(),
+            "profiles": profiles,
+        })
+    }
+}
