@@ -152,6 +152,14 @@ pub fn environment(ctx: &Context) -> Result<()> {
         Err(e) => checks.push(check("finch.toml", Status::Error, e.message)),
     }
     checks.extend(installed_checks(homes));
+    for (name, state, detail) in crate::cli::sandbox::status_lines(crate::sandbox::Support::get()) {
+        let status = match state {
+            crate::cli::sandbox::LineState::Ok => Status::Ok,
+            // A missing wall is not a broken environment: Bash calls then take cards.
+            crate::cli::sandbox::LineState::Warn => Status::Warning,
+        };
+        checks.push(check(&name, status, detail));
+    }
     let failed = checks.iter().filter(|c| c.status == Status::Error).count();
     if ctx.ui.json {
         let items: Vec<Value> = checks

@@ -521,7 +521,10 @@ pub const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
     (
         "sandbox status",
         &[
-            ("finch sandbox status", "Landlock ABI, seccomp, each profile"),
+            (
+                "finch sandbox status",
+                "Landlock ABI, seccomp, each profile",
+            ),
             ("finch sandbox status --json", "the same for scripts"),
         ],
     ),

@@ -162,6 +162,14 @@ pub const HOME_READ_EXEC: &[&str] = &[
     "go/pkg/mod",
 ];
 
+/// Version managers whose `PATH` entries (`~/.pyenv/shims`, `~/.nvm/versions/node/v20/bin`)
+/// run programs from elsewhere under the same root: a `PATH` directory below one of these makes
+/// the whole root readable and executable, wherever it is.
+pub const TOOLCHAIN_ROOTS: &[&str] = &[
+    ".pyenv", ".rbenv", ".nodenv", ".goenv", ".jenv", ".plenv", ".phpenv", ".nvm", ".volta",
+    ".fnm", ".asdf", ".rustup", ".sdkman", ".bun", ".deno", ".pixi", "mise",
+];
+
 /// What tools read under the home to behave as they do outside the wall: git's configuration
 /// and the caches of package managers and build tools. Keys and tokens (`.ssh`, `.gnupg`,
 /// `.npmrc`, `.netrc`, `.config/gh`, `.aws`, `.docker/config.json`, keyrings) are not here.
@@ -206,9 +214,18 @@ impl Access {
             .write_files
             .extend(DEVICE_WRITE.iter().map(PathBuf::from));
         if let Some(path) = &places.path {
-            access.read_exec.extend(
-                std::env::split_paths(path).filter(|p| p.is_absolute() && p.as_os_str().len() > 1),
-            );
+            for dir in
+                std::env::split_paths(path).filter(|p| p.is_absolute() && p.as_os_str().len() > 1)
+            {
+                if let Some(root) = dir.ancestors().find(|a| {
+                    a.file_name()
+                        .and_then(|n| n.to_str())
+                        .is_some_and(|n| TOOLCHAIN_ROOTS.contains(&n))
+                }) {
+                    access.read_exec.push(root.to_path_buf());
+                }
+                access.read_exec.push(dir);
+            }
         }
         if let Some(home) = &places.home {
             access
@@ -347,7 +364,7 @@ mod tests {
             roots: vec!["/w".into()],
             protected: vec!["/w/.git/hooks".into()],
             home: Some("/home/u".into()),
-            path: Some("/usr/bin:/home/u/.cargo/bin:relative".into()),
+            path: Some("/usr/bin:/home/u/.cargo/bin:/opt/u/.pyenv/shims:relative".into()),
             extra_read: vec!["/data".into()],
             extra_write: vec![],
             network: true,
@@ -357,6 +374,14 @@ mod tests {
         assert!(ro.write_exec.is_empty() && ro.write.is_empty());
         assert!(!ro.network, "read-only never has the network");
         assert!(ro.read_exec.contains(&"/home/u/.cargo/bin".into()));
+        assert!(
+            ro.read_exec.contains(&"/opt/u/.pyenv".into()),
+            "a version manager's root"
+        );
+        assert!(
+            !ro.read_exec.contains(&"/home/u/.cargo".into()),
+            "not ~/.cargo itself"
+        );
         assert!(ro.read_exec.contains(&"/data".into()));
         assert!(!ro.read_exec.iter().any(|p| p == Path::new("relative")));
         assert!(ro.read.contains(&"/home/u/.gitconfig".into()));

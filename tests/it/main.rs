@@ -26,6 +26,7 @@ mod policy;
 mod registry;
 mod reload;
 mod runtime;
+mod sandbox;
 mod schedule;
 mod serve_mcp;
 mod serve_mcp_calls;

@@ -69,7 +69,19 @@ fn client(ctx: &TestContext, plan: &Value, finch_args: &[&str]) -> Command {
 /// in CI) and returns the client's report.
 #[track_caller]
 pub(crate) fn serve(ctx: &TestContext, plan: Value, finch_args: &[&str]) -> Report {
+    serve_with_env(ctx, plan, finch_args, &[])
+}
+
+/// `serve`, with more variables in finch's environment.
+#[track_caller]
+pub(crate) fn serve_with_env(
+    ctx: &TestContext,
+    plan: Value,
+    finch_args: &[&str],
+    env: &[(&str, &str)],
+) -> Report {
     let mut cmd = client(ctx, &plan, finch_args);
+    cmd.envs(env.iter().copied());
     // SAFETY: setsid is async-signal-safe and touches no memory of this process.
     unsafe {
         cmd.pre_exec(|| {

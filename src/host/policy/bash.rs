@@ -165,6 +165,11 @@ struct Word {
     brace: bool,
     /// Why it is not literal.
     problem: Option<String>,
+    /// Not literal, but only through what the kernel wall contains as an argument: a plain
+    /// variable (`$X`, `${X}`: the fast lane's environment is minimal) or a command
+    /// substitution whose own commands are classified as segments. Such a word may stand as an
+    /// argument of a read-only command; it never makes a command prefix-coverable.
+    tolerated: bool,
 }
 
 impl Word {
@@ -174,6 +179,7 @@ impl Word {
             literal: true,
             brace: false,
             problem: None,
+            tolerated: false,
         }
     }
 
@@ -183,7 +189,42 @@ impl Word {
             literal: false,
             brace: false,
             problem: Some(problem),
+            tolerated: false,
         }
+    }
+
+    /// `unknown`, but tolerated as an argument (see `tolerated`).
+    fn tolerated(text: &str, problem: String) -> Word {
+        Word {
+            tolerated: true,
+            ..Word::unknown(text, problem)
+        }
+    }
+
+    /// An argument the wall contains: literal, or only tolerated expansions.
+    fn containable(&self) -> bool {
+        self.literal || (self.tolerated && !self.brace)
+    }
+}
+
+/// `$NAME`, `$1`, `$?`, or `${NAME}`: a variable read as it is, with no operator that assigns,
+/// runs or re-evaluates anything (`${X:=v}`, `${X@P}`, `${!X}` are not).
+fn plain_variable(raw: &str) -> bool {
+    let name = match raw.strip_prefix("${").and_then(|r| r.strip_suffix('}')) {
+        Some(inner) => inner,
+        None => match raw.strip_prefix('$') {
+            Some(rest) => rest,
+            None => return false,
+        },
+    };
+    let mut chars = name.chars();
+    match chars.next() {
+        Some(c) if c.is_ascii_alphabetic() || c == '_' => {
+            chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        }
+        Some(c) if c.is_ascii_digit() => name.len() == 1,
+        Some('?' | '#' | '$') => name.len() == 1,
+        _ => false,
     }
 }
 
@@ -245,6 +286,14 @@ impl<'s> Walk<'s> {
     fn program_problem(&mut self, reason: String) {
         if self.not_read_only.is_none() {
             self.not_read_only = Some(reason);
+        }
+    }
+
+    /// Read-only may still hold, but no command-prefix rule covers it (an argument that is an
+    /// expansion: the rule's words cannot be matched against it).
+    fn uncoverable(&mut self, reason: String) {
+        if self.not_coverable.is_none() {
+            self.not_coverable = Some(reason);
         }
     }
 
@@ -315,6 +364,23 @@ impl<'s> Walk<'s> {
         }
         let reason = match node.kind() {
             "command" => return self.command(node),
+            // `[ … ]` is the `test` builtin with a closing bracket (`[[ … ]]` is not: it
+            // evaluates arithmetic and subscripts): classified as `test …`.
+            "test_command" if single_bracket_test(self.text(node)).is_some() => {
+                let inner = single_bracket_test(self.text(node)).unwrap_or_default();
+                let inner = classify_at(&format!("test {inner}"), self.depth + 1);
+                if !inner.parsed {
+                    self.parsed = false;
+                }
+                if let Some(reason) = inner.destructive_reason {
+                    self.set_destructive(reason);
+                }
+                if !inner.read_only {
+                    self.structure(format!("in `[ … ]`: {}", inner.reason));
+                }
+                self.segments.extend(inner.segments);
+                return Some("[".to_string());
+            }
             "redirected_statement" => return self.redirected(node),
             "pipeline" => {
                 self.pipeline(node);
@@ -578,6 +644,7 @@ impl<'s> Walk<'s> {
                 let mut text = String::new();
                 let mut shape = String::new();
                 let mut literal = true;
+                let mut tolerated = true;
                 let mut problem = None;
                 let mut cursor = node.walk();
                 for child in node.children(&mut cursor) {
@@ -590,6 +657,7 @@ impl<'s> Walk<'s> {
                     }
                     if !part.literal {
                         literal = false;
+                        tolerated &= part.containable();
                         if problem.is_none() {
                             problem = part.problem;
                         }
@@ -605,15 +673,21 @@ impl<'s> Walk<'s> {
                     literal,
                     brace,
                     problem,
+                    tolerated: tolerated && !literal,
                 }
             }
             "simple_expansion" | "expansion" => {
                 self.nested_word_parts(node);
-                Word::unknown(raw, format!("variable expansion `{raw}`"))
+                let problem = format!("variable expansion `{raw}`");
+                if plain_variable(raw) {
+                    Word::tolerated(raw, problem)
+                } else {
+                    Word::unknown(raw, problem)
+                }
             }
             "command_substitution" => {
                 self.nested(node);
-                Word::unknown(raw, format!("command substitution `{raw}`"))
+                Word::tolerated(raw, format!("command substitution `{raw}`"))
             }
             "process_substitution" => {
                 self.nested(node);
@@ -645,6 +719,7 @@ impl<'s> Walk<'s> {
     fn double_quoted(&mut self, node: Node) -> Word {
         let mut text = String::new();
         let mut problem = None;
+        let mut tolerated = true;
         let mut cursor = node.walk();
         for child in node.children(&mut cursor) {
             match child.kind() {
@@ -653,6 +728,7 @@ impl<'s> Walk<'s> {
                 _ => {
                     let part = self.word(child);
                     text.push_str(&part.text);
+                    tolerated &= part.containable() && !part.literal;
                     if problem.is_none() {
                         problem = part
                             .problem
@@ -665,6 +741,7 @@ impl<'s> Walk<'s> {
             text,
             literal: problem.is_none(),
             brace: false,
+            tolerated: tolerated && problem.is_some(),
             problem,
         }
     }
@@ -712,7 +789,11 @@ impl<'s> Walk<'s> {
                 _ if child.is_named() => {
                     let word = self.word(child);
                     if let Some(problem) = &word.problem {
-                        self.structure(problem.clone());
+                        if word.containable() {
+                            self.uncoverable(problem.clone());
+                        } else {
+                            self.structure(problem.clone());
+                        }
                     }
                     words.push(word);
                 }
@@ -731,6 +812,8 @@ impl<'s> Walk<'s> {
         }
         let texts: Vec<String> = words.iter().map(|w| w.text.clone()).collect();
         let all_literal = words.iter().all(|w| w.literal);
+        // Arguments the wall contains still let the program's own rules decide.
+        let readable = words[0].literal && words[1..].iter().all(Word::containable);
         self.late_evaluation(&texts);
 
         // `bash -lc '<literal script>'` is its script (§8.5).
@@ -739,7 +822,7 @@ impl<'s> Walk<'s> {
             return Some("bash".to_string());
         }
 
-        let (read_only, reason) = if all_literal {
+        let (read_only, reason) = if readable {
             match read_only_program(&texts) {
                 Ok(why) => (true, why),
                 Err(why) => (false, why),
@@ -1726,7 +1809,27 @@ fn read_only_program(words: &[String]) -> Result<String, String> {
         | "strings" | "true" | "false" | "rev" | "tac" | "fold" | "column" | "paste" | "join"
         | "expand" | "unexpand" | "md5sum" | "sha1sum" | "sha224sum" | "sha256sum"
         | "sha384sum" | "sha512sum" | "b2sum" | "cksum" | "seq" | "whoami" | "id" | "uname"
-        | "groups" | "nproc" | "uptime" | "sleep" | "type" => plain(),
+        | "groups" | "nproc" | "uptime" | "sleep" | "type" | "test" | "[" | "printenv"
+        | "locale" | "tty" | "arch" | "getconf" | "free" | "lscpu" | "cal" | "w" | "who"
+        | "tput" => plain(),
+        // Without arguments `env` prints the (minimal) environment; with them it runs a command.
+        "env" if args.is_empty() => plain(),
+        // `command -v` and `-V` only look a name up.
+        "command" if args.first().is_some_and(|a| a == "-v" || a == "-V") => {
+            Ok("`command -v` only looks a name up".into())
+        }
+        // Wrappers that only change when or how long their command runs: read-only when what
+        // they run is (`xargs wc -l`, `timeout 5 ls`).
+        "xargs" | "timeout" | "gtimeout" | "nice" | "ionice" | "stdbuf" | "time" | "command" => {
+            match unwrap(words).as_slice() {
+                [Inner::Command(inner)] if !inner.is_empty() => read_only_program(inner)
+                    .map(|why| format!("`{program}` runs what only reads ({why})"))
+                    .map_err(|why| format!("`{program}` runs {why}")),
+                _ => Err(format!("`{program}` is a wrapper: it runs another command")),
+            }
+        }
+        // Asking any program or interpreter for its version runs nothing else.
+        _ if version_query(program, args) => Ok(format!("`{program}` only prints its version")),
         // `env`, `$ENV`, `$__prog_args`… hand the whole environment, secrets included, to
         // whoever reads the output.
         "jq" | "gojq" | "jaq" | "yq" => {
@@ -1822,6 +1925,27 @@ fn read_only_program(words: &[String]) -> Result<String, String> {
         }
         p if INTERPRETERS.contains(&p) => Err(format!("`{p}` is an interpreter: it runs code")),
         p => Err(format!("`{p}` is not a known read-only program")),
+    }
+}
+
+/// What lies between `[` and `]` of a single-bracket test, when `text` is one.
+fn single_bracket_test(text: &str) -> Option<&str> {
+    let inner = text.strip_prefix('[')?.strip_suffix(']')?;
+    (!inner.starts_with('[')
+        && inner.starts_with(char::is_whitespace)
+        && inner.ends_with(char::is_whitespace))
+    .then_some(inner)
+}
+
+/// `<program> --version`, and the short spellings interpreters use (`python3 -V`, `node -v`,
+/// `java -version`).
+fn version_query(program: &str, args: &[String]) -> bool {
+    match args {
+        [only] if only == "--version" => true,
+        [only] if INTERPRETERS.contains(&program) || matches!(program, "java" | "go") => {
+            matches!(only.as_str(), "-V" | "-v" | "-version" | "version")
+        }
+        _ => false,
     }
 }
 
@@ -1958,11 +2082,60 @@ fn git_read_only(args: &[String]) -> Result<String, String> {
             ));
         }
     }
+    let only = |allowed: &[&str]| {
+        rest.iter()
+            .find(|a| !allowed.contains(&a.as_str()))
+            .map_or_else(
+                || Ok(format!("`git {sub}` only reads")),
+                |a| Err(format!("`git {sub} {a}` may change something")),
+            )
+    };
     match sub.as_str() {
-        "status" | "log" | "diff" | "show" | "rev-parse" | "ls-files" | "blame" => {
+        "status" | "log" | "diff" | "show" | "rev-parse" | "ls-files" | "blame" | "describe"
+        | "shortlog" | "ls-tree" | "rev-list" | "merge-base" | "name-rev" | "for-each-ref"
+        | "show-ref" | "check-ignore" | "count-objects" | "whatchanged" | "cherry" | "version" => {
             Ok(format!("`git {sub}` only reads"))
         }
         "branch" => git_branch_lists(rest).map(|()| "`git branch` only lists".into()),
+        "cat-file" if rest.iter().any(|a| a == "--filters") => {
+            Err("`git cat-file --filters` runs the configured filters".into())
+        }
+        "cat-file" => Ok("`git cat-file` only reads".into()),
+        // `-O`/`--open-files-in-pager` runs a program.
+        "grep" => match rest.iter().find(|a| {
+            a.starts_with("-O")
+                || long_name(a)
+                    .is_some_and(|n| n.len() >= 3 && abbreviates(n, "open-files-in-pager"))
+        }) {
+            Some(a) => Err(format!("`git grep {a}` runs a program")),
+            None => Ok("`git grep` only reads".into()),
+        },
+        "remote" => match rest.first().map(String::as_str) {
+            None | Some("-v" | "--verbose") => only(&["-v", "--verbose"]),
+            Some("get-url") => Ok("`git remote get-url` only reads".into()),
+            Some(other) => Err(format!("`git remote {other}` may change the remotes")),
+        },
+        "config" => {
+            let reads = rest.first().is_some_and(|a| {
+                matches!(
+                    a.as_str(),
+                    "--get" | "--get-all" | "--get-regexp" | "--list" | "-l" | "get" | "list"
+                )
+            });
+            if reads {
+                Ok("`git config` only reads the configuration".into())
+            } else {
+                Err("`git config` without --get or --list may write the configuration".into())
+            }
+        }
+        "tag" => match rest.first().map(String::as_str) {
+            None | Some("-l" | "--list") => Ok("`git tag` only lists".into()),
+            Some(other) => Err(format!("`git tag {other}` may create or delete a tag")),
+        },
+        "stash" | "worktree" => match rest.first().map(String::as_str) {
+            Some("list") => Ok(format!("`git {sub} list` only lists")),
+            _ => Err(format!("`git {sub}` without `list` changes the repository")),
+        },
         other => Err(format!("`git {other}` is not a read-only git command")),
     }
 }
@@ -2440,15 +2613,9 @@ mod tests {
         ("sudo ls", false, false, "`sudo` is a wrapper"),
         ("env ls", false, false, "`env` is a wrapper"),
         ("env FOO=1 ls", false, false, "`env`"),
-        ("find . -name '*.md' | xargs cat", false, false, "`xargs` is a wrapper"),
-        ("timeout 5 ls", false, false, "`timeout`"),
-        ("nice ls", false, false, "`nice`"),
         ("nohup ls", false, false, "`nohup`"),
         ("exec ls", false, false, "`exec`"),
         ("eval ls", false, false, "`eval`"),
-        ("command ls", false, false, "`command`"),
-        ("command -v ls", false, false, "`command`"),
-        ("time ls", false, false, "`time`"),
         ("coproc ls", false, false, "`coproc`"),
         ("sh -c 'ls'", false, false, "`sh -c` runs a script"),
         ("bash -c 'ls'", false, false, "`bash -c` runs a script"),
@@ -2476,13 +2643,7 @@ mod tests {
         ("ls >/dev/stdout", false, false, "`>/dev/stdout`"),
         ("ls | tee x > /dev/null", false, false, "`tee`"),
         // substitutions and expansions
-        ("echo $(id)", false, false, "command substitution `$(id)`"),
-        ("echo `id`", false, false, "command substitution"),
-        ("cat \"$(echo /etc/passwd)\"", false, false, "command substitution"),
         ("diff <(ls a) <(ls b)", false, false, "process substitution `<(ls a)`"),
-        ("echo $HOME", false, false, "variable expansion `$HOME`"),
-        ("echo \"$HOME\"", false, false, "variable expansion"),
-        ("echo ${HOME}", false, false, "variable expansion `${HOME}`"),
         ("echo $((1+2))", false, false, "arithmetic expansion"),
         ("echo $'\\x41'", false, false, "ANSI-C quoting"),
         ("x=$(ls)", false, false, "variable assignment"),
@@ -2491,7 +2652,6 @@ mod tests {
         ("${EDITOR} file", false, true, "in command position"),
         ("cat$IFS/etc/passwd", false, true, "in command position"),
         ("ls${IFS}-la", false, true, "in command position"),
-        ("cat /etc/pass${IFS}wd", false, false, "variable expansion `${IFS}`"),
         ("$(echo ls)", false, true, "in command position"),
         // env-assignment prefixes and variables
         ("FOO=1 ls", false, false, "environment assignment `FOO=1`"),
@@ -2641,7 +2801,7 @@ mod tests {
         ("read 'a[$(touch /tmp/P)]' <<< x", false, false, "evaluates an array subscript"),
         ("mapfile 'a[$(id)]' < f", false, false, "evaluates an array subscript"),
         ("test -v 'a[$(touch /tmp/P)]'", false, false, "`test -v`"),
-        ("[ -v 'a[$(touch /tmp/P)]' ]", false, false, "conditional"),
+        ("[ -v 'a[$(touch /tmp/P)]' ]", false, false, "`test -v` evaluates"),
         ("declare 'a[$(rm -rf x)]=1'", false, true, "`rm -rf`"),
         ("[[ 'a[$(rm -rf x)]' -eq 1 ]]", false, true, "`rm -rf`"),
         ("let 'a[$(id)]=1'", false, false, "`let` evaluates"),
@@ -2683,8 +2843,6 @@ mod tests {
         ("jq -n '$ENV.AWS_SECRET_ACCESS_KEY'", false, false, "reads the environment"),
         ("ps eww", false, false, "environment of processes"),
         ("ps auxe", false, false, "environment of processes"),
-        ("printenv", false, false, "`printenv` is not a known"),
-        ("env", false, false, "`env` is a wrapper"),
         ("set", false, false, "`set` is not a known"),
         ("export -p", false, false, "changes shell variables"),
         ("ps aux", true, false, "ps"),
@@ -2709,6 +2867,74 @@ mod tests {
         ("git stash pop", false, false, "`git stash`"),
         ("rsync -a src/ dst/", false, false, "`rsync`"),
     ];
+
+    /// What the classifier lets through now that the kernel wall holds the fast lane (issue
+    /// 27): arguments that are plain variables (the environment is minimal) or substitutions
+    /// whose commands are themselves read-only, wrappers that only schedule a read-only
+    /// command, `[ … ]`, `env`/`printenv`, version queries and more read-only git commands.
+    /// What stays out: expansions in command position, assigning or re-evaluating expansions,
+    /// substitutions that run anything else, `[[ … ]]`.
+    #[rustfmt::skip]
+    const ACCEPTS_BEHIND_THE_WALL: &[Case] = &[
+        ("find . -name '*.md' | xargs cat", true, false, "read-only"),
+        ("xargs -0 wc -l", true, false, "read-only"),
+        ("timeout 5 ls", true, false, "read-only"),
+        ("nice ls", true, false, "read-only"),
+        ("command ls", true, false, "read-only"),
+        ("command -v ls", true, false, "read-only"),
+        ("time ls", true, false, "read-only"),
+        ("echo $(id)", true, false, "id, echo only read"),
+        ("echo `id`", true, false, "read-only"),
+        ("wc -l $(git ls-files)", true, false, "git, wc only read"),
+        ("cat \"$(echo /etc/passwd)\"", true, false, "read-only"),
+        ("echo $HOME", true, false, "read-only"),
+        ("echo \"$HOME\"", true, false, "read-only"),
+        ("echo ${HOME}", true, false, "read-only"),
+        ("echo \"path: $PATH\"", true, false, "read-only"),
+        ("ls $HOME/src", true, false, "read-only"),
+        ("cat /etc/pass${IFS}wd", true, false, "read-only"),
+        ("printenv", true, false, "read-only"),
+        ("env", true, false, "read-only"),
+        ("test -f x", true, false, "read-only"),
+        ("[ -f x ] && cat x", true, false, "test, cat only read"),
+        ("python3 --version", true, false, "read-only"),
+        ("node -v", true, false, "read-only"),
+        ("cargo --version", true, false, "read-only"),
+        ("git grep -n foo", true, false, "read-only"),
+        ("git remote -v", true, false, "read-only"),
+        ("git remote get-url origin", true, false, "read-only"),
+        ("git config --get user.name", true, false, "read-only"),
+        ("git config --list", true, false, "read-only"),
+        ("git tag", true, false, "read-only"),
+        ("git describe --tags", true, false, "read-only"),
+        ("git stash list", true, false, "read-only"),
+        ("git cat-file -p HEAD", true, false, "read-only"),
+        // Still not read-only behind the wall.
+        ("$CMD arg", false, true, "in command position"),
+        ("echo ${X:=1}", false, false, "variable expansion `${X:=1}`"),
+        ("echo ${X@P}", false, false, "variable expansion"),
+        ("echo ${!X}", false, false, "variable expansion"),
+        ("echo $(touch x)", false, false, "`touch`"),
+        ("find . | xargs rm", false, false, "`xargs` runs `rm`"),
+        ("env FOO=1 ls", false, false, "`env`"),
+        ("sudo ls", false, false, "`sudo` is a wrapper"),
+        ("[[ -f x ]] && cat x", false, false, "conditional"),
+        ("[ -v 'a[$(touch y)]' ]", false, false, "`test -v`"),
+        ("python3 -c 'print(1)'", false, false, "interpreter"),
+        ("git config user.name x", false, false, "may write the configuration"),
+        ("git remote add o u", false, false, "may change the remotes"),
+        ("git tag -d v1", false, false, "may create or delete"),
+        ("git stash", false, false, "changes the repository"),
+        ("git grep -O foo", false, false, "runs a program"),
+        ("git cat-file --filters HEAD:x", false, false, "filters"),
+        ("git help log", false, false, "not a read-only git command"),
+        ("echo $(id) > out", false, false, "output redirection"),
+    ];
+
+    #[test]
+    fn accepts_behind_the_wall() {
+        check(ACCEPTS_BEHIND_THE_WALL);
+    }
 
     fn check(table: &[Case]) {
         let mut failures = Vec::new();

@@ -1389,7 +1389,7 @@ mod tests {
             ("Bash", cmd("strings /proc/self/environ"), AcceptCalls, vec![], Ask, By::OutsideWorkspace, true, ""),
             ("Bash", cmd("head -c 100 /dev/sda"), AcceptCalls, vec![], Ask, By::OutsideWorkspace, true, "a device"),
             ("Bash", cmd("jq -n env"), AcceptCalls, vec![], Ask, By::CardRequired, true, "environment"),
-            ("Bash", cmd("printenv"), AcceptCalls, vec![], Ask, By::CardRequired, true, ""),
+            ("Bash", cmd("printenv"), AcceptCalls, vec![], Allow, By::FastLane, false, "read-only sandbox"),
             // inside: the fast lane as before
             ("Bash", cmd("cat src/lib.rs /work/shared/notes.md"), AcceptCalls, vec![], Allow, By::FastLane, false, ""),
             ("Bash", cmd("grep -rn /api/ src"), AcceptCalls, vec![], Allow, By::FastLane, false, ""),
@@ -1515,6 +1515,16 @@ mod tests {
                         } else {
                             problems.push(format!("destructive, not flagged: {command:?}"));
                         }
+                    }
+                }
+                "walled" => {
+                    let unwalled = ToolCall {
+                        wall: Wall::Missing("test"),
+                        ..call
+                    };
+                    if decide(&unwalled, AcceptCalls, &no_rules).decision == Allow {
+                        problems.push(format!("walled but allowed without the wall: {command:?}"));
+                        others_allowed += 1;
                     }
                 }
                 other => panic!("unknown kind {other:?} in corpus.tsv"),
