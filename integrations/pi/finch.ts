@@ -9,6 +9,12 @@
  *   - ask:   pi's confirm UI asks the person (Allow once / Allow for this session / Deny) when
  *            pi has one (interactive and RPC modes); without one (`pi -p`, `--mode json`) the
  *            call is blocked, with finch's reason.
+ * A `bash` call finch lets through without a card (the acceptCalls fast lane, `sandbox`
+ * `read-only` in the verdict) runs inside finch's kernel wall: the extension asks with
+ * `--confine` and rewrites the command (event.input is mutable in place) to
+ * `finch sandbox run --profile read-only --minimal-env --cwd <cwd> -- bash -c '<command>'`, so it
+ * reads the workspace, writes nothing that lasts, has no network and sees no secret of pi's
+ * environment. Approved calls run as pi runs them.
  * Each verdict is recorded in the session as a `finch.verdict` custom entry (pi.appendEntry, so
  * it lands on pi's branch), which `finch session show` prints and `finch policy check --session`
  * reads back ("Allow for this session").
@@ -33,6 +39,13 @@ interface FinchVerdict {
   sessionAllowOffered?: boolean;
   sessionKey?: string;
   finchTool?: string;
+  /** Where an allowed Bash call must run: `read-only` (finch's sandbox), `workspace-write`, `none`. */
+  sandbox?: string;
+}
+
+/** A word for `sh -c`: single-quoted, with single quotes escaped. */
+function shellWord(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 /** Runs `finch policy check`; resolves to the verdict, or rejects with a message. */
@@ -74,13 +87,13 @@ export default function finchGate(pi: ExtensionAPI) {
     if (!BUILTINS.has(event.toolName)) return undefined;
     const input = (event.input ?? {}) as Record<string, unknown>;
     const mode = process.env.FINCH_PERMISSION_MODE === "acceptCalls" ? "acceptCalls" : "ask";
-    const args = ["--agent", "pi", event.toolName, JSON.stringify(input), "--mode", mode, "--cwd", ctx.cwd];
+    const args = ["--agent", "pi", "--confine", event.toolName, JSON.stringify(input), "--mode", mode, "--cwd", ctx.cwd];
     const file = ctx.sessionManager.getSessionFile();
     if (file && existsSync(file)) args.push("--session", file);
 
     const record = (data: Record<string, unknown>) => {
       try {
-        pi.appendEntry("finch.verdict", { agent: "pi", tool: event.toolName, arguments: input, mode, ...data });
+        pi.appendEntry("finch.verdict", { agent: "pi", tool: event.toolName, arguments: { ...input }, mode, ...data });
       } catch {
         // The session may not be persisted (--no-session): the verdict still stands.
       }
@@ -102,7 +115,15 @@ export default function finchGate(pi: ExtensionAPI) {
       sessionKey: verdict.sessionKey,
     };
     if (verdict.decision === "allow") {
-      record(base);
+      record({ ...base, sandbox: verdict.sandbox });
+      if (event.toolName === "bash" && verdict.sandbox === "read-only" && typeof input.command === "string") {
+        // The fast lane: pi's bash runs the command inside finch's read-only sandbox.
+        const finch = process.env.FINCH_BIN || "finch";
+        input.command = [
+          shellWord(finch), "sandbox", "run", "--profile", "read-only", "--minimal-env",
+          "--cwd", shellWord(ctx.cwd), "--", "bash", "-c", shellWord(input.command),
+        ].join(" ");
+      }
       return undefined;
     }
     if (verdict.decision === "deny") {

@@ -20,14 +20,14 @@ use crate::error::{CommandError, Result};
 use crate::homes::absolutize;
 use crate::host::policy::pi;
 use crate::host::policy::rules::project_root;
-use crate::host::policy::{Decision, Mode, ToolCall, Verdict, Wall, Workspace, decide};
+use crate::host::policy::{DecidedBy, Decision, Mode, ToolCall, Verdict, Wall, Workspace, decide};
 use crate::host::session::{TOOL_CALL_ENTRY, TRUSTED_DIR_ENTRY};
 use crate::host::tool::ToolRef;
 use crate::sandbox::Confine;
 use crate::session::Transcript;
 
 /// Why pi's own `bash` never takes the fast lane: finch judges it, pi runs it.
-const PI_RUNS_BASH: &str = "pi runs its own bash, outside finch's sandbox";
+const PI_RUNS_BASH: &str = "pi runs its own bash, outside finch's sandbox (finch's pi extension passes --confine and runs it inside)";
 
 /// The custom entry type finch's pi extension records each verdict in.
 pub const VERDICT_ENTRY: &str = "finch.verdict";
@@ -66,6 +66,11 @@ pub struct CheckArgs {
     /// transcript file)
     #[arg(long, value_name = "ID|FILE")]
     pub session: Option<String>,
+    /// The caller runs an allowed Bash command confined as the verdict's `sandbox` says
+    /// (`finch sandbox run --profile read-only --minimal-env …`): with `--agent pi`, pi's
+    /// read-only `bash` may then take the fast lane (finch's pi extension passes it)
+    #[arg(long)]
+    pub confine: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -214,8 +219,8 @@ fn check(ctx: &Context, args: &CheckArgs) -> Result<()> {
         workspace: &workspace,
         facts: &facts,
         wall: match args.agent {
-            AgentArg::Pi => Wall::Missing(PI_RUNS_BASH),
-            AgentArg::Finch => crate::host::builtins::bash::wall(&ctx.settings()?.sandbox),
+            AgentArg::Pi if !args.confine => Wall::Missing(PI_RUNS_BASH),
+            _ => crate::host::builtins::bash::wall(&ctx.settings()?.sandbox),
         },
     };
     let mut verdict = decide(&call, mode, &rules);
@@ -237,7 +242,10 @@ fn check(ctx: &Context, args: &CheckArgs) -> Result<()> {
     // Where the Bash command would run: pi runs its own, so only finch's are confined.
     let sandbox =
         (verdict.bash.is_some() && verdict.decision != Decision::Deny).then(|| match args.agent {
-            AgentArg::Pi => Ok(Confine::Unconfined),
+            AgentArg::Pi if !args.confine => Ok(Confine::Unconfined),
+            // pi runs what a person approved itself; only its fast lane is confined.
+            AgentArg::Pi if verdict.decided_by != DecidedBy::FastLane => Ok(Confine::Unconfined),
+            AgentArg::Pi => Ok(Confine::ReadOnly),
             AgentArg::Finch => ctx
                 .settings()
                 .map(|s| crate::host::builtins::bash::verdict_confine(&verdict, &s.sandbox)),

@@ -4,7 +4,9 @@
 //! server in `servers.json` (`"command": "finch", "args": ["sandbox", "run", "--", …]`).
 //!
 //! `run` keeps the caller's environment (it is the person's own command; the fast lane's minimal
-//! environment is the host's rule for the model's commands) and adds the private `TMPDIR`. The
+//! environment is the host's rule for the model's commands, which `--minimal-env` applies — what
+//! finch's pi extension asks for when it runs pi's fast-lane `bash` through it) and adds the
+//! private `TMPDIR`. The
 //! network is off unless `--network` is given, in either profile. Where the kernel cannot
 //! enforce the profile, `run` runs nothing and exits 1: a wall that is not there is never
 //! pretended.
@@ -51,6 +53,10 @@ pub struct RunArgs {
     /// The working directory, and the workspace of the profile (default: the current directory)
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
+    /// Start the command with the fast lane's minimal environment (PATH, HOME, USER, LANG,
+    /// LC_*, TERM, … and `[sandbox] env`) instead of this one
+    #[arg(long)]
+    pub minimal_env: bool,
     /// The command and its arguments (after `--`)
     #[arg(
         required = true,
@@ -194,6 +200,12 @@ fn cmd_run(ctx: &Context, args: &RunArgs) -> Result<()> {
         .ok_or_else(|| CommandError::usage("no command to run"))?;
     let mut command = Command::new(program);
     command.args(rest).current_dir(&cwd);
+    if args.minimal_env {
+        let extra = settings.map(|s| s.sandbox.env.clone()).unwrap_or_default();
+        command
+            .env_clear()
+            .envs(crate::sandbox::env::minimal(ctx.env.iter(), &extra));
+    }
     confinement.apply(&mut command);
     if ctx.ui.verbose {
         crate::eline!(

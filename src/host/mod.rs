@@ -448,10 +448,83 @@ impl Host {
         }
     }
 
-    /// The second half of a `Running` call: records it as `call` would have.
+    /// The second half of a `Running` call: records it as `call` would have. A fast-lane
+    /// Bash command the read-only sandbox stopped gets its escalation card first
+    /// (`escalate_walled`).
     pub fn end(&mut self, ran: Ran) -> CallRecord {
-        let record = ran.record();
+        let mut record = ran.record();
+        if let Some(escalated) = self.escalate_walled(&record, &ran.args) {
+            record = escalated;
+        }
         self.settle(record, &ran.args, ran.started)
+    }
+
+    /// The last step of the pipeline (verdict → sandbox → attempt → escalation): a command the
+    /// fast lane ran in the read-only sandbox that failed with a refusal (`sandboxBlocked`) is
+    /// shown on a card — "the sandbox stopped it; run it again with write access?" — and run
+    /// again where `[sandbox] approved` says when a person allows it. With nobody to ask the
+    /// first result stands (its text tells the model about `escalate`). The second run cannot
+    /// be cancelled from outside: the call's own token belonged to the first.
+    fn escalate_walled(&mut self, record: &CallRecord, args: &Value) -> Option<CallRecord> {
+        let blocked = record.sandbox == Some(Confine::ReadOnly)
+            && record.failure.is_none()
+            && record
+                .output
+                .structured
+                .as_ref()
+                .is_some_and(|s| s["sandboxBlocked"] == true);
+        if !blocked {
+            return None;
+        }
+        let Lookup::Found(index) = self.catalog.lookup(&record.tool) else {
+            return None;
+        };
+        let approved = builtins::bash::approved_confine(&self.env.settings.sandbox);
+        let tool = self.catalog.get(index);
+        let stderr = record
+            .output
+            .structured
+            .as_ref()
+            .and_then(|s| s["stderr"].as_str())
+            .and_then(|e| e.lines().find(|l| crate::sandbox::looks_blocked(l)))
+            .unwrap_or("a refusal")
+            .to_string();
+        let card = Card {
+            tool: tool.name.clone(),
+            title: tool.def.title.clone(),
+            layer: tool.def.layer.as_str(),
+            owner: tool.def.owner.clone(),
+            risk: tool::Risk::Medium,
+            summary: summary(&tool.name, args),
+            reason: format!(
+                "it ran without a card in finch's read-only sandbox and was stopped ({stderr}); \
+                 allowed, it runs again with write access"
+            ),
+            session_allow_offered: false,
+            sandbox: Some(approved.describe()),
+            unsandboxed_offered: approved != Confine::Unconfined,
+        };
+        let answer = self.prompter.card(&card);
+        if !answer.allows() {
+            return None;
+        }
+        let confine = match answer {
+            CardAnswer::AllowUnsandboxed => Confine::Unconfined,
+            _ => approved,
+        };
+        let cancel = cancel::Cancel::new();
+        let output = self
+            .dispatch(index, args.clone(), &cancel, &cancel::no_progress, confine)
+            .run_here(&cancel, &cancel::no_progress);
+        Some(CallRecord {
+            tool: record.tool.clone(),
+            decision: "allow",
+            decided_by: answer.decided_by().to_string(),
+            failure: output.is_error.then_some(Failure::ToolError),
+            output,
+            duration_ms: 0.0,
+            sandbox: Some(confine),
+        })
     }
 
     /// Times, announces and records a call that ended.
@@ -674,6 +747,9 @@ impl Host {
             wall: builtins::bash::wall(sandbox),
         };
         let verdict = policy::decide(&call, self.session.mode, &self.rules);
+        if verdict.decided_by == policy::DecidedBy::NoSandbox {
+            warn_no_wall_once(&verdict.reason);
+        }
         let allowed = |decided_by: &str, confine: Confine| Permit {
             allowed: true,
             decided_by: decided_by.to_string(),
@@ -910,6 +986,21 @@ impl Outcome {
             decided_by,
             sandbox,
         }
+    }
+}
+
+/// Says once per process, on stderr, that Bash calls take cards because the wall is missing.
+fn warn_no_wall_once(reason: &str) {
+    static WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if !WARNED.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        let why = reason
+            .split_once("does not hold here (")
+            .and_then(|(_, rest)| rest.split_once("), so"))
+            .map_or(reason, |(why, _)| why);
+        crate::eline!(
+            "warning: finch's kernel wall does not hold here ({why}): every Bash call takes a \
+             permission card in this run (`finch sandbox status`)"
+        );
     }
 }
 

@@ -341,10 +341,11 @@ impl CardChoice {
         if session_allow {
             choices.push(CardChoice::AllowForSession);
         }
+        choices.extend([CardChoice::Deny, CardChoice::DenyWithReason]);
+        // Last, so that the numbers still rise down the card.
         if unsandboxed {
             choices.push(CardChoice::AllowUnsandboxed);
         }
-        choices.extend([CardChoice::Deny, CardChoice::DenyWithReason]);
         choices
     }
 

@@ -293,9 +293,98 @@ fn session_allow_is_offered_for_an_ordinary_command() {
     let mut pty = tool_call(&ctx, "Bash", json!({"command": "touch x"}));
     let card = pty.expect(CARD_SHOWN);
     assert!(card.contains("2) Allow for this session"), "{card}");
-    assert!(card.contains("Press 1-4 or y/s/n/r"), "{card}");
+    // An approved Bash call runs in the workspace-write sandbox, or without it: choice 5.
+    assert!(card.contains("Press 1-5 or y/s/n/r/u"), "{card}");
+    assert!(
+        card.contains("5) Allow once, without the sandbox"),
+        "{card}"
+    );
+    assert!(card.contains("workspace-write sandbox"), "{card}");
     pty.send("n");
     assert_eq!(pty.finish().0, 4);
+}
+
+#[test]
+fn allow_without_the_sandbox_runs_the_approved_command_unconfined() {
+    let ctx = TestContext::new();
+    let outside = ctx.base().join("outside-made");
+    let command = format!("touch {}", outside.display());
+    // In the workspace-write sandbox the write outside is refused…
+    let mut pty = tool_call(&ctx, "Bash", json!({ "command": command }));
+    pty.expect(CARD_SHOWN);
+    pty.send("1");
+    pty.expect("Allowed once");
+    let (code, tail) = pty.finish();
+    assert_eq!(code, 0, "{tail}");
+    assert!(
+        !outside.exists(),
+        "workspace-write let a write outside through"
+    );
+    // …and "without the sandbox" lets the person's command do what it says.
+    let mut pty = tool_call(&ctx, "Bash", json!({ "command": command }));
+    pty.expect(CARD_SHOWN);
+    pty.send("u");
+    pty.expect("Allowed once, without the sandbox");
+    let (code, tail) = pty.finish();
+    assert_eq!(code, 0, "{tail}");
+    assert!(outside.exists());
+    let calls: Vec<Value> = ctx
+        .transcripts()
+        .iter()
+        .flat_map(|t| ctx.tool_calls(t))
+        .collect();
+    let sandboxes: Vec<&str> = calls.iter().filter_map(|c| c["sandbox"].as_str()).collect();
+    assert_eq!(sandboxes, ["workspace-write", "none"]);
+}
+
+#[test]
+fn a_fast_lane_command_the_wall_stopped_gets_a_card_to_run_again_with_write_access() {
+    let ctx = TestContext::new();
+    std::fs::create_dir_all(ctx.home.join(".ssh")).unwrap();
+    std::fs::write(ctx.home.join(".ssh/id_test"), "PRIVATE-KEY\n").unwrap();
+    // `$HOME` hides the path from the classifier: the fast lane runs it, the wall stops it.
+    let args = json!({"command": "cat $HOME/.ssh/id_test"});
+    let mut pty = Pty::spawn(
+        &ctx,
+        &[
+            "tool",
+            "call",
+            "Bash",
+            &args.to_string(),
+            "--mode",
+            "acceptCalls",
+            "--json",
+        ],
+    );
+    let card = pty.expect(CARD_SHOWN);
+    assert!(card.contains("read-only sandbox and was stopped"), "{card}");
+    assert!(card.contains("Permission denied"), "{card}");
+    pty.send("1");
+    let (code, tail) = pty.finish();
+    assert_eq!(code, 0, "{tail}");
+    // Approved, it ran again in workspace-write, which does not read ~/.ssh either.
+    assert!(!tail.contains("PRIVATE-KEY"), "{tail}");
+    let calls = ctx.tool_calls(&ctx.transcripts()[0]);
+    assert_eq!(calls[0]["decidedBy"], "card:allowOnce", "{calls:?}");
+    assert_eq!(calls[0]["sandbox"], "workspace-write", "{calls:?}");
+    // Denied, the first answer stands, with what the wall holds.
+    let mut pty = Pty::spawn(
+        &ctx,
+        &[
+            "tool",
+            "call",
+            "Bash",
+            &args.to_string(),
+            "--mode",
+            "acceptCalls",
+            "--json",
+        ],
+    );
+    pty.expect(CARD_SHOWN);
+    pty.send("n");
+    let (code, tail) = pty.finish();
+    assert_eq!(code, 0, "{tail}");
+    assert!(tail.contains("escalate"), "{tail}");
 }
 
 #[test]
@@ -311,7 +400,7 @@ fn session_allow_is_not_offered_for_a_destructive_command() {
     );
     // Every choice keeps its key: Deny is 3 on this card too.
     assert!(card.contains("3) Deny"), "{card}");
-    assert!(card.contains("Press 1/3/4 or y/n/r"), "{card}");
+    assert!(card.contains("Press 1/3/4/5 or y/n/r/u"), "{card}");
     // "s" means nothing on this card; the card stays up until a real answer.
     pty.send("s");
     pty.send("n");

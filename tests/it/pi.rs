@@ -554,6 +554,58 @@ fn the_extension_blocks_destructive_bash_and_outside_reads_and_lets_inside_reads
     assert_eq!(shown.stdout().matches("verdict").count(), 4, "{shown}");
 }
 
+/// The extension runs pi's fast-lane `bash` inside finch's read-only sandbox (issue 27): a
+/// read-only-looking command that reads a key under `$HOME`, prints a secret of pi's
+/// environment, or writes through `sort --compress-program` gets nothing; an everyday one
+/// answers as before.
+#[test]
+fn the_extension_runs_fast_lane_bash_inside_the_wall() {
+    let bin = pi_or_skip!();
+    let ctx = TestContext::new();
+    std::fs::write(ctx.work.join("inside.txt"), "inside text\n").unwrap();
+    std::fs::create_dir_all(ctx.home.join(".ssh")).unwrap();
+    std::fs::write(ctx.home.join(".ssh/id_test"), "PRIVATE-KEY-TEXT\n").unwrap();
+    let pwn = ctx.work.join("pwn-sort");
+    let model = Model::start(
+        &ctx,
+        json!([{"tool_calls": [
+                  {"name": "bash", "arguments": {"command": "cat inside.txt"}},
+                  {"name": "bash", "arguments": {"command": "cat $HOME/.ssh/id_test"}},
+                  {"name": "bash", "arguments": {"command": "printenv API_KEY"}},
+                  {"name": "bash", "arguments": {"command": format!(
+                      "seq -f 'touch {};#%0900g' 1 400 | sort --co=sh -S 64K", pwn.display())}}]},
+               {"text": "all done"}]),
+    );
+    let agent = agent_dir(&ctx, &model, true);
+    let out = pi(
+        &ctx,
+        &bin,
+        &agent,
+        &[
+            ("FINCH_PERMISSION_MODE", Path::new("acceptCalls")),
+            ("API_KEY", Path::new("s3cret-pi-key")),
+        ],
+        &["--model", "scripted/scripted", "-p", "look around"],
+    );
+    out.success();
+    let second = &model.requests()[1];
+    let results: Vec<String> = second["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["role"] == "tool")
+        .map(|m| m["content"].to_string())
+        .collect();
+    assert_eq!(results.len(), 4, "{second:#}");
+    assert!(results[0].contains("inside text"), "{}", results[0]);
+    assert!(!results[1].contains("PRIVATE-KEY-TEXT"), "{}", results[1]);
+    assert!(!results[2].contains("s3cret-pi-key"), "{}", results[2]);
+    assert!(
+        !pwn.exists(),
+        "sort's compress program wrote through pi's bash"
+    );
+}
+
 /// `finch --json policy check args…`.
 fn verdict(ctx: &TestContext, args: &[&str]) -> Value {
     let mut all = vec!["--json", "policy", "check"];
@@ -675,6 +727,7 @@ fn pi_names_get_the_same_verdicts_as_finch_names() {
             &[
                 "--agent",
                 "pi",
+                "--confine",
                 pi_tool,
                 &pi_args.to_string(),
                 "--mode",
@@ -699,6 +752,29 @@ fn pi_names_get_the_same_verdicts_as_finch_names() {
         assert_eq!(theirs["tool"], *pi_tool);
         assert_eq!(theirs["finchTool"], *finch_tool);
     }
+    // pi runs its own bash: only a caller that confines it (`--confine`, as the extension
+    // does) gets the fast lane, and is told to run it read-only.
+    let bash = json!({"command": "ls -la"}).to_string();
+    let confined = verdict(
+        &ctx,
+        &[
+            "--agent",
+            "pi",
+            "--confine",
+            "bash",
+            &bash,
+            "--mode",
+            "acceptCalls",
+        ],
+    );
+    assert_eq!(confined["sandbox"], "read-only", "{confined:#}");
+    let unconfined = verdict(
+        &ctx,
+        &["--agent", "pi", "bash", &bash, "--mode", "acceptCalls"],
+    );
+    assert_eq!(unconfined["decision"], "ask", "{unconfined:#}");
+    assert_eq!(unconfined["decidedBy"], "noSandbox", "{unconfined:#}");
+    assert_eq!(unconfined["sandbox"], "none", "{unconfined:#}");
     // Without --agent pi, `read` is a name the policy does not know, and finch says what to add.
     let out = ctx.run(&[
         "policy",
