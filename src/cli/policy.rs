@@ -284,8 +284,9 @@ fn check(ctx: &Context, args: &CheckArgs) -> Result<()> {
     }
     ctx.ui.line(verdict.decision.as_str())?;
     ctx.ui.line(&verdict.reason)?;
+    // stdout stays the two lines scripts read; where a Bash call would run goes to stderr.
     if let Some(confine) = sandbox {
-        ctx.ui.line(format!("sandbox: {}", confine.describe()))?;
+        ctx.ui.status(format!("sandbox: {}", confine.describe()));
     }
     if pi_name {
         ctx.ui.detail(format!(

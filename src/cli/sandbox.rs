@@ -84,7 +84,7 @@ fn cmd_status(ctx: &Context) -> Result<()> {
             LineState::Ok => ctx.ui.green("✓"),
             LineState::Warn => ctx.ui.yellow("⚠"),
         };
-        ctx.ui.line(format!("{mark} {name:<16} {detail}"))?;
+        ctx.ui.line(format!("{mark} {name:<8} {detail}"))?;
     }
     Ok(())
 }
@@ -114,7 +114,7 @@ pub fn status_lines(support: &Support) -> Vec<(String, LineState, String)> {
             if support.seccomp { "yes" } else { "no" }.to_string(),
         ),
         (
-            "user namespaces".to_string(),
+            "userns".to_string(),
             ok(support.mount_namespace()),
             if support.mount_namespace() {
                 "yes (private mount namespaces for read-only binds)"
@@ -124,18 +124,22 @@ pub fn status_lines(support: &Support) -> Vec<(String, LineState, String)> {
             .to_string(),
         ),
     ];
-    for profile in Profile::ALL {
-        let state = support.profile(profile);
-        let detail = match state.why() {
-            Some(why) => format!("{}: {why}", state.as_str()),
-            None => state.as_str().to_string(),
-        };
-        lines.push((
-            format!("sandbox {profile}"),
-            ok(state.is_enforced()),
-            detail,
-        ));
-    }
+    // One line for both profiles, so that `finch doctor --env` keeps its columns.
+    let states: Vec<ProfileState> = Profile::ALL.iter().map(|p| support.profile(*p)).collect();
+    let detail = Profile::ALL
+        .iter()
+        .zip(&states)
+        .map(|(profile, state)| match state.why() {
+            Some(why) => format!("{profile} {} ({why})", state.as_str()),
+            None => format!("{profile} {}", state.as_str()),
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    lines.push((
+        "sandbox".to_string(),
+        ok(states.iter().all(ProfileState::is_enforced)),
+        detail,
+    ));
     lines
 }
 

@@ -684,7 +684,13 @@ fn tools_list_annotations_and_a_2025_06_18_elicitation() {
     assert_eq!(decision["type"], "string");
     assert_eq!(
         decision["enum"],
-        json!(["allowOnce", "allowForSession", "deny", "denyWithReason"])
+        json!([
+            "allowOnce",
+            "allowForSession",
+            "deny",
+            "denyWithReason",
+            "allowUnsandboxed"
+        ])
     );
     assert_eq!(decision["enumNames"][0], "Allow once");
     raw.send(&json!({"jsonrpc": "2.0", "id": elicit["id"], "result": {"action": "decline"}}));

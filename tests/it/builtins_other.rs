@@ -185,7 +185,7 @@ fn bash_runs_a_read_only_command_in_the_session_cwd() {
     assert_eq!(record["isError"], false);
     assert_eq!(
         record["structuredContent"],
-        json!({"exitCode": 0, "stdout": "notes.txt\n", "stderr": "warn\n", "timedOut": false, "outputCut": false})
+        json!({"exitCode": 0, "stdout": "notes.txt\n", "stderr": "warn\n", "timedOut": false, "outputCut": false, "sandbox": "read-only"})
     );
     assert_eq!(
         text(&record),

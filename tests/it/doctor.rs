@@ -430,6 +430,10 @@ fn the_environment_check_lists_every_check() {
     ⚠ keyring       secrets are turned off: finch.toml sets [runtime] keyring = "none", and finch never keeps secrets in plain files
     ⚠ registry      http://127.0.0.1:9/ not reachable: [ERROR]
     ✓ mini tools    1 installed, all valid
+    ✓ Landlock      ABI 7, enforced
+    ✓ seccomp       yes
+    ✓ userns        yes (private mount namespaces for read-only binds)
+    ✓ sandbox       read-only enforced; workspace-write enforced
     "#);
 
     let out = ctx.run(&["--json", "doctor"]);
@@ -452,6 +456,10 @@ fn the_environment_check_lists_every_check() {
             ("keyring", "warning"),
             ("registry", "warning"),
             ("mini tools", "ok"),
+            ("Landlock", "ok"),
+            ("seccomp", "ok"),
+            ("userns", "ok"),
+            ("sandbox", "ok"),
         ],
         "{out}"
     );

@@ -325,9 +325,16 @@ fn a_card_accepted_through_elicitation_runs_the_call_once() {
     assert!(message.contains("Permission needed: Bash"), "{message}");
     assert!(message.contains("touch once"), "{message}");
     assert!(message.contains("not read-only"), "{message}");
+    // An approved Bash call runs in the workspace-write sandbox, or without it.
     assert_eq!(
         report.card_choices(0),
-        ["allowOnce", "allowForSession", "deny", "denyWithReason"]
+        [
+            "allowOnce",
+            "allowForSession",
+            "deny",
+            "denyWithReason",
+            "allowUnsandboxed"
+        ]
     );
     assert_eq!(
         card["requestedSchema"]["required"],
@@ -426,7 +433,7 @@ fn a_destructive_command_is_never_offered_allow_for_the_session() {
     let report = serve(&ctx, plan, &["--mode", "acceptCalls"]);
     assert_eq!(
         report.card_choices(0),
-        ["allowOnce", "deny", "denyWithReason"]
+        ["allowOnce", "deny", "denyWithReason", "allowUnsandboxed"]
     );
     assert!(
         report.elicitations()[0]["message"]
@@ -995,7 +1002,10 @@ fn call_records_reach_the_transcript_soon_after_the_calls_while_the_server_runs(
 fn a_command_that_may_read_the_transcript_finds_the_waiting_records_written() {
     // Records would wait an hour: only the rule that writes them before such a call can
     // put them in the file in time.
-    let ctx = records_context(Some("1h"));
+    let ctx = records_context(None);
+    // The transcript lies in the runtime home, which the workspace-write sandbox does not read:
+    // the approved call runs unconfined here.
+    ctx.write_config("[host]\nrecord_delay = \"1h\"\n[sandbox]\napproved = \"none\"\n");
     // The transcript lies outside the working directory: reading it takes a card (issue 13).
     let mut raw = Raw::start(&ctx, &["--mode", "acceptCalls", "--approve", "Bash"]);
     raw.call("Read", json!({"file_path": "a.txt"}));

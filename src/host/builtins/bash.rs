@@ -393,7 +393,7 @@ fn run(
     let mut child = cmd.spawn().map_err(|e| {
         if sandboxed {
             format!(
-                "Cannot start bash in finch's sandbox: {e}. The command was not run; nothing ran outside the sandbox."
+                "Cannot start bash: {e} (in finch's sandbox). The command was not run; nothing ran outside the sandbox; is bash installed and on PATH?"
             )
         } else {
             format!(

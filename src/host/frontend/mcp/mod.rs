@@ -1198,12 +1198,13 @@ fn card_schema(card: &Card) -> ElicitationSchema {
     if card.session_allow_offered {
         choices.push(json!({"const": ALLOW_FOR_SESSION, "title": "Allow for this session"}));
     }
+    choices.push(json!({"const": DENY, "title": "Deny"}));
+    choices.push(json!({"const": DENY_WITH_REASON, "title": "Deny and tell the model why"}));
+    // Last, as on the terminal card.
     if card.unsandboxed_offered {
         choices
             .push(json!({"const": ALLOW_UNSANDBOXED, "title": "Allow once, without the sandbox"}));
     }
-    choices.push(json!({"const": DENY, "title": "Deny"}));
-    choices.push(json!({"const": DENY_WITH_REASON, "title": "Deny and tell the model why"}));
     form_schema(json!({
         "type": "object",
         "properties": {
