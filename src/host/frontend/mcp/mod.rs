@@ -1175,6 +1175,15 @@ fn card_message(card: &Card) -> String {
     } else {
         format!("Permission needed: {} — {}", card.tool, card.title)
     };
+    // The whole command, never cut; a long one says how long it is, so nobody takes the
+    // head for all of it.
+    let chars = card.summary.chars().count();
+    if chars > crate::host::prompt::LONG_SUMMARY {
+        text.push_str(&format!(
+            "\n({} characters; the whole of it follows, to its last character)",
+            chars
+        ));
+    }
     text.push_str(&format!("\n{}", card.summary));
     text.push_str(&format!("\nLayer: {}", card.layer));
     if let Some(owner) = &card.owner {
