@@ -1540,6 +1540,47 @@ mod tests {
         );
     }
 
+    /// A long command says how long it is; one longer than a page shows a page at a time, and
+    /// the pages together hold every character of it, in order (issue 28: never cut).
+    #[test]
+    fn a_long_command_is_paged_never_cut() {
+        let command: String = (0..400).map(|i| format!("w{i} ")).collect::<String>() + "TAIL";
+        let card = bash_card(&command, Risk::Medium, true);
+        let pages = summary_pages(&card, 60);
+        assert!(pages > 1, "{pages}");
+        let mut shown = String::new();
+        for page in 0..pages {
+            let mut out = Vec::new();
+            render_card_page(&mut out, &card, 60, false, page).unwrap();
+            let text = String::from_utf8(out).unwrap();
+            let length = format!("  length    {} characters", command.chars().count());
+            assert!(text.contains(&length), "{text}");
+            let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert!(
+                flat.contains(&format!("page {} of {pages}", page + 1)),
+                "{text}"
+            );
+            let lines: Vec<&str> = text.lines().collect();
+            let start = lines
+                .iter()
+                .position(|l| l.starts_with("  command "))
+                .unwrap();
+            for line in lines[start..]
+                .iter()
+                .take_while(|l| !l.starts_with("  reason"))
+            {
+                assert!(line.chars().count() < 60, "{line:?}");
+                shown.push_str(line[FIELD_INDENT..].trim_end());
+                shown.push(' ');
+            }
+        }
+        assert_eq!(shown.trim_end(), command);
+        // A short command: no length line, no pages.
+        let mut out = Vec::new();
+        render_card_page(&mut out, &bash_card("ls", Risk::Low, true), 60, false, 0).unwrap();
+        assert!(!String::from_utf8(out).unwrap().contains("length"));
+    }
+
     #[test]
     fn high_risk_is_a_word_not_only_a_colour() {
         let mut out = Vec::new();

@@ -1428,6 +1428,20 @@ mod tests {
         );
     }
 
+    /// The elicitation shows the whole command, however long, and says how long it is.
+    #[test]
+    fn a_long_command_is_whole_in_the_elicitation() {
+        let command = format!("make -n test; echo '{}'; python3 -c 'x'", "y".repeat(150));
+        let mut long = card(false);
+        long.summary = command.clone();
+        let message = card_message(&long);
+        assert!(message.contains(&command), "{message}");
+        assert!(
+            message.contains(&format!("({} characters;", command.chars().count())),
+            "{message}"
+        );
+    }
+
     #[test]
     fn card_answers() {
         use ElicitationAction::{Accept, Cancel, Decline};
