@@ -555,6 +555,23 @@ pub const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "policy trust",
+        &[
+            (
+                "finch policy trust",
+                "obey this repository's .finch/permissions.json",
+            ),
+            (
+                "finch policy trust --list",
+                "what is trusted, and what changed",
+            ),
+            (
+                "finch policy trust ~/src/app --revoke",
+                "stop obeying a project's rules",
+            ),
+        ],
+    ),
+    (
         "run",
         &[
             (

@@ -521,6 +521,10 @@ pub fn cmd_where(ctx: &Context) -> Result<()> {
         ("run history", homes.runs_dir()),
         ("sessions", homes.sessions_dir()),
         ("spaces", homes.spaces_json()),
+        (
+            "trusted rules",
+            crate::host::policy::trust::trust_file(&homes.runtime),
+        ),
         ("logs", homes.logs_dir()),
         ("memory", homes.memory_md()),
         ("daily logs", homes.memory_dir()),

@@ -20,7 +20,9 @@ use crate::error::{CommandError, Result};
 use crate::homes::absolutize;
 use crate::host::policy::pi;
 use crate::host::policy::rules::project_root;
-use crate::host::policy::{DecidedBy, Decision, Mode, ToolCall, Verdict, Wall, Workspace, decide};
+use crate::host::policy::{
+    DecidedBy, Decision, Mode, ToolCall, Verdict, Wall, Workspace, decide, trust,
+};
 use crate::host::session::{TOOL_CALL_ENTRY, TRUSTED_DIR_ENTRY};
 use crate::host::tool::ToolRef;
 use crate::sandbox::Confine;
@@ -36,6 +38,22 @@ pub const VERDICT_ENTRY: &str = "finch.verdict";
 pub enum PolicyCommand {
     /// Print the gateway's decision for a call: allow, ask (a permission card) or deny
     Check(CheckArgs),
+    /// Trust a project's rules file (.finch/permissions.json): its allow rules count only then
+    Trust(TrustArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct TrustArgs {
+    /// The project: its git top level, or the directory itself outside a git work tree
+    /// (default: the current directory)
+    #[arg(value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+    /// List the trusted rules files and whether each still has the trusted contents
+    #[arg(long, conflicts_with_all = ["dir", "revoke"])]
+    pub list: bool,
+    /// Stop trusting the project's rules file
+    #[arg(long)]
+    pub revoke: bool,
 }
 
 #[derive(Debug, Args)]
@@ -93,7 +111,143 @@ pub enum ModeArg {
 pub fn run(ctx: &Context, command: &PolicyCommand) -> Result<()> {
     match command {
         PolicyCommand::Check(args) => check(ctx, args),
+        PolicyCommand::Trust(args) => trust(ctx, args),
     }
+}
+
+/// `finch policy trust [DIR] [--list | --revoke]`.
+fn trust(ctx: &Context, args: &TrustArgs) -> Result<()> {
+    let homes = ctx.homes()?;
+    let timeout = ctx.settings()?.lock_timeout;
+    if args.list {
+        return trust_list(ctx, &homes.runtime);
+    }
+    let dir = absolutize(args.dir.as_deref().unwrap_or(&ctx.cwd), &ctx.cwd);
+    if !dir.is_dir() {
+        return Err(CommandError::not_found(format!(
+            "{}: no such directory",
+            dir.display()
+        )));
+    }
+    let project = project_root(&crate::host::canonical_cwd(&dir), &homes.runtime);
+    let Some(file) = crate::host::policy::rules::rules_files(&project, &homes.runtime)
+        .into_iter()
+        .next()
+        .filter(|f| !f.starts_with(&homes.runtime))
+    else {
+        return Err(CommandError::failed(format!(
+            "{} has no project rules file of its own: its .finch is the runtime home, whose \
+             config/permissions.json is trusted as it is",
+            project.display()
+        )));
+    };
+    if args.revoke {
+        let revoked = trust::revoke(&homes.runtime, &file, timeout)?;
+        if !revoked {
+            return Err(
+                CommandError::not_found(format!("{} is not trusted", file.display()))
+                    .with_hint("run `finch policy trust --list` to see the trusted files"),
+            );
+        }
+        if ctx.ui.json {
+            return ctx
+                .ui
+                .json(&json!({"file": file, "project": project, "trusted": false}));
+        }
+        return ctx
+            .ui
+            .line(format!("✓ No longer trusted: {}", file.display()));
+    }
+    let bytes = match crate::store::read_regular(&file) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(CommandError::not_found(format!(
+                "{} has no rules file: {} does not exist",
+                project.display(),
+                file.display()
+            ))
+            .with_hint("the project is the git top level of DIR, or DIR itself outside git"));
+        }
+        Err(e) => {
+            return Err(CommandError::failed(format!(
+                "cannot read {}: {e}",
+                file.display()
+            )));
+        }
+    };
+    // Only a file that parses is worth trusting: the error names the line and column.
+    let text = String::from_utf8_lossy(&bytes);
+    crate::host::policy::rules::parse(&text, &file, ctx.env.home_dir().as_deref())
+        .map_err(|e| CommandError::failed(e.to_string()).with_code("corrupt_state"))?;
+    let sha256 = trust::sha256_hex(&bytes);
+    let now = ctx
+        .now()?
+        .to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    let granted = trust::grant(&homes.runtime, &file, &sha256, &now, timeout)?;
+    if ctx.ui.json {
+        return ctx.ui.json(&json!({
+            "file": file,
+            "project": project,
+            "sha256": sha256,
+            "trusted": true,
+            "changed": granted != trust::Granted::Already,
+        }));
+    }
+    let what = match granted {
+        trust::Granted::New => "Trusted",
+        trust::Granted::Renewed => "Trusted the new contents of",
+        trust::Granted::Already => "Already trusted",
+    };
+    ctx.ui.line(format!("✓ {what} {}", file.display()))?;
+    ctx.ui.detail(format!(
+        "sha256 {sha256}; recorded in {}",
+        trust::trust_file(&homes.runtime).display()
+    ));
+    Ok(())
+}
+
+/// The state of each trusted file now: `trusted` (same contents), `changed`, `missing`.
+fn trust_list(ctx: &Context, runtime: &std::path::Path) -> Result<()> {
+    let list = trust::list(runtime)?;
+    let rows: Vec<(String, &trust::Trusted)> = list
+        .iter()
+        .map(|t| {
+            let state = match crate::store::read_regular(&t.file) {
+                Ok(bytes) if trust::sha256_hex(&bytes) == t.sha256 => "trusted",
+                Ok(_) => "changed",
+                Err(_) => "missing",
+            };
+            (state.to_string(), t)
+        })
+        .collect();
+    if ctx.ui.json {
+        let items: Vec<Value> = rows
+            .iter()
+            .map(|(state, t)| {
+                json!({"file": t.file, "sha256": t.sha256, "trustedAt": t.trusted_at, "state": state})
+            })
+            .collect();
+        return ctx.ui.json(&Value::Array(items));
+    }
+    if rows.is_empty() {
+        ctx.ui.status(format!(
+            "No trusted rules files in {}",
+            trust::trust_file(runtime).display()
+        ));
+        return Ok(());
+    }
+    let lines: Vec<String> = rows
+        .iter()
+        .map(|(state, t)| {
+            format!(
+                "{state}\t{}\t{}\t{}",
+                t.file.display(),
+                t.sha256,
+                t.trusted_at
+            )
+        })
+        .collect();
+    ctx.ui.lines(lines)
 }
 
 /// What a session brings to a check: where it runs, what it trusts, what a person allowed.
@@ -103,6 +257,9 @@ struct SessionFacts {
     trusted: Vec<PathBuf>,
     /// Session keys (`host::session_key`) answered "Allow for this session".
     allowed: Vec<String>,
+    /// Calls answered "Allow for this session" (tool, arguments): their keys depend on the
+    /// working directory, known only once the check's workspace is.
+    answered: Vec<(String, Value)>,
 }
 
 fn session_facts(ctx: &Context, query: &str) -> Result<SessionFacts> {
@@ -126,6 +283,7 @@ fn session_facts(ctx: &Context, query: &str) -> Result<SessionFacts> {
         cwd: read.header.cwd.as_ref().map(PathBuf::from),
         trusted: Vec::new(),
         allowed: Vec::new(),
+        answered: Vec::new(),
     };
     for entry in &read.entries {
         if entry.get("type").and_then(Value::as_str) != Some("custom") {
@@ -141,8 +299,8 @@ fn session_facts(ctx: &Context, query: &str) -> Result<SessionFacts> {
             }
             Some(TOOL_CALL_ENTRY) if text("decidedBy") == Some("card:allowForSession") => {
                 if let Some(tool) = text("tool") {
-                    let args = data.get("arguments").unwrap_or(&Value::Null);
-                    facts.allowed.push(crate::host::session_key(tool, args));
+                    let args = data.get("arguments").cloned().unwrap_or(Value::Null);
+                    facts.answered.push((tool.to_string(), args));
                 }
             }
             Some(VERDICT_ENTRY) if text("answer") == Some("allowForSession") => {
@@ -224,11 +382,19 @@ fn check(ctx: &Context, args: &CheckArgs) -> Result<()> {
         },
     };
     let mut verdict = decide(&call, mode, &rules);
-    let key = crate::host::session_key(&judged_tool, &call_args);
+    let key = crate::host::session_key(&judged_tool, &call_args, &workspace);
     if verdict.decision == Decision::Ask
         && verdict.session_allow_offered
         && let Some(s) = &session
-        && s.allowed.contains(&key)
+        && crate::host::session_allows(
+            s.allowed.iter().chain(
+                &s.answered
+                    .iter()
+                    .map(|(tool, args)| crate::host::session_key(tool, args, &workspace))
+                    .collect::<Vec<_>>(),
+            ),
+            &key,
+        )
     {
         verdict.decision = Decision::Allow;
         verdict.decided_by = crate::host::policy::DecidedBy::SessionAllow;
@@ -279,8 +445,23 @@ fn check(ctx: &Context, args: &CheckArgs) -> Result<()> {
             if let Some(hint) = &pi_hint {
                 map.insert("hint".into(), hint.clone().into());
             }
+            if let Some(u) = &rules.untrusted {
+                map.insert(
+                    "untrustedRules".into(),
+                    json!({
+                        "file": u.file,
+                        "sha256": u.sha256,
+                        "ignoredAllowRules": u.ignored_allow,
+                        "changed": u.changed,
+                        "trustCommand": format!("finch policy trust {}", u.project.display()),
+                    }),
+                );
+            }
         }
         return ctx.ui.json(&out);
+    }
+    if let Some(u) = rules.untrusted.as_ref().filter(|u| u.ignored_allow > 0) {
+        ctx.ui.warn(u.warning());
     }
     ctx.ui.line(verdict.decision.as_str())?;
     ctx.ui.line(&verdict.reason)?;
@@ -302,8 +483,12 @@ fn check(ctx: &Context, args: &CheckArgs) -> Result<()> {
             s.id,
             s.trusted.len(),
             if s.trusted.len() == 1 { "y" } else { "ies" },
-            s.allowed.len(),
-            if s.allowed.len() == 1 { "" } else { "s" },
+            s.allowed.len() + s.answered.len(),
+            if s.allowed.len() + s.answered.len() == 1 {
+                ""
+            } else {
+                "s"
+            },
         ));
     }
     ctx.ui.detail(format!(
@@ -318,7 +503,11 @@ fn check(ctx: &Context, args: &CheckArgs) -> Result<()> {
         }
     ));
     for file in &rules.files {
-        let state = if file.is_file() { "read" } else { "absent" };
+        let state = match &rules.untrusted {
+            Some(u) if &u.file == file => "read, untrusted: allow rules ignored",
+            _ if file.is_file() => "read",
+            _ => "absent",
+        };
         ctx.ui
             .detail(format!("rules file {} ({state})", file.display()));
     }

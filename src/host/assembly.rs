@@ -21,7 +21,7 @@ use super::catalog::{self, ToolDef};
 use super::control::{self, Registration};
 use super::mcp::ServerStatus;
 use super::mcp::{self, McpBridge, McpServerConfig};
-use super::policy::rules::{project_root, rules_files};
+use super::policy::rules::project_root;
 use super::policy::{Mode, Rules, RulesError};
 use super::prompt::{Nobody, Prompter};
 use super::runtime::{
@@ -130,6 +130,9 @@ impl<'a> Assembly<'a> {
         let home = env.env.home_dir();
         let project = project_root(&cwd, &env.homes.runtime);
         let rules = load_rules(&project, &env.homes.runtime, home.as_deref())?;
+        if let Some(untrusted) = rules.untrusted.as_ref().filter(|u| u.ignored_allow > 0) {
+            self.ui.warn(untrusted.warning());
+        }
         let mut session = SessionState::detached(cwd, project, mode, home);
         session.approve = options.approve.clone();
         let lock_timeout = env.settings.lock_timeout;
@@ -159,6 +162,9 @@ impl<'a> Assembly<'a> {
     pub fn reload(&self, host: &mut Host) -> Result<()> {
         let s = host.session();
         let rules = load_rules(&s.project, &host.env().homes.runtime, s.home.as_deref())?;
+        if let Some(untrusted) = rules.untrusted.as_ref().filter(|u| u.ignored_allow > 0) {
+            self.ui.warn(untrusted.warning());
+        }
         host.set_rules(rules);
         host.clear_providers();
         let env = host.env().clone();
@@ -375,9 +381,11 @@ fn warn_left_out(ui: &Ui, status: &ServerStatus) {
     }
 }
 
-/// The permission rules of a project (its `.finch/permissions.json`) over the runtime's.
+/// The permission rules of a project (its `.finch/permissions.json`, its `allow` rules only
+/// when a person trusted the file) over the runtime's.
 pub fn load_rules(project: &Path, runtime: &Path, home: Option<&Path>) -> Result<Rules> {
-    Rules::load(&rules_files(project, runtime), home).map_err(|err| {
+    let trusted = crate::host::policy::trust::list(runtime).map_err(CommandError::from)?;
+    Rules::load(project, runtime, home, &trusted).map_err(|err| {
         let message = err.to_string();
         match err {
             RulesError::Invalid { .. } => CommandError::failed(message)

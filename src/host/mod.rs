@@ -43,7 +43,7 @@ pub mod tool;
 pub mod toolsearch;
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -771,8 +771,9 @@ impl Host {
                 confine: Confine::Unconfined,
             },
             Decision::Ask => {
-                let key = session_key(&tool.name, args);
-                if verdict.session_allow_offered && self.session.allowed_for_session.contains(&key)
+                let key = session_key(&tool.name, args, &workspace);
+                if verdict.session_allow_offered
+                    && session_allows(&self.session.allowed_for_session, &key)
                 {
                     return allowed("sessionAllow", approved);
                 }
@@ -1128,16 +1129,50 @@ fn build_catalog(providers: &[Box<dyn Provider>]) -> (Catalog, Vec<usize>) {
     (Catalog::build(defs), provider_of)
 }
 
-/// What "Allow for this session" remembers: the exact command for Bash, the tool otherwise.
-pub(crate) fn session_key(tool: &str, args: &Value) -> String {
+/// What "Allow for this session" remembers: the exact command for Bash, the directory of the
+/// file for Write and Edit (issue 28: an allow covers that directory and below, not every
+/// path), the tool otherwise.
+pub(crate) fn session_key(tool: &str, args: &Value, workspace: &policy::Workspace) -> String {
     match (tool, args.get("command").and_then(Value::as_str)) {
         ("Bash", Some(command)) => format!("Bash\0{command}"),
+        ("Write" | "Edit", _) => {
+            match policy::file_paths(tool, args, workspace)
+                .ok()
+                .and_then(|paths| {
+                    paths
+                        .first()
+                        .and_then(|p| p.parent())
+                        .map(Path::to_path_buf)
+                }) {
+                Some(dir) => format!("{tool}\0{}", dir.display()),
+                None => tool.to_string(),
+            }
+        }
         _ => tool.to_string(),
     }
 }
 
-/// The one-line summary of a card: the command for Bash, the path for file tools, the URL for
-/// WebFetch, the arguments otherwise — cut to 160 characters.
+/// Whether an answer remembered under one of `allowed` (`session_key`s) covers a call with
+/// key `key`: the same key, or for Write and Edit a directory at or above the call's.
+pub(crate) fn session_allows<'a>(allowed: impl IntoIterator<Item = &'a String>, key: &str) -> bool {
+    let scoped = |k: &'a str| {
+        k.split_once('\0')
+            .filter(|(tool, _)| matches!(*tool, "Write" | "Edit"))
+    };
+    allowed.into_iter().any(|a| {
+        a == key
+            || matches!(
+                (scoped(a), key.split_once('\0')),
+                (Some((tool, dir)), Some((call_tool, call_dir)))
+                    if tool == call_tool && Path::new(call_dir).starts_with(dir)
+            )
+    })
+}
+
+/// The summary of a card: the command for Bash, the path for file tools, the URL for WebFetch,
+/// the arguments otherwise — whole, never cut (issue 28: a tail past the cut ran unseen). Runs
+/// of blanks become one space; a line break shows as `⏎`, so a second command never reads as
+/// an argument of the first. The terminal card wraps and pages it.
 pub fn summary(tool: &str, args: &Value) -> String {
     let field = |k: &str| args.get(k).and_then(Value::as_str).map(str::to_string);
     let text = match tool {
@@ -1152,13 +1187,11 @@ pub fn summary(tool: &str, args: &Value) -> String {
         _ => None,
     }
     .unwrap_or_else(|| args.to_string());
-    let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if one_line.chars().count() > 160 {
-        let cut: String = one_line.chars().take(159).collect();
-        format!("{cut}…")
-    } else {
-        one_line
-    }
+    text.trim()
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect::<Vec<_>>()
+        .join(" ⏎ ")
 }
 
 /// The directory a run's file tools start from.

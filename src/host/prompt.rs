@@ -6,6 +6,10 @@
 use super::cancel::Cancel;
 use super::tool::Risk;
 
+/// A summary longer than this many characters is long: the card says its length (and the
+/// terminal card pages it).
+pub const LONG_SUMMARY: usize = 160;
+
 /// A permission card.
 #[derive(Debug, Clone)]
 pub struct Card {
@@ -17,7 +21,8 @@ pub struct Card {
     /// The mini tool or MCP server behind the tool.
     pub owner: Option<String>,
     pub risk: Risk,
-    /// One line: the command for Bash, the path for file tools, the arguments otherwise.
+    /// The command for Bash, the path for file tools, the arguments otherwise: whole, never
+    /// cut (`host::summary`).
     pub summary: String,
     /// Why the gateway asks.
     pub reason: String,
@@ -32,12 +37,21 @@ pub struct Card {
 
 impl Card {
     /// What "Allow for this session" covers, in words for the card: what the host remembers
-    /// (`host::session_key`) is the exact command for Bash and the tool for any other.
+    /// (`host::session_key`) is the exact command for Bash, the file's directory and below for
+    /// Write and Edit, and the tool for any other.
     pub fn session_scope(&self) -> String {
-        if self.tool == "Bash" {
-            "this exact command only".to_string()
-        } else {
-            format!("every {} call", self.tool)
+        match self.tool.as_str() {
+            "Bash" => "this exact command only".to_string(),
+            "Write" | "Edit" => {
+                match std::path::Path::new(&self.summary)
+                    .parent()
+                    .filter(|d| !d.as_os_str().is_empty())
+                {
+                    Some(dir) => format!("{} in {} and below", self.tool, dir.display()),
+                    None => format!("{} in the working directory and below", self.tool),
+                }
+            }
+            _ => format!("every {} call", self.tool),
         }
     }
 }

@@ -178,9 +178,19 @@ fn carry_over(target: &Path, staged: &Path) -> Result<(), Error> {
     for name in [ENABLED_FILE, FINCH_ID_FILE] {
         let from = target.join(name);
         let to = staged.join(name);
-        if from.is_file() && !to.exists() {
-            std::fs::copy(&from, &to).map_err(|e| Error::io("copy", &from, e))?;
+        // Neither end may be a link: a link at the staged name (a dangling one too, which
+        // `exists` does not see) would carry the write outside.
+        let from_is_file = std::fs::symlink_metadata(&from).is_ok_and(|m| m.is_file());
+        if !from_is_file {
+            continue;
         }
+        if std::fs::symlink_metadata(&to).is_ok() {
+            refuse_link(&to)?;
+            continue;
+        }
+        let bytes = crate::store::read_regular(&from).map_err(|e| Error::io("copy", &from, e))?;
+        let mut file = open_no_follow(&to, true).map_err(|e| Error::io("copy", &from, e))?;
+        std::io::Write::write_all(&mut file, &bytes).map_err(|e| Error::io("copy", &from, e))?;
     }
     Ok(())
 }
@@ -226,7 +236,7 @@ fn copy_dir(root: &Path, from: &Path, to: &Path) -> Result<(), Error> {
         } else if kind.file_type().is_symlink() {
             let target = std::fs::read_link(&src).map_err(|e| Error::io("read", &src, e))?;
             let rel = src.strip_prefix(root).unwrap_or(&src);
-            if !link_stays_inside(rel, &target) {
+            if !link_stays_inside(rel, &target) || !link_stays_inside_really(root, rel, &target) {
                 return Err(Error::UnsafeEntry {
                     entry: rel.display().to_string(),
                     reason: format!("is a link to {} outside the package", target.display()),
@@ -264,6 +274,40 @@ fn link_stays_inside(link: &Path, target: &Path) -> bool {
     true
 }
 
+/// Whether a link stays inside when each `..` is taken where the file system takes it: a `..`
+/// right after a component that is itself a link goes up from the link's target, not from
+/// the link (`t1 -> s/..` with `s -> ../..` leaves the package). So, as the archive code does,
+/// every component a `..` follows must be a real directory of the source package right now.
+fn link_stays_inside_really(root: &Path, link: &Path, target: &Path) -> bool {
+    let mut at = root.to_path_buf();
+    let mut depth = 0usize;
+    for c in link.parent().into_iter().flat_map(Path::components) {
+        if let Component::Normal(n) = c {
+            at.push(n);
+            depth += 1;
+        }
+    }
+    for c in target.components() {
+        match c {
+            Component::ParentDir => {
+                let real_dir = std::fs::symlink_metadata(&at).is_ok_and(|m| m.is_dir());
+                if depth == 0 || !real_dir {
+                    return false;
+                }
+                at.pop();
+                depth -= 1;
+            }
+            Component::Normal(n) => {
+                at.push(n);
+                depth += 1;
+            }
+            Component::CurDir => {}
+            _ => return false,
+        }
+    }
+    true
+}
+
 /// Finds mini tool directories under `root`, at most `max_depth` levels down, not looking inside
 /// a mini tool once found nor in `node_modules` or hidden directories.
 pub fn find_minitools(root: &Path, max_depth: usize) -> Vec<PathBuf> {
@@ -296,8 +340,43 @@ fn walk(dir: &Path, depth: usize, max_depth: usize, found: &mut Vec<PathBuf>) {
     }
 }
 
+/// finch's own file in an install (`.finch-id`): written without following a link, and refused
+/// when the package put a link at its name (issue 28: a `.finch-id` link would turn finch's
+/// write into one outside the package).
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Error> {
-    std::fs::write(path, bytes).map_err(|e| Error::io("write", path, e))
+    refuse_link(path)?;
+    let mut file = open_no_follow(path, false).map_err(|e| Error::io("write", path, e))?;
+    std::io::Write::write_all(&mut file, bytes).map_err(|e| Error::io("write", path, e))
+}
+
+fn refuse_link(path: &Path) -> Result<(), Error> {
+    if std::fs::symlink_metadata(path).is_ok_and(|m| !m.is_file()) {
+        return Err(Error::UnsafeEntry {
+            entry: path
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+            reason: "is a link or not a regular file, and finch writes this file itself".into(),
+        });
+    }
+    Ok(())
+}
+
+/// Opens `path` for writing (truncating, or only when it does not exist yet with `new`)
+/// without following a link in its last component (`O_NOFOLLOW`).
+fn open_no_follow(path: &Path, new: bool) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true);
+    if new {
+        options.create_new(true);
+    } else {
+        options.create(true).truncate(true);
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW);
+    }
+    options.open(path)
 }
 
 #[cfg(unix)]

@@ -92,11 +92,16 @@ impl TtyPrompter {
                 .position(|c| *c == CardChoice::Deny)
                 .unwrap_or(0);
         }
-        let help = card_help(&choices, self.timeout);
         let width = term::width(&self.tty);
+        let pages = summary_pages(card, width);
+        let mut help = card_help(&choices, self.timeout);
+        if pages > 1 {
+            help.push_str(" Press > and < to page through the command.");
+        }
+        let mut page = 0;
 
         let mut screen = Vec::new();
-        render_card(&mut screen, card, width, self.color)?;
+        render_card_page(&mut screen, card, width, self.color, page)?;
         render_menu(&mut screen, &items, &menu, width, self.color)?;
         render_help(&mut screen, &help, width, self.color)?;
         self.write(&screen)?;
@@ -109,6 +114,25 @@ impl TtyPrompter {
                 }
                 return Ok(CardAnswer::TimedOut);
             };
+            let turned = match key {
+                Key::Char('>') if page + 1 < pages => Some(page + 1),
+                Key::Char('<') if page > 0 => Some(page - 1),
+                _ => None,
+            };
+            if let Some(to) = turned {
+                // The whole card again, over the old one (the cursor sits on its last line).
+                let rows = screen.iter().filter(|&&b| b == b'\n').count();
+                page = to;
+                screen.clear();
+                write!(screen, "\r\x1b[{rows}A\x1b[J")?;
+                let start = screen.len();
+                render_card_page(&mut screen, card, width, self.color, page)?;
+                render_menu(&mut screen, &items, &menu, width, self.color)?;
+                render_help(&mut screen, &help, width, self.color)?;
+                self.write(&screen)?;
+                screen.drain(..start);
+                continue;
+            }
             match menu.step(key) {
                 Outcome::Chosen(picked) => {
                     let choice = picked
@@ -690,8 +714,41 @@ fn summary_label(tool: &str) -> &'static str {
     }
 }
 
+/// How many lines of a long summary one page of the card shows.
+const PAGE_LINES: usize = 12;
+/// The width of a field's label column (`  label     `).
+const FIELD_INDENT: usize = 12;
+
+/// The summary's lines as the card wraps them within `width` columns (the card's own width,
+/// one less than the terminal's), like any other field.
+fn summary_lines(card: &Card, width: usize) -> Vec<String> {
+    wrap_whole(&visible(&card.summary), width.saturating_sub(FIELD_INDENT))
+}
+
+/// How many pages the summary takes on a terminal this wide (1 when it fits one page).
+fn summary_pages(card: &Card, terminal_width: usize) -> usize {
+    summary_lines(card, terminal_width.saturating_sub(1))
+        .len()
+        .div_ceil(PAGE_LINES)
+        .max(1)
+}
+
 /// The card above its choices: who asks, how risky, what exactly, and why.
+#[cfg(test)]
 fn render_card(out: &mut impl Write, card: &Card, width: usize, color: bool) -> io::Result<()> {
+    render_card_page(out, card, width, color, 0)
+}
+
+/// The card with page `page` of its summary: a summary longer than `LONG_SUMMARY` characters
+/// says how long it is, and one longer than a page is shown a page at a time (never cut: `>`
+/// and `<` turn the pages).
+fn render_card_page(
+    out: &mut impl Write,
+    card: &Card,
+    width: usize,
+    color: bool,
+    page: usize,
+) -> io::Result<()> {
     let tool = visible(&card.tool);
     let title = visible(&card.title);
     let heading = if title.is_empty() || title == tool {
@@ -715,12 +772,32 @@ fn render_card(out: &mut impl Write, card: &Card, width: usize, color: bool) -> 
         Risk::High => paint(color, "HIGH", |t| t.red().bold().to_string()),
     };
     field(out, "risk", &risk, width)?;
-    field(
-        out,
-        summary_label(&card.tool),
-        &visible(&card.summary),
-        width,
-    )?;
+    let lines = summary_lines(card, width);
+    let pages = lines.len().div_ceil(PAGE_LINES).max(1);
+    let chars = card.summary.chars().count();
+    if chars > crate::host::prompt::LONG_SUMMARY || pages > 1 {
+        let mut length = format!(
+            "{chars} characters, {} line{} on this card",
+            lines.len(),
+            if lines.len() == 1 { "" } else { "s" }
+        );
+        if pages > 1 {
+            length.push_str(&format!(
+                "; page {} of {pages} (> next, < previous)",
+                page.min(pages - 1) + 1
+            ));
+        }
+        field(out, "length", &length, width)?;
+    }
+    let label = summary_label(&card.tool);
+    let first = page.min(pages - 1) * PAGE_LINES;
+    for (i, line) in lines.iter().skip(first).take(PAGE_LINES).enumerate() {
+        if i == 0 {
+            writeln!(out, "  {label:<10}{line}")?;
+        } else {
+            writeln!(out, "{:FIELD_INDENT$}{line}", "")?;
+        }
+    }
     field(out, "reason", &visible(&card.reason), width)?;
     if let Some(sandbox) = &card.sandbox {
         field(out, "sandbox", &visible(sandbox), width)?;
@@ -730,15 +807,14 @@ fn render_card(out: &mut impl Write, card: &Card, width: usize, color: bool) -> 
 
 /// `  label     value`, the value wrapped under itself within `width`.
 fn field(out: &mut impl Write, label: &str, value: &str, width: usize) -> io::Result<()> {
-    const INDENT: usize = 12;
-    for (i, line) in wrap_whole(value, width.saturating_sub(INDENT))
+    for (i, line) in wrap_whole(value, width.saturating_sub(FIELD_INDENT))
         .iter()
         .enumerate()
     {
         if i == 0 {
             writeln!(out, "  {label:<10}{line}")?;
         } else {
-            writeln!(out, "{:INDENT$}{line}", "")?;
+            writeln!(out, "{:FIELD_INDENT$}{line}", "")?;
         }
     }
     Ok(())
@@ -1484,6 +1560,47 @@ mod tests {
             String::from_utf8(out).unwrap(),
             "\nPermission needed: acme_deploy — Deploy the site\n  layer     minitool\n  owner     acme\n  risk      HIGH\n  arguments {\"env\":\"prod\"}\n  reason    mini tool tools always ask\n\n"
         );
+    }
+
+    /// A long command says how long it is; one longer than a page shows a page at a time, and
+    /// the pages together hold every character of it, in order (issue 28: never cut).
+    #[test]
+    fn a_long_command_is_paged_never_cut() {
+        let command: String = (0..400).map(|i| format!("w{i} ")).collect::<String>() + "TAIL";
+        let card = bash_card(&command, Risk::Medium, true);
+        let pages = summary_pages(&card, 60);
+        assert!(pages > 1, "{pages}");
+        let mut shown = String::new();
+        for page in 0..pages {
+            let mut out = Vec::new();
+            render_card_page(&mut out, &card, 60, false, page).unwrap();
+            let text = String::from_utf8(out).unwrap();
+            let length = format!("  length    {} characters", command.chars().count());
+            assert!(text.contains(&length), "{text}");
+            let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert!(
+                flat.contains(&format!("page {} of {pages}", page + 1)),
+                "{text}"
+            );
+            let lines: Vec<&str> = text.lines().collect();
+            let start = lines
+                .iter()
+                .position(|l| l.starts_with("  command "))
+                .unwrap();
+            for line in lines[start..]
+                .iter()
+                .take_while(|l| !l.starts_with("  reason"))
+            {
+                assert!(line.chars().count() < 60, "{line:?}");
+                shown.push_str(line[FIELD_INDENT..].trim_end());
+                shown.push(' ');
+            }
+        }
+        assert_eq!(shown.trim_end(), command);
+        // A short command: no length line, no pages.
+        let mut out = Vec::new();
+        render_card_page(&mut out, &bash_card("ls", Risk::Low, true), 60, false, 0).unwrap();
+        assert!(!String::from_utf8(out).unwrap().contains("length"));
     }
 
     #[test]

@@ -155,6 +155,7 @@ fn where_prints_both_homes_and_every_state_file() {
     run history             [BASE]/home/.finch/automation/runs
     sessions                [BASE]/home/.finch/pi/sessions
     spaces                  [BASE]/home/.finch/spaces.json
+    trusted rules           [BASE]/home/.finch/trusted-rules.json
     logs                    [BASE]/home/.finch/logs
     memory                  [BASE]/home/finchnest/MEMORY.md
     daily logs              [BASE]/home/finchnest/memory

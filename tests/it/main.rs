@@ -36,5 +36,6 @@ mod start_on_demand;
 mod suites;
 mod suites_app;
 mod tables;
+mod trust;
 mod update;
 mod verdaccio;

@@ -28,6 +28,12 @@ fn write_rules(dir: &Path, text: &str) {
     std::fs::write(dir.join("permissions.json"), text).unwrap();
 }
 
+/// `finch policy trust` in the work directory: a person trusts its rules file.
+fn trust(ctx: &TestContext) {
+    let out = ctx.run(&["policy", "trust"]);
+    out.success();
+}
+
 #[test]
 fn prints_the_decision_and_the_reason_on_two_lines() {
     let ctx = TestContext::new();
@@ -52,7 +58,7 @@ fn prints_the_decision_and_the_reason_on_two_lines() {
     out.success();
     assert_eq!(
         out.stdout(),
-        "allow\nread-only: ls, wc only read; the mode is acceptCalls\n",
+        "allow\nread-only: ls, wc only read; the mode is acceptCalls; it runs in the read-only sandbox\n",
         "{out}"
     );
 
@@ -94,7 +100,8 @@ fn json_describes_a_destructive_command() {
                  "reason": "`sudo` is a wrapper: it runs another command"},
                 {"text": "rm -rf /", "words": ["rm", "-rf", "/"], "readOnly": false,
                  "reason": "`rm` is not a known read-only program"}
-            ]
+            ],
+            "sandbox": "workspace-write"
         })
     );
 }
@@ -106,6 +113,9 @@ fn project_rules_allow_a_command_from_any_subdirectory() {
         &ctx.work.join(".finch"),
         r#"{"allow":[{"toolName":"Bash","key":"npm test"}],"ask":[],"deny":[]}"#,
     );
+    // The project is the git top level: its rules count in every subdirectory.
+    std::fs::create_dir_all(ctx.work.join(".git")).unwrap();
+    trust(&ctx);
     let sub = ctx.work.join("packages/app");
     std::fs::create_dir_all(&sub).unwrap();
     let rules_file = ctx.work.join(".finch/permissions.json");
@@ -181,6 +191,7 @@ fn mini_tool_mcp_and_minitool_get_a_card_under_every_allow_rule() {
         &ctx.work.join(".finch"),
         r#"{"allow":[{"toolName":"*","key":"*"}]}"#,
     );
+    trust(&ctx);
     for (tool, layer) in [
         ("mcp__fs__read_file", "mcp"),
         ("weather_forecast", "minitool"),

@@ -1153,7 +1153,7 @@ fn schedule_create_and_update_take_catch_up() {
     let out = call(
         &ctx,
         "Schedule",
-        json!({"action": "create", "name": "brief", "prompt": "p", "daily": "07:00", "tz": "UTC", "catchUp": true}),
+        json!({"action": "create", "name": "brief", "prompt": "p", "daily": "07:00", "tz": "UTC", "catchUp": true, "cwd": ".", "mode": "ask"}),
     );
     out.success();
     let task = &out.json()["structuredContent"];
@@ -1179,7 +1179,7 @@ fn schedule_create_warns_without_an_agent_and_takes_every_kind_of_schedule() {
     let out = call(
         &ctx,
         "Schedule",
-        json!({"action": "create", "name": "n", "prompt": "p", "hourly": ":15", "tz": "UTC"}),
+        json!({"action": "create", "name": "n", "prompt": "p", "hourly": ":15", "tz": "UTC", "cwd": ".", "mode": "ask"}),
     );
     out.success();
     let record = out.json();
@@ -1198,7 +1198,7 @@ fn schedule_create_warns_without_an_agent_and_takes_every_kind_of_schedule() {
             "2027-01-01T00:00:00.000Z",
         ),
     ] {
-        let mut args = json!({"action": "create", "name": "n", "prompt": "p", "tz": "UTC"});
+        let mut args = json!({"action": "create", "name": "n", "prompt": "p", "tz": "UTC", "cwd": ".", "mode": "ask"});
         for (k, v) in when.as_object().unwrap() {
             args[k] = v.clone();
         }
@@ -1210,7 +1210,9 @@ fn schedule_create_warns_without_an_agent_and_takes_every_kind_of_schedule() {
 #[test]
 fn schedule_errors_say_what_to_give() {
     let ctx = TestContext::new();
-    let base = json!({"action": "create", "name": "n", "prompt": "p", "tz": "UTC"});
+    // In the session's own directory and mode, so that no card stands before the errors
+    // (issue 28: a task that would run elsewhere or in acceptCalls takes one).
+    let base = json!({"action": "create", "name": "n", "prompt": "p", "tz": "UTC", "cwd": ".", "mode": "ask"});
     let with = |extra: Value| {
         let mut args = base.clone();
         for (k, v) in extra.as_object().unwrap() {
@@ -1243,7 +1245,7 @@ fn schedule_errors_say_what_to_give() {
             "invalid --effort \"extreme\"",
         ),
         (
-            with(json!({"daily": "09:00", "space": "nowhere"})),
+            json!({"action": "create", "name": "n", "prompt": "p", "tz": "UTC", "mode": "ask", "daily": "09:00", "space": "nowhere"}),
             "no space with the id or name \"nowhere\"\nhint: run `finch space list`",
         ),
         (
@@ -1302,7 +1304,7 @@ fn schedule_run_and_history() {
     let task = ok(
         &ctx,
         "Schedule",
-        json!({"action": "create", "name": "Echo", "prompt": "say hi", "daily": "09:00", "tz": "UTC"}),
+        json!({"action": "create", "name": "Echo", "prompt": "say hi", "daily": "09:00", "tz": "UTC", "cwd": ".", "mode": "ask"}),
     );
     let id = task["id"].as_str().unwrap().to_string();
 
@@ -1364,7 +1366,7 @@ fn schedule_run_and_history() {
     let other = ok(
         &ctx,
         "Schedule",
-        json!({"action": "create", "name": "Quiet", "prompt": "p", "daily": "09:00", "tz": "UTC"}),
+        json!({"action": "create", "name": "Quiet", "prompt": "p", "daily": "09:00", "tz": "UTC", "cwd": ".", "mode": "ask"}),
     );
     let out = call(
         &ctx,

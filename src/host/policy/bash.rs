@@ -487,20 +487,29 @@ impl<'s> Walk<'s> {
 
     fn redirected(&mut self, node: Node) -> Option<String> {
         let mut program = None;
+        let mut outputs = Vec::new();
         let mut cursor = node.walk();
         for child in node.children(&mut cursor) {
             match child.kind() {
-                "file_redirect" => self.file_redirect(child),
+                "file_redirect" => outputs.extend(self.file_redirect(child)),
                 "heredoc_redirect" => self.heredoc(child, program.as_deref()),
                 "herestring_redirect" => self.herestring(child, program.as_deref()),
                 _ if child.is_named() => program = self.statement(child),
                 _ => self.operator(child),
             }
         }
+        for (op, target) in outputs {
+            if let Some(reason) =
+                super::destructive::emptying_redirect(program.as_deref(), &op, &target)
+            {
+                self.set_destructive(reason);
+            }
+        }
         program
     }
 
-    fn file_redirect(&mut self, node: Node) {
+    /// Checks one redirection; returns an output one's operator and literal target.
+    fn file_redirect(&mut self, node: Node) -> Option<(String, String)> {
         let mut fd: Option<&str> = None;
         let mut op = "";
         let mut target: Option<Word> = None;
@@ -517,11 +526,11 @@ impl<'s> Walk<'s> {
         let text = self.text(node);
         let Some(target) = target else {
             self.structure(format!("redirection `{text}`"));
-            return;
+            return None;
         };
         if let Some(problem) = &target.problem {
             self.structure(format!("{problem} in redirection `{text}`"));
-            return;
+            return None;
         }
         let std_fd = matches!(fd, None | Some("1") | Some("2"));
         let safe = match op {
@@ -541,6 +550,7 @@ impl<'s> Walk<'s> {
             };
             self.structure(reason);
         }
+        (std_fd && op.starts_with(['>', '&'])).then(|| (op.to_string(), target.text))
     }
 
     fn heredoc(&mut self, node: Node, program: Option<&str>) {
@@ -752,6 +762,7 @@ impl<'s> Walk<'s> {
         let first_nested = self.segments.len();
         let mut words: Vec<Word> = Vec::new();
         let mut herestrings = Vec::new();
+        let mut outputs = Vec::new();
         let mut cursor = node.walk();
         for child in node.children(&mut cursor) {
             match child.kind() {
@@ -784,7 +795,7 @@ impl<'s> Walk<'s> {
                     }
                     words.push(word);
                 }
-                "file_redirect" => self.file_redirect(child),
+                "file_redirect" => outputs.extend(self.file_redirect(child)),
                 "herestring_redirect" => herestrings.push(child),
                 _ if child.is_named() => {
                     let word = self.word(child);
@@ -801,6 +812,13 @@ impl<'s> Walk<'s> {
             }
         }
         let program = words.first().map(|w| w.text.clone());
+        for (op, target) in outputs {
+            if let Some(reason) =
+                super::destructive::emptying_redirect(program.as_deref(), &op, &target)
+            {
+                self.set_destructive(reason);
+            }
+        }
         for h in herestrings {
             self.herestring(h, program.as_deref().map(basename));
         }
@@ -1537,7 +1555,13 @@ fn unwrap(words: &[String]) -> Vec<Inner> {
             }
             inner
         }
-        _ => Vec::new(),
+        _ => super::destructive::unwrap(words)
+            .into_iter()
+            .map(|w| match w {
+                super::destructive::Wrapped::Command(c) => Inner::Command(c),
+                super::destructive::Wrapped::Script(s) => Inner::Script(s),
+            })
+            .collect(),
     }
 }
 
@@ -1623,8 +1647,13 @@ fn opaque(arg: &str) -> bool {
     arg.contains('$') || arg.contains('`')
 }
 
-/// Why these words (one simple command, wrappers not yet removed) are destructive.
+/// Why these words (one simple command, wrappers not yet removed) are destructive: the classic
+/// checks here, then the table of `super::destructive`.
 fn destructive_words(words: &[String]) -> Option<String> {
+    classic_destructive(words).or_else(|| super::destructive::reason(words))
+}
+
+fn classic_destructive(words: &[String]) -> Option<String> {
     let program = basename(&words[0]);
     let args = &words[1..];
     match program {
@@ -2534,10 +2563,10 @@ mod tests {
         ("'git status'", false, false, "`git status` is not a known"),
         ("ls\\ -la", false, false, "`ls -la` is not a known"),
         // find
-        ("find . -exec rm {} \\;", false, false, "`find -exec` runs"),
+        ("find . -exec rm {} \\;", false, true, "`find -exec` runs"),
         ("find . -name x -execdir ls \\;", false, false, "`find -execdir`"),
-        ("find . -ok rm {} \\;", false, false, "`find -ok`"),
-        ("find . -okdir rm {} \\;", false, false, "`find -okdir`"),
+        ("find . -ok rm {} \\;", false, true, "`find -ok`"),
+        ("find . -okdir rm {} \\;", false, true, "`find -okdir`"),
         ("find . -fprint out.txt", false, false, "`find -fprint`"),
         ("find . -fprint0 out.txt", false, false, "`find -fprint0`"),
         ("find / -fls list", false, false, "`find -fls`"),
@@ -2596,7 +2625,7 @@ mod tests {
         // interpreters
         ("python3 script.py", false, false, "`python3` is an interpreter"),
         ("python -c 'print(1)'", false, false, "interpreter"),
-        ("node -e 'require(\"fs\").rmSync(\"x\")'", false, false, "`node` is an interpreter"),
+        ("node -e 'require(\"fs\").rmSync(\"x\")'", false, true, "`node` is an interpreter"),
         ("perl -ne print f", false, false, "`perl`"),
         ("ruby -e 'puts 1'", false, false, "`ruby`"),
         ("awk 'BEGIN { system(\"id\") }'", false, false, "`system`"),

@@ -19,18 +19,23 @@
 //! `ask` rules sit after autoAllow because §8.3 runs autoAllow tools "at once": only a `deny`
 //! rule stops them.
 //!
-//! Two steps close ways around the gateway (issue 13), both right after the deny rules:
+//! Three steps close ways around the gateway (issues 13 and 28), all right after the deny
+//! rules:
 //! - Trust is a person's decision: `Session` `extendDir` and `attach` of a path outside the
 //!   working directory and the trusted directories get a card (a documented deviation from
 //!   "Session is autoAllow"; searching and renaming stay autoAllow). Without it a model could
 //!   trust `/` and then read and write anywhere through the fast lane.
-//! - Protected paths: `Write` and `Edit` of anything finch, git or a shell later runs or obeys
-//!   get a card in every mode, no allow rule spares it and "Allow for this session" is not
-//!   offered: any `.finch` directory (rules, mini tools, state), the whole runtime home (not
-//!   only `config/`: `extension-data/mcp/servers.json` and `extensions/` hold commands finch
-//!   runs), anything in or named `.git` (not only `config` and `hooks/`: a `.git` file can
-//!   point git at another directory, and `info/attributes` selects filters), `.gitconfig`,
-//!   `~/.config/git/`, shell start-up files, `.envrc`, `.npmrc` and `.yarnrc`.
+//! - An auto-allowed dispatcher may not set more than the session has (`dispatch`): a
+//!   scheduled task's mode or directory, a space's directory.
+//! - Protected paths: `Write` and `Edit` of anything finch, git, a shell or the user's session
+//!   later runs or obeys get a card in every mode, no allow rule spares it and "Allow for this
+//!   session" is not offered: the whole runtime home (not only `config/`:
+//!   `extension-data/mcp/servers.json` and `extensions/` hold commands finch runs), the
+//!   directories `core.hooksPath` names (found by `probe`), and the rows of the one table in
+//!   `protected` (`.finch`, `.git`, hook directories, shell start-up files, `~/.ssh`, …),
+//!   matched without regard to case.
+//!
+//! A HIGH-risk card never offers "Allow for this session" (issue 28).
 //!
 //! The gateway reads no file; what the disk says about a call's paths — where a link really
 //! leads, whether a regular file has more than one hard link — comes in `ToolCall::facts`, found
@@ -38,9 +43,13 @@
 //! than one link (its other name may be anywhere, `/etc/shadow` included), counts as outside.
 
 pub mod bash;
+pub mod destructive;
+pub mod dispatch;
 pub mod pi;
 pub mod probe;
+pub mod protected;
 pub mod rules;
+pub mod trust;
 
 use std::path::{Component, Path, PathBuf};
 
@@ -50,7 +59,7 @@ use crate::homes::absolutize;
 use crate::host::tool::{Layer, Risk, ToolRef};
 
 pub use bash::{Classification, Segment, classify};
-pub use probe::{PathFact, PathFacts, probe, real_path};
+pub use probe::{PathFact, PathFacts, StoredTask, probe, real_path};
 pub use rules::{Rule, RuleList, Rules, RulesError, Subject};
 
 /// The permission mode of a run (SPEC §8.3).
@@ -115,6 +124,9 @@ pub enum DecidedBy {
     ProtectedPath,
     /// A fast-lane tool in `ask` mode with no allow rule.
     AskMode,
+    /// An auto-allowed dispatcher's action that would give the model more than the session
+    /// has: a task's mode or directory, a space's directory (`dispatch`).
+    DispatcherWidens,
     /// A card a person already answered "Allow for this session" (never from `decide`: the
     /// host and `finch policy check --session` apply a session's answers after it).
     SessionAllow,
@@ -139,6 +151,7 @@ impl DecidedBy {
             DecidedBy::SessionAllow => "sessionAllow",
             DecidedBy::NoSandbox => "noSandbox",
             DecidedBy::Escalated => "escalated",
+            DecidedBy::DispatcherWidens => "dispatcherWidens",
         }
     }
 }
@@ -190,98 +203,38 @@ impl Workspace {
     }
 }
 
-/// Why a Write or Edit of `path` always takes a card, when it does (see the module docs).
-pub fn protected(path: &Path, workspace: &Workspace) -> Option<&'static str> {
-    if workspace
-        .runtime
-        .as_deref()
-        .is_some_and(|r| path.starts_with(r))
-    {
-        return Some("finch's runtime home holds its settings, rules, mini tools and MCP servers");
-    }
-    let names: Vec<&str> = path
-        .components()
-        .filter_map(|c| match c {
-            Component::Normal(n) => n.to_str(),
-            _ => None,
+/// Why a Write or Edit of `path` always takes a card, when it does: the runtime home, the
+/// directories `core.hooksPath` names (`facts`), and the rows of `protected::TABLE`.
+pub fn protected(path: &Path, workspace: &Workspace, facts: &PathFacts) -> Option<&'static str> {
+    let mut extra: Vec<protected::Extra> = facts
+        .hooks_dirs()
+        .iter()
+        .map(|d| protected::Extra {
+            path: d,
+            why: protected::HOOKS_PATH,
         })
         .collect();
-    if names.contains(&".finch") {
-        return Some("`.finch` holds finch's permission rules and state");
+    if let Some(runtime) = workspace.runtime.as_deref() {
+        extra.push(protected::Extra {
+            path: runtime,
+            why: protected::RUNTIME_HOME,
+        });
     }
-    if names.contains(&".git") {
-        return Some("git runs what `.git` configures (hooks, fsmonitor, filters)");
-    }
-    if names
-        .windows(2)
-        .any(|w| w[0] == ".config" && matches!(w[1], "git" | "fish"))
-    {
-        return Some("git and fish run what their configuration says");
-    }
-    const STARTUP: &[&str] = &[
-        ".gitconfig",
-        ".bashrc",
-        ".bash_profile",
-        ".bash_login",
-        ".bash_logout",
-        ".profile",
-        ".zshrc",
-        ".zshenv",
-        ".zprofile",
-        ".zlogin",
-        ".zlogout",
-        ".kshrc",
-        ".mkshrc",
-        ".cshrc",
-        ".tcshrc",
-        ".login",
-        ".logout",
-        ".envrc",
-        ".npmrc",
-        ".yarnrc",
-        ".yarnrc.yml",
-    ];
-    match names.last() {
-        Some(name) if STARTUP.contains(name) => {
-            Some("git, shells and package managers run what this file configures")
-        }
-        _ => None,
-    }
+    protected::protected(path, workspace.home.as_deref(), &extra)
 }
 
-/// The protected paths (`protected`) that exist below `root`, for the kernel wall to keep
-/// read-only where it lets a command write `root`: the protected entries of `root` itself
-/// (`.finch`, `.envrc`, and at `$HOME` the shell start-up files), what git runs or obeys inside
-/// `.git` (`hooks`, `config`, `info`; the whole `.git` when it is a file pointing elsewhere),
-/// and the protected entries of `.config`. The rest of `.git` stays writable, so an approved
-/// `git commit` works.
+/// The protected paths that exist below `root`, for the kernel wall to keep read-only where it
+/// lets a command write `root` (`protected::protected_paths_below`): the table's, the
+/// directories `core.hooksPath` names for the repository there and in the user's git
+/// configuration, and the runtime home.
 pub fn protected_paths_below(root: &Path, workspace: &Workspace) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let entries = |dir: &Path| -> Vec<PathBuf> {
-        std::fs::read_dir(dir)
-            .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
-            .unwrap_or_default()
-    };
-    for path in entries(root) {
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        match name {
-            ".git" if path.is_dir() => found.extend(
-                ["hooks", "config", "info"]
-                    .iter()
-                    .map(|n| path.join(n))
-                    .filter(|p| p.exists()),
-            ),
-            ".config" if path.is_dir() => found.extend(
-                entries(&path)
-                    .into_iter()
-                    .filter(|p| protected(p, workspace).is_some()),
-            ),
-            _ if protected(&path, workspace).is_some() => found.push(path),
-            _ => {}
-        }
+    let hooks = probe::hooks_dirs(&[root.to_path_buf()], workspace);
+    let mut extra: Vec<&Path> = hooks.iter().map(PathBuf::as_path).collect();
+    if let Some(runtime) = workspace.runtime.as_deref() {
+        extra.push(runtime);
     }
-    found.sort();
-    found
+    let home = workspace.home.clone().unwrap_or_default();
+    protected::protected_paths_below(root, &home, &extra)
 }
 
 /// One call to decide on.
@@ -402,8 +355,8 @@ pub fn decide(call: &ToolCall, mode: Mode, rules: &Rules) -> Verdict {
     let protected_path = match (&target, name) {
         (Target::Paths(Ok(paths)), "Write" | "Edit") => paths.iter().find_map(|p| {
             let real = call.facts.get(p).and_then(|f| f.real.as_deref());
-            protected(p, call.workspace)
-                .or_else(|| real.and_then(|r| protected(r, call.workspace)))
+            protected(p, call.workspace, call.facts)
+                .or_else(|| real.and_then(|r| protected(r, call.workspace, call.facts)))
                 .map(|why| (p.clone(), why))
         }),
         _ => None,
@@ -428,7 +381,8 @@ pub fn decide(call: &ToolCall, mode: Mode, rules: &Rules) -> Verdict {
                 && lane != Lane::AlwaysCard
                 && lane != Lane::AutoAllow
                 && decided_by != DecidedBy::ProtectedPath
-                && !destructive,
+                && !destructive
+                && risk != Risk::High,
             rules,
             bash: bash.clone(),
         }
@@ -474,6 +428,17 @@ pub fn decide(call: &ToolCall, mode: Mode, rules: &Rules) -> Verdict {
                 Vec::new(),
             );
         }
+    }
+    // An auto-allowed dispatcher may not set more than the session has.
+    if lane == Lane::AutoAllow
+        && let Some(why) = dispatch::widens(name, call.args, call.workspace, call.facts, mode)
+    {
+        return verdict(
+            Decision::Ask,
+            DecidedBy::DispatcherWidens,
+            format!("`{name}` would give the model more than this session has: {why}"),
+            Vec::new(),
+        );
     }
     // Protected paths: a card in every mode, whatever the allow rules say.
     if let Some((path, why)) = &protected_path {

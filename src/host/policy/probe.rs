@@ -31,11 +31,42 @@ pub struct PathFact {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PathFacts {
     facts: Vec<PathFact>,
+    /// The directories git's `core.hooksPath` names for the repositories a Write or Edit
+    /// touches (absolute): git runs what is in them, so they are protected.
+    hooks_dirs: Vec<PathBuf>,
+    /// The stored task a `Schedule` call names (`id`), when it exists.
+    pub task: Option<StoredTask>,
+    /// The space a `Schedule` call names (`space`), when it exists: its directory, `None`
+    /// for a space without one (its tasks run in the agent home).
+    pub space: Option<Option<PathBuf>>,
+}
+
+/// What `tasks.json` says about a task, for the gateway (`dispatch`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredTask {
+    /// `permissionMode` as written (default `acceptCalls`, SPEC §6).
+    pub mode: String,
+    /// Where it runs: its `cwd`, its space's directory, or `None` (the agent home, or a space
+    /// without a directory).
+    pub dir: Option<PathBuf>,
 }
 
 impl PathFacts {
     pub fn new(facts: Vec<PathFact>) -> PathFacts {
-        PathFacts { facts }
+        PathFacts {
+            facts,
+            ..PathFacts::default()
+        }
+    }
+
+    /// These facts, with the `core.hooksPath` directories.
+    pub fn with_hooks_dirs(mut self, dirs: Vec<PathBuf>) -> PathFacts {
+        self.hooks_dirs = dirs;
+        self
+    }
+
+    pub fn hooks_dirs(&self) -> &[PathBuf] {
+        &self.hooks_dirs
     }
 
     pub fn get(&self, path: &Path) -> Option<&PathFact> {
@@ -43,8 +74,17 @@ impl PathFacts {
     }
 }
 
-/// Looks at the paths the gateway will judge for this call of `tool`.
+/// Looks at the paths the gateway will judge for this call of `tool` (and, for `Schedule`, at
+/// the stored task and the space it names).
 pub fn probe(tool: &str, args: &Value, workspace: &Workspace) -> PathFacts {
+    let mut facts = probe_paths(tool, args, workspace);
+    if tool == "Schedule" {
+        schedule_facts(&mut facts, args, workspace);
+    }
+    facts
+}
+
+fn probe_paths(tool: &str, args: &Value, workspace: &Workspace) -> PathFacts {
     let paths: Vec<PathBuf> = match tool {
         "Read" | "Write" | "Edit" | "Grep" | "Glob" => {
             file_paths(tool, args, workspace).unwrap_or_default()
@@ -54,11 +94,20 @@ pub fn probe(tool: &str, args: &Value, workspace: &Workspace) -> PathFacts {
             .into_iter()
             .collect(),
         "Bash" => super::bash_paths(args, workspace),
+        "Schedule" | "AppCall" => super::dispatch::named_dir(tool, args)
+            .and_then(|raw| resolve(raw, workspace).ok())
+            .into_iter()
+            .collect(),
         _ => Vec::new(),
     };
     if paths.is_empty() {
         return PathFacts::default();
     }
+    let hooks_dirs = if matches!(tool, "Write" | "Edit") {
+        hooks_dirs(&paths, workspace)
+    } else {
+        Vec::new()
+    };
     // The real roots are needed only for a path that leads elsewhere than it says: one whose
     // real path is itself has no link in any prefix, its working directory's included, so the
     // gateway's lexical judgement of it already holds. The common call (a plain file in the
@@ -99,7 +148,138 @@ pub fn probe(tool: &str, args: &Value, workspace: &Workspace) -> PathFacts {
             })
         })
         .collect();
-    PathFacts { facts }
+    PathFacts {
+        facts,
+        hooks_dirs,
+        ..PathFacts::default()
+    }
+}
+
+/// A `Schedule` call's facts: where its `cwd` really leads, the stored task its `id` names
+/// and the space its `space` names (read from `tasks.json` and `spaces.json`; a file that
+/// cannot be read says nothing).
+fn schedule_facts(facts: &mut PathFacts, args: &Value, workspace: &Workspace) {
+    let Some(runtime) = workspace.runtime.as_deref() else {
+        return;
+    };
+    let read = |p: PathBuf| {
+        crate::store::read_regular_text(&p)
+            .ok()
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+    };
+    let spaces = read(runtime.join("spaces.json"));
+    let space_dir = |key: &str| -> Option<Option<PathBuf>> {
+        let list = spaces.as_ref()?.get("spaces")?.as_array()?;
+        let found = list.iter().find(|s| {
+            let field = |k: &str| s.get(k).and_then(Value::as_str).unwrap_or_default();
+            field("id") == key || field("name").to_lowercase() == key.to_lowercase()
+        })?;
+        Some(
+            found
+                .get("directory")
+                .and_then(Value::as_str)
+                .map(PathBuf::from),
+        )
+    };
+    let text = |k: &str| args.get(k).and_then(Value::as_str);
+    if let Some(key) = text("space").filter(|k| !k.is_empty()) {
+        facts.space = space_dir(key);
+    }
+    if let Some(id) = text("id")
+        && let Some(tasks) = read(runtime.join("automation").join("tasks.json"))
+        && let Some(task) = tasks
+            .get("tasks")
+            .and_then(Value::as_array)
+            .and_then(|list| {
+                list.iter()
+                    .find(|t| t.get("id").and_then(Value::as_str) == Some(id))
+            })
+    {
+        let target = task.get("target");
+        let field = |k: &str| {
+            target
+                .and_then(|t| t.get(k))
+                .and_then(Value::as_str)
+                .filter(|s| !s.is_empty())
+        };
+        let dir = match (field("cwd"), field("space")) {
+            (Some(cwd), _) => Some(PathBuf::from(cwd)),
+            (None, Some(space)) => space_dir(space).flatten(),
+            (None, None) => None,
+        };
+        facts.task = Some(StoredTask {
+            mode: task
+                .get("permissionMode")
+                .and_then(Value::as_str)
+                .unwrap_or("acceptCalls")
+                .to_string(),
+            dir,
+        });
+    }
+}
+
+/// The `core.hooksPath` directories that apply to `paths`: from the repository holding each
+/// path (its `.git/config`, or the config of the directory a `.git` file points to) and the
+/// user's global git config. Only reads small config files; a file that cannot be read says
+/// nothing.
+pub(crate) fn hooks_dirs(paths: &[PathBuf], workspace: &Workspace) -> Vec<PathBuf> {
+    let read = |p: &Path| crate::store::read_regular_text(p).ok();
+    let mut out: Vec<PathBuf> = Vec::new();
+    let mut push = |value: String, base: &Path| {
+        let dir = match (value.strip_prefix("~/"), workspace.home.as_deref()) {
+            (Some(rest), Some(home)) => home.join(rest),
+            _ => crate::homes::absolutize(Path::new(&value), base),
+        };
+        if !out.contains(&dir) {
+            out.push(dir);
+        }
+    };
+    if let Some(home) = workspace.home.as_deref() {
+        for global in [home.join(".gitconfig"), home.join(".config/git/config")] {
+            if let Some(v) = read(&global)
+                .as_deref()
+                .and_then(super::protected::hooks_path_in)
+            {
+                push(v, home);
+            }
+        }
+    }
+    let mut seen: Vec<PathBuf> = Vec::new();
+    for path in paths.iter().chain(std::iter::once(&workspace.cwd)) {
+        let Some(top) = path.ancestors().find(|d| d.join(".git").exists()) else {
+            continue;
+        };
+        if seen.iter().any(|s| s == top) {
+            continue;
+        }
+        seen.push(top.to_path_buf());
+        let dot_git = top.join(".git");
+        let git_dir = if dot_git.is_dir() {
+            dot_git
+        } else {
+            match read(&dot_git)
+                .as_deref()
+                .and_then(|t| t.trim().strip_prefix("gitdir:").map(str::trim))
+            {
+                Some(dir) => crate::homes::absolutize(Path::new(dir), top),
+                None => continue,
+            }
+        };
+        let mut configs = vec![git_dir.join("config")];
+        if let Some(common) = read(&git_dir.join("commondir")) {
+            configs
+                .push(crate::homes::absolutize(Path::new(common.trim()), &git_dir).join("config"));
+        }
+        for config in configs {
+            if let Some(v) = read(&config)
+                .as_deref()
+                .and_then(super::protected::hooks_path_in)
+            {
+                push(v, top);
+            }
+        }
+    }
+    out
 }
 
 /// The real path: the longest existing prefix canonicalized, the rest appended as written

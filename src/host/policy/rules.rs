@@ -5,9 +5,10 @@
 //! anything. This module parses the files and answers "does this rule reach this call"; which
 //! rule wins is the gateway's business (`super::decide`).
 //!
-//! The project is the working directory, or its nearest ancestor holding a `.finch` directory
-//! (other than the runtime home, which is often `~/.finch`), so a rules file applies in every
-//! subdirectory of its project.
+//! The project is the top level of the git work tree the working directory is in, else the
+//! working directory itself (`project_root`); no other directory's rules file counts. A
+//! project's file grants nothing until a person trusted its exact contents (`super::trust`):
+//! until then its `allow` rules are dropped and `Rules::untrusted` says so.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -243,6 +244,44 @@ pub struct Rules {
     rules: Vec<Rule>,
     /// The files that were looked for, for messages.
     pub files: Vec<PathBuf>,
+    /// The project's rules file when nobody trusted its contents: its `allow` rules were
+    /// dropped (its `deny` and `ask` rules apply).
+    pub untrusted: Option<Untrusted>,
+}
+
+/// A project rules file whose contents no person trusted (`finch policy trust`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Untrusted {
+    pub file: PathBuf,
+    /// The SHA-256 of the contents read.
+    pub sha256: String,
+    /// How many `allow` rules were ignored.
+    pub ignored_allow: usize,
+    /// Other contents of the file were trusted once: it changed since.
+    pub changed: bool,
+    /// The directory to name in `finch policy trust DIR`.
+    pub project: PathBuf,
+}
+
+impl Untrusted {
+    /// The warning shown once per run (and by `finch policy check`) when allow rules were
+    /// ignored.
+    pub fn warning(&self) -> String {
+        let what = if self.changed {
+            "changed since it was trusted"
+        } else {
+            "not trusted"
+        };
+        format!(
+            "{} is {what}: its {} allow rule{} {} ignored (its deny and ask rules apply); trust \
+             it with `finch policy trust {}`",
+            self.file.display(),
+            self.ignored_allow,
+            if self.ignored_allow == 1 { "" } else { "s" },
+            if self.ignored_allow == 1 { "is" } else { "are" },
+            self.project.display()
+        )
+    }
 }
 
 impl Rules {
@@ -250,15 +289,24 @@ impl Rules {
         Rules {
             rules,
             files: Vec::new(),
+            untrusted: None,
         }
     }
 
-    /// Reads both files; a missing file has no rules.
-    pub fn load(files: &[PathBuf], home: Option<&Path>) -> Result<Rules, RulesError> {
+    /// Reads the project's rules file and the runtime's; a missing file has no rules. The
+    /// project's `allow` rules count only when `trusted` holds its exact contents.
+    pub fn load(
+        project: &Path,
+        runtime_home: &Path,
+        home: Option<&Path>,
+        trusted: &[super::trust::Trusted],
+    ) -> Result<Rules, RulesError> {
+        let files = rules_files(project, runtime_home);
         let mut rules = Vec::new();
-        for file in files {
-            let text = match crate::store::read_regular_text(file) {
-                Ok(t) => t,
+        let mut untrusted = None;
+        for (i, file) in files.iter().enumerate() {
+            let bytes = match crate::store::read_regular(file) {
+                Ok(b) => b,
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
                 Err(source) => {
                     return Err(RulesError::Read {
@@ -267,11 +315,30 @@ impl Rules {
                     });
                 }
             };
-            rules.extend(parse(&text, file, home)?);
+            let text = String::from_utf8(bytes).map_err(|e| RulesError::Read {
+                path: file.clone(),
+                source: std::io::Error::new(std::io::ErrorKind::InvalidData, e),
+            })?;
+            let mut parsed = parse(&text, file, home)?;
+            let sha256 = super::trust::sha256_hex(text.as_bytes());
+            let is_project = files.len() == 2 && i == 0;
+            if is_project && !super::trust::is_trusted(trusted, file, &sha256) {
+                let before = parsed.len();
+                parsed.retain(|r| r.list != RuleList::Allow);
+                untrusted = Some(Untrusted {
+                    file: file.clone(),
+                    sha256,
+                    ignored_allow: before - parsed.len(),
+                    changed: super::trust::was_trusted(trusted, file),
+                    project: project.to_path_buf(),
+                });
+            }
+            rules.extend(parsed);
         }
         Ok(Rules {
             rules,
-            files: files.to_vec(),
+            files,
+            untrusted,
         })
     }
 
@@ -454,24 +521,27 @@ fn nth_object_start(text: &str, from: usize, index: usize) -> Option<usize> {
     None
 }
 
-/// The project of a working directory: the nearest ancestor (or itself) with a `.finch`
-/// directory that is not the runtime home; the directory itself when there is none.
-pub fn project_root(cwd: &Path, runtime_home: &Path) -> PathBuf {
+/// The project of a working directory: the top level of the git work tree it is in, else the
+/// directory itself. Only this directory's `.finch/permissions.json` counts, never one in a
+/// directory above it (issue 28: `/tmp/.finch` must not govern `/tmp/some/project`).
+pub fn project_root(cwd: &Path, _runtime_home: &Path) -> PathBuf {
     cwd.ancestors()
-        .find(|dir| {
-            let marker = dir.join(".finch");
-            marker.is_dir() && marker != runtime_home
-        })
+        .find(|dir| dir.join(".git").exists())
         .unwrap_or(cwd)
         .to_path_buf()
 }
 
-/// The rules files in force for a project, in the order they are read.
+/// The rules files in force for a project, in the order they are read: the project's (none
+/// when its `.finch` is the runtime home, as for a project at `~` with the runtime at
+/// `~/.finch`), then the runtime's.
 pub fn rules_files(project: &Path, runtime_home: &Path) -> Vec<PathBuf> {
-    vec![
-        project.join(".finch").join("permissions.json"),
-        runtime_home.join("config").join("permissions.json"),
-    ]
+    let marker = project.join(".finch");
+    let mut files = Vec::new();
+    if marker != runtime_home {
+        files.push(marker.join("permissions.json"));
+    }
+    files.push(runtime_home.join("config").join("permissions.json"));
+    files
 }
 
 #[cfg(test)]
@@ -655,19 +725,26 @@ mod tests {
     }
 
     #[test]
-    fn the_project_is_the_nearest_dir_with_dot_finch() {
+    fn the_project_is_the_git_top_level_or_the_directory_itself() {
         let root = tempfile::tempdir().unwrap();
         let home = root.path().join("home");
         let runtime = home.join(".finch");
         let project = home.join("proj");
         let deep = project.join("src/deep");
         std::fs::create_dir_all(&runtime).unwrap();
-        std::fs::create_dir_all(project.join(".finch")).unwrap();
-        std::fs::create_dir_all(&deep).unwrap();
+        std::fs::create_dir_all(project.join(".git")).unwrap();
+        std::fs::create_dir_all(deep.join(".finch")).unwrap();
+        // A `.finch` between the directory and the top level does not make a project.
         assert_eq!(project_root(&deep, &runtime), project);
-        let other = home.join("other");
+        let other = home.join("other/sub");
+        std::fs::create_dir_all(home.join("other/.finch")).unwrap();
         std::fs::create_dir_all(&other).unwrap();
-        // `~/.finch` is the runtime home, not a project marker.
+        // No git work tree: the directory itself, never an ancestor with a `.finch`.
         assert_eq!(project_root(&other, &runtime), other);
+        // `~/.finch` is the runtime home: a project at `~` has no rules file of its own.
+        assert_eq!(
+            rules_files(&home, &runtime),
+            vec![runtime.join("config/permissions.json")]
+        );
     }
 }

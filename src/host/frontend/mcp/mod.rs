@@ -1179,6 +1179,15 @@ fn card_message(card: &Card) -> String {
     } else {
         format!("Permission needed: {} — {}", card.tool, card.title)
     };
+    // The whole command, never cut; a long one says how long it is, so nobody takes the
+    // head for all of it.
+    let chars = card.summary.chars().count();
+    if chars > crate::host::prompt::LONG_SUMMARY {
+        text.push_str(&format!(
+            "\n({} characters; the whole of it follows, to its last character)",
+            chars
+        ));
+    }
     text.push_str(&format!("\n{}", card.summary));
     text.push_str(&format!("\nLayer: {}", card.layer));
     if let Some(owner) = &card.owner {
@@ -1431,6 +1440,20 @@ mod tests {
         assert_eq!(
             message,
             "Permission needed: Bash — Run a shell command\ntouch x\nLayer: builtin · risk: medium\nWhy: not read-only"
+        );
+    }
+
+    /// The elicitation shows the whole command, however long, and says how long it is.
+    #[test]
+    fn a_long_command_is_whole_in_the_elicitation() {
+        let command = format!("make -n test; echo '{}'; python3 -c 'x'", "y".repeat(150));
+        let mut long = card(false);
+        long.summary = command.clone();
+        let message = card_message(&long);
+        assert!(message.contains(&command), "{message}");
+        assert!(
+            message.contains(&format!("({} characters;", command.chars().count())),
+            "{message}"
         );
     }
 
