@@ -44,7 +44,12 @@ fn prints_the_decision_and_the_reason_on_two_lines() {
         "ask\nread-only: ls, wc only read; the mode is ask and no allow rule names Bash\n",
         "{out}"
     );
-    assert_eq!(out.stderr(), "", "{out}");
+    // Where the command would run, once approved, is said on stderr.
+    assert_eq!(
+        out.stderr(),
+        "sandbox: runs in finch's workspace-write sandbox: writes only the workspace and trusted directories (protected paths stay read-only), network on\n",
+        "{out}"
+    );
 
     let out = check(
         &ctx,
