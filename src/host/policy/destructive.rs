@@ -8,7 +8,29 @@
 //! what the wrappers only this table knows (`taskset`, `chrt`, `unshare`, `setpriv`, `script
 //! -c`, `busybox`, …) run. Pure: words in, a reason out. Nothing runs, nothing is looked up.
 
+use std::cell::Cell;
+
 use super::bash::classify;
+
+/// How deep code inside code (`python3 -c "os.system('python3 -c …')"`) is classified before
+/// it counts as destructive: nobody writes it by accident, and the depth bounds the recursion.
+const MAX_NESTING: usize = 4;
+
+thread_local! {
+    static NESTING: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Whether `script`, run by a shell, is destructive; nested too deep counts as destructive.
+fn script_is_destructive(script: &str) -> bool {
+    let depth = NESTING.with(Cell::get);
+    if depth >= MAX_NESTING {
+        return true;
+    }
+    NESTING.with(|n| n.set(depth + 1));
+    let destructive = classify(script).destructive;
+    NESTING.with(|n| n.set(depth));
+    destructive
+}
 
 /// How a row recognises its command from the words after the program.
 #[derive(Debug, Clone, Copy)]
@@ -539,7 +561,7 @@ fn inline_code_deletes(args: &[String]) -> bool {
         SHELL_CALLS.iter().any(|s| lower.contains(s))
             && string_literals(c)
                 .iter()
-                .any(|lit| DELETING_PROGRAMS.contains(&lit.trim()) || classify(lit).destructive)
+                .any(|lit| DELETING_PROGRAMS.contains(&lit.trim()) || script_is_destructive(lit))
     })
 }
 
@@ -646,7 +668,7 @@ fn git_alias_or_config_runs_damage(args: &[String]) -> bool {
         }
         runs_command(k) && {
             let script = v.strip_prefix('!').unwrap_or(v);
-            DELETING_PROGRAMS.contains(&script.trim()) || classify(script).destructive
+            DELETING_PROGRAMS.contains(&script.trim()) || script_is_destructive(script)
         }
     })
 }
@@ -1100,6 +1122,19 @@ mod tests {
             vec![Wrapped::Script("rm -rf x".into())]
         );
         assert!(unwrap(&w("ls -la")).is_empty());
+    }
+
+    /// Code inside code is followed a few levels, then counts as destructive: the recursion
+    /// is bounded whatever the model writes.
+    #[test]
+    fn nesting_is_bounded() {
+        // Two levels: bash → python → a shell command that deletes.
+        let command = r#"python3 -c "import os; os.system('sh -c \"rm -rf victim\"')""#;
+        assert!(classify(command).destructive, "{command}");
+        NESTING.with(|n| n.set(MAX_NESTING));
+        assert!(script_is_destructive("ls"));
+        NESTING.with(|n| n.set(0));
+        assert!(!script_is_destructive("ls"));
     }
 
     #[test]
