@@ -103,6 +103,34 @@ pub const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "new",
+        &[
+            ("finch new weather", "a mini tool package in ./weather"),
+            (
+                "finch new acme-mcp --id acme@mcp --template mcp",
+                "the scoped package @acme/mcp, using the host's MCP client",
+            ),
+        ],
+    ),
+    (
+        "test",
+        &[
+            ("finch test", "build if needed, then run finch.test.json"),
+            (
+                "finch test --filter greet",
+                "only the cases whose name has \"greet\"",
+            ),
+            (
+                "finch test --reporter junit > junit.xml",
+                "JUnit XML for CI",
+            ),
+            (
+                "finch test --update",
+                "take the actual answers as the new expectations",
+            ),
+        ],
+    ),
+    (
         "memory",
         &[
             (

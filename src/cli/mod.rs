@@ -9,6 +9,7 @@ pub mod generate;
 pub mod mcp;
 pub mod memory;
 pub mod minitool;
+pub mod new;
 pub mod policy;
 pub mod reload;
 pub mod run;
@@ -16,6 +17,7 @@ pub mod schedule;
 pub mod session;
 pub mod skill;
 pub mod space;
+pub mod test;
 pub mod tool;
 
 use std::path::PathBuf;
@@ -123,6 +125,10 @@ pub enum Command {
     Where,
     /// Check a mini tool package, or the whole environment
     Doctor(minitool::DoctorArgs),
+    /// Create a mini tool package that builds and passes its own tests
+    New(new::NewArgs),
+    /// Run a mini tool package's test cases through the host
+    Test(test::TestArgs),
     /// Read and write the agent's memory files
     #[command(subcommand)]
     Memory(memory::MemoryCommand),
