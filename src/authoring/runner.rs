@@ -194,9 +194,14 @@ fn worker(
                 _ => Verdict::None,
             }
         };
+        let places = [(&workspace, WORKSPACE), (&storage, STORAGE)];
         let actual = Actual {
-            text: record.output.text_content(),
-            structured: record.output.structured.clone(),
+            text: placeholders(&record.output.text_content(), &places),
+            structured: record
+                .output
+                .structured
+                .as_ref()
+                .map(|v| placeholders_in(v, &places)),
             is_error: record.output.is_error,
             permission,
         };
@@ -215,6 +220,47 @@ fn worker(
     // Stop the mini tool before the scratch home goes.
     drop(host);
     Ok(())
+}
+
+/// What the case's scratch workspace reads as in answers, so that expectations stay the same
+/// from run to run (the directory itself is new each time).
+pub const WORKSPACE: &str = "<workspace>";
+/// The same for the mini tool's storage directory (`ctx.storagePath`).
+pub const STORAGE: &str = "<storage>";
+
+/// `text` with each place's path (as given and as the file system spells it) replaced by its
+/// placeholder.
+fn placeholders(text: &str, places: &[(&PathBuf, &str)]) -> String {
+    let mut out = text.to_string();
+    for (path, name) in places {
+        let mut spellings = vec![path.display().to_string()];
+        if let Ok(real) = path.canonicalize() {
+            spellings.push(real.display().to_string());
+        }
+        for s in spellings {
+            if !s.is_empty() {
+                out = out.replace(&s, name);
+            }
+        }
+    }
+    out
+}
+
+/// `placeholders` in every string of a JSON value.
+fn placeholders_in(value: &serde_json::Value, places: &[(&PathBuf, &str)]) -> serde_json::Value {
+    use serde_json::Value;
+    match value {
+        Value::String(s) => Value::String(placeholders(s, places)),
+        Value::Array(items) => {
+            Value::Array(items.iter().map(|v| placeholders_in(v, places)).collect())
+        }
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| (k.clone(), placeholders_in(v, places)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
 }
 
 /// The case's workspace with its setup files, and the mini tool's storage emptied.
