@@ -214,6 +214,7 @@ fn dispatch(ctx: &Context, command: Command) -> Result<()> {
         Command::Doctor(args) => mt::cmd_doctor(ctx, &args),
         Command::New(args) => cli::new::cmd_new(ctx, &args),
         Command::Test(args) => cli::test::cmd_test(ctx, &args),
+        Command::Pack(args) => cli::pack::cmd_pack(ctx, &args),
         Command::Completions(args) => generate::cmd_completions(ctx, &args),
         Command::Man(args) => generate::cmd_man(ctx, &args),
         Command::Reload(args) => cli::reload::cmd_reload(ctx, &args),

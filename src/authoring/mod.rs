@@ -8,6 +8,7 @@
 //! Errors are `AuthoringError`; `report` says how each becomes a `CommandError`.
 
 pub mod build;
+pub mod packlist;
 pub mod report;
 pub mod runner;
 pub mod scaffold;

@@ -131,6 +131,16 @@ pub const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "pack",
+        &[
+            (
+                "finch pack",
+                "build, check, write the npm tarball and install it as a check",
+            ),
+            ("finch --json pack", "the files and sizes, for scripts"),
+        ],
+    ),
+    (
         "memory",
         &[
             (

@@ -10,6 +10,7 @@ pub mod mcp;
 pub mod memory;
 pub mod minitool;
 pub mod new;
+pub mod pack;
 pub mod policy;
 pub mod reload;
 pub mod run;
@@ -129,6 +130,8 @@ pub enum Command {
     New(new::NewArgs),
     /// Run a mini tool package's test cases through the host
     Test(test::TestArgs),
+    /// Check, build and write the tarball `npm pack` would, then install it as a check
+    Pack(pack::PackArgs),
     /// Read and write the agent's memory files
     #[command(subcommand)]
     Memory(memory::MemoryCommand),

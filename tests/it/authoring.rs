@@ -556,3 +556,202 @@ fn new_then_npm_install_then_test_passes_for_every_template() {
         run.stderr()
     );
 }
+
+/// A file under `dir`, its directories made.
+fn put(dir: &Path, rel: &str, text: &str) {
+    let path = dir.join(rel);
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, text).unwrap();
+}
+
+/// `[path, size]` of every file `npm pack --dry-run --json` would pack from `dir`.
+fn npm_pack_list(ctx: &TestContext, dir: &Path) -> Vec<(String, u64)> {
+    let out = Command::new("npm")
+        .args(["pack", "--dry-run", "--json", "--ignore-scripts"])
+        .current_dir(dir)
+        .env("HOME", &ctx.home)
+        .output()
+        .expect("npm runs");
+    assert!(
+        out.status.success(),
+        "npm pack: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut files: Vec<(String, u64)> = doc[0]["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["path"].as_str().unwrap().to_string(),
+                f["size"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+fn finch_pack_list(doc: &Value) -> Vec<(String, u64)> {
+    let mut files: Vec<(String, u64)> = doc["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["path"].as_str().unwrap().to_string(),
+                f["size"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// A mini tool package in `<work>/<name>` with the clutter npm's rules are about.
+fn cluttered(ctx: &TestContext, name: &str, files: Option<Value>) -> PathBuf {
+    let dir = ctx.work.join(name);
+    let mut pkg = json!({"name": name, "version": "1.2.3", "type": "module", "main": "dist/index.js",
+                         "finch": {"manifestVersion": 1}});
+    if let Some(f) = files {
+        pkg["files"] = f;
+    }
+    put(&dir, "package.json", &pkg.to_string());
+    put(
+        &dir,
+        "dist/index.js",
+        "export async function activate(ctx) {\n  ctx.tools.register({ name: \"hi\", description: \"Says hi\", inputSchema: { type: \"object\" }, execute: async () => \"hi from the tarball\" });\n}\n",
+    );
+    put(&dir, "dist/index.js.map", "{}");
+    put(&dir, "dist/.npmignore", "*.tmp\n");
+    put(&dir, "dist/scratch.tmp", "x");
+    put(&dir, "dist/sub/.gitignore", "local.txt\n");
+    put(&dir, "dist/sub/local.txt", "x");
+    put(&dir, "dist/sub/kept.txt", "kept");
+    put(&dir, "src/index.ts", "export {}\n");
+    put(&dir, "README.md", "# readme\n");
+    put(&dir, "LICENSE", "MIT\n");
+    put(&dir, "docs/README.md", "nested readme\n");
+    put(&dir, "docs/guide.md", "guide\n");
+    put(&dir, ".npmrc", "registry=http://127.0.0.1:9/\n");
+    put(&dir, "package-lock.json", "{}");
+    put(&dir, "node_modules/dep/index.js", "x");
+    put(&dir, ".DS_Store", "x");
+    put(&dir, "notes.orig", "x");
+    put(&dir, ".env", "SECRET=1\n");
+    put(&dir, ".git/HEAD", "ref: refs/heads/main\n");
+    dir
+}
+
+#[test]
+fn pack_lists_the_files_npm_pack_would_and_the_tarball_installs() {
+    let ctx = TestContext::new();
+    // With `files`: only dist (less what its own ignore files say) and the always-packed files.
+    let with_files = cluttered(&ctx, "with-files", Some(json!(["dist", "docs/guide.md"])));
+    put(&with_files, ".npmignore", "dist/\n");
+    let run = ctx.run(&["pack", with_files.to_str().unwrap(), "--json"]);
+    run.success();
+    let doc = run.json();
+    assert_eq!(finch_pack_list(&doc), npm_pack_list(&ctx, &with_files));
+    assert_eq!(
+        finch_pack_list(&doc)
+            .iter()
+            .map(|(p, _)| p.as_str())
+            .collect::<Vec<_>>(),
+        [
+            "LICENSE",
+            "README.md",
+            "dist/index.js",
+            "dist/index.js.map",
+            "dist/sub/kept.txt",
+            "docs/guide.md",
+            "package.json"
+        ]
+    );
+    assert_eq!(doc["tools"], 1);
+    let tarball = with_files.join("with-files-1.2.3.tgz");
+    assert_eq!(doc["tarball"], json!(tarball));
+
+    // Without `files`: everything less the root .npmignore's patterns and the never-packed.
+    let without = cluttered(&ctx, "without-files", None);
+    put(&without, ".npmignore", "src/\n*.map\n");
+    put(&without, ".gitignore", "docs/\n");
+    let npm = npm_pack_list(&ctx, &without);
+    let run = ctx.run(&["pack", without.to_str().unwrap(), "--json"]);
+    run.success();
+    assert_eq!(finch_pack_list(&run.json()), npm);
+
+    // The tarball is what `finch add` installs, and its tool answers.
+    let before: Vec<String> = fs::read_dir(&ctx.base())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    ctx.run(&["add", tarball.to_str().unwrap()]).success();
+    ctx.run(&["enable", "with-files"]).success();
+    let call = ctx.run(&[
+        "tool",
+        "call",
+        "with-files_hi",
+        "--approve",
+        "with-files_hi",
+    ]);
+    call.success();
+    assert_eq!(call.stdout(), "hi from the tarball\n");
+    assert!(before.contains(&"home".to_string()));
+    // The tarball holds `package/` entries, as npm's does.
+    let listed = Command::new("tar")
+        .arg("tzf")
+        .arg(&tarball)
+        .output()
+        .unwrap();
+    let mut entries: Vec<String> = String::from_utf8_lossy(&listed.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    entries.sort();
+    assert_eq!(entries[0], "package/LICENSE");
+    assert!(entries.iter().all(|e| e.starts_with("package/")));
+}
+
+#[test]
+fn pack_refuses_a_package_whose_tarball_would_not_work() {
+    let ctx = TestContext::new();
+    // A .gitignore that leaves out a chunk the bundle imports: npm would publish a mini tool
+    // that cannot start (its `main` is always packed, the chunk is not).
+    let dir = cluttered(&ctx, "no-dist", None);
+    put(&dir, ".gitignore", "dist/chunk.js\n");
+    put(&dir, "dist/chunk.js", "export const word = \"hi\";\n");
+    put(
+        &dir,
+        "dist/index.js",
+        "import { word } from \"./chunk.js\";\nexport async function activate(ctx) {\n  ctx.tools.register({ name: word, description: \"d\", inputSchema: { type: \"object\" }, execute: async () => word });\n}\n",
+    );
+    let npm = npm_pack_list(&ctx, &dir);
+    assert!(npm.iter().any(|(p, _)| p == "dist/index.js"));
+    assert!(!npm.iter().any(|(p, _)| p == "dist/chunk.js"));
+    let run = ctx.run(&["pack", dir.to_str().unwrap()]);
+    run.failure(1);
+    run.stderr_has("Error: the packed tarball installs, but does not activate: ")
+        .stderr_has("chunk.js")
+        .stderr_has("hint: a file the bundle needs may be missing from the tarball: check \"files\" in package.json");
+    assert!(!dir.join("no-dist-1.2.3.tgz").exists());
+
+    // No manifest, and a build that fails: one line, a hint, no tarball.
+    let empty = ctx.work.join("empty");
+    fs::create_dir_all(&empty).unwrap();
+    ctx.run(&["pack", empty.to_str().unwrap()])
+        .failure(1)
+        .stderr_has("no mini tool in");
+    let failing = cluttered(&ctx, "failing", Some(json!(["dist"])));
+    let mut pkg: Value =
+        serde_json::from_str(&fs::read_to_string(failing.join("package.json")).unwrap()).unwrap();
+    pkg["scripts"] = json!({"build": "node -e \"process.exit(2)\""});
+    fs::write(failing.join("package.json"), pkg.to_string()).unwrap();
+    ctx.run(&["pack", failing.to_str().unwrap()])
+        .failure(1)
+        .stderr_has("Error: the build failed: `npm run build` exited with code 2");
+    ctx.run(&["pack", failing.to_str().unwrap(), "--no-build"])
+        .success();
+    assert!(failing.join("failing-1.2.3.tgz").is_file());
+}
