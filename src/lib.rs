@@ -215,6 +215,7 @@ fn dispatch(ctx: &Context, command: Command) -> Result<()> {
         Command::New(args) => cli::new::cmd_new(ctx, &args),
         Command::Test(args) => cli::test::cmd_test(ctx, &args),
         Command::Pack(args) => cli::pack::cmd_pack(ctx, &args),
+        Command::Dev(args) => cli::dev::cmd_dev(ctx, &args),
         Command::Completions(args) => generate::cmd_completions(ctx, &args),
         Command::Man(args) => generate::cmd_man(ctx, &args),
         Command::Reload(args) => cli::reload::cmd_reload(ctx, &args),

@@ -12,7 +12,9 @@ pub mod packlist;
 pub mod report;
 pub mod runner;
 pub mod scaffold;
+pub mod sourcemap;
 pub mod testfile;
+pub mod watch;
 
 use std::path::PathBuf;
 

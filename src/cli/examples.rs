@@ -141,6 +141,16 @@ pub const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "dev",
+        &[
+            (
+                "finch dev",
+                "build, load and reload the package in this directory, with a console",
+            ),
+            ("finch dev ./weather", "the same for another directory"),
+        ],
+    ),
+    (
         "memory",
         &[
             (

@@ -3,6 +3,7 @@
 //! holds only the tree and the global flags.
 
 pub mod complete;
+pub mod dev;
 pub mod doctor;
 pub mod examples;
 pub mod generate;
@@ -132,6 +133,8 @@ pub enum Command {
     Test(test::TestArgs),
     /// Check, build and write the tarball `npm pack` would, then install it as a check
     Pack(pack::PackArgs),
+    /// Build, load and reload a mini tool on every change, with a console
+    Dev(dev::DevArgs),
     /// Read and write the agent's memory files
     #[command(subcommand)]
     Memory(memory::MemoryCommand),

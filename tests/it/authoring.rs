@@ -750,3 +750,122 @@ fn pack_refuses_a_package_whose_tarball_would_not_work() {
         .success();
     assert!(failing.join("failing-1.2.3.tgz").is_file());
 }
+
+/// A package whose build copies `src/index.mjs` to the bundle (no esbuild needed).
+fn copy_built(ctx: &TestContext) -> PathBuf {
+    let dir = ctx.work.join("live");
+    put(
+        &dir,
+        "package.json",
+        &json!({"name": "live", "version": "1.0.0", "type": "module", "main": "dist/index.js",
+                "scripts": {"build": "node build.mjs"}, "finch": {"manifestVersion": 1}})
+        .to_string(),
+    );
+    put(
+        &dir,
+        "build.mjs",
+        "import fs from \"node:fs\";\nfs.mkdirSync(\"dist\", { recursive: true });\nfs.copyFileSync(\"src/index.mjs\", \"dist/index.js\");\n",
+    );
+    put(&dir, "src/index.mjs", &greeter("Hello"));
+    dir
+}
+
+fn greeter(word: &str) -> String {
+    format!(
+        "export async function activate(ctx) {{\n  ctx.tools.register({{ name: \"greet\", description: \"Greets\", inputSchema: {{ type: \"object\", properties: {{ name: {{ type: \"string\" }} }} }}, execute: async (i) => `{word}, ${{i.name}}!` }});\n}}\n"
+    )
+}
+
+#[test]
+fn dev_rebuilds_and_reloads_in_place_and_keeps_the_last_good_version() {
+    use crate::cards::Pty;
+    let ctx = TestContext::new();
+    let dir = copy_built(&ctx);
+    let mut pty = Pty::spawn(
+        &ctx,
+        &["dev", dir.to_str().unwrap(), "--approve", "live_greet"],
+    );
+    pty.expect("Building: npm run build");
+    pty.expect("finch> ");
+    pty.send("live_greet name=Ada\r");
+    pty.expect("Hello, Ada!");
+    pty.expect("finch> ");
+
+    put(&dir, "src/index.mjs", &greeter("Hi"));
+    pty.expect("changed: src/index.mjs");
+    pty.expect("rebuilt: 1 tool");
+    pty.send("live_greet name=Ada\r");
+    pty.expect("Hi, Ada!");
+    pty.expect("finch> ");
+
+    // A version that throws in activate() is reported; the session keeps the last good one.
+    put(
+        &dir,
+        "src/index.mjs",
+        "export async function activate(ctx) {\n  throw new Error(\"broken on purpose\");\n}\n",
+    );
+    pty.expect("the new version does not activate");
+    pty.expect("broken on purpose");
+    pty.send("live_greet name=Bo\r");
+    pty.expect("Hi, Bo!");
+    pty.expect("finch> ");
+
+    // Ctrl-C twice at the prompt ends it cleanly.
+    pty.send("\x03");
+    pty.expect("Ctrl-C again");
+    pty.expect("finch> ");
+    pty.send("\x03");
+    let (code, tail) = pty.finish();
+    assert_eq!(code, 0, "{tail}");
+}
+
+#[test]
+fn dev_refuses_a_package_that_does_not_build_or_activate() {
+    let ctx = TestContext::new();
+    let dir = copy_built(&ctx);
+    put(
+        &dir,
+        "src/index.mjs",
+        "export async function activate(ctx) {\n  throw new Error(\"no\");\n}\n",
+    );
+    let run = ctx.run(&["dev", dir.to_str().unwrap()]);
+    run.failure(1);
+    run.stderr_has("Error: the mini tool does not activate: ")
+        .stderr_has("hint: fix it and run `finch dev` again");
+    fs::write(dir.join("build.mjs"), "process.exit(4)\n").unwrap();
+    ctx.run(&["dev", dir.to_str().unwrap()])
+        .failure(1)
+        .stderr_has("Error: the build failed: `npm run build` exited with code 4");
+    ctx.run(&["dev", ctx.work.to_str().unwrap()])
+        .failure(1)
+        .stderr_has("no mini tool in");
+}
+
+#[test]
+#[ignore = "needs esbuild: run scripts/install-test-peers (scripts/test does)"]
+fn dev_names_the_typescript_line_of_an_activation_error() {
+    use crate::cards::Pty;
+    let ctx = TestContext::new();
+    ctx.run(&["new", "ts"]).success();
+    let dir = ctx.work.join("ts");
+    npm_install(&ctx, &dir);
+    let mut pty = Pty::spawn(&ctx, &["dev", dir.to_str().unwrap()]);
+    pty.expect("finch> ");
+    let src = dir.join("src/index.ts");
+    let text = fs::read_to_string(&src).unwrap();
+    fs::write(
+        &src,
+        text.replace(
+            "  ctx.logger.info(\"activated\");",
+            "  throw new Error(\"boom\");",
+        ),
+    )
+    .unwrap();
+    pty.expect("the new version does not activate");
+    pty.expect("boom");
+    // The stack's bundle position, followed by where it is in the TypeScript source.
+    pty.expect("(src/index.ts:28:");
+    pty.send("/quit\r");
+    let (code, tail) = pty.finish();
+    assert_eq!(code, 0, "{tail}");
+}
