@@ -117,10 +117,6 @@ pub const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
         &[
             ("finch test", "build if needed, then run finch.test.json"),
             (
-                "finch test --filter greet",
-                "only the cases whose name has \"greet\"",
-            ),
-            (
                 "finch test --reporter junit > junit.xml",
                 "JUnit XML for CI",
             ),
