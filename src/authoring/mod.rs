@@ -5,7 +5,8 @@
 //! `sourcemap` maps a bundle position back to the source).
 //!
 //! Nothing here parses a command line or prints: the commands in `cli/` do, through `ui`.
-//! Errors are `AuthoringError`; `report` says how each becomes a `CommandError`.
+//! Errors are `AuthoringError`; its `From` impl below says how each becomes a `CommandError`
+//! (exit code, `--json` code, hint).
 
 pub mod build;
 pub mod packlist;
