@@ -1,6 +1,7 @@
 //! finch: parse the command line, build the context every command receives, dispatch, and turn
 //! the outcome into an exit code. Commands live in `cli/`, their domain logic in the modules below.
 
+pub mod authoring;
 pub mod capture;
 pub mod cli;
 pub mod config;
@@ -216,6 +217,10 @@ fn dispatch(ctx: &Context, command: Command) -> Result<()> {
         Command::Disable(args) => mt::cmd_enable(ctx, &args, false),
         Command::Where => mt::cmd_where(ctx),
         Command::Doctor(args) => mt::cmd_doctor(ctx, &args),
+        Command::New(args) => cli::new::cmd_new(ctx, &args),
+        Command::Test(args) => cli::test::cmd_test(ctx, &args),
+        Command::Pack(args) => cli::pack::cmd_pack(ctx, &args),
+        Command::Dev(args) => cli::dev::cmd_dev(ctx, &args),
         Command::Completions(args) => generate::cmd_completions(ctx, &args),
         Command::Man(args) => generate::cmd_man(ctx, &args),
         Command::Reload(args) => cli::reload::cmd_reload(ctx, &args),

@@ -103,6 +103,50 @@ pub const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "new",
+        &[
+            ("finch new weather", "a mini tool package in ./weather"),
+            (
+                "finch new acme-mcp --id acme@mcp --template mcp",
+                "the scoped package @acme/mcp, using the host's MCP client",
+            ),
+        ],
+    ),
+    (
+        "test",
+        &[
+            ("finch test", "build if needed, then run finch.test.json"),
+            (
+                "finch test --reporter junit > junit.xml",
+                "JUnit XML for CI",
+            ),
+            (
+                "finch test --update",
+                "take the actual answers as the new expectations",
+            ),
+        ],
+    ),
+    (
+        "pack",
+        &[
+            (
+                "finch pack",
+                "build, check, write the npm tarball and install it as a check",
+            ),
+            ("finch --json pack", "the files and sizes, for scripts"),
+        ],
+    ),
+    (
+        "dev",
+        &[
+            (
+                "finch dev",
+                "build, load and reload the package in this directory, with a console",
+            ),
+            ("finch dev ./weather", "the same for another directory"),
+        ],
+    ),
+    (
         "memory",
         &[
             (

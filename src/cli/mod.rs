@@ -3,12 +3,15 @@
 //! holds only the tree and the global flags.
 
 pub mod complete;
+pub mod dev;
 pub mod doctor;
 pub mod examples;
 pub mod generate;
 pub mod mcp;
 pub mod memory;
 pub mod minitool;
+pub mod new;
+pub mod pack;
 pub mod policy;
 pub mod reload;
 pub mod run;
@@ -17,6 +20,7 @@ pub mod schedule;
 pub mod session;
 pub mod skill;
 pub mod space;
+pub mod test;
 pub mod tool;
 
 use std::path::PathBuf;
@@ -124,6 +128,14 @@ pub enum Command {
     Where,
     /// Check a mini tool package, or the whole environment
     Doctor(minitool::DoctorArgs),
+    /// Create a mini tool package that builds and passes its own tests
+    New(new::NewArgs),
+    /// Run a mini tool package's test cases through the host
+    Test(test::TestArgs),
+    /// Check, build and write the tarball `npm pack` would, then install it as a check
+    Pack(pack::PackArgs),
+    /// Build, load and reload a mini tool on every change, with a console
+    Dev(dev::DevArgs),
     /// Read and write the agent's memory files
     #[command(subcommand)]
     Memory(memory::MemoryCommand),

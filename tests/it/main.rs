@@ -5,6 +5,7 @@ mod common;
 mod add;
 mod agents;
 mod archives;
+mod authoring;
 mod builtins_files;
 mod builtins_other;
 mod builtins_pdf;

@@ -1,0 +1,120 @@
+//! Building a package the way its author does: `npm run build` when `package.json` has a
+//! `build` script. `finch test` builds only when the entry is missing or older than a source
+//! (`is_stale`); `finch dev` and `finch pack` always build.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::SystemTime;
+
+use serde_json::Value;
+
+use super::AuthoringError;
+
+/// Directories whose files never count as sources of the bundle.
+const NOT_SOURCES: [&str; 4] = ["node_modules", ".git", "dist", "tests"];
+
+/// Whether the package's `package.json` has a `build` script.
+pub fn has_build_script(dir: &Path) -> bool {
+    std::fs::read_to_string(dir.join("package.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+        .is_some_and(|p| p["scripts"]["build"].is_string())
+}
+
+/// Whether `entry` is missing or older than `package.json` or a file under `src/`.
+pub fn is_stale(dir: &Path, entry: &Path) -> bool {
+    let Some(built) = modified(entry) else {
+        return true;
+    };
+    let newer = |p: &Path| modified(p).is_some_and(|m| m > built);
+    if newer(&dir.join("package.json")) {
+        return true;
+    }
+    let mut stack = vec![dir.join("src")];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let path = e.path();
+            let skip = e
+                .file_name()
+                .to_str()
+                .is_some_and(|n| NOT_SOURCES.contains(&n));
+            match e.file_type() {
+                Ok(t) if t.is_dir() && !skip => stack.push(path),
+                Ok(t) if t.is_file() && newer(&path) => return true,
+                _ => {}
+            }
+        }
+    }
+    false
+}
+
+fn modified(path: &Path) -> Option<SystemTime> {
+    std::fs::metadata(path).and_then(|m| m.modified()).ok()
+}
+
+/// Runs `npm run build` in `dir`; its output (stdout and stderr) on success, and in the error
+/// on failure.
+pub fn run(dir: &Path) -> Result<String, AuthoringError> {
+    let out = Command::new("npm")
+        .args(["run", "build", "--silent"])
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(AuthoringError::NoNpm)?;
+    let mut output = String::from_utf8_lossy(&out.stdout).into_owned();
+    output.push_str(&String::from_utf8_lossy(&out.stderr));
+    if out.status.success() {
+        Ok(output)
+    } else {
+        let status = match out.status.code() {
+            Some(code) => format!("code {code}"),
+            None => "a signal".to_string(),
+        };
+        Err(AuthoringError::BuildFailed { status, output })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stale_when_missing_or_older_than_a_source() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("src/deep")).unwrap();
+        std::fs::create_dir_all(root.join("dist")).unwrap();
+        std::fs::write(root.join("package.json"), "{}").unwrap();
+        std::fs::write(root.join("src/deep/a.ts"), "x").unwrap();
+        let entry = root.join("dist/index.js");
+        assert!(is_stale(root, &entry));
+        std::fs::write(&entry, "built").unwrap();
+        let past = SystemTime::now() - std::time::Duration::from_secs(60);
+        for p in ["package.json", "src/deep/a.ts"] {
+            std::fs::File::options()
+                .write(true)
+                .open(root.join(p))
+                .unwrap()
+                .set_modified(past)
+                .unwrap();
+        }
+        assert!(!is_stale(root, &entry));
+        std::fs::write(root.join("src/deep/a.ts"), "changed").unwrap();
+        assert!(is_stale(root, &entry));
+    }
+
+    #[test]
+    fn knows_a_build_script() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(!has_build_script(dir.path()));
+        std::fs::write(
+            dir.path().join("package.json"),
+            r#"{"scripts":{"build":"x"}}"#,
+        )
+        .unwrap();
+        assert!(has_build_script(dir.path()));
+    }
+}
