@@ -247,27 +247,27 @@ fn jsonl_calls_do_not_wait_and_a_cached_tool_waits_for_its_own_server() {
 }
 
 #[test]
-fn tool_list_and_search_name_reload_for_servers_missing_from_the_cache() {
+fn tool_list_and_search_follow_a_changed_servers_json_without_a_reload() {
     let ctx = TestContext::new();
     write_servers(&ctx, &json!({"servers": [python_entry("fine", &[])]}));
-    let hint = "hint: MCP server fine has no tools in the catalog cache: run `finch reload` to connect it and list its tools";
+    // No cache yet: the first read builds it, connecting the server, and says so.
     let list = ctx.run(&["tool", "list", "--source", "mcp"]);
-    list.success().stderr_has(hint);
-    ctx.run(&["tool", "search", "echo"])
-        .success()
-        .stderr_has(hint);
-    // A listing of other sources has nothing to say about MCP servers.
-    let builtins = ctx.run(&["tool", "list", "--source", "builtin"]);
-    builtins.success();
-    assert!(!builtins.stderr().contains("hint:"), "{builtins}");
-
-    ctx.run(&["reload"]).success();
-    let list = ctx.run(&["tool", "list", "--source", "mcp"]);
-    list.success().stdout_has("mcp__fine__echo ");
+    list.success()
+        .stdout_has("mcp__fine__echo ")
+        .stderr_has("changed since the tool catalog was built: refreshing it");
     assert!(!list.stderr().contains("hint:"), "{list}");
+    // Nothing changed since: no refresh.
     let search = ctx.run(&["tool", "search", "echo back"]);
     search.success().stdout_has("mcp__fine__echo");
-    assert!(!search.stderr().contains("hint:"), "{search}");
+    assert!(!search.stderr().contains("refreshing"), "{search}");
+    // The server goes from servers.json: the catalog follows at the next read.
+    write_servers(&ctx, &json!({"servers": []}));
+    let list = ctx.run(&["tool", "list", "--source", "mcp"]);
+    list.success().stderr_has("refreshing it");
+    assert!(!list.stdout().contains("mcp__fine__echo"), "{list}");
+    ctx.run(&["tool", "info", "mcp__fine__echo"])
+        .failure(3)
+        .stderr_has("no tool named");
 }
 
 #[test]

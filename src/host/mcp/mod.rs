@@ -783,7 +783,8 @@ impl Provider for McpBridge {
     }
 
     fn call(&mut self, tool: &ToolSpec, args: Value, cx: &mut CallCx) -> ToolOutput {
-        self.start(tool, args, cx).run_here(cx.cancel, cx.progress)
+        let started = self.start(tool, args, cx);
+        started.run_here(cx.cancel, cx.progress, cx.prompter)
     }
 
     /// A call is a job: it needs the server's session and the bridge's runtime, nothing of

@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+use super::protocol::{ChildRequest, HostPush, Method};
 use super::rpc::{Conn, RpcError, RpcResult};
 use super::services::str_param;
 use super::{Inner, Instance, lock, now_iso};
@@ -81,23 +82,24 @@ pub(crate) fn request(
     inst: &Arc<Instance>,
     conn: &Arc<Conn>,
     id: Value,
-    method: &str,
+    method: ChildRequest,
     params: &Value,
 ) -> Option<RpcResult> {
+    use ChildRequest as R;
     let Some(command) = inner.agent_command.clone() else {
         return Some(Err(no_agent(inner)));
     };
     let sessions = &inner.sessions;
     let answer = match method {
-        "sessions.create" => create(inner, inst, conn, &command, params),
-        "sessions.get" => str_param(params, "sessionId").map(|sid| {
+        R::SessionsCreate => create(inner, inst, conn, &command, params),
+        R::SessionsGet => str_param(params, "sessionId").map(|sid| {
             let st = lock(&sessions.state);
             st.sessions
                 .iter()
                 .find(|s| s.id == sid && s.owner == inst.id)
                 .map_or(Value::Null, |s| s.descriptor.clone())
         }),
-        "sessions.list" => Ok(Value::Array(
+        R::SessionsList => Ok(Value::Array(
             lock(&sessions.state)
                 .sessions
                 .iter()
@@ -105,7 +107,7 @@ pub(crate) fn request(
                 .map(|s| s.descriptor.clone())
                 .collect(),
         )),
-        "sessions.send" => str_param(params, "sessionId").and_then(|sid| {
+        R::SessionsSend => str_param(params, "sessionId").and_then(|sid| {
             send(
                 inner,
                 inst,
@@ -115,13 +117,13 @@ pub(crate) fn request(
                 params.get("message").unwrap_or(&Value::Null),
             )
         }),
-        "sessions.listEvents" => list_events(inner, inst, params),
-        "sessions.listWaits" => Ok(json!([])),
-        "sessions.respondToWait" => Ok(json!({
+        R::SessionsListEvents => list_events(inner, inst, params),
+        R::SessionsListWaits => Ok(json!([])),
+        R::SessionsRespondToWait => Ok(json!({
             "state": "not_found",
             "requestId": params.get("requestId").cloned().unwrap_or(Value::Null),
         })),
-        "sessions.waitForTurn" => {
+        R::SessionsWaitForTurn => {
             let (sid, turn) = match (str_param(params, "sessionId"), str_param(params, "turnId")) {
                 (Ok(s), Ok(t)) => (s.to_string(), t.to_string()),
                 (Err(e), _) | (_, Err(e)) => return Some(Err(e)),
@@ -134,7 +136,7 @@ pub(crate) fn request(
             });
             return started.err().map(Err);
         }
-        "sessions.waitForWait" => {
+        R::SessionsWaitForWait => {
             let timeout = timeout_of(params);
             let to = conn.clone();
             let started = spawn("finch-session-wait", move || {
@@ -145,7 +147,7 @@ pub(crate) fn request(
         }
         other => Err(RpcError::new(
             super::rpc::code::METHOD_NOT_FOUND,
-            format!("ctx.sessions has no method {other}"),
+            format!("ctx.sessions has no method {}", other.wire()),
         )),
     };
     Some(answer)
@@ -315,7 +317,7 @@ fn send(
                                 "code": code, "retryable": false, "createdAt": now_iso()}),
         };
         let event = finish_turn(&inner.sessions, &tid, event);
-        conn.notify("$/sessionEvent", event);
+        conn.notify(HostPush::SessionEvent, event);
     });
     if let Err(e) = started {
         let failed = json!({"type": "turn.failed", "sessionId": session_id, "turnId": turn_id,

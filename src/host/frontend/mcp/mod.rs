@@ -106,7 +106,7 @@ use crate::host::catalog::ToolSpec;
 use crate::host::control;
 use crate::host::output::Content;
 use crate::host::prompt::{Card, CardAnswer, Prompter, Question, QuestionAnswer};
-use crate::host::{Begun, CallRecord, Host, HostEnv, HostEvent, Ran};
+use crate::host::{Begun, CallRecord, Host, HostEnv, HostEvent, HostTask, Ran};
 
 /// What the instructions of `initialize` tell the agent.
 const INSTRUCTIONS: &str = "finch's tool host: built-in tools, finch's dispatchers, mini tool \
@@ -640,6 +640,11 @@ impl Serving<'_> {
                     ));
                 }
                 Msg::CallTool(call) => self.begin(*call),
+                Msg::OnHost(task) => {
+                    self.busy.send_replace(true);
+                    task(self.host.prompter_mut());
+                    self.busy.send_replace(false);
+                }
                 Msg::ToolsChanged { peer } => {
                     if self.host.refresh() {
                         publish_tools(self.host, &self.listed, self.link.1.call_tool);
@@ -713,7 +718,9 @@ impl Serving<'_> {
             // A brief job (a Read of a small file) runs here: the hand-off to a call thread
             // and back would cost more than the job.
             Begun::Running(running) if running.is_brief() => {
-                let record = self.host.end(running.run(&cancel, &sink));
+                let here = crate::host::InPlace::new(self.host.prompter_mut());
+                let ran = running.run(&cancel, &sink, &|task| here.run(task));
+                let record = self.host.end(ran);
                 self.answer(record, reply);
             }
             Begun::Running(running) => {
@@ -721,6 +728,7 @@ impl Serving<'_> {
                 self.next_id += 1;
                 self.running.insert(id, cancel.clone());
                 let to_host = self.to_host.clone();
+                let ask_host = self.to_host.clone();
                 let per_call = self.per_call;
                 self.pool.run(Box::new(move || {
                     let sink = |update: Progress| {
@@ -728,7 +736,12 @@ impl Serving<'_> {
                             let _ = progress.send(update);
                         }
                     };
-                    let ran = Box::new(running.run(&cancel, &sink));
+                    // A dialog of the job (a mini tool's) is asked on the host thread, in turn
+                    // with the cards.
+                    let on_host = |task: HostTask| {
+                        let _ = ask_host.send(Msg::OnHost(task));
+                    };
+                    let ran = Box::new(running.run(&cancel, &sink, &on_host));
                     if per_call {
                         // `record_delay = "0"`: the record is written before the answer.
                         let reply = Some(reply);
@@ -945,6 +958,8 @@ enum Msg {
     ToolsChanged {
         peer: Peer<RoleServer>,
     },
+    /// A running job's dialog, to ask with the host's prompter (`JobCx::on_host`).
+    OnHost(HostTask),
     /// The service ended: the client closed stdin (`Ok`), or it failed.
     Ended(Result<(), ServeError>),
 }
