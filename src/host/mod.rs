@@ -61,6 +61,20 @@ use schema::Schema;
 use session::{SessionState, TOOL_CALL_ENTRY};
 use tool::ToolRef;
 
+/// The model-facing name of the ToolSearch dispatcher.
+const TOOL_SEARCH: &str = "ToolSearch";
+
+/// `20 s`, `1.5 s`, `300 ms`.
+fn humantime(d: std::time::Duration) -> String {
+    if d < std::time::Duration::from_secs(1) {
+        format!("{} ms", d.as_millis())
+    } else if d.subsec_millis() == 0 {
+        format!("{} s", d.as_secs())
+    } else {
+        format!("{:.1} s", d.as_secs_f64())
+    }
+}
+
 /// What the host needs from the process, resolved once: homes, settings, environment, clock.
 #[derive(Debug, Clone)]
 pub struct HostEnv {
@@ -219,6 +233,13 @@ pub trait Provider {
     /// Hears of every call the host runs, of any layer (the mini tool runtime passes them on
     /// to `ctx.events`). It must not block.
     fn observe(&self, _event: &CallEvent) {}
+    /// Sources of this provider still starting whose tools are not known at all yet (no
+    /// cached ones stand in for them): `mcp:<server>`, `minitool:<id>`.
+    fn starting(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// Waits until `starting` is empty, at most until `deadline`.
+    fn await_started(&self, _deadline: Instant) {}
 }
 
 /// A call as `Provider::observe` hears of it.
@@ -421,6 +442,54 @@ impl Host {
         self.prompter.as_mut()
     }
 
+    /// How long ToolSearch waits for sources still starting: `[mcp] timeout`, the bound of a
+    /// server's connection. (Mini tools never count as starting: those the catalog cache has
+    /// no tools of activate before the host answers.)
+    fn source_wait(&self) -> std::time::Duration {
+        self.env.settings.mcp.timeout
+    }
+
+    /// The sources a ToolSearch with `args` would search that are still starting with no
+    /// tools known (`Provider::starting`).
+    fn starting_for(&self, args: &Value) -> Vec<String> {
+        let filter = args
+            .get("source")
+            .and_then(Value::as_str)
+            .and_then(|s| toolsearch::SourceFilter::parse(s).ok())
+            .unwrap_or(toolsearch::SourceFilter::Any);
+        self.providers
+            .iter()
+            .flat_map(|p| p.starting())
+            .filter(|source| {
+                let layer = if source.starts_with("mcp:") {
+                    tool::Layer::Mcp
+                } else {
+                    tool::Layer::MiniTool
+                };
+                filter.admits_source(layer, source)
+            })
+            .collect()
+    }
+
+    /// Before a ToolSearch: waits (at most `source_wait`) for the sources it searches whose
+    /// tools are not known yet (`starting`) — an MCP server still connecting with nothing in
+    /// the catalog cache — so that it does not answer without tools a moment away; rebuilds
+    /// the catalog, and returns those of `starting` that still have no tool in it.
+    fn await_sources(&mut self, starting: Vec<String>) -> Vec<String> {
+        let deadline = Instant::now() + self.source_wait();
+        for provider in &self.providers {
+            provider.await_started(deadline);
+        }
+        if self.refresh() {
+            self.events.push(HostEvent::ToolsChanged);
+        }
+        let tools = self.catalog.tools();
+        starting
+            .into_iter()
+            .filter(|source| !tools.iter().any(|t| &t.def.source == source))
+            .collect()
+    }
+
     /// What calls changed since the last time this was asked.
     pub fn take_events(&mut self) -> Vec<HostEvent> {
         std::mem::take(&mut self.events)
@@ -470,7 +539,29 @@ impl Host {
             session: &self.session.id,
             call: started.call,
         });
-        match self.run_call(name, args.clone(), cancel, progress) {
+        // A ToolSearch over sources still starting with no tools known (an MCP server still
+        // connecting, nothing of it in the catalog cache) waits for them first, bounded:
+        // otherwise it would answer without their tools, and an agent that searches first
+        // would never find them.
+        let starting = if name == TOOL_SEARCH {
+            self.starting_for(&args)
+        } else {
+            Vec::new()
+        };
+        let unsearched = if starting.is_empty() {
+            starting
+        } else {
+            self.await_sources(starting)
+        };
+        let mut outcome = self.run_call(name, args.clone(), cancel, progress);
+        if let (false, Outcome::Record(record)) = (unsearched.is_empty(), &mut outcome) {
+            record.output.content.push(output::Content::Text(format!(
+                    "Not searched: {} (no tools known after {}: still starting, or it failed to start); search again later.",
+                    unsearched.join(", "),
+                    humantime(self.source_wait())
+                )));
+        }
+        match outcome {
             Outcome::Record(record) => Begun::Done(self.settle(record, &args, started)),
             Outcome::Job {
                 job,

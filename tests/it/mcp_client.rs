@@ -246,6 +246,75 @@ fn jsonl_calls_do_not_wait_and_a_cached_tool_waits_for_its_own_server() {
     run.finish();
 }
 
+fn names_in(found: &Value) -> Vec<String> {
+    found["structuredContent"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t["name"].as_str().map(str::to_string))
+        .collect()
+}
+
+/// No catalog cache, and a server that takes a second to connect: a ToolSearch waits for it,
+/// in `--jsonl` and under `--serve mcp` (`source: "mcp"`, the documented way to MCP tools).
+#[test]
+fn tool_search_waits_for_a_server_still_connecting_that_no_cache_stands_in_for() {
+    let ctx = TestContext::new();
+    write_servers(
+        &ctx,
+        &json!({"servers": [python_entry("slow", &["--start-delay", "1"])]}),
+    );
+    let mut run = Driver::start(&ctx, &["run", "--jsonl"]);
+    let found = run.call(
+        1,
+        "ToolSearch",
+        json!({"query": "echo back", "source": "mcp"}),
+    );
+    assert!(
+        names_in(&found).contains(&"mcp__slow__echo".to_string()),
+        "{found}"
+    );
+    run.finish();
+
+    let mut mcp = Driver::start(&ctx, &["run", "--serve", "mcp"]);
+    mcp.request(
+        1,
+        "initialize",
+        json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}),
+    );
+    mcp.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let found = mcp.request(
+        2,
+        "tools/call",
+        json!({"name": "ToolSearch", "arguments": {"query": "echo back", "source": "mcp"}}),
+    );
+    assert!(
+        // `structuredContent` is an object over MCP: the list comes as its `result`.
+        names_in(&json!({"structuredContent": found["result"]["structuredContent"]["result"]}))
+            .contains(&"mcp__slow__echo".to_string()),
+        "{found}"
+    );
+    mcp.finish();
+}
+
+/// A server that never connects within `[mcp] timeout`: the search says it could not search it.
+#[test]
+fn tool_search_names_the_sources_it_could_not_search() {
+    let ctx = TestContext::new();
+    ctx.write_config("[mcp]\ntimeout = \"4s\"\n");
+    let marker = ctx.base().join("hang.pid");
+    write_servers(&ctx, &json!({"servers": [hanging(&marker)]}));
+    let mut run = Driver::start(&ctx, &["run", "--jsonl"]);
+    let found = run.call(1, "ToolSearch", json!({"query": "zebracorn"}));
+    let text = found.to_string();
+    assert!(text.contains("No tools match"), "{found}");
+    assert!(
+        text.contains("Not searched: mcp:hang (no tools known after 4 s"),
+        "{found}"
+    );
+    run.finish();
+}
+
 #[test]
 fn tool_list_and_search_follow_a_changed_servers_json_without_a_reload() {
     let ctx = TestContext::new();
