@@ -514,3 +514,45 @@ fn a_tool_call_of_a_server_a_mini_tool_registers_starts_that_mini_tool_and_serve
     assert_eq!(text_of(&echo.json()), "Echo: registered");
     assert!(!marker.exists(), "the call started the other server too");
 }
+
+/// `finch tool call` of a mini tool's tool that asks `mcp.client` about its server during the
+/// call (as the public agently-mail package does): the bridge runs for that call.
+#[test]
+fn a_tool_call_of_a_mini_tool_that_requires_mcp_client_gets_it() {
+    use crate::common::fixtures::MiniTool;
+    let ctx = TestContext::new();
+    write_servers(&ctx, &json!({"servers": [python_entry("mail", &[])]}));
+    let mailer = MiniTool::new("mailer", "1.0.0")
+        .finch_field("requires", json!({"capabilities": ["mcp.client"]}))
+        .entry_source(
+            r#"export function activate(ctx) {
+  ctx.tools.register({
+    name: "status",
+    description: "Says whether its MCP server is up and what it offers",
+    async execute() {
+      const mcp = ctx.capabilities.get("mcp.client");
+      const statuses = await mcp.getServerStatuses();
+      const mail = statuses.find((s) => s.qualifiedName === "mail" || s.name === "mail");
+      const tools = await mcp.listTools("mail");
+      const echoed = await mcp.callTool("mail", "echo", { message: "via mcp.client" });
+      return { status: mail && mail.status, tools: tools.map((t) => t.name).includes("echo"), echoed };
+    },
+  });
+}
+"#,
+        );
+    let dir = ctx.base().join("src/mailer");
+    mailer.write_to(&dir);
+    ctx.run(&["add", &dir.display().to_string()]).success();
+    ctx.run(&["enable", "mailer"]).success();
+    let out = approved_call(&ctx, "mailer_status", json!({}));
+    out.success();
+    let result = out.json();
+    let value = &result["structuredContent"];
+    assert_eq!(value["status"], "connected", "{result}");
+    assert_eq!(value["tools"], true, "{result}");
+    assert!(
+        value["echoed"].to_string().contains("Echo: via mcp.client"),
+        "{result}"
+    );
+}
