@@ -1458,3 +1458,64 @@ fn a_confirm_dialog_is_asked_through_mcp_elicitation() {
         report.0
     );
 }
+
+/// A session made and a turn sent by one `finch tool call` is awaited, read and listed by the
+/// next: the turn's agent outlives the process that started it (it waits for a file the test
+/// writes only once that process ended), and its result is recorded by whichever finch reads
+/// it.
+#[test]
+fn a_session_started_in_one_tool_call_is_completed_and_read_in_the_next() {
+    let ctx = TestContext::new();
+    ctx.write_config(&format!(
+        "[agent]\ncommand = [\"sh\", \"-c\", \"while [ ! -e go ]; do sleep 0.05; done; printf 'later: %s' \\\"$0\\\"\", \"{{prompt}}\"]\n{FAST}"
+    ));
+    let tool = MiniTool::new("relay", "1.0.0").entry_source(
+        r#"export function activate(ctx) {
+  ctx.tools.register({
+    name: "start",
+    description: "Starts a session and sends it a task",
+    async execute() {
+      const session = await ctx.sessions.create({});
+      const receipt = await ctx.sessions.send(session.sessionId, { text: "the task", idempotencyKey: "k1" });
+      return { sessionId: session.sessionId, turnId: receipt.turnId, state: receipt.state };
+    },
+  });
+  ctx.tools.register({
+    name: "finish",
+    description: "Awaits the task and reads the session",
+    inputSchema: { type: "object", properties: { sessionId: { type: "string" }, turnId: { type: "string" } } },
+    async execute(input) {
+      const done = await ctx.sessions.waitForTurn(input.sessionId, input.turnId, { timeoutMs: 30000 });
+      const got = await ctx.sessions.get(input.sessionId);
+      const events = await ctx.sessions.listEvents({ sessionId: input.sessionId });
+      const again = await ctx.sessions.send(input.sessionId, { text: "the task", idempotencyKey: "k1" });
+      return { done, got: got && got.sessionId, events: events.events.map((e) => e.type), again: again.state };
+    },
+  });
+}
+"#,
+    );
+    install(&ctx, &tool);
+    let first = call(&ctx, "relay_start", json!({}));
+    first.success();
+    let started = first.json()["structuredContent"].clone();
+    assert_eq!(started["state"], "accepted", "{started}");
+    // The first finch has ended; its turn's agent still waits for this.
+    std::fs::write(ctx.agent.join("go"), "").unwrap();
+    let next = call(
+        &ctx,
+        "relay_finish",
+        json!({"sessionId": started["sessionId"], "turnId": started["turnId"]}),
+    );
+    next.success();
+    let r = next.json()["structuredContent"].clone();
+    assert_eq!(r["done"]["state"], "completed", "{r}");
+    assert_eq!(r["done"]["outputText"], "later: the task", "{r}");
+    assert_eq!(r["got"], started["sessionId"], "{r}");
+    assert_eq!(r["events"], json!(["turn.completed"]), "{r}");
+    assert_eq!(r["again"], "duplicate", "{r}");
+    // Kept under the runtime home, as a state file.
+    let state = ctx.runtime.join("minitool-sessions/relay/sessions.json");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(state).unwrap()).unwrap();
+    assert_eq!(doc["sessions"][0]["id"], started["sessionId"]);
+}

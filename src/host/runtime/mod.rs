@@ -586,7 +586,6 @@ pub(crate) struct Inner {
     homes: Homes,
     /// `[agent] command`, for `ctx.sessions`.
     agent_command: Option<Vec<String>>,
-    sessions: sessions::Sessions,
     /// Host calls running now, for `ctx.status`.
     running: AtomicU64,
     /// Every manifest contribution, by extension point (sent with `activate`).
@@ -683,7 +682,6 @@ impl MiniToolRuntime {
             settings: opts.settings.runtime.clone(),
             homes: opts.homes.clone(),
             agent_command: opts.settings.agent_command.clone(),
-            sessions: sessions::Sessions::default(),
             running: AtomicU64::new(0),
             contributions,
             node,
@@ -1791,7 +1789,6 @@ impl Inner {
         for conn in conns {
             conn.stop(StopReason::Shutdown);
         }
-        self.sessions.stop_all();
         self.spawner.close();
     }
 }
