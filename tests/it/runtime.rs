@@ -1519,3 +1519,51 @@ fn a_session_started_in_one_tool_call_is_completed_and_read_in_the_next() {
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(state).unwrap()).unwrap();
     assert_eq!(doc["sessions"][0]["id"], started["sessionId"]);
 }
+
+/// `ctx.appearance` (finch-skin-studio uses it): `setTheme` and `setHomeBackground` write the
+/// app's settings file (other keys kept), `get` reads it back; an unknown key is refused and
+/// changes nothing.
+#[test]
+fn appearance_reads_and_writes_the_apps_settings() {
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    let settings = ctx.runtime.join("config/settings.json");
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    std::fs::write(&settings, r#"{"general": {"keep": 1}}"#).unwrap();
+    let tool = MiniTool::new("skin", "1.0.0").entry_source(
+        r##"export function activate(ctx) {
+  ctx.tools.register({
+    name: "apply",
+    description: "Applies a skin",
+    async execute() {
+      await ctx.appearance.setTheme({ theme: "custom", customTheme: { name: "Teal", base: "dark", colors: { accent: "#0d9488" } } });
+      await ctx.appearance.setHomeBackground({ imagePath: "/tmp/bg.png", placement: "fill" });
+      let refused = null;
+      try { await ctx.appearance.setTheme({ wallpaper: "x" }); } catch (e) { refused = e.message; }
+      return { now: await ctx.appearance.get(), refused };
+    },
+  });
+}
+"##,
+    );
+    install(&ctx, &tool);
+    let out = call(&ctx, "skin_apply", json!({}));
+    out.success();
+    let r = out.json()["structuredContent"].clone();
+    assert_eq!(r["now"]["theme"], "custom", "{r}");
+    assert_eq!(
+        r["now"]["customTheme"]["colors"]["accent"], "#0d9488",
+        "{r}"
+    );
+    assert_eq!(r["now"]["homeBackground"]["placement"], "fill", "{r}");
+    assert!(
+        r["refused"]
+            .as_str()
+            .is_some_and(|m| m.contains("\"wallpaper\" is not a theme setting")),
+        "{r}"
+    );
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    assert_eq!(doc["general"]["keep"], 1, "{doc}");
+    assert_eq!(doc["appearance"], r["now"], "{doc}");
+    assert!(doc["appearance"].get("wallpaper").is_none(), "{doc}");
+}

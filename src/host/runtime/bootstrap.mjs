@@ -612,6 +612,14 @@ function makeCtx(p) {
     },
     session: p.session ?? null,
     sessions: makeSessions(),
+    // Newer than the published finch.d.ts (finch-skin-studio uses it): the app's own
+    // appearance settings, which the host reads and writes in the app's settings file.
+    appearance: {
+      get: () => request(M.request.appearanceGet, {}),
+      setTheme: (options) => request(M.request.appearanceSetTheme, { options: options ?? {} }).then(() => undefined),
+      setHomeBackground: (options) =>
+        request(M.request.appearanceSetHomeBackground, { options: options ?? {} }).then(() => undefined),
+    },
     spaces: {
       list: () => request(M.request.spacesList, {}),
     },

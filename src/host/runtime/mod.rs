@@ -79,7 +79,11 @@
 //!   `notifications.onDidPost` gets an `error` notification when a mini tool is stopped for a
 //!   fault. Listeners that throw are logged.
 //! - `sessions.*` run turns through `[agent] command` (see `sessions`); without it they
-//!   reject, naming the setting. `spaces.list()` reads `<runtime>/spaces.json`.
+//!   reject, naming the setting. Sessions are kept under the runtime home and outlive the
+//!   process that made them.
+//! - `appearance` (newer than the published finch.d.ts): `get`, `setTheme`,
+//!   `setHomeBackground` read and write the `appearance` object of the app's settings file,
+//!   as `AppCall setAppearance` does. `spaces.list()` reads `<runtime>/spaces.json`.
 //! - A floating rejection or uncaught exception in a mini tool is logged, and its process goes
 //!   on. An `activate()` that throws or never settles drops the tools registered before.
 //! - A `--minitool` directory whose id is also installed replaces the installed one for the

@@ -104,6 +104,9 @@ methods! {
         SessionsListWaits = "sessions.listWaits",
         SessionsRespondToWait = "sessions.respondToWait",
         SessionsWaitForWait = "sessions.waitForWait",
+        AppearanceGet = "appearance.get",
+        AppearanceSetTheme = "appearance.setTheme",
+        AppearanceSetHomeBackground = "appearance.setHomeBackground",
     }
 }
 

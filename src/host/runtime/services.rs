@@ -214,6 +214,9 @@ pub(crate) fn request(
                 None => Some(Ok(nobody_there(inner, inst, dialog, &params))),
             }
         }
+        R::AppearanceGet | R::AppearanceSetTheme | R::AppearanceSetHomeBackground => {
+            Some(appearance(inner, inst, method, &params))
+        }
         R::StatusGet => Some(Ok(inner.status_snapshot())),
         R::SpacesList => Some(spaces(inner)),
         R::SessionsCreate
@@ -832,6 +835,76 @@ fn list(inner: &Inner) -> Value {
             })
             .collect(),
     )
+}
+
+/// What `appearance.setTheme` may set: the keys of the app's `appearance` settings.
+const THEME_KEYS: [&str; 6] = [
+    "theme",
+    "customTheme",
+    "fontSize",
+    "uiFontFamily",
+    "monoFontFamily",
+    "showThinking",
+];
+
+/// `ctx.appearance`: reads and writes the `appearance` object of the app's settings file
+/// (`<runtime>/config/settings.json`, the same file and object `AppCall setAppearance` writes;
+/// the app applies it when it reads its settings). `get()` answers the object as saved;
+/// `setTheme(options)` merges the theme keys given; `setHomeBackground(options)` saves the
+/// options as `homeBackground` (`{clear: true}` sets it to `null`).
+fn appearance(inner: &Inner, inst: &Instance, method: ChildRequest, params: &Value) -> RpcResult {
+    let path = inner.homes.settings_json();
+    let options = params
+        .get("options")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    let changes: serde_json::Map<String, Value> = match method {
+        ChildRequest::AppearanceSetTheme => {
+            if let Some(bad) = options.keys().find(|k| !THEME_KEYS.contains(&k.as_str())) {
+                return Err(RpcError::invalid(format!(
+                    "appearance.setTheme: \"{bad}\" is not a theme setting (they are {})",
+                    THEME_KEYS.join(", ")
+                )));
+            }
+            if options.is_empty() {
+                return Err(RpcError::invalid(format!(
+                    "appearance.setTheme needs at least one of {}",
+                    THEME_KEYS.join(", ")
+                )));
+            }
+            options
+        }
+        ChildRequest::AppearanceSetHomeBackground => {
+            let clear = options.get("clear").and_then(Value::as_bool) == Some(true);
+            let value = if clear {
+                Value::Null
+            } else {
+                Value::Object(options)
+            };
+            serde_json::Map::from_iter([("homeBackground".to_string(), value)])
+        }
+        _ => {
+            let doc = crate::store::read_json_object(&path)
+                .map_err(|e| RpcError::refused(e.to_string()))?
+                .unwrap_or_default();
+            return Ok(doc.get("appearance").cloned().unwrap_or_else(|| json!({})));
+        }
+    };
+    let (saved, changed) =
+        crate::host::suites::app_call::write_appearance(&path, &changes, inst.storage.lock_timeout)
+            .map_err(|e| RpcError::refused(e.message))?;
+    if changed {
+        log_line(
+            inst,
+            &format!(
+                "finch: {} saved the appearance in {}",
+                method.wire(),
+                path.display()
+            ),
+        );
+    }
+    Ok(Value::Object(saved))
 }
 
 /// `spaces.list()`: the spaces of `<runtime>/spaces.json` as `SpaceSummary` records.

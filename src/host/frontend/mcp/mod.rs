@@ -11,16 +11,20 @@
 //! - the host thread (the one that calls `serve`; the `Host` is not `Send`) receives `tools/list`
 //!   and `tools/call` over a channel. It runs each call's first half, `Host::begin`: resolve,
 //!   validate, gate, card — so cards of concurrent calls are asked one at a time, in arrival
-//!   order — and a call whose provider runs it at once (the dispatchers, mini tools), and
+//!   order — and a call whose provider runs it at once (the dispatchers), and
 //!   records each call that ended (`Host::end`);
 //! - a pool of call threads, at most `[host] max_calls` (default 16), started as needed and
-//!   kept, runs the providers' jobs (the file, shell and web built-ins and MCP servers' tools:
+//!   kept, runs the providers' jobs (the file, shell and web built-ins, mini tools' and MCP servers' tools:
 //!   `Provider::start`), so a 5 s Bash or a slow server tool holds up neither a ping nor ten
 //!   Reads. A job beyond the limit waits its turn.
 //!   The call thread hands the record to the host thread, then the result to rmcp. A job its
 //!   provider knows to be brief (`Started::Brief`: a Read of a regular file up to 64 KiB that
 //!   is no PDF) runs on the host thread instead, as a call its provider runs at once: its two
 //!   hand-offs cost more than the read (benches/mcp.sh: a small Read's round trip).
+//!
+//! A job that asks a person something (a mini tool's dialog) hands that to the host thread
+//! (`Msg::OnHost`, `JobCx::on_host`), which asks it with the host's prompter in turn with the
+//! cards, so a call's dialog reaches the person the way its card did.
 //!
 //! While the host thread is inside a call's first half (a card is open, a mini tool runs), a
 //! `tools/list` is answered from the list it last made (`Relay::listed`) instead of waiting.
