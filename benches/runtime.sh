@@ -17,6 +17,10 @@
 #                        → first answer of a mini tool call (which waits for its own mini tool);
 #                        `finch tool call` of one mini tool's tool with 20 enabled, with the cache
 #                        (only its owner starts) and without it (every enabled one starts)
+#   calls side by side   8 calls in flight over one `finch run --serve mcp`, 2 to each of 4 mini
+#                        tools whose tool waits 200 ms: from the first request written to the
+#                        last response read, against one call alone (medians of 7 rounds;
+#                        goal: 8 in flight ≤ 2.5× one call)
 #
 # Builds `cargo build --release` first; needs node and python3. Runs in one temp dir with its own
 # HOME and homes, removed on exit.
@@ -222,4 +226,76 @@ print("finch tool call of one mini tool's tool with 20 enabled: %.0f ms with the
 print("resident memory: %d node processes, median %.1f MiB each (min %.1f, max %.1f); finch itself %.1f MiB"
       % (f["node_count"], mib(f["node_rss_median_kib"]), mib(f["node_rss_min_kib"]), mib(f["node_rss_max_kib"]),
          mib(f["finch_rss_kib"])))
+PY
+
+# Calls side by side: 4 mini tools (`--minitool` directories) whose `wait` tool waits 200 ms.
+slow_args=()
+for i in 1 2 3 4; do
+    dir="$tmp/slow/slow$i"
+    mkdir -p "$dir/dist"
+    cat >"$dir/package.json" <<EOF
+{"name": "slow$i", "version": "1.0.0", "type": "module", "main": "dist/index.js",
+ "finch": {"manifestVersion": 1}}
+EOF
+    cat >"$dir/dist/index.js" <<'EOF'
+export function activate(ctx) {
+  ctx.tools.register({
+    name: "wait",
+    description: "Waits 200 ms",
+    async execute() { await new Promise((r) => setTimeout(r, 200)); return "waited"; },
+  });
+}
+EOF
+    slow_args+=(--minitool "$dir" --approve "slow${i}_wait")
+done
+python3 - "$finch" "${slow_args[@]}" <<'PY'
+import json, subprocess, sys, time
+
+finch, args = sys.argv[1], sys.argv[2:]
+proc = subprocess.Popen([finch, "run", "--serve", "mcp", "--mode", "acceptCalls", *args],
+                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                        bufsize=0)
+
+def send(message):
+    proc.stdin.write((json.dumps(message) + "\n").encode())
+
+def read_response():
+    while True:
+        line = json.loads(proc.stdout.readline())
+        if "id" in line and "method" not in line:
+            return line
+
+next_id = 0
+def call(name):
+    global next_id
+    next_id += 1
+    send({"jsonrpc": "2.0", "id": next_id, "method": "tools/call",
+          "params": {"name": name, "arguments": {}}})
+
+send({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+    "protocolVersion": "2025-06-18", "capabilities": {},
+    "clientInfo": {"name": "finch-bench", "version": "1"}}})
+read_response()
+send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+tools = ["slow%d_wait" % i for i in range(1, 5)]
+
+def round_of(names):
+    t = time.perf_counter_ns()
+    for name in names:
+        call(name)
+    for _ in names:
+        r = read_response()
+        if r.get("result", {}).get("isError") or "error" in r:
+            sys.exit("a call failed: %s" % r)
+    return (time.perf_counter_ns() - t) / 1e6
+
+round_of(tools)  # every one activated and warm
+median = lambda xs: sorted(xs)[len(xs) // 2]
+one = median([round_of([tools[i % 4]]) for i in range(7)])
+eight = median([round_of(tools + tools) for _ in range(7)])
+proc.stdin.close()
+proc.wait()
+print("8 mini tool calls in flight over --serve mcp (2 to each of 4 mini tools, each waiting 200 ms):"
+      " %.0f ms, one call alone %.0f ms → %.2f× (goal ≤ 2.5×; one at a time would be ≈ 8×)"
+      % (eight, one, eight / one))
 PY

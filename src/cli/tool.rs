@@ -90,6 +90,14 @@ pub struct CallArgs {
 }
 
 pub fn run(ctx: &Context, command: &ToolCommand) -> Result<()> {
+    if matches!(
+        command,
+        ToolCommand::List(_) | ToolCommand::Search(_) | ToolCommand::Info(_)
+    ) {
+        // What was added, enabled, removed or configured since the cache was built is in it.
+        let env = ctx.host_env()?;
+        crate::host::assembly::refresh_stale_catalog(&env, &ctx.cwd, &ctx.ui)?;
+    }
     match command {
         ToolCommand::List(args) => cmd_list(ctx, args),
         ToolCommand::Search(args) => cmd_search(ctx, args),

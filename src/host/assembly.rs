@@ -225,7 +225,9 @@ impl<'a> Assembly<'a> {
             }
         };
         let runtime = self.start_minitools(env, session, only)?;
-        if only.is_some() && server.is_none() {
+        // `finch tool call` of a mini tool's tool starts no MCP server, unless a mini tool of
+        // the call requires the host's `mcp.client`: then it gets the bridge it asks about.
+        if only.is_some() && server.is_none() && !runtime.requires(runtime::MCP_CLIENT_CAPABILITY) {
             providers.push(Box::new(runtime));
             return Ok(providers);
         }
@@ -398,6 +400,19 @@ pub fn load_rules(project: &Path, runtime: &Path, home: Option<&Path>) -> Result
     })
 }
 
+/// Surveys again (`survey`, quietly) when the catalog cache is stale: something installed,
+/// enabled or configured changed since it was built (`catalog::cache_is_current`), so that
+/// `finch tool list|search|info` are right without a manual `finch reload`. Says so on stderr.
+pub fn refresh_stale_catalog(env: &HostEnv, cwd: &Path, ui: &Ui) -> Result<()> {
+    if catalog::cache_is_current(&env.homes) {
+        return Ok(());
+    }
+    ui.status("Mini tools or MCP servers changed since the tool catalog was built: refreshing it…");
+    let mut quiet = ui.clone();
+    quiet.quiet = true;
+    survey(env, cwd, &quiet, None).map(|_| ())
+}
+
 /// What `finch reload` learns by starting every enabled mini tool and every MCP server once.
 pub struct Survey {
     pub report: StartReport,
@@ -408,10 +423,13 @@ pub struct Survey {
 }
 
 /// Starts every enabled mini tool (all at once, waiting for each), connects every MCP server
-/// (contributed, registered at run time, the user's), writes the catalog cache and the record of
+/// (contributed, registered at run time, the user's), writes the catalog cache (with the
+/// fingerprint of what it was built from, `catalog::state_path`) and the record of
 /// contributions finch cannot show, and stops everything again. With `id`, an id that is not an
 /// enabled mini tool is "not found" before any MCP server starts.
 pub fn survey(env: &HostEnv, cwd: &Path, ui: &Ui, id: Option<&str>) -> Result<Survey> {
+    // Taken before anything starts: a change made while the survey runs leaves it stale.
+    let fingerprint = catalog::sources_fingerprint(&env.homes);
     let options = StartOptions {
         only: None,
         background: None,
@@ -453,6 +471,9 @@ pub fn survey(env: &HostEnv, cwd: &Path, ui: &Ui, id: Option<&str>) -> Result<Su
     drop(bridge);
     runtime.shutdown();
     written.map_err(|e| crate::error::io_error("write", &cache, &e))?;
+    let state = catalog::state_path(&env.homes);
+    crate::store::write_atomic(&state, fingerprint.as_bytes())
+        .map_err(|e| crate::error::io_error("write", &state, &e))?;
     if let Err(e) = not_shown {
         ui.warn(e.to_string());
     }

@@ -471,6 +471,62 @@ pub fn write_cache(path: &Path, defs: &[ToolDef], generated_at: &str) -> std::io
     Ok(())
 }
 
+/// `<runtime>/cache/catalog.state`: the fingerprint (`sources_fingerprint`) of what the catalog
+/// cache was built from, written with it. A cache whose fingerprint no longer matches is stale.
+pub fn state_path(homes: &crate::homes::Homes) -> std::path::PathBuf {
+    homes.catalog_cache().with_file_name("catalog.state")
+}
+
+/// A fingerprint of everything the cached layers come from: the enabled state
+/// (`extensions.json`), the user's `servers.json`, and each entry of both tiers — its name and
+/// the size and modification time of the entry and of its manifest files, so `add`, `remove`,
+/// `update`, `enable`, `disable`, `mcp add|remove` and an edit of `servers.json` by anyone (the
+/// app too) all change it. A mini tool's own sources are not part of it: editing a dev link's
+/// code takes a `finch reload`, as its tools may change only when it runs.
+pub fn sources_fingerprint(homes: &crate::homes::Homes) -> String {
+    use sha2::{Digest, Sha256};
+    use std::time::UNIX_EPOCH;
+    let mut hash = Sha256::new();
+    let stamp = |hash: &mut Sha256, path: &Path| match std::fs::metadata(path) {
+        Ok(m) => {
+            let modified = m
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+                .map_or(0, |d| d.as_nanos());
+            hash.update(format!("{}:{}:{modified}\n", path.display(), m.len()));
+        }
+        Err(_) => hash.update(format!("{}:-\n", path.display())),
+    };
+    for file in [homes.extensions_json(), homes.mcp_servers_json()] {
+        hash.update(std::fs::read(&file).unwrap_or_default());
+        hash.update(b"\n");
+    }
+    for tier in [crate::homes::Tier::Personal, crate::homes::Tier::Global] {
+        let dir = homes.tier_dir(tier);
+        let mut entries: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        entries.sort();
+        for entry in entries {
+            stamp(&mut hash, &entry);
+            for file in ["package.json", "finch.json", ".finch-id"] {
+                stamp(&mut hash, &entry.join(file));
+            }
+        }
+    }
+    hash.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Whether the catalog cache was built from what is installed and configured now.
+pub fn cache_is_current(homes: &crate::homes::Homes) -> bool {
+    std::fs::read_to_string(state_path(homes))
+        .is_ok_and(|written| written.trim() == sources_fingerprint(homes))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -62,6 +62,20 @@ use schema::Schema;
 use session::{SessionState, TOOL_CALL_ENTRY};
 use tool::ToolRef;
 
+/// The model-facing name of the ToolSearch dispatcher.
+const TOOL_SEARCH: &str = "ToolSearch";
+
+/// `20 s`, `1.5 s`, `300 ms`.
+fn humantime(d: std::time::Duration) -> String {
+    if d < std::time::Duration::from_secs(1) {
+        format!("{} ms", d.as_millis())
+    } else if d.subsec_millis() == 0 {
+        format!("{} s", d.as_secs())
+    } else {
+        format!("{:.1} s", d.as_secs_f64())
+    }
+}
+
 /// What the host needs from the process, resolved once: homes, settings, environment, clock.
 #[derive(Debug, Clone)]
 pub struct HostEnv {
@@ -120,10 +134,36 @@ pub struct CallCx<'a> {
 /// See `CallCx::discover`.
 pub type Discover<'a> = dyn Fn(&str, usize) -> Vec<(String, String)> + 'a;
 
-/// What a running job gets: its cancellation and where its progress goes.
+/// What a running job gets: its cancellation, where its progress goes, and a way to ask a
+/// person (its `on_host` tasks run where the host's prompter is).
 pub struct JobCx<'a> {
     pub cancel: &'a cancel::Cancel,
     pub progress: &'a cancel::ProgressSink<'a>,
+    pub on_host: &'a OnHost<'a>,
+}
+
+/// Work a job hands to the thread that owns the host's prompter (a mini tool's dialog asked
+/// during a call running as a job): it runs there, in turn with the cards.
+pub type HostTask = Box<dyn FnOnce(&mut dyn Prompter) + Send>;
+
+/// See `JobCx::on_host`.
+pub type OnHost<'a> = dyn Fn(HostTask) + 'a;
+
+/// Runs `HostTask`s at once with one prompter: a job run in place, on the thread that owns it.
+pub struct InPlace<'a>(std::cell::RefCell<&'a mut dyn Prompter>);
+
+impl<'a> InPlace<'a> {
+    pub fn new(prompter: &'a mut dyn Prompter) -> InPlace<'a> {
+        InPlace(std::cell::RefCell::new(prompter))
+    }
+
+    pub fn run(&self, task: HostTask) {
+        match self.0.try_borrow_mut() {
+            Ok(mut prompter) => task(&mut **prompter),
+            // A task run from inside another one: nobody is free to answer it.
+            Err(_) => task(&mut prompt::Nobody),
+        }
+    }
 }
 
 /// The provider's part of a call that needs nothing of the host (no `&mut` state: it took
@@ -146,10 +186,22 @@ pub enum Started {
 impl Started {
     /// The output, running a job here and now (what a provider's `call` and a front end that
     /// runs calls one at a time do).
-    pub fn run_here(self, cancel: &cancel::Cancel, progress: &cancel::ProgressSink) -> ToolOutput {
+    pub fn run_here(
+        self,
+        cancel: &cancel::Cancel,
+        progress: &cancel::ProgressSink,
+        prompter: &mut dyn Prompter,
+    ) -> ToolOutput {
         match self {
             Started::Done(output) => output,
-            Started::Job(job) | Started::Brief(job) => job(&JobCx { cancel, progress }),
+            Started::Job(job) | Started::Brief(job) => {
+                let here = InPlace::new(prompter);
+                job(&JobCx {
+                    cancel,
+                    progress,
+                    on_host: &|task| here.run(task),
+                })
+            }
         }
     }
 }
@@ -184,18 +236,31 @@ pub trait Provider {
     /// Hears of every call the host runs, of any layer (the mini tool runtime passes them on
     /// to `ctx.events`). It must not block.
     fn observe(&self, _event: &CallEvent) {}
+    /// Sources of this provider still starting whose tools are not known at all yet (no
+    /// cached ones stand in for them): `mcp:<server>`, `minitool:<id>`.
+    fn starting(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// Waits until `starting` is empty, at most until `deadline`.
+    fn await_started(&self, _deadline: Instant) {}
 }
 
 /// A call as `Provider::observe` hears of it.
 #[derive(Debug, Clone, Copy)]
 pub enum CallEvent<'a> {
-    /// A call is about to go through the gateway; `tool` is the name as asked.
-    Started { tool: &'a str, session: &'a str },
+    /// A call is about to go through the gateway; `tool` is the name as asked, `call` the
+    /// call's number in this process (its `Finished` carries the same).
+    Started {
+        tool: &'a str,
+        session: &'a str,
+        call: u64,
+    },
     /// It ended (run, refused, or failed); `tool` is the name it resolved to.
     Finished {
         tool: &'a str,
         session: &'a str,
         is_error: bool,
+        call: u64,
     },
 }
 
@@ -381,6 +446,59 @@ impl Host {
         }
     }
 
+    /// Whoever answers cards: what a job's `HostTask` runs with (`JobCx::on_host`).
+    pub fn prompter_mut(&mut self) -> &mut dyn Prompter {
+        self.prompter.as_mut()
+    }
+
+    /// How long ToolSearch waits for sources still starting: `[mcp] timeout`, the bound of a
+    /// server's connection. (Mini tools never count as starting: those the catalog cache has
+    /// no tools of activate before the host answers.)
+    fn source_wait(&self) -> std::time::Duration {
+        self.env.settings.mcp.timeout
+    }
+
+    /// The sources a ToolSearch with `args` would search that are still starting with no
+    /// tools known (`Provider::starting`).
+    fn starting_for(&self, args: &Value) -> Vec<String> {
+        let filter = args
+            .get("source")
+            .and_then(Value::as_str)
+            .and_then(|s| toolsearch::SourceFilter::parse(s).ok())
+            .unwrap_or(toolsearch::SourceFilter::Any);
+        self.providers
+            .iter()
+            .flat_map(|p| p.starting())
+            .filter(|source| {
+                let layer = if source.starts_with("mcp:") {
+                    tool::Layer::Mcp
+                } else {
+                    tool::Layer::MiniTool
+                };
+                filter.admits_source(layer, source)
+            })
+            .collect()
+    }
+
+    /// Before a ToolSearch: waits (at most `source_wait`) for the sources it searches whose
+    /// tools are not known yet (`starting`) — an MCP server still connecting with nothing in
+    /// the catalog cache — so that it does not answer without tools a moment away; rebuilds
+    /// the catalog, and returns those of `starting` that still have no tool in it.
+    fn await_sources(&mut self, starting: Vec<String>) -> Vec<String> {
+        let deadline = Instant::now() + self.source_wait();
+        for provider in &self.providers {
+            provider.await_started(deadline);
+        }
+        if self.refresh() {
+            self.events.push(HostEvent::ToolsChanged);
+        }
+        let tools = self.catalog.tools();
+        starting
+            .into_iter()
+            .filter(|source| !tools.iter().any(|t| &t.def.source == source))
+            .collect()
+    }
+
     /// What calls changed since the last time this was asked.
     pub fn take_events(&mut self) -> Vec<HostEvent> {
         std::mem::take(&mut self.events)
@@ -403,7 +521,8 @@ impl Host {
         match self.begin(name, args, cancel, progress) {
             Begun::Done(record) => record,
             Begun::Running(running) => {
-                let ran = running.run(cancel, progress);
+                let here = InPlace::new(self.prompter.as_mut());
+                let ran = running.run(cancel, progress, &|task| here.run(task));
                 self.end(ran)
             }
         }
@@ -423,12 +542,35 @@ impl Host {
         if self.refresh() {
             self.events.push(HostEvent::ToolsChanged);
         }
-        let started = Instant::now();
+        let started = Stamp::now();
         self.observe(&CallEvent::Started {
             tool: name,
             session: &self.session.id,
+            call: started.call,
         });
-        match self.run_call(name, args.clone(), cancel, progress) {
+        // A ToolSearch over sources still starting with no tools known (an MCP server still
+        // connecting, nothing of it in the catalog cache) waits for them first, bounded:
+        // otherwise it would answer without their tools, and an agent that searches first
+        // would never find them.
+        let starting = if name == TOOL_SEARCH {
+            self.starting_for(&args)
+        } else {
+            Vec::new()
+        };
+        let unsearched = if starting.is_empty() {
+            starting
+        } else {
+            self.await_sources(starting)
+        };
+        let mut outcome = self.run_call(name, args.clone(), cancel, progress);
+        if let (false, Outcome::Record(record)) = (unsearched.is_empty(), &mut outcome) {
+            record.output.content.push(output::Content::Text(format!(
+                    "Not searched: {} (no tools known after {}: still starting, or it failed to start); search again later.",
+                    unsearched.join(", "),
+                    humantime(self.source_wait())
+                )));
+        }
+        match outcome {
             Outcome::Record(record) => Begun::Done(self.settle(record, &args, started)),
             Outcome::Job {
                 job,
@@ -513,9 +655,8 @@ impl Host {
             _ => approved,
         };
         let cancel = cancel::Cancel::new();
-        let output = self
-            .dispatch(index, args.clone(), &cancel, &cancel::no_progress, confine)
-            .run_here(&cancel, &cancel::no_progress);
+        let started = self.dispatch(index, args.clone(), &cancel, &cancel::no_progress, confine);
+        let output = started.run_here(&cancel, &cancel::no_progress, self.prompter.as_mut());
         Some(CallRecord {
             tool: record.tool.clone(),
             decision: "allow",
@@ -528,8 +669,8 @@ impl Host {
     }
 
     /// Times, announces and records a call that ended.
-    fn settle(&mut self, mut record: CallRecord, args: &Value, started: Instant) -> CallRecord {
-        record.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
+    fn settle(&mut self, mut record: CallRecord, args: &Value, started: Stamp) -> CallRecord {
+        record.duration_ms = started.at.elapsed().as_secs_f64() * 1000.0;
         // A provider whose tools changed during the call (an MCP server listed again while
         // its job ran): the catalog follows now, not at the next call.
         if self.refresh() {
@@ -539,6 +680,7 @@ impl Host {
             tool: &record.tool,
             session: &self.session.id,
             is_error: record.output.is_error,
+            call: started.call,
         });
         let data = CallEntry {
             tool: &record.tool,
@@ -618,9 +760,8 @@ impl Host {
         };
         if self.providers[self.provider_of[index]].is_manual_call(tool, &args) {
             // The manual: nothing runs, so nothing needs permission.
-            let output = self
-                .dispatch(index, args, cancel, progress, Confine::Unconfined)
-                .run_here(cancel, progress);
+            let started = self.dispatch(index, args, cancel, progress, Confine::Unconfined);
+            let output = started.run_here(cancel, progress, self.prompter.as_mut());
             return Outcome::Record(CallRecord {
                 tool: tool_name,
                 decision: "none",
@@ -1033,7 +1174,25 @@ pub struct Running {
     decided_by: String,
     sandbox: Option<Confine>,
     args: Value,
-    started: Instant,
+    started: Stamp,
+}
+
+/// When a call began, and its number in this process (so that `Provider::observe` can pair
+/// the end of a call with its start when calls overlap).
+#[derive(Debug, Clone, Copy)]
+struct Stamp {
+    at: Instant,
+    call: u64,
+}
+
+impl Stamp {
+    fn now() -> Stamp {
+        static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        Stamp {
+            at: Instant::now(),
+            call: CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
+        }
+    }
 }
 
 impl Running {
@@ -1050,11 +1209,20 @@ impl Running {
 
     /// Runs the job: on any thread, with no host borrowed. A call cancelled while it waited
     /// to run never starts.
-    pub fn run(self, cancel: &cancel::Cancel, progress: &cancel::ProgressSink) -> Ran {
+    pub fn run(
+        self,
+        cancel: &cancel::Cancel,
+        progress: &cancel::ProgressSink,
+        on_host: &OnHost,
+    ) -> Ran {
         let output = if cancel.is_cancelled() {
             cancel::cancelled_output(&self.tool)
         } else {
-            (self.job)(&JobCx { cancel, progress })
+            (self.job)(&JobCx {
+                cancel,
+                progress,
+                on_host,
+            })
         };
         Ran {
             output,
@@ -1076,7 +1244,7 @@ pub struct Ran {
     decided_by: String,
     sandbox: Option<Confine>,
     args: Value,
-    started: Instant,
+    started: Stamp,
 }
 
 impl Ran {
@@ -1094,7 +1262,7 @@ impl Ran {
             decided_by: self.decided_by.clone(),
             failure,
             output: self.output.clone(),
-            duration_ms: self.started.elapsed().as_secs_f64() * 1000.0,
+            duration_ms: self.started.at.elapsed().as_secs_f64() * 1000.0,
             sandbox: self.sandbox,
         }
     }
@@ -1603,7 +1771,11 @@ mod tests {
         );
         let updates = std::sync::Mutex::new(0);
         let ran = std::thread::spawn(move || {
-            running.run(&cancel::Cancel::new(), &|_| *updates.lock().unwrap() += 1)
+            running.run(
+                &cancel::Cancel::new(),
+                &|_| *updates.lock().unwrap() += 1,
+                &|_| {},
+            )
         })
         .join()
         .unwrap();
@@ -1624,7 +1796,7 @@ mod tests {
             panic!("a job");
         };
         cancel.cancel();
-        let record = host.end(running.run(&cancel, &cancel::no_progress));
+        let record = host.end(running.run(&cancel, &cancel::no_progress, &|_| {}));
         assert_eq!(record.failure, Some(Failure::Cancelled));
         assert!(record.output.text_content().contains("cancelled"));
         // `call_with` runs the job in place, as the console does.

@@ -1,6 +1,6 @@
 //! `finch doctor`: the report on one package (manifest problems plus a lint of its sources, which
-//! also warns about `ctx` members finch cannot honour — the bootstrap's own list, read through
-//! `host::runtime::headless`), the environment check (homes, state files, node, registry,
+//! also warns about `ctx` members finch cannot honour — the table in `minitool::headless`, which the
+//! runtime's bootstrap is written with), the environment check (homes, state files, node, registry,
 //! installed tools), and the list of state files that `doctor --state` can move aside. It only
 //! reads; moving files is the command's job.
 
@@ -11,9 +11,9 @@ use regex::Regex;
 use serde_json::Value;
 
 use super::Error;
+use super::headless::{self, HeadlessMember};
 use super::manifest::{self, Issue, Manifest, Severity};
 use crate::homes::{Homes, Tier};
-use crate::host::runtime::headless::{self, HeadlessMember};
 use crate::store::read_json_object;
 
 /// The package names whose runtime import is a mistake: they are types only.
@@ -115,7 +115,7 @@ fn lint_sources(m: &Manifest) -> Vec<Issue> {
             .to_string();
         let text = strip_comments(&text);
         for member in headless::members() {
-            if text.contains(&member.needle) && !headless.iter().any(|(h, _)| *h == member) {
+            if text.contains(member.needle) && !headless.iter().any(|(h, _)| *h == member) {
                 headless.push((member, rel.clone()));
             }
         }

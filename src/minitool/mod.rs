@@ -6,6 +6,7 @@ pub mod add;
 pub mod archive;
 pub mod doctor;
 pub mod enabled;
+pub mod headless;
 pub mod id;
 pub mod install;
 pub mod listing;

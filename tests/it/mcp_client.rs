@@ -246,28 +246,97 @@ fn jsonl_calls_do_not_wait_and_a_cached_tool_waits_for_its_own_server() {
     run.finish();
 }
 
+fn names_in(found: &Value) -> Vec<String> {
+    found["structuredContent"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t["name"].as_str().map(str::to_string))
+        .collect()
+}
+
+/// No catalog cache, and a server that takes a second to connect: a ToolSearch waits for it,
+/// in `--jsonl` and under `--serve mcp` (`source: "mcp"`, the documented way to MCP tools).
 #[test]
-fn tool_list_and_search_name_reload_for_servers_missing_from_the_cache() {
+fn tool_search_waits_for_a_server_still_connecting_that_no_cache_stands_in_for() {
+    let ctx = TestContext::new();
+    write_servers(
+        &ctx,
+        &json!({"servers": [python_entry("slow", &["--start-delay", "1"])]}),
+    );
+    let mut run = Driver::start(&ctx, &["run", "--jsonl"]);
+    let found = run.call(
+        1,
+        "ToolSearch",
+        json!({"query": "echo back", "source": "mcp"}),
+    );
+    assert!(
+        names_in(&found).contains(&"mcp__slow__echo".to_string()),
+        "{found}"
+    );
+    run.finish();
+
+    let mut mcp = Driver::start(&ctx, &["run", "--serve", "mcp"]);
+    mcp.request(
+        1,
+        "initialize",
+        json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}),
+    );
+    mcp.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let found = mcp.request(
+        2,
+        "tools/call",
+        json!({"name": "ToolSearch", "arguments": {"query": "echo back", "source": "mcp"}}),
+    );
+    assert!(
+        // `structuredContent` is an object over MCP: the list comes as its `result`.
+        names_in(&json!({"structuredContent": found["result"]["structuredContent"]["result"]}))
+            .contains(&"mcp__slow__echo".to_string()),
+        "{found}"
+    );
+    mcp.finish();
+}
+
+/// A server that never connects within `[mcp] timeout`: the search says it could not search it.
+#[test]
+fn tool_search_names_the_sources_it_could_not_search() {
+    let ctx = TestContext::new();
+    ctx.write_config("[mcp]\ntimeout = \"4s\"\n");
+    let marker = ctx.base().join("hang.pid");
+    write_servers(&ctx, &json!({"servers": [hanging(&marker)]}));
+    let mut run = Driver::start(&ctx, &["run", "--jsonl"]);
+    let found = run.call(1, "ToolSearch", json!({"query": "zebracorn"}));
+    let text = found.to_string();
+    assert!(text.contains("No tools match"), "{found}");
+    assert!(
+        text.contains("Not searched: mcp:hang (no tools known after 4 s"),
+        "{found}"
+    );
+    run.finish();
+}
+
+#[test]
+fn tool_list_and_search_follow_a_changed_servers_json_without_a_reload() {
     let ctx = TestContext::new();
     write_servers(&ctx, &json!({"servers": [python_entry("fine", &[])]}));
-    let hint = "hint: MCP server fine has no tools in the catalog cache: run `finch reload` to connect it and list its tools";
+    // No cache yet: the first read builds it, connecting the server, and says so.
     let list = ctx.run(&["tool", "list", "--source", "mcp"]);
-    list.success().stderr_has(hint);
-    ctx.run(&["tool", "search", "echo"])
-        .success()
-        .stderr_has(hint);
-    // A listing of other sources has nothing to say about MCP servers.
-    let builtins = ctx.run(&["tool", "list", "--source", "builtin"]);
-    builtins.success();
-    assert!(!builtins.stderr().contains("hint:"), "{builtins}");
-
-    ctx.run(&["reload"]).success();
-    let list = ctx.run(&["tool", "list", "--source", "mcp"]);
-    list.success().stdout_has("mcp__fine__echo ");
+    list.success()
+        .stdout_has("mcp__fine__echo ")
+        .stderr_has("changed since the tool catalog was built: refreshing it");
     assert!(!list.stderr().contains("hint:"), "{list}");
+    // Nothing changed since: no refresh.
     let search = ctx.run(&["tool", "search", "echo back"]);
     search.success().stdout_has("mcp__fine__echo");
-    assert!(!search.stderr().contains("hint:"), "{search}");
+    assert!(!search.stderr().contains("refreshing"), "{search}");
+    // The server goes from servers.json: the catalog follows at the next read.
+    write_servers(&ctx, &json!({"servers": []}));
+    let list = ctx.run(&["tool", "list", "--source", "mcp"]);
+    list.success().stderr_has("refreshing it");
+    assert!(!list.stdout().contains("mcp__fine__echo"), "{list}");
+    ctx.run(&["tool", "info", "mcp__fine__echo"])
+        .failure(3)
+        .stderr_has("no tool named");
 }
 
 #[test]
@@ -444,4 +513,46 @@ fn a_tool_call_of_a_server_a_mini_tool_registers_starts_that_mini_tool_and_serve
     echo.success();
     assert_eq!(text_of(&echo.json()), "Echo: registered");
     assert!(!marker.exists(), "the call started the other server too");
+}
+
+/// `finch tool call` of a mini tool's tool that asks `mcp.client` about its server during the
+/// call (as the public agently-mail package does): the bridge runs for that call.
+#[test]
+fn a_tool_call_of_a_mini_tool_that_requires_mcp_client_gets_it() {
+    use crate::common::fixtures::MiniTool;
+    let ctx = TestContext::new();
+    write_servers(&ctx, &json!({"servers": [python_entry("mail", &[])]}));
+    let mailer = MiniTool::new("mailer", "1.0.0")
+        .finch_field("requires", json!({"capabilities": ["mcp.client"]}))
+        .entry_source(
+            r#"export function activate(ctx) {
+  ctx.tools.register({
+    name: "status",
+    description: "Says whether its MCP server is up and what it offers",
+    async execute() {
+      const mcp = ctx.capabilities.get("mcp.client");
+      const statuses = await mcp.getServerStatuses();
+      const mail = statuses.find((s) => s.qualifiedName === "mail" || s.name === "mail");
+      const tools = await mcp.listTools("mail");
+      const echoed = await mcp.callTool("mail", "echo", { message: "via mcp.client" });
+      return { status: mail && mail.status, tools: tools.map((t) => t.name).includes("echo"), echoed };
+    },
+  });
+}
+"#,
+        );
+    let dir = ctx.base().join("src/mailer");
+    mailer.write_to(&dir);
+    ctx.run(&["add", &dir.display().to_string()]).success();
+    ctx.run(&["enable", "mailer"]).success();
+    let out = approved_call(&ctx, "mailer_status", json!({}));
+    out.success();
+    let result = out.json();
+    let value = &result["structuredContent"];
+    assert_eq!(value["status"], "connected", "{result}");
+    assert_eq!(value["tools"], true, "{result}");
+    assert!(
+        value["echoed"].to_string().contains("Echo: via mcp.client"),
+        "{result}"
+    );
 }

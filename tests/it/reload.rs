@@ -307,3 +307,38 @@ fn reload_writes_the_search_index_and_tool_search_uses_it_or_falls_back() {
             .all(|h| h["name"] != "echoes_murmur")
     );
 }
+
+/// The README's quick start, then the catalog commands: no `finch reload` in between.
+#[test]
+fn the_catalog_follows_add_enable_disable_and_remove_without_a_reload() {
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    let dir = ctx.base().join("src").join("hello-minitool");
+    registering("hello-minitool", &["greet"]).write_to(&dir);
+    ctx.run(&["add", dir.to_str().unwrap()]).success();
+    ctx.run(&["enable", "hello-minitool"]).success();
+    ctx.run(&["tool", "info", "hello-minitool_greet"])
+        .success()
+        .stdout_has("hello-minitool_greet")
+        .stderr_has("changed since the tool catalog was built: refreshing it");
+    let info = ctx.run(&["tool", "info", "hello-minitool_greet", "--json"]);
+    assert_eq!(info.json()["name"], "hello-minitool_greet", "{info}");
+    let hits = ctx.run(&["tool", "search", "greet", "--json"]).json();
+    assert_eq!(hits[0]["name"], "hello-minitool_greet", "{hits}");
+    let list = ctx.run(&["tool", "list", "--source", "minitool"]);
+    list.success().stdout_has("hello-minitool_greet");
+    assert!(!list.stderr().contains("refreshing"), "{list}");
+
+    ctx.run(&["disable", "hello-minitool"]).success();
+    let list = ctx.run(&["tool", "list", "--source", "minitool"]);
+    list.success().stderr_has("refreshing it");
+    assert!(!list.stdout().contains("hello-minitool_greet"), "{list}");
+    ctx.run(&["enable", "hello-minitool"]).success();
+    ctx.run(&["tool", "list", "--source", "minitool"])
+        .success()
+        .stdout_has("hello-minitool_greet");
+    ctx.run(&["remove", "hello-minitool"]).success();
+    ctx.run(&["tool", "info", "hello-minitool_greet"])
+        .failure(3)
+        .stderr_has("no tool named");
+}

@@ -1458,3 +1458,112 @@ fn a_confirm_dialog_is_asked_through_mcp_elicitation() {
         report.0
     );
 }
+
+/// A session made and a turn sent by one `finch tool call` is awaited, read and listed by the
+/// next: the turn's agent outlives the process that started it (it waits for a file the test
+/// writes only once that process ended), and its result is recorded by whichever finch reads
+/// it.
+#[test]
+fn a_session_started_in_one_tool_call_is_completed_and_read_in_the_next() {
+    let ctx = TestContext::new();
+    ctx.write_config(&format!(
+        "[agent]\ncommand = [\"sh\", \"-c\", \"while [ ! -e go ]; do sleep 0.05; done; printf 'later: %s' \\\"$0\\\"\", \"{{prompt}}\"]\n{FAST}"
+    ));
+    let tool = MiniTool::new("relay", "1.0.0").entry_source(
+        r#"export function activate(ctx) {
+  ctx.tools.register({
+    name: "start",
+    description: "Starts a session and sends it a task",
+    async execute() {
+      const session = await ctx.sessions.create({});
+      const receipt = await ctx.sessions.send(session.sessionId, { text: "the task", idempotencyKey: "k1" });
+      return { sessionId: session.sessionId, turnId: receipt.turnId, state: receipt.state };
+    },
+  });
+  ctx.tools.register({
+    name: "finish",
+    description: "Awaits the task and reads the session",
+    inputSchema: { type: "object", properties: { sessionId: { type: "string" }, turnId: { type: "string" } } },
+    async execute(input) {
+      const done = await ctx.sessions.waitForTurn(input.sessionId, input.turnId, { timeoutMs: 30000 });
+      const got = await ctx.sessions.get(input.sessionId);
+      const events = await ctx.sessions.listEvents({ sessionId: input.sessionId });
+      const again = await ctx.sessions.send(input.sessionId, { text: "the task", idempotencyKey: "k1" });
+      return { done, got: got && got.sessionId, events: events.events.map((e) => e.type), again: again.state };
+    },
+  });
+}
+"#,
+    );
+    install(&ctx, &tool);
+    let first = call(&ctx, "relay_start", json!({}));
+    first.success();
+    let started = first.json()["structuredContent"].clone();
+    assert_eq!(started["state"], "accepted", "{started}");
+    // The first finch has ended; its turn's agent still waits for this.
+    std::fs::write(ctx.agent.join("go"), "").unwrap();
+    let next = call(
+        &ctx,
+        "relay_finish",
+        json!({"sessionId": started["sessionId"], "turnId": started["turnId"]}),
+    );
+    next.success();
+    let r = next.json()["structuredContent"].clone();
+    assert_eq!(r["done"]["state"], "completed", "{r}");
+    assert_eq!(r["done"]["outputText"], "later: the task", "{r}");
+    assert_eq!(r["got"], started["sessionId"], "{r}");
+    assert_eq!(r["events"], json!(["turn.completed"]), "{r}");
+    assert_eq!(r["again"], "duplicate", "{r}");
+    // Kept under the runtime home, as a state file.
+    let state = ctx.runtime.join("minitool-sessions/relay/sessions.json");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(state).unwrap()).unwrap();
+    assert_eq!(doc["sessions"][0]["id"], started["sessionId"]);
+}
+
+/// `ctx.appearance` (finch-skin-studio uses it): `setTheme` and `setHomeBackground` write the
+/// app's settings file (other keys kept), `get` reads it back; an unknown key is refused and
+/// changes nothing.
+#[test]
+fn appearance_reads_and_writes_the_apps_settings() {
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    let settings = ctx.runtime.join("config/settings.json");
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    std::fs::write(&settings, r#"{"general": {"keep": 1}}"#).unwrap();
+    let tool = MiniTool::new("skin", "1.0.0").entry_source(
+        r##"export function activate(ctx) {
+  ctx.tools.register({
+    name: "apply",
+    description: "Applies a skin",
+    async execute() {
+      await ctx.appearance.setTheme({ theme: "custom", customTheme: { name: "Teal", base: "dark", colors: { accent: "#0d9488" } } });
+      await ctx.appearance.setHomeBackground({ imagePath: "/tmp/bg.png", placement: "fill" });
+      let refused = null;
+      try { await ctx.appearance.setTheme({ wallpaper: "x" }); } catch (e) { refused = e.message; }
+      return { now: await ctx.appearance.get(), refused };
+    },
+  });
+}
+"##,
+    );
+    install(&ctx, &tool);
+    let out = call(&ctx, "skin_apply", json!({}));
+    out.success();
+    let r = out.json()["structuredContent"].clone();
+    assert_eq!(r["now"]["theme"], "custom", "{r}");
+    assert_eq!(
+        r["now"]["customTheme"]["colors"]["accent"], "#0d9488",
+        "{r}"
+    );
+    assert_eq!(r["now"]["homeBackground"]["placement"], "fill", "{r}");
+    assert!(
+        r["refused"]
+            .as_str()
+            .is_some_and(|m| m.contains("\"wallpaper\" is not a theme setting")),
+        "{r}"
+    );
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    assert_eq!(doc["general"]["keep"], 1, "{doc}");
+    assert_eq!(doc["appearance"], r["now"], "{doc}");
+    assert!(doc["appearance"].get("wallpaper").is_none(), "{doc}");
+}

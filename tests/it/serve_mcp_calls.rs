@@ -472,3 +472,80 @@ fn tool_call_prints_a_line_per_progress_update() {
     ]);
     assert!(!quiet.stderr().contains("worker_sync:"), "{quiet}");
 }
+
+/// A mini tool `id` whose `meet` tool marks its call in `meeting` and waits until `count`
+/// calls (of any mini tool) have: "met <n>" when they all came, "alone <n>" after 20 s.
+fn meeting_minitool(
+    ctx: &TestContext,
+    id: &str,
+    meeting: &std::path::Path,
+    count: usize,
+) -> String {
+    let dir = ctx.base().join("dev").join(id);
+    let meeting = serde_json::to_string(&meeting.display().to_string()).unwrap();
+    MiniTool::new(id, "1.0.0")
+        .entry_source(&format!(
+            r#"import fs from "node:fs";
+import path from "node:path";
+export function activate(ctx) {{
+  ctx.tools.register({{
+    name: "meet",
+    description: "Meets the other calls",
+    inputSchema: {{ type: "object", properties: {{}} }},
+    async execute(input, exec) {{
+      const dir = {meeting};
+      fs.writeFileSync(path.join(dir, exec.toolCallId + "-" + process.pid), "");
+      for (let i = 0; i < 1000; i++) {{
+        const here = fs.readdirSync(dir).length;
+        if (here >= {count}) return `met ${{here}}`;
+        await new Promise((r) => setTimeout(r, 20));
+      }}
+      return `alone ${{fs.readdirSync(dir).length}}`;
+    }},
+  }});
+}}
+"#
+        ))
+        .write_to(&dir);
+    dir.display().to_string()
+}
+
+#[test]
+fn mini_tool_calls_run_side_by_side_across_and_within_mini_tools() {
+    let ctx = TestContext::new();
+    let meeting = ctx.base().join("meeting");
+    std::fs::create_dir_all(&meeting).unwrap();
+    let ids = ["meet-a", "meet-b", "meet-c", "meet-d"];
+    let mut args: Vec<String> = vec!["--mode".into(), "acceptCalls".into()];
+    for id in ids {
+        args.push("--minitool".into());
+        args.push(meeting_minitool(&ctx, id, &meeting, 8));
+        args.push("--approve".into());
+        args.push(format!("{id}_meet"));
+    }
+    let mut steps = Vec::new();
+    for (i, id) in ids.iter().chain(ids.iter()).enumerate() {
+        steps.push(spawn(&format!("c{i}"), &format!("{id}_meet"), json!({})));
+    }
+    for i in 0..8 {
+        steps.push(json!({"op": "await", "id": format!("c{i}")}));
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let report = serve(&ctx, json!({"steps": steps}), &args);
+    // Every call saw all eight in flight: none waited for another to end (one at a time, the
+    // first would have waited alone until its bound).
+    for step in 8..16 {
+        assert_eq!(report.text(step), "met 8", "{}", report.0);
+    }
+    // Calls of one mini tool share its process: two marks per pid.
+    let mut pids: Vec<String> = std::fs::read_dir(&meeting)
+        .unwrap()
+        .map(|e| {
+            let name = e.unwrap().file_name().to_string_lossy().into_owned();
+            name.rsplit('-').next().unwrap().to_string()
+        })
+        .collect();
+    pids.sort();
+    pids.dedup();
+    assert_eq!(pids.len(), 4, "one process per mini tool");
+}

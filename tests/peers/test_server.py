@@ -10,6 +10,8 @@ picks the transport and the faults.
     --exit-at-start                             exit 3 at once with a message on stderr
     --crash-file PATH                           the `crash` tool exits the process the first
                                                 time only (PATH remembers that it did)
+    --start-delay SECONDS                       wait this long before serving (a server slow to
+                                                connect)
     --speak VERSION                             the newest protocol version it negotiates: an
                                                 `initialize` offering a newer one is answered
                                                 with VERSION (a server of an older revision)
@@ -29,6 +31,7 @@ parser.add_argument("--hang", action="store_true")
 parser.add_argument("--exit-at-start", action="store_true")
 parser.add_argument("--crash-file")
 parser.add_argument("--speak")
+parser.add_argument("--start-delay", type=float, default=0)
 options = parser.parse_args()
 
 if options.pid_file:
@@ -40,6 +43,8 @@ if options.exit_at_start:
 if options.hang:
     while True:
         time.sleep(3600)
+if options.start_delay:
+    time.sleep(options.start_delay)
 
 # Imported after the faults above, which must act before the SDK's slow import.
 from mcp.server.mcpserver import Context, Image, MCPServer  # noqa: E402

@@ -53,7 +53,8 @@ impl Provider for Builtins {
     }
 
     fn call(&mut self, tool: &ToolSpec, args: Value, cx: &mut CallCx) -> ToolOutput {
-        self.start(tool, args, cx).run_here(cx.cancel, cx.progress)
+        let started = self.start(tool, args, cx);
+        started.run_here(cx.cancel, cx.progress, cx.prompter)
     }
 
     /// The file, shell and web tools are jobs: they read the session's directories and the

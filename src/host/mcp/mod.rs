@@ -782,8 +782,30 @@ impl Provider for McpBridge {
         self.generation.load(Ordering::SeqCst)
     }
 
+    /// Servers still making their first connection with no cached tools standing in.
+    fn starting(&self) -> Vec<String> {
+        self.servers
+            .iter()
+            .filter(|s| {
+                let known = s.known();
+                known.listed.is_none()
+                    && known.failure.is_none()
+                    && known.cached.is_empty()
+                    && matches!(s.link(), Link::Connecting | Link::Up { .. })
+            })
+            .map(|s| format!("mcp:{}", s.config.normalized()))
+            .collect()
+    }
+
+    fn await_started(&self, deadline: std::time::Instant) {
+        while !self.starting().is_empty() && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
     fn call(&mut self, tool: &ToolSpec, args: Value, cx: &mut CallCx) -> ToolOutput {
-        self.start(tool, args, cx).run_here(cx.cancel, cx.progress)
+        let started = self.start(tool, args, cx);
+        started.run_here(cx.cancel, cx.progress, cx.prompter)
     }
 
     /// A call is a job: it needs the server's session and the bridge's runtime, nothing of

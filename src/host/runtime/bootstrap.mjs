@@ -5,14 +5,14 @@
 // the channel. This file ships inside the finch binary; it must never import anything outside
 // node's standard library, and must never let a mini tool's mistake throw out of a handler.
 //
-// Host → bootstrap: activate, execute, $/cancel, deactivate, capability.invoke, discover, and
-// the pushes $/capabilities, $/agentEvent, $/status, $/notification, $/sessionEvent.
-// Bootstrap → host: tools.*, storage.*, secrets.*, capabilities.*, minitools.*, ui.*, status.*,
-// spaces.*, sessions.*, progress.
+// The method names of both directions are the host's (src/host/runtime/protocol.rs): it writes
+// them into M below when it writes this file for node, with the table of ctx members a headless
+// host cannot honour (src/minitool/headless.rs). This file never spells a method name itself.
 //
 // A mini tool's floating rejection or uncaught exception is logged and the process goes on
 // (SPEC §9.1): one bad timer must not take its tools away.
 
+import { AsyncLocalStorage } from "node:async_hooks";
 import net from "node:net";
 import { pathToFileURL } from "node:url";
 import { format } from "node:util";
@@ -20,6 +20,22 @@ import { format } from "node:util";
 // The global, taken before the mini tool's code runs (which could replace globalThis.process).
 // Not imported: the same object, and importing node:process costs ~2 ms of CPU per start.
 const process = globalThis.process;
+
+// The method names, from the host: {host, push, request, notify}, each key → wire name. A key
+// the host did not give is a mistake in this file, and throws at once rather than sending
+// `undefined` as a method.
+const M = guard(/*finch:methods*/null, "M");
+
+function guard(table, path) {
+  return new Proxy(table, {
+    get(target, prop) {
+      if (typeof prop === "symbol") return undefined;
+      if (!Object.prototype.hasOwnProperty.call(target, prop)) throw new Error(`finch bootstrap: ${path}.${String(prop)} is not a method the host knows`);
+      const value = target[prop];
+      return typeof value === "object" && value !== null ? guard(value, `${path}.${String(prop)}`) : value;
+    },
+  });
+}
 
 const RPC_FD = 3;
 const channel = new net.Socket({ fd: RPC_FD, readable: true, writable: true });
@@ -34,6 +50,15 @@ process.on("unhandledRejection", (reason) => {
 process.on("uncaughtException", (err) => {
   logLine("error", `uncaught exception (the mini tool keeps running): ${err && err.stack ? err.stack : safeJson(err)}`);
 });
+
+// The call whose `execute` (and whatever it awaits) is running: a dialog asked through ctx.ui
+// names it, so the host asks it of that call's person, whichever calls run side by side.
+const currentCall = new AsyncLocalStorage();
+
+function callExtra() {
+  const call = currentCall.getStore();
+  return call ? { toolCallId: call.toolCallId } : {};
+}
 
 let nextId = 1;
 const pending = new Map();
@@ -213,40 +238,41 @@ function methodNames(impl) {
 function makeStorage() {
   return {
     get: (key, fallback) =>
-      request("storage.get", { key: String(key) }).then((r) => (r && r.found ? r.value : fallback)),
+      request(M.request.storageGet, { key: String(key) }).then((r) => (r && r.found ? r.value : fallback)),
     set: (key, value) =>
       value === undefined
-        ? request("storage.delete", { key: String(key) }).then(() => undefined)
-        : request("storage.set", { key: String(key), value }).then(() => undefined),
+        ? request(M.request.storageDelete, { key: String(key) }).then(() => undefined)
+        : request(M.request.storageSet, { key: String(key), value }).then(() => undefined),
     update: (key, value) => ctx.storage.set(key, value),
-    delete: (key) => request("storage.delete", { key: String(key) }).then((r) => Boolean(r && r.deleted)),
-    clear: () => request("storage.clear", {}).then(() => undefined),
-    keys: () => request("storage.keys", {}),
+    delete: (key) => request(M.request.storageDelete, { key: String(key) }).then((r) => Boolean(r && r.deleted)),
+    clear: () => request(M.request.storageClear, {}).then(() => undefined),
+    keys: () => request(M.request.storageKeys, {}),
   };
 }
 
 function makeSecrets() {
   return {
-    get: (key) => request("secrets.get", { key: String(key) }).then((r) => (r && r.value != null ? r.value : undefined)),
+    get: (key) => request(M.request.secretsGet, { key: String(key) }).then((r) => (r && r.value != null ? r.value : undefined)),
     set: (key, value) => {
       if (typeof value !== "string") return Promise.reject(new TypeError("secrets.set: the value must be a string"));
-      return request("secrets.set", { key: String(key), value }).then(() => undefined);
+      return request(M.request.secretsSet, { key: String(key), value }).then(() => undefined);
     },
-    delete: (key) => request("secrets.delete", { key: String(key) }).then((r) => Boolean(r && r.deleted)),
+    delete: (key) => request(M.request.secretsDelete, { key: String(key) }).then((r) => Boolean(r && r.deleted)),
   };
 }
 
 // The ctx members this headless host cannot honour, by what it does with them: "records" are
 // accepted, recorded and listed as contributions finch cannot show; "rejects" return a promise
-// that rejects with a clear error. `finch doctor` reads this object from this file (the line
-// must stay one JSON object) to warn about packages that use them, so the two cannot drift.
-// finch:headless
-const HEADLESS = {"records":[{"member":"ui.openFilePreview","needle":"openFilePreview("},{"member":"ui.createPanel","needle":"createPanel("},{"member":"ui.onDidOpenPanel","needle":"onDidOpenPanel("},{"member":"ui.createCanvasWindow","needle":"createCanvasWindow("},{"member":"ui.delivery","needle":"delivery.set("},{"member":"composerActions.register","needle":"composerActions.register("},{"member":"settingsMenu.register","needle":"settingsMenu.register("},{"member":"sessionContainers.registerSettingsMenu","needle":"registerSettingsMenu("},{"member":"icons.register","needle":"icons.register("}],"rejects":[{"member":"oauth","needle":".oauth."},{"member":"navigation.openSession","needle":"openSession("},{"member":"browser.open","needle":".browser.open("}]};
+// that rejects with a clear error. The host fills it in (the same table `finch doctor` warns
+// from), so the two cannot drift.
+const HEADLESS = /*finch:headless*/null;
+const RECORDED = new Set(HEADLESS.records.map((r) => r.member));
 
 // A contribution finch cannot show: recorded by the host and listed by the start report
 // (`finch reload`, `finch run --minitool`).
 function record(member, detail) {
-  notify("ui.unsupported", { kind: member, detail: describe(detail) });
+  if (!RECORDED.has(member) && !member.startsWith("ui.")) logLine("warn", `finch: ${member} is recorded but missing from the host's headless table`);
+  notify(M.notify.uiUnsupported, { kind: member, detail: describe(detail) });
 }
 
 function cannot(member, why) {
@@ -271,10 +297,10 @@ function emitter(name, stream) {
     if (typeof listener !== "function") throw new TypeError(`${name} needs a listener function`);
     const entry = { listener, thisArgs };
     listeners.add(entry);
-    if (stream && listeners.size === 1) notify("events.listen", { stream, on: true });
+    if (stream && listeners.size === 1) notify(M.notify.eventsListen, { stream, on: true });
     const d = disposable(() => {
       if (listeners.delete(entry) && stream && listeners.size === 0) {
-        notify("events.listen", { stream, on: false });
+        notify(M.notify.eventsListen, { stream, on: false });
       }
     });
     if (Array.isArray(disposables)) disposables.push(d);
@@ -352,7 +378,7 @@ function canvasHandle(options) {
 }
 
 function makeUi(extra) {
-  const toast = (kind, body) => notify("ui.notify", { kind, ...body });
+  const toast = (kind, body) => notify(M.notify.uiNotify, { kind, ...body });
   const known = {
     openFilePreview(path) {
       record("ui.openFilePreview", path);
@@ -372,13 +398,13 @@ function makeUi(extra) {
       else toast("toast", { title, message: String(o.description), level });
       return Promise.resolve({ action: "dismissed" });
     },
-    showConfirmDialog: (options) => request("ui.confirm", { ...prompt(options), ...extra }),
+    showConfirmDialog: (options) => request(M.request.uiConfirm, { ...prompt(options), ...callExtra(), ...extra }),
     showModalDialog(options) {
       // close(action) settles the handle as if that action was chosen; a question already on
       // the terminal stays there until answered, and its answer is then dropped.
       let closeWith;
       const closed = new Promise((resolve) => (closeWith = resolve));
-      const handle = Promise.race([request("ui.modal", { ...prompt(options), ...extra }), closed]);
+      const handle = Promise.race([request(M.request.uiModal, { ...prompt(options), ...callExtra(), ...extra }), closed]);
       return Object.assign(handle, {
         close(action) {
           closeWith({ action: action === undefined ? "dismissed" : String(action) });
@@ -445,7 +471,7 @@ function capabilityProxy(name) {
     get(_target, method) {
       // Not a thenable, so `await ctx.capabilities.get(...)` gives the proxy itself.
       if (typeof method === "symbol" || method === "then" || method === "toJSON") return undefined;
-      return (...args) => request("capabilities.invoke", { name, method, args });
+      return (...args) => request(M.request.capabilitiesInvoke, { name, method, args });
     },
   });
 }
@@ -465,11 +491,11 @@ function makeCapabilities(p) {
       }
       provided.set(name, impl);
       const version = options && typeof options.version === "string" ? options.version : undefined;
-      track(request("capabilities.provide", { name, methods: methodNames(impl), version }), `capabilities.provide(${name})`);
+      track(request(M.request.capabilitiesProvide, { name, methods: methodNames(impl), version }), `capabilities.provide(${name})`);
       return disposable(() => {
         if (provided.get(name) === impl) {
           provided.delete(name);
-          notify("capabilities.revoke", { name });
+          notify(M.notify.capabilitiesRevoke, { name });
         }
       });
     },
@@ -482,24 +508,24 @@ function makeCapabilities(p) {
     has: (name) => requires.has(name) && capabilityState.available.has(name),
     getVersion: (name) =>
       requires.has(name)
-        ? request("capabilities.getVersion", { name }).then((v) => (typeof v === "string" ? v : undefined))
+        ? request(M.request.capabilitiesGetVersion, { name }).then((v) => (typeof v === "string" ? v : undefined))
         : Promise.resolve(undefined),
   };
 }
 
 function makeSessions() {
-  const ask = (method, params) => request(`sessions.${method}`, params);
+  const ask = (method, params) => request(method, params);
   return {
-    create: (options) => ask("create", { options: options ?? {} }),
-    get: (sessionId) => ask("get", { sessionId }).then((r) => r ?? undefined),
-    list: (options) => ask("list", { options: options ?? {} }),
-    send: (sessionId, message, options) => ask("send", { sessionId, message, options: options ?? {} }),
-    waitForTurn: (sessionId, turnId, options) => ask("waitForTurn", { sessionId, turnId, options: options ?? {} }),
+    create: (options) => ask(M.request.sessionsCreate, { options: options ?? {} }),
+    get: (sessionId) => ask(M.request.sessionsGet, { sessionId }).then((r) => r ?? undefined),
+    list: (options) => ask(M.request.sessionsList, { options: options ?? {} }),
+    send: (sessionId, message, options) => ask(M.request.sessionsSend, { sessionId, message, options: options ?? {} }),
+    waitForTurn: (sessionId, turnId, options) => ask(M.request.sessionsWaitForTurn, { sessionId, turnId, options: options ?? {} }),
     onDidReceiveEvent: (listener, thisArgs, disposables) => sessionEvents.on(listener, thisArgs, disposables),
-    listEvents: (options) => ask("listEvents", { options: options ?? {} }),
-    listWaits: (sessionId) => ask("listWaits", { sessionId }),
-    respondToWait: (sessionId, requestId, response) => ask("respondToWait", { sessionId, requestId, response }),
-    waitForWait: (sessionId, options) => ask("waitForWait", { sessionId, options: options ?? {} }).then((r) => r ?? undefined),
+    listEvents: (options) => ask(M.request.sessionsListEvents, { options: options ?? {} }),
+    listWaits: (sessionId) => ask(M.request.sessionsListWaits, { sessionId }),
+    respondToWait: (sessionId, requestId, response) => ask(M.request.sessionsRespondToWait, { sessionId, requestId, response }),
+    waitForWait: (sessionId, options) => ask(M.request.sessionsWaitForWait, { sessionId, options: options ?? {} }).then((r) => r ?? undefined),
   };
 }
 
@@ -510,7 +536,7 @@ function makeCtx(p) {
   const contributions = p.contributions ?? {};
   const list = {
     listContributions: (point) => (contributions[String(point)] ?? []).map((c) => ({ ...c })),
-    list: () => request("minitools.list", {}),
+    list: () => request(M.request.minitoolsList, {}),
   };
   const oauthRejects = (method) => () => cannot(`oauth.${method}`, `${NO_APP}; use ctx.secrets with a key the user provides instead`);
   return {
@@ -547,7 +573,7 @@ function makeCtx(p) {
       onAgentEvent: (listener, thisArgs, disposables) => agentEvents.on(listener, thisArgs, disposables),
     },
     status: {
-      get: () => request("status.get", {}),
+      get: () => request(M.request.statusGet, {}),
       onDidChange: (listener, thisArgs, disposables) => statusEvents.on(listener, thisArgs, disposables),
     },
     notifications: {
@@ -586,8 +612,16 @@ function makeCtx(p) {
     },
     session: p.session ?? null,
     sessions: makeSessions(),
+    // Newer than the published finch.d.ts (finch-skin-studio uses it): the app's own
+    // appearance settings, which the host reads and writes in the app's settings file.
+    appearance: {
+      get: () => request(M.request.appearanceGet, {}),
+      setTheme: (options) => request(M.request.appearanceSetTheme, { options: options ?? {} }).then(() => undefined),
+      setHomeBackground: (options) =>
+        request(M.request.appearanceSetHomeBackground, { options: options ?? {} }).then(() => undefined),
+    },
     spaces: {
-      list: () => request("spaces.list", {}),
+      list: () => request(M.request.spacesList, {}),
     },
     sessionContainers: {
       registerSettingsMenu: (containerId) => updatable("sessionContainers.registerSettingsMenu", containerId),
@@ -616,7 +650,7 @@ function registerTool(def) {
     timeoutMs: def.timeoutMs,
     owner: def.owner,
   };
-  const registered = request("tools.register", wire).catch((err) => {
+  const registered = request(M.request.toolsRegister, wire).catch((err) => {
     if (tools.get(name) === def) tools.delete(name);
     throw new Error(`tools.register("${name}"): ${err.message}`);
   });
@@ -624,7 +658,7 @@ function registerTool(def) {
   return disposable(() => {
     if (tools.get(name) === def) {
       tools.delete(name);
-      notify("tools.unregister", { name });
+      notify(M.notify.toolsUnregister, { name });
     }
   });
 }
@@ -633,10 +667,10 @@ function registerDiscovery(provider) {
   const ok = typeof provider === "function" || (provider && ["discover", "search", "provide"].some((m) => typeof provider[m] === "function"));
   if (!ok) throw new TypeError("a discovery provider is a function (query) => results, or an object with discover(query)");
   discoveryProviders.add(provider);
-  notify("tools.discovery", { count: discoveryProviders.size });
+  notify(M.notify.toolsDiscovery, { count: discoveryProviders.size });
   return disposable(() => {
     discoveryProviders.delete(provider);
-    notify("tools.discovery", { count: discoveryProviders.size });
+    notify(M.notify.toolsDiscovery, { count: discoveryProviders.size });
   });
 }
 
@@ -657,7 +691,7 @@ async function runDiscovery(provider, query, options) {
 }
 
 const handlers = {
-  async activate(p) {
+  async [M.host.activate](p) {
     entry = await import(pathToFileURL(p.entryPath).href);
     if (typeof entry.activate !== "function") {
       throw new Error(`${p.main} does not export a named activate function (write export function activate(ctx) { … })`);
@@ -679,7 +713,7 @@ const handlers = {
     return { tools: tools.size };
   },
 
-  async execute(p, id) {
+  async [M.host.execute](p, id) {
     const def = tools.get(p.name);
     if (!def) throw new Error(`no tool named "${p.name}" is registered`);
     if (p.session) {
@@ -701,7 +735,7 @@ const handlers = {
       progress: {
         report: (update) => {
           const body = typeof update === "object" && update !== null ? update : { message: String(update) };
-          notify("progress", {
+          notify(M.notify.progress, {
             toolCallId,
             tool: p.name,
             message: body.message === undefined ? undefined : String(body.message),
@@ -713,7 +747,7 @@ const handlers = {
       },
       ui: {
         requestForm(form) {
-          const asked = request("ui.form", { ...prompt(form), toolCallId });
+          const asked = request(M.request.uiForm, { ...prompt(form), toolCallId });
           const ms = form && typeof form.timeoutMs === "number" && form.timeoutMs > 0 ? form.timeoutMs : null;
           if (ms === null) return asked;
           let timer;
@@ -725,38 +759,38 @@ const handlers = {
       },
     };
     try {
-      return await def.execute(p.input ?? {}, exec);
+      return await currentCall.run({ toolCallId }, () => def.execute(p.input ?? {}, exec));
     } finally {
       calls.delete(id);
     }
   },
 
-  "$/capabilities"(p) {
+  [M.push.capabilities](p) {
     capabilityState.available = new Map((p.available ?? []).map((name) => [name, true]));
   },
 
-  "$/agentEvent"(p) {
+  [M.push.agentEvent](p) {
     agentEvents.fire(Object.freeze({ ...p }));
   },
 
-  "$/status"(p) {
+  [M.push.status](p) {
     statusEvents.fire(Object.freeze({ ...p }));
   },
 
-  "$/notification"(p) {
+  [M.push.notification](p) {
     notificationEvents.fire(Object.freeze({ ...p }));
   },
 
-  "$/sessionEvent"(p) {
+  [M.push.sessionEvent](p) {
     sessionEvents.fire(Object.freeze({ ...p }));
   },
 
-  "$/cancel"(p) {
+  [M.push.cancel](p) {
     const controller = calls.get(p.id);
     if (controller) controller.abort(new Error(p.reason ?? "cancelled by the finch host"));
   },
 
-  async "capability.invoke"(p) {
+  async [M.host.capabilityInvoke](p) {
     const impl = provided.get(p.name);
     if (!impl) throw new Error(`capability "${p.name}" is no longer provided`);
     const fn = impl[p.method];
@@ -764,7 +798,7 @@ const handlers = {
     return fn.apply(impl, Array.isArray(p.args) ? p.args : []);
   },
 
-  async discover(p) {
+  async [M.host.discover](p) {
     const results = [];
     for (const provider of discoveryProviders) {
       try {
@@ -787,7 +821,7 @@ const handlers = {
     return results;
   },
 
-  async deactivate() {
+  async [M.host.deactivate]() {
     for (const controller of calls.values()) controller.abort(new Error("the finch host is shutting down"));
     let failure = null;
     try {

@@ -79,7 +79,11 @@
 //!   `notifications.onDidPost` gets an `error` notification when a mini tool is stopped for a
 //!   fault. Listeners that throw are logged.
 //! - `sessions.*` run turns through `[agent] command` (see `sessions`); without it they
-//!   reject, naming the setting. `spaces.list()` reads `<runtime>/spaces.json`.
+//!   reject, naming the setting. Sessions are kept under the runtime home and outlive the
+//!   process that made them.
+//! - `appearance` (newer than the published finch.d.ts): `get`, `setTheme`,
+//!   `setHomeBackground` read and write the `appearance` object of the app's settings file,
+//!   as `AppCall setAppearance` does. `spaces.list()` reads `<runtime>/spaces.json`.
 //! - A floating rejection or uncaught exception in a mini tool is logged, and its process goes
 //!   on. An `activate()` that throws or never settles drops the tools registered before.
 //! - A `--minitool` directory whose id is also installed replaces the installed one for the
@@ -99,9 +103,9 @@
 //!   (see `ProgressState` for how `percent`, `increment` and `total` become MCP's numbers);
 //!   an update that comes after its call ended goes to the event hook, a line on stderr.
 
-pub mod headless;
 mod localized;
 mod process;
+mod protocol;
 mod rpc;
 pub mod secrets;
 mod services;
@@ -121,13 +125,14 @@ use serde_json::{Map, Value, json};
 
 use super::catalog::{ToolDef, ToolSpec};
 use super::output::{Content, ToolOutput};
-use super::{CallCx, HostEvent, Provider};
+use super::{CallCx, JobCx, Provider, Started};
 use crate::config::{RuntimeSettings, Settings};
 use crate::env::Env;
 use crate::homes::{Homes, Tier};
 use crate::minitool::manifest::{self, Manifest, Severity};
 use crate::minitool::{listing, tier};
 use process::Spawner;
+use protocol::{FromChild, HostPush, HostRequest};
 use rpc::{Conn, MainMsg, Pending, ReadEnd, RpcError, RpcResult, StopReason};
 use storage::Storage;
 
@@ -499,6 +504,9 @@ pub(crate) struct Instance {
     pub localized: localized::Localized,
     pub contributes: Map<String, Value>,
     state: Mutex<InstanceState>,
+    /// Held while a call starts (or restarts) the process, so that calls running side by
+    /// side start it once.
+    starting: Mutex<()>,
 }
 
 struct InstanceState {
@@ -582,11 +590,8 @@ pub(crate) struct Inner {
     homes: Homes,
     /// `[agent] command`, for `ctx.sessions`.
     agent_command: Option<Vec<String>>,
-    sessions: sessions::Sessions,
     /// Host calls running now, for `ctx.status`.
     running: AtomicU64,
-    /// Calls observed, to number them (`toolUseId`).
-    observed: AtomicU64,
     /// Every manifest contribution, by extension point (sent with `activate`).
     contributions: Value,
     node: Result<PathBuf, String>,
@@ -599,10 +604,8 @@ pub(crate) struct Inner {
     /// The running MCP bridge, once the host started it (`set_mcp_bridge`).
     bridge: Mutex<Option<crate::host::mcp::McpHandle>>,
     unsupported: Mutex<Vec<UnsupportedUse>>,
-    /// Where prompts go while a call runs (the calling thread's channel).
-    route: Mutex<Option<Sender<MainMsg>>>,
-    /// The running call's `toolCallId` and channel: where its progress updates go.
-    progress_route: Mutex<Option<(String, Sender<MainMsg>)>>,
+    /// The calls running now, by `toolCallId`: where each one's dialogs and progress go.
+    calls: Mutex<Vec<CallRoute>>,
     hook: RwLock<EventHook>,
     keyring: secrets::Keyring,
     spawner: Spawner,
@@ -683,9 +686,7 @@ impl MiniToolRuntime {
             settings: opts.settings.runtime.clone(),
             homes: opts.homes.clone(),
             agent_command: opts.settings.agent_command.clone(),
-            sessions: sessions::Sessions::default(),
             running: AtomicU64::new(0),
-            observed: AtomicU64::new(0),
             contributions,
             node,
             bootstrap,
@@ -696,8 +697,7 @@ impl MiniToolRuntime {
             mcp: Mutex::new(Vec::new()),
             bridge: Mutex::new(None),
             unsupported: Mutex::new(Vec::new()),
-            route: Mutex::new(None),
-            progress_route: Mutex::new(None),
+            calls: Mutex::new(Vec::new()),
             hook: RwLock::new(opts.hook.unwrap_or_else(|| stderr_hook(false))),
             keyring: secrets::Keyring::new(opts.settings.runtime.keyring),
             spawner: Spawner::new(),
@@ -780,6 +780,14 @@ impl MiniToolRuntime {
         *lock(&self.inner.bridge) = Some(handle);
     }
 
+    /// Whether a mini tool of this run declares `capability` in `requires.capabilities`.
+    pub fn requires(&self, capability: &str) -> bool {
+        self.inner
+            .instances
+            .iter()
+            .any(|i| i.requires.iter().any(|c| c == capability))
+    }
+
     /// UI surfaces asked for and not shown (panels, canvases, composer actions, …).
     pub fn unsupported(&self) -> Vec<UnsupportedUse> {
         lock(&self.inner.unsupported).clone()
@@ -835,23 +843,35 @@ impl Provider for MiniToolRuntime {
     }
 
     fn call(&mut self, tool: &ToolSpec, args: Value, cx: &mut CallCx) -> ToolOutput {
+        let started = self.start(tool, args, cx);
+        started.run_here(cx.cancel, cx.progress, cx.prompter)
+    }
+
+    /// Every call is a job: calls of several mini tools, and of one mini tool (its process
+    /// runs them side by side), go on at once under `--serve mcp`. A call that changed the
+    /// tools moves `generation`, which the host reads when it records the call.
+    fn start(&mut self, tool: &ToolSpec, args: Value, cx: &mut CallCx) -> Started {
         let id = tool
             .def
             .source
             .strip_prefix("minitool:")
             .unwrap_or_default();
         let Some(inst) = self.inner.instances.iter().find(|i| i.id == id).cloned() else {
-            return ToolOutput::error(format!(
+            return Started::Done(ToolOutput::error(format!(
                 "`{}` belongs to mini tool \"{id}\", which is not loaded in this run",
                 tool.name
-            ));
+            )));
         };
-        let before = self.inner.tools_version.load(Ordering::SeqCst);
-        let output = self.inner.call(&inst, tool, args, cx);
-        if self.inner.tools_version.load(Ordering::SeqCst) != before {
-            cx.events.push(HostEvent::ToolsChanged);
-        }
-        output
+        let session = SessionInfo {
+            id: cx.session.id.clone(),
+            cwd: cx.session.cwd.clone(),
+            project: cx.session.project.clone(),
+            trusted: cx.session.trusted.clone(),
+        };
+        let (inner, tool) = (self.inner.clone(), tool.clone());
+        Started::Job(Box::new(move |job: &JobCx| {
+            inner.call(&inst, &tool, args, session, job)
+        }))
     }
 }
 
@@ -864,7 +884,7 @@ impl Inner {
             // What finch would notify a person of, for `ctx.notifications.onDidPost`.
             let seq = self.call_seq.fetch_add(1, Ordering::SeqCst) + 1;
             self.broadcast(
-                "$/notification",
+                HostPush::Notification,
                 &json!({"id": format!("ntf_{seq}"), "kind": "error", "createdAt": now_iso(),
                         "title": format!("mini tool {minitool} {message}")}),
             );
@@ -1089,7 +1109,7 @@ impl Inner {
                 tx: tx.clone(),
                 tag: i as u64,
             };
-            match conn.request("activate", params, pending) {
+            match conn.request(HostRequest::Activate, params, pending) {
                 Ok(_) => {
                     waiting.insert(
                         i as u64,
@@ -1258,7 +1278,7 @@ impl Inner {
     }
 
     /// Pushes `method` to every live mini tool process (events, status, notifications).
-    fn broadcast(&self, method: &str, params: &Value) {
+    fn broadcast(&self, method: HostPush, params: &Value) {
         for conn in self.instances.iter().filter_map(|i| i.conn()) {
             if conn.is_alive() {
                 conn.notify(method, params.clone());
@@ -1275,12 +1295,12 @@ impl Inner {
 
     fn push_status(&self) {
         if self.heard("status") {
-            self.push("status", "$/status", &self.status_snapshot());
+            self.push("status", HostPush::Status, &self.status_snapshot());
         }
     }
 
     /// `broadcast` to the mini tools that listen to `stream` (see `Instance::listen`).
-    fn push(&self, stream: &str, method: &str, params: &Value) {
+    fn push(&self, stream: &str, method: HostPush, params: &Value) {
         for inst in &self.instances {
             let listening = inst.state().listens.iter().any(|s| s == stream);
             if let Some(conn) = inst.conn().filter(|c| listening && c.is_alive()) {
@@ -1313,7 +1333,7 @@ impl Inner {
         if let Some(e) = error {
             event["isToolError"] = json!(e);
         }
-        self.push("agentEvents", "$/agentEvent", &event);
+        self.push("agentEvents", HostPush::AgentEvent, &event);
     }
 
     /// Forgets what an earlier process of `inst` provided and registered.
@@ -1341,6 +1361,7 @@ impl Inner {
             return Err("the mini tool runtime has shut down".into());
         }
         self.await_background(inst);
+        let _one_start = lock(&inst.starting);
         let dead = {
             let st = inst.state();
             match &st.phase {
@@ -1387,14 +1408,9 @@ impl Inner {
         inst: &Arc<Instance>,
         tool: &ToolSpec,
         args: Value,
-        cx: &mut CallCx,
+        session: SessionInfo,
+        job: &JobCx,
     ) -> ToolOutput {
-        let session = SessionInfo {
-            id: cx.session.id.clone(),
-            cwd: cx.session.cwd.clone(),
-            project: cx.session.project.clone(),
-            trusted: cx.session.trusted.clone(),
-        };
         *lock(&self.session) = Some(session.clone());
         let conn = match self.ensure_running(inst) {
             Ok(c) => c,
@@ -1417,17 +1433,32 @@ impl Inner {
             "workspace": session.workspace_json(),
         });
         let (tx, rx) = mpsc::channel();
-        let _progress = ProgressRoute::set(self, tool_call_id, tx.clone());
-        self.execute(inst, tool, &conn, &reg, params, (tx, rx), cx)
+        let _route = CallRoute::set(self, tool_call_id, tx.clone());
+        self.execute(inst, tool, &conn, &reg, params, (tx, rx), job)
+    }
+
+    /// Where a dialog goes: to the call it names (`toolCallId`, which the bootstrap adds to
+    /// every dialog asked inside a call), else — asked in `activate()` or from a timer — to a
+    /// call running now, the latest, so a person sees it the way a call's dialog is seen.
+    /// `None`: no call runs, nobody to ask.
+    pub(crate) fn dialog_route(&self, params: &Value) -> Option<Sender<MainMsg>> {
+        let calls = lock(&self.calls);
+        let named = params.get("toolCallId").and_then(Value::as_str);
+        named
+            .and_then(|id| calls.iter().find(|c| c.id == id))
+            .or_else(|| calls.last())
+            .map(|c| c.tx.clone())
     }
 
     /// Where a `progress` notification of a mini tool goes: to the call that waits when it
     /// is that call's (its `toolCallId`), else to the event hook (a line on stderr).
     pub(crate) fn progress(&self, inst: &Instance, params: Value) {
         let call = params.get("toolCallId").and_then(Value::as_str);
-        if let Some((id, tx)) = lock(&self.progress_route).as_ref()
-            && call == Some(id.as_str())
-        {
+        let route = call.and_then(|id| {
+            let calls = lock(&self.calls);
+            calls.iter().find(|c| c.id == id).map(|c| c.tx.clone())
+        });
+        if let Some(tx) = route {
             let _ = tx.send(MainMsg::Progress(params));
             return;
         }
@@ -1451,29 +1482,32 @@ impl Inner {
     /// A call of any layer (`Provider::observe`): an `AgentEvent` to every
     /// `ctx.events.onAgentEvent` listener, and the run's status to `ctx.status` listeners.
     fn observe(&self, event: &super::CallEvent) {
-        let (kind, tool, session, error) = match *event {
-            super::CallEvent::Started { tool, session } => {
+        let (kind, tool, session, error, call) = match *event {
+            super::CallEvent::Started {
+                tool,
+                session,
+                call,
+            } => {
                 self.running.fetch_add(1, Ordering::SeqCst);
-                ("tool_use", tool, session, None)
+                ("tool_use", tool, session, None, call)
             }
             super::CallEvent::Finished {
                 tool,
                 session,
                 is_error,
+                call,
             } => {
                 let _ = self
                     .running
                     .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
-                ("tool_result", tool, session, Some(is_error))
+                ("tool_result", tool, session, Some(is_error), call)
             }
         };
-        // The host runs one call at a time: a Finished belongs to the last Started.
-        let call = if kind == "tool_use" {
+        // Calls overlap (jobs side by side): the host's number of the call pairs a
+        // `tool_result` with its `tool_use`.
+        if kind == "tool_use" {
             self.push_status();
-            self.observed.fetch_add(1, Ordering::SeqCst) + 1
-        } else {
-            self.observed.load(Ordering::SeqCst)
-        };
+        }
         self.agent_event(kind, tool, &format!("use_{call}"), session, error);
         if kind == "tool_result" {
             self.push_status();
@@ -1490,11 +1524,11 @@ impl Inner {
         reg: &Registered,
         params: Value,
         (tx, rx): (Sender<MainMsg>, mpsc::Receiver<MainMsg>),
-        cx: &mut CallCx,
+        cx: &JobCx,
     ) -> ToolOutput {
-        let _route = Route::set(self, tx.clone());
         let cancelled = tx.clone();
-        let request = match conn.request("execute", params, Pending::Main { tx, tag: 0 }) {
+        let request = match conn.request(HostRequest::Execute, params, Pending::Main { tx, tag: 0 })
+        {
             Ok(id) => id,
             Err(e) => {
                 return ToolOutput::error(format!(
@@ -1510,7 +1544,7 @@ impl Inner {
             let conn = Arc::clone(conn);
             cx.cancel.on_cancel(move || {
                 conn.notify(
-                    "$/cancel",
+                    HostPush::Cancel,
                     json!({"id": request, "reason": "cancelled by the caller"}),
                 );
                 let _ = cancelled.send(MainMsg::Cancelled);
@@ -1533,7 +1567,7 @@ impl Inner {
         // Timed out: abort its signal, give it a moment to settle, else stop it.
         let limit = seconds(reg.timeout);
         conn.notify(
-            "$/cancel",
+            HostPush::Cancel,
             json!({"id": request, "reason": format!("timed out after {limit}")}),
         );
         let grace = (reg.timeout / 2).min(CANCEL_GRACE_MAX);
@@ -1569,10 +1603,10 @@ impl Inner {
 
     /// Waits for the reply tagged 0, answering prompts and passing progress on meanwhile.
     fn wait_reply(
-        &self,
+        self: &Arc<Inner>,
         rx: &mpsc::Receiver<MainMsg>,
         deadline: Instant,
-        cx: &mut CallCx,
+        cx: &JobCx,
         progress: &mut ProgressState,
     ) -> Waited {
         loop {
@@ -1588,31 +1622,47 @@ impl Inner {
                 Ok(MainMsg::Prompt {
                     from,
                     id,
-                    method,
+                    dialog,
                     params,
                 }) => {
-                    let name = self
-                        .instance_of(&from)
-                        .map(|i| i.display_name.clone())
-                        .unwrap_or_else(|| from.id.clone());
-                    let answered = ui::answer(&method, &params, &name, cx.prompter);
-                    if let Some(message) = answered.notice {
-                        if let Some(inst) = self.instance_of(&from) {
-                            services::log_line(inst, &format!("finch: {message}"));
-                        }
-                        self.emit(RuntimeEvent::Notice {
-                            minitool: from.id.clone(),
-                            display_name: name,
-                            level: Some("warning".into()),
-                            title: None,
-                            message,
-                        });
-                    }
-                    from.reply(id, answered.result);
+                    // Asked where the prompter is (the host's thread); answered from there.
+                    let inner = Arc::clone(self);
+                    (cx.on_host)(Box::new(move |prompter| {
+                        inner.answer_dialog(&from, id, dialog, &params, prompter)
+                    }));
                 }
                 Err(_) => return Waited::Deadline,
             }
         }
+    }
+
+    /// Asks a person a mini tool's dialog and sends the mini tool the answer.
+    fn answer_dialog(
+        &self,
+        from: &Arc<Conn>,
+        id: Value,
+        dialog: ui::Dialog,
+        params: &Value,
+        prompter: &mut dyn super::prompt::Prompter,
+    ) {
+        let name = self
+            .instance_of(from)
+            .map(|i| i.display_name.clone())
+            .unwrap_or_else(|| from.id.clone());
+        let answered = ui::answer(dialog, params, &name, prompter);
+        if let Some(message) = answered.notice {
+            if let Some(inst) = self.instance_of(from) {
+                services::log_line(inst, &format!("finch: {message}"));
+            }
+            self.emit(RuntimeEvent::Notice {
+                minitool: from.id.clone(),
+                display_name: name,
+                level: Some("warning".into()),
+                title: None,
+                message,
+            });
+        }
+        from.reply(id, answered.result);
     }
 
     fn finish_call(&self, inst: &Arc<Instance>, tool: &str, result: RpcResult) -> ToolOutput {
@@ -1641,9 +1691,11 @@ impl Inner {
                 tx: tx.clone(),
                 tag: i as u64,
             };
-            if let Ok(id) =
-                conn.request("discover", json!({"query": query, "limit": limit}), pending)
-            {
+            if let Ok(id) = conn.request(
+                HostRequest::Discover,
+                json!({"query": query, "limit": limit}),
+                pending,
+            ) {
                 asked.insert(i as u64, (conn, id));
             }
         }
@@ -1717,7 +1769,10 @@ impl Inner {
                     tx: tx.clone(),
                     tag: i as u64,
                 };
-                if conn.request("deactivate", json!({}), pending).is_ok() {
+                if conn
+                    .request(HostRequest::Deactivate, json!({}), pending)
+                    .is_ok()
+                {
                     waiting += 1;
                 }
             }
@@ -1738,7 +1793,6 @@ impl Inner {
         for conn in conns {
             conn.stop(StopReason::Shutdown);
         }
-        self.sessions.stop_all();
         self.spawner.close();
     }
 }
@@ -1794,35 +1848,28 @@ impl ProgressState {
     }
 }
 
-/// Sends the running call's progress to its channel for as long as it lives.
-struct ProgressRoute<'a>(&'a Inner);
+/// A call running now: its `toolCallId` and the channel its dialogs and progress go to. Removed when the guard `set` returns is dropped (the call ended).
+pub(crate) struct CallRoute {
+    id: String,
+    tx: Sender<MainMsg>,
+}
 
-impl<'a> ProgressRoute<'a> {
-    fn set(inner: &'a Inner, call: String, tx: Sender<MainMsg>) -> ProgressRoute<'a> {
-        *lock(&inner.progress_route) = Some((call, tx));
-        ProgressRoute(inner)
+/// Removes its call's route when dropped.
+struct RouteGuard<'a> {
+    inner: &'a Inner,
+    id: String,
+}
+
+impl CallRoute {
+    fn set(inner: &Inner, id: String, tx: Sender<MainMsg>) -> RouteGuard<'_> {
+        lock(&inner.calls).push(CallRoute { id: id.clone(), tx });
+        RouteGuard { inner, id }
     }
 }
 
-impl Drop for ProgressRoute<'_> {
+impl Drop for RouteGuard<'_> {
     fn drop(&mut self) {
-        lock(&self.0.progress_route).take();
-    }
-}
-
-/// Routes prompts to the calling thread for as long as it lives.
-struct Route<'a>(&'a Inner);
-
-impl<'a> Route<'a> {
-    fn set(inner: &'a Inner, tx: Sender<MainMsg>) -> Route<'a> {
-        *lock(&inner.route) = Some(tx);
-        Route(inner)
-    }
-}
-
-impl Drop for Route<'_> {
-    fn drop(&mut self) {
-        lock(&self.0.route).take();
+        lock(&self.inner.calls).retain(|c| c.id != self.id);
     }
 }
 
@@ -1833,12 +1880,19 @@ fn read_loop(inner: Arc<Inner>, inst: Arc<Instance>, conn: Arc<Conn>, stream: pr
     let mut line = Vec::new();
     let end = loop {
         match rpc::read_message(&conn, &mut reader, &mut line) {
-            Ok(rpc::Incoming::Answered) => {}
-            Ok(rpc::Incoming::Request { id, method, params }) => {
-                services::request(&inner, &inst, &conn, id, &method, params)
+            Ok(rpc::Incoming::Nothing) => {}
+            Ok(rpc::Incoming::Message(FromChild::Request { id, method, params })) => {
+                services::request(&inner, &inst, &conn, id, method, params)
             }
-            Ok(rpc::Incoming::Notification { method, params }) => {
-                services::notification(&inner, &inst, &conn, &method, params)
+            Ok(rpc::Incoming::Message(FromChild::Unknown { id, method })) => conn.reply(
+                id,
+                Err(RpcError::new(
+                    rpc::code::METHOD_NOT_FOUND,
+                    format!("the finch host has no method {method}"),
+                )),
+            ),
+            Ok(rpc::Incoming::Message(FromChild::Notification(note))) => {
+                services::notification(&inner, &inst, &conn, note)
             }
             Err(end) => break end,
         }
@@ -2150,6 +2204,7 @@ fn instance(
             listens: Vec::new(),
             failures: 0,
         }),
+        starting: Mutex::new(()),
         id,
     }
 }

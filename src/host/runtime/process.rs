@@ -1,7 +1,7 @@
 //! Starting and stopping mini tool processes: `node <bootstrap> ` with the RPC socket as fd 3,
 //! stdin from /dev/null, stdout and stderr appended to the mini tool's log, in a process group
-//! of its own (so a stop kills everything it started). The bootstrap script is written once per
-//! version to `<runtime>/cache/runtime/bootstrap-<hash>.mjs`, atomically.
+//! of its own (so a stop kills everything it started). The bootstrap script (its tables filled
+//! in from `protocol`) is written once per version to `<runtime>/cache/runtime/bootstrap-<hash>.mjs`, atomically.
 //!
 //! No orphans: the bootstrap exits when fd 3 closes (the host ended or died), and on Linux the
 //! child also gets SIGKILL when its parent dies (`PR_SET_PDEATHSIG`), which covers a mini tool
@@ -17,8 +17,13 @@ use std::sync::mpsc::{self, Sender};
 
 use sha2::{Digest, Sha256};
 
-/// The bootstrap, shipped inside the binary.
-pub(crate) const BOOTSTRAP: &str = include_str!("bootstrap.mjs");
+/// The bootstrap as shipped inside the binary, with the host's tables still to fill in.
+pub(crate) const BOOTSTRAP_SOURCE: &str = include_str!("bootstrap.mjs");
+
+/// The bootstrap node runs: the source with the method names and the headless table filled
+/// in (`protocol::bootstrap_text`).
+static BOOTSTRAP: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| super::protocol::bootstrap_text(BOOTSTRAP_SOURCE));
 
 /// The host's end of a channel.
 #[cfg(unix)]
@@ -246,7 +251,7 @@ mod tests {
             name.starts_with("bootstrap-") && name.ends_with(".mjs"),
             "{name}"
         );
-        assert_eq!(std::fs::read_to_string(&first).unwrap(), BOOTSTRAP);
+        assert_eq!(std::fs::read_to_string(&first).unwrap(), *BOOTSTRAP);
         let modified = std::fs::metadata(&first).unwrap().modified().unwrap();
         assert_eq!(ensure_bootstrap(dir.path()).unwrap(), first);
         assert_eq!(

@@ -2,7 +2,8 @@
 //! the child sees as fd 3. A `Conn` writes requests, notifications and replies (one writer at a
 //! time), remembers who waits for each of its requests (`Pending`), and when the process goes
 //! away fails every waiter with the reason, so no caller ever waits on a dead child. Reading is
-//! done by one thread per connection (`mod.rs`), which hands each message to `route`.
+//! done by one thread per connection (`mod.rs`); what it reads is decoded here, once, into the
+//! typed messages of `protocol`.
 //!
 //! Nothing here knows what the methods mean; it must never block on a child that stopped
 //! reading (writes time out) and never panic on what a child sends.
@@ -18,6 +19,8 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 
 use super::process::Stream;
+use super::protocol::{FromChild, HostPush, HostRequest, Method};
+use super::ui::Dialog;
 
 /// The longest line a child may send (64 MiB): a longer one is a broken channel, not a message.
 pub(crate) const MAX_LINE: usize = 64 << 20;
@@ -77,12 +80,12 @@ pub(crate) type RpcResult = Result<Value, RpcError>;
 pub(crate) enum MainMsg {
     /// The answer to a request the main thread sent; `tag` says which.
     Reply { tag: u64, result: RpcResult },
-    /// A child asks a person something: `ui.confirm`, `ui.modal`, `ui.form` on the wire
-    /// (`ui.showConfirmDialog`, `ui.showModalDialog`, `exec.ui.requestForm` in `ctx`).
+    /// A child asks a person something (`ui.showConfirmDialog`, `ui.showModalDialog`,
+    /// `exec.ui.requestForm` in `ctx`).
     Prompt {
         from: Arc<Conn>,
         id: Value,
-        method: String,
+        dialog: Dialog,
         params: Value,
     },
     /// `exec.progress.report(...)` of the call that waits (the `progress` notification's
@@ -169,10 +172,16 @@ impl Conn {
 
     /// Sends a request; `pending` gets the answer (or the reason there is none). Returns the
     /// request's id.
-    pub fn request(&self, method: &str, params: Value, pending: Pending) -> Result<u64, String> {
+    pub fn request(
+        &self,
+        method: HostRequest,
+        params: Value,
+        pending: Pending,
+    ) -> Result<u64, String> {
         let id = self.next_id.fetch_add(1, Ordering::SeqCst);
         lock(&self.pending).insert(id, pending);
-        let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        let message =
+            json!({"jsonrpc": "2.0", "id": id, "method": method.wire(), "params": params});
         if let Err(e) = self.write_line(&message) {
             lock(&self.pending).remove(&id);
             self.stop(StopReason::Fault(format!(
@@ -183,8 +192,8 @@ impl Conn {
         Ok(id)
     }
 
-    pub fn notify(&self, method: &str, params: Value) {
-        let message = json!({"jsonrpc": "2.0", "method": method, "params": params});
+    pub fn notify(&self, method: HostPush, params: Value) {
+        let message = json!({"jsonrpc": "2.0", "method": method.wire(), "params": params});
         if let Err(e) = self.write_line(&message) {
             self.stop(StopReason::Fault(format!(
                 "stopped reading its channel ({e})"
@@ -284,17 +293,10 @@ fn describe_status(status: std::process::ExitStatus) -> String {
 
 /// One message read from a child.
 pub(crate) enum Incoming {
-    Request {
-        id: Value,
-        method: String,
-        params: Value,
-    },
-    Notification {
-        method: String,
-        params: Value,
-    },
-    /// An answer; already delivered to its waiter.
-    Answered,
+    /// A request or notification, decoded (`protocol`).
+    Message(FromChild),
+    /// An answer (already delivered to its waiter), or a notification the host does not know.
+    Nothing,
 }
 
 /// Why reading stopped.
@@ -343,10 +345,8 @@ fn classify(
     match message.remove("method") {
         Some(Value::String(method)) => {
             let params = message.remove("params").unwrap_or(Value::Null);
-            Ok(match id {
-                Some(id) if !id.is_null() => Incoming::Request { id, method, params },
-                _ => Incoming::Notification { method, params },
-            })
+            let id = id.filter(|id| !id.is_null());
+            Ok(FromChild::decode(id, method, params).map_or(Incoming::Nothing, Incoming::Message))
         }
         Some(_) => Err(ReadEnd::Garbage(preview(text))),
         None => {
@@ -359,7 +359,7 @@ fn classify(
                 (None, None) => return Err(ReadEnd::Garbage(preview(text))),
             };
             conn.resolve(id, result);
-            Ok(Incoming::Answered)
+            Ok(Incoming::Nothing)
         }
     }
 }

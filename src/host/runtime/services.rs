@@ -14,7 +14,9 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::rpc::{Conn, MainMsg, Pending, RpcError, RpcResult, code};
+use super::protocol::{ChildRequest, HostPush, HostRequest, Method, Note};
+use super::rpc::{Conn, MainMsg, Pending, RpcError, RpcResult};
+use super::ui::Dialog;
 use super::{
     Inner, Instance, MCP_CLIENT_CAPABILITY, McpRegistration, Registered, RuntimeEvent,
     UnsupportedUse, lock, normalize_server_name, secrets, ui,
@@ -71,7 +73,7 @@ impl Capabilities {
 pub(crate) fn push_capabilities(inner: &Inner) {
     let available = lock(&inner.capabilities).available();
     for conn in inner.instances.iter().filter_map(|i| i.conn()) {
-        conn.notify("$/capabilities", json!({"available": available}));
+        conn.notify(HostPush::Capabilities, json!({"available": available}));
     }
 }
 
@@ -111,7 +113,7 @@ fn forward_invoke(
         id: id.clone(),
     };
     let sent = provider.request(
-        "capability.invoke",
+        HostRequest::CapabilityInvoke,
         json!({"name": name, "method": method, "args": args}),
         forward,
     );
@@ -151,73 +153,83 @@ pub(crate) fn request(
     inst: &Arc<Instance>,
     conn: &Arc<Conn>,
     id: Value,
-    method: &str,
+    method: ChildRequest,
     params: Value,
 ) {
+    use ChildRequest as R;
     let answer = match method {
-        "tools.register" => Some(register(inner, inst, conn, &params)),
-        "storage.get" => Some(str_param(&params, "key").and_then(|key| {
+        R::ToolsRegister => Some(register(inner, inst, conn, &params)),
+        R::StorageGet => Some(str_param(&params, "key").and_then(|key| {
             let value = inst.storage.get(key).map_err(RpcError::refused)?;
             Ok(json!({"found": value.is_some(), "value": value}))
         })),
-        "storage.set" => Some(str_param(&params, "key").and_then(|key| {
+        R::StorageSet => Some(str_param(&params, "key").and_then(|key| {
             let value = params.get("value").cloned().unwrap_or(Value::Null);
             inst.storage.set(key, value).map_err(RpcError::refused)?;
             Ok(Value::Null)
         })),
-        "storage.delete" => Some(str_param(&params, "key").and_then(|key| {
+        R::StorageDelete => Some(str_param(&params, "key").and_then(|key| {
             let deleted = inst.storage.delete(key).map_err(RpcError::refused)?;
             Ok(json!({"deleted": deleted}))
         })),
-        "storage.clear" => Some(
+        R::StorageClear => Some(
             inst.storage
                 .clear()
                 .map(|()| Value::Null)
                 .map_err(RpcError::refused),
         ),
-        "storage.keys" => Some(
+        R::StorageKeys => Some(
             inst.storage
                 .keys()
                 .map(|k| json!(k))
                 .map_err(RpcError::refused),
         ),
-        "secrets.get" | "secrets.set" | "secrets.delete" => {
+        R::SecretsGet | R::SecretsSet | R::SecretsDelete => {
             Some(secret(inner, inst, method, &params))
         }
-        "capabilities.provide" => Some(provide(inner, inst, conn, &params)),
-        "capabilities.getVersion" => Some(version(inner, inst, &params)),
-        "capabilities.invoke" => invoke(inner, inst, conn, id.clone(), &params),
-        "minitools.list" => Some(Ok(list(inner))),
-        "ui.confirm" | "ui.modal" | "ui.form" => {
-            let route = lock(&inner.route).clone();
-            match route {
+        R::CapabilitiesProvide => Some(provide(inner, inst, conn, &params)),
+        R::CapabilitiesGetVersion => Some(version(inner, inst, &params)),
+        R::CapabilitiesInvoke => invoke(inner, inst, conn, id.clone(), &params),
+        R::MinitoolsList => Some(Ok(list(inner))),
+        R::UiConfirm | R::UiModal | R::UiForm => {
+            let Some(dialog) = Dialog::of(method) else {
+                return;
+            };
+            match inner.dialog_route(&params) {
                 Some(tx) => {
                     let prompt = MainMsg::Prompt {
                         from: conn.clone(),
                         id: id.clone(),
-                        method: method.to_string(),
+                        dialog,
                         params,
                     };
                     match tx.send(prompt) {
                         Ok(()) => None,
                         Err(mpsc::SendError(MainMsg::Prompt { params, .. })) => {
-                            Some(Ok(nobody_there(inner, inst, method, &params)))
+                            Some(Ok(nobody_there(inner, inst, dialog, &params)))
                         }
-                        Err(_) => Some(Ok(nobody_there(inner, inst, method, &Value::Null))),
+                        Err(_) => Some(Ok(nobody_there(inner, inst, dialog, &Value::Null))),
                     }
                 }
-                None => Some(Ok(nobody_there(inner, inst, method, &params))),
+                None => Some(Ok(nobody_there(inner, inst, dialog, &params))),
             }
         }
-        "status.get" => Some(Ok(inner.status_snapshot())),
-        "spaces.list" => Some(spaces(inner)),
-        m if m.starts_with("sessions.") => {
-            super::sessions::request(inner, inst, conn, id.clone(), m, &params)
+        R::AppearanceGet | R::AppearanceSetTheme | R::AppearanceSetHomeBackground => {
+            Some(appearance(inner, inst, method, &params))
         }
-        other => Some(Err(RpcError::new(
-            code::METHOD_NOT_FOUND,
-            format!("the finch host has no method {other}"),
-        ))),
+        R::StatusGet => Some(Ok(inner.status_snapshot())),
+        R::SpacesList => Some(spaces(inner)),
+        R::SessionsCreate
+        | R::SessionsGet
+        | R::SessionsList
+        | R::SessionsSend
+        | R::SessionsWaitForTurn
+        | R::SessionsListEvents
+        | R::SessionsListWaits
+        | R::SessionsRespondToWait
+        | R::SessionsWaitForWait => {
+            super::sessions::request(inner, inst, conn, id.clone(), method, &params)
+        }
     };
     if let Some(answer) = answer {
         conn.reply(id, answer);
@@ -227,7 +239,7 @@ pub(crate) fn request(
 /// A dialog asked for outside a tool call (in `activate`, from a timer): a headless host has
 /// nobody to show it to then. The answer is the documented "nobody answered" result, and the
 /// person running finch is told on stderr (and the mini tool's log) that it was not shown.
-fn nobody_there(inner: &Inner, inst: &Instance, method: &str, params: &Value) -> Value {
+fn nobody_there(inner: &Inner, inst: &Instance, method: Dialog, params: &Value) -> Value {
     let answer = ui::no_person(method);
     let what = ui::dialog_name(method);
     let title = params
@@ -250,19 +262,10 @@ fn nobody_there(inner: &Inner, inst: &Instance, method: &str, params: &Value) ->
 }
 
 /// A notification from a mini tool.
-pub(crate) fn notification(
-    inner: &Arc<Inner>,
-    inst: &Arc<Instance>,
-    conn: &Arc<Conn>,
-    method: &str,
-    params: Value,
-) {
-    let text = |k: &str| params.get(k).and_then(Value::as_str).map(str::to_string);
-    match method {
-        "tools.unregister" => {
-            if let Some(name) = text("name")
-                && inst.is_current(conn)
-            {
+pub(crate) fn notification(inner: &Arc<Inner>, inst: &Arc<Instance>, conn: &Arc<Conn>, note: Note) {
+    match note {
+        Note::ToolsUnregister { name } => {
+            if inst.is_current(conn) {
                 let mut st = inst.state();
                 let before = st.tools.len();
                 st.tools.retain(|t| t.name != name);
@@ -273,39 +276,35 @@ pub(crate) fn notification(
                 }
             }
         }
-        "events.listen" if inst.is_current(conn) => {
-            let on = params.get("on").and_then(Value::as_bool).unwrap_or(false);
-            if let Some(stream) = text("stream") {
+        Note::EventsListen { stream, on } => {
+            if inst.is_current(conn) {
                 inst.listen(&stream, on);
             }
         }
-        "tools.discovery" if inst.is_current(conn) => {
-            let count = params.get("count").and_then(Value::as_u64).unwrap_or(0);
-            inst.state().discovery = count as usize;
-        }
-        "capabilities.revoke" => {
-            if let Some(name) = text("name") {
-                let mut caps = lock(&inner.capabilities);
-                let revoked = caps.provided.get(&name).is_some_and(|p| p.by == inst.id);
-                if revoked {
-                    caps.provided.remove(&name);
-                }
-                drop(caps);
-                if revoked {
-                    push_capabilities(inner);
-                }
+        Note::ToolsDiscovery { count } => {
+            if inst.is_current(conn) {
+                inst.state().discovery = count;
             }
         }
-        "ui.notify" => inner.emit(RuntimeEvent::Notice {
+        Note::CapabilitiesRevoke { name } => {
+            let mut caps = lock(&inner.capabilities);
+            let revoked = caps.provided.get(&name).is_some_and(|p| p.by == inst.id);
+            if revoked {
+                caps.provided.remove(&name);
+            }
+            drop(caps);
+            if revoked {
+                push_capabilities(inner);
+            }
+        }
+        Note::UiNotify(notice) => inner.emit(RuntimeEvent::Notice {
             minitool: inst.id.clone(),
             display_name: inst.display_name.clone(),
-            level: text("level"),
-            title: text("title"),
-            message: text("message").unwrap_or_default(),
+            level: notice.level,
+            title: notice.title,
+            message: notice.message,
         }),
-        "ui.unsupported" => {
-            let kind = text("kind").unwrap_or_else(|| "unknown".into());
-            let detail = text("detail");
+        Note::UiUnsupported { kind, detail } => {
             log_line(
                 inst,
                 &format!(
@@ -329,8 +328,7 @@ pub(crate) fn notification(
                 detail,
             });
         }
-        "progress" => inner.progress(inst, params),
-        _ => {}
+        Note::Progress(params) => inner.progress(inst, params),
     }
 }
 
@@ -475,7 +473,7 @@ fn register(inner: &Inner, inst: &Arc<Instance>, conn: &Arc<Conn>, params: &Valu
     Ok(json!({"name": wanted}))
 }
 
-fn secret(inner: &Inner, inst: &Instance, method: &str, params: &Value) -> RpcResult {
+fn secret(inner: &Inner, inst: &Instance, method: ChildRequest, params: &Value) -> RpcResult {
     let key = str_param(params, "key")?;
     if !secrets::allowed(&inst.secrets, key) {
         let declared = if inst.secrets.is_empty() {
@@ -484,13 +482,14 @@ fn secret(inner: &Inner, inst: &Instance, method: &str, params: &Value) -> RpcRe
             format!("it declares {}", inst.secrets.join(", "))
         };
         return Err(RpcError::refused(format!(
-            "{method}(\"{key}\"): the key is not in the manifest's permissions.secrets ({declared}); add it, or a \"prefix.*\" pattern that covers it"
+            "{}(\"{key}\"): the key is not in the manifest's permissions.secrets ({declared}); add it, or a \"prefix.*\" pattern that covers it",
+            method.wire()
         )));
     }
     let keyring = &inner.keyring;
     let result = match method {
-        "secrets.get" => keyring.get(&inst.id, key).map(|v| json!({"value": v})),
-        "secrets.set" => {
+        ChildRequest::SecretsGet => keyring.get(&inst.id, key).map(|v| json!({"value": v})),
+        ChildRequest::SecretsSet => {
             let value = str_param(params, "value")?;
             keyring.set(&inst.id, key, value).map(|()| Value::Null)
         }
@@ -630,7 +629,7 @@ fn mcp_client(
     let bridge = lock(&inner.bridge).clone();
     let no_bridge = || {
         RpcError::refused(
-            "the MCP bridge is not running in this command (it runs under `finch run` and `finch tool call`)",
+            "the MCP bridge is not running in this command (it runs under `finch run`, and under `finch tool call` of a mini tool that requires mcp.client)",
         )
     };
     let answer = match method {
@@ -836,6 +835,76 @@ fn list(inner: &Inner) -> Value {
             })
             .collect(),
     )
+}
+
+/// What `appearance.setTheme` may set: the keys of the app's `appearance` settings.
+const THEME_KEYS: [&str; 6] = [
+    "theme",
+    "customTheme",
+    "fontSize",
+    "uiFontFamily",
+    "monoFontFamily",
+    "showThinking",
+];
+
+/// `ctx.appearance`: reads and writes the `appearance` object of the app's settings file
+/// (`<runtime>/config/settings.json`, the same file and object `AppCall setAppearance` writes;
+/// the app applies it when it reads its settings). `get()` answers the object as saved;
+/// `setTheme(options)` merges the theme keys given; `setHomeBackground(options)` saves the
+/// options as `homeBackground` (`{clear: true}` sets it to `null`).
+fn appearance(inner: &Inner, inst: &Instance, method: ChildRequest, params: &Value) -> RpcResult {
+    let path = inner.homes.settings_json();
+    let options = params
+        .get("options")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    let changes: serde_json::Map<String, Value> = match method {
+        ChildRequest::AppearanceSetTheme => {
+            if let Some(bad) = options.keys().find(|k| !THEME_KEYS.contains(&k.as_str())) {
+                return Err(RpcError::invalid(format!(
+                    "appearance.setTheme: \"{bad}\" is not a theme setting (they are {})",
+                    THEME_KEYS.join(", ")
+                )));
+            }
+            if options.is_empty() {
+                return Err(RpcError::invalid(format!(
+                    "appearance.setTheme needs at least one of {}",
+                    THEME_KEYS.join(", ")
+                )));
+            }
+            options
+        }
+        ChildRequest::AppearanceSetHomeBackground => {
+            let clear = options.get("clear").and_then(Value::as_bool) == Some(true);
+            let value = if clear {
+                Value::Null
+            } else {
+                Value::Object(options)
+            };
+            serde_json::Map::from_iter([("homeBackground".to_string(), value)])
+        }
+        _ => {
+            let doc = crate::store::read_json_object(&path)
+                .map_err(|e| RpcError::refused(e.to_string()))?
+                .unwrap_or_default();
+            return Ok(doc.get("appearance").cloned().unwrap_or_else(|| json!({})));
+        }
+    };
+    let (saved, changed) =
+        crate::host::suites::app_call::write_appearance(&path, &changes, inst.storage.lock_timeout)
+            .map_err(|e| RpcError::refused(e.message))?;
+    if changed {
+        log_line(
+            inst,
+            &format!(
+                "finch: {} saved the appearance in {}",
+                method.wire(),
+                path.display()
+            ),
+        );
+    }
+    Ok(Value::Object(saved))
 }
 
 /// `spaces.list()`: the spaces of `<runtime>/spaces.json` as `SpaceSummary` records.

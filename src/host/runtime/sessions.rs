@@ -1,71 +1,210 @@
 //! `ctx.sessions`: agent sessions a mini tool creates and sends turns to. finch has no agent of
 //! its own; a turn runs the configured `[agent] command` (the command line schedules use,
-//! placeholders substituted by `schedule::runner::substitute`, never through a shell) in the
-//! session's directory, and its standard output is the turn's `outputText`. Without an
+//! placeholders substituted by `schedule::runner::substitute`, never interpreted by a shell)
+//! in the session's directory, and its standard output is the turn's `outputText`. Without an
 //! `[agent] command` every method rejects with an error naming that setting.
 //!
-//! Sessions live for this run only and belong to the mini tool that created them. Turns of one
-//! session run one after another (the d.ts's FIFO queue). Nothing here blocks a mini tool's
-//! reader thread: turns and waits run on threads of their own and answer when done. finch's
-//! agent runs headless, so a session never has waits (`listWaits` is empty, `respondToWait`
-//! answers `not_found`, `waitForWait` resolves `undefined` at its timeout).
+//! Sessions outlive the finch process that made them: descriptors, turns and events are kept in
+//! `<runtime>/minitool-sessions/<mini tool id>/sessions.json` (locked, written atomically,
+//! unknown keys kept), so a turn sent by one `finch tool call` is read, awaited and listed by
+//! the next. A turn's agent runs detached from finch (a process group of its own, under a small
+//! `sh` that only waits for the session's previous turn and writes the exit status beside the
+//! output), so it keeps running when the process that started it ends; whichever finch reads
+//! the session next records its result (`settle`). Sessions belong to the mini tool that
+//! created them; turns of one session run one after another (the d.ts's FIFO queue).
+//!
+//! Limits (the d.ts documents them, without numbers): at most `MAX_OUTSTANDING` unfinished
+//! turns a session (another `send` is refused), the last `EVENTS_KEPT` events a session; a
+//! turn that runs past `TURN_TIMEOUT` is stopped and recorded `timeout` by the next reader.
+//!
+//! Nothing here blocks a mini tool's reader thread: turns and waits are watched by threads of
+//! their own and answer when done. finch's agent runs headless, so a session never has waits
+//! (`listWaits` is empty, `respondToWait` answers `not_found`, `waitForWait` resolves
+//! `undefined` at its timeout).
 
-use std::collections::HashMap;
-use std::io::Read;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
 
+use super::protocol::{ChildRequest, HostPush, Method};
 use super::rpc::{Conn, RpcError, RpcResult};
 use super::services::str_param;
-use super::{Inner, Instance, lock, now_iso};
+use super::{Inner, Instance, now_iso};
 use crate::schedule::runner::{Placeholders, Signal, signal_group, substitute};
+use crate::store::DirLock;
 
 /// The longest turn: the schedules' default time limit.
 const TURN_TIMEOUT: Duration = crate::schedule::runner::DEFAULT_TIMEOUT;
 /// How much of an agent's output a turn keeps.
 const OUTPUT_MAX: usize = 256 * 1024;
+/// Unfinished turns a session may have.
+const MAX_OUTSTANDING: usize = 16;
+/// Events a session keeps (the oldest go first).
+const EVENTS_KEPT: usize = 500;
+/// How often a wait looks at the state again.
+const POLL: Duration = Duration::from_millis(50);
 
-#[derive(Default)]
-pub(crate) struct Sessions {
-    state: Mutex<State>,
-    changed: Condvar,
-    /// Process groups of the agents running now, stopped when the runtime shuts down.
-    running: Mutex<Vec<u32>>,
+/// `sessions.json`.
+#[derive(Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Stored {
+    #[serde(default)]
+    sessions: Vec<StoredSession>,
+    #[serde(default)]
+    turns: BTreeMap<String, StoredTurn>,
+    #[serde(default)]
+    sequence: u64,
+    #[serde(default)]
+    turn_seq: u64,
+    #[serde(flatten)]
+    other: Map<String, Value>,
 }
 
-impl Sessions {
-    /// Stops every agent still running a turn (the host is ending).
-    pub(crate) fn stop_all(&self) {
-        for pid in std::mem::take(&mut *lock(&self.running)) {
-            signal_group(pid, Signal::Kill);
-        }
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct StoredSession {
+    id: String,
+    descriptor: Value,
+    cwd: PathBuf,
+    mode: String,
+    /// Idempotency key → turn id.
+    #[serde(default)]
+    keys: BTreeMap<String, String>,
+    #[serde(default)]
+    events: Vec<Value>,
+    #[serde(flatten)]
+    other: Map<String, Value>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct StoredTurn {
+    session: String,
+    /// The `turn.completed` / `turn.failed` event, once recorded.
+    #[serde(default)]
+    result: Option<Value>,
+    /// The process group of its runner.
+    #[serde(default)]
+    pid: Option<u32>,
+    /// Milliseconds since the epoch when it was sent.
+    #[serde(default)]
+    sent_at: u64,
+    #[serde(flatten)]
+    other: Map<String, Value>,
+}
+
+/// Where mini tool `id`'s sessions are kept.
+fn dir_of(inner: &Inner, id: &str) -> PathBuf {
+    inner.homes.runtime.join("minitool-sessions").join(id)
+}
+
+fn epoch_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// Lock, read, record finished turns, change, write: the one way to the state.
+fn with_state<R>(
+    inner: &Inner,
+    id: &str,
+    change: impl FnOnce(&Path, &mut Stored) -> Result<R, RpcError>,
+) -> Result<R, RpcError> {
+    let dir = dir_of(inner, id);
+    // `[store] lock_timeout`, as the mini tool's storage has it.
+    let timeout = inner
+        .instances
+        .iter()
+        .find(|i| i.id == id)
+        .map_or(Duration::from_secs(10), |i| i.storage.lock_timeout);
+    let _lock = DirLock::acquire(&dir, "the mini tool's sessions", timeout)
+        .map_err(|e| RpcError::refused(e.to_string()))?;
+    let path = dir.join("sessions.json");
+    let mut stored: Stored = crate::store::read_json_as(&path)
+        .map_err(|e| RpcError::refused(e.to_string()))?
+        .unwrap_or_default();
+    settle(&dir, &mut stored);
+    let out = change(&dir, &mut stored)?;
+    let bytes = serde_json::to_vec_pretty(&stored)
+        .map_err(|e| RpcError::refused(format!("cannot encode the sessions: {e}")))?;
+    crate::store::write_atomic(&path, &bytes)
+        .map_err(|e| RpcError::refused(format!("cannot write {}: {e}", path.display())))?;
+    Ok(out)
+}
+
+/// Records every turn whose runner wrote its exit status (or that ran past `TURN_TIMEOUT`,
+/// which is stopped).
+fn settle(dir: &Path, stored: &mut Stored) {
+    let now = epoch_ms();
+    let open: Vec<String> = stored
+        .turns
+        .iter()
+        .filter(|(_, t)| t.result.is_none())
+        .map(|(id, _)| id.clone())
+        .collect();
+    for tid in open {
+        let Some(turn) = stored.turns.get(&tid) else {
+            continue;
+        };
+        let sid = turn.session.clone();
+        let status = std::fs::read_to_string(dir.join(format!("{tid}.status")));
+        let event = match status {
+            Ok(code) => {
+                let out = dir.join(format!("{tid}.out"));
+                let mut output = std::fs::read(&out).unwrap_or_default();
+                output.truncate(OUTPUT_MAX);
+                let _ = std::fs::remove_file(&out);
+                if code.trim() == "0" {
+                    let text = String::from_utf8_lossy(&output).trim_end().to_string();
+                    json!({"type": "turn.completed", "sessionId": sid, "turnId": tid,
+                           "outputText": text, "messageIds": [], "createdAt": now_iso()})
+                } else {
+                    let code = if code.trim() == "127" {
+                        "agent_not_started"
+                    } else {
+                        "agent_failed"
+                    };
+                    json!({"type": "turn.failed", "sessionId": sid, "turnId": tid,
+                           "code": code, "retryable": false, "createdAt": now_iso()})
+                }
+            }
+            Err(_) if now.saturating_sub(turn.sent_at) > TURN_TIMEOUT.as_millis() as u64 => {
+                if let Some(pid) = turn.pid {
+                    signal_group(pid, Signal::Kill);
+                }
+                json!({"type": "turn.failed", "sessionId": sid, "turnId": tid,
+                       "code": "timeout", "retryable": false, "createdAt": now_iso()})
+            }
+            Err(_) => continue,
+        };
+        record(stored, &tid, event);
     }
 }
 
-#[derive(Default)]
-struct State {
-    sessions: Vec<Session>,
-    turns: HashMap<String, Turn>,
-    sequence: u64,
-    turn_seq: u64,
+/// Numbers an event, keeps it in its session, and marks its turn done.
+fn record(stored: &mut Stored, turn: &str, mut event: Value) -> Value {
+    stored.sequence += 1;
+    event["sequence"] = json!(stored.sequence);
+    let session = event["sessionId"].as_str().unwrap_or_default().to_string();
+    if let Some(s) = stored.sessions.iter_mut().find(|s| s.id == session) {
+        s.events.push(event.clone());
+        let excess = s.events.len().saturating_sub(EVENTS_KEPT);
+        s.events.drain(..excess);
+        s.descriptor["updatedAt"] = json!(now_iso());
+    }
+    if let Some(t) = stored.turns.get_mut(turn) {
+        t.result = Some(event.clone());
+    }
+    event
 }
 
-struct Session {
-    id: String,
-    owner: String,
-    descriptor: Value,
-    cwd: std::path::PathBuf,
-    mode: String,
-    keys: HashMap<String, String>,
-    events: Vec<Value>,
-}
-
-struct Turn {
-    session: String,
-    result: Option<Value>,
+fn owned<'a>(stored: &'a mut Stored, sid: &str) -> Option<&'a mut StoredSession> {
+    stored.sessions.iter_mut().find(|s| s.id == sid)
 }
 
 fn no_agent(inner: &Inner) -> RpcError {
@@ -81,31 +220,26 @@ pub(crate) fn request(
     inst: &Arc<Instance>,
     conn: &Arc<Conn>,
     id: Value,
-    method: &str,
+    method: ChildRequest,
     params: &Value,
 ) -> Option<RpcResult> {
+    use ChildRequest as R;
     let Some(command) = inner.agent_command.clone() else {
         return Some(Err(no_agent(inner)));
     };
-    let sessions = &inner.sessions;
     let answer = match method {
-        "sessions.create" => create(inner, inst, conn, &command, params),
-        "sessions.get" => str_param(params, "sessionId").map(|sid| {
-            let st = lock(&sessions.state);
-            st.sessions
-                .iter()
-                .find(|s| s.id == sid && s.owner == inst.id)
-                .map_or(Value::Null, |s| s.descriptor.clone())
+        R::SessionsCreate => create(inner, inst, conn, &command, params),
+        R::SessionsGet => str_param(params, "sessionId").and_then(|sid| {
+            with_state(inner, &inst.id, |_, st| {
+                Ok(owned(st, sid).map_or(Value::Null, |s| s.descriptor.clone()))
+            })
         }),
-        "sessions.list" => Ok(Value::Array(
-            lock(&sessions.state)
-                .sessions
-                .iter()
-                .filter(|s| s.owner == inst.id)
-                .map(|s| s.descriptor.clone())
-                .collect(),
-        )),
-        "sessions.send" => str_param(params, "sessionId").and_then(|sid| {
+        R::SessionsList => with_state(inner, &inst.id, |_, st| {
+            Ok(Value::Array(
+                st.sessions.iter().map(|s| s.descriptor.clone()).collect(),
+            ))
+        }),
+        R::SessionsSend => str_param(params, "sessionId").and_then(|sid| {
             send(
                 inner,
                 inst,
@@ -115,26 +249,27 @@ pub(crate) fn request(
                 params.get("message").unwrap_or(&Value::Null),
             )
         }),
-        "sessions.listEvents" => list_events(inner, inst, params),
-        "sessions.listWaits" => Ok(json!([])),
-        "sessions.respondToWait" => Ok(json!({
+        R::SessionsListEvents => list_events(inner, inst, params),
+        R::SessionsListWaits => Ok(json!([])),
+        R::SessionsRespondToWait => Ok(json!({
             "state": "not_found",
             "requestId": params.get("requestId").cloned().unwrap_or(Value::Null),
         })),
-        "sessions.waitForTurn" => {
+        R::SessionsWaitForTurn => {
             let (sid, turn) = match (str_param(params, "sessionId"), str_param(params, "turnId")) {
                 (Ok(s), Ok(t)) => (s.to_string(), t.to_string()),
                 (Err(e), _) | (_, Err(e)) => return Some(Err(e)),
             };
             let timeout = timeout_of(params);
             let (inner, to) = (inner.clone(), conn.clone());
+            let minitool = inst.id.clone();
             let started = spawn("finch-session-wait", move || {
-                let result = wait_for_turn(&inner.sessions, &sid, &turn, timeout);
-                to.reply(id, Ok(result));
+                let result = wait_for_turn(&inner, &minitool, &sid, &turn, timeout);
+                to.reply(id, result);
             });
             return started.err().map(Err);
         }
-        "sessions.waitForWait" => {
+        R::SessionsWaitForWait => {
             let timeout = timeout_of(params);
             let to = conn.clone();
             let started = spawn("finch-session-wait", move || {
@@ -145,7 +280,7 @@ pub(crate) fn request(
         }
         other => Err(RpcError::new(
             super::rpc::code::METHOD_NOT_FOUND,
-            format!("ctx.sessions has no method {other}"),
+            format!("ctx.sessions has no method {}", other.wire()),
         )),
     };
     Some(answer)
@@ -224,15 +359,19 @@ fn create(
         "createdAt": now,
         "updatedAt": now,
     });
-    lock(&inner.sessions.state).sessions.push(Session {
+    let session = StoredSession {
         id: id.clone(),
-        owner: inst.id.clone(),
         descriptor: descriptor.clone(),
         cwd,
         mode: text("permissionMode").unwrap_or_else(|| "acceptCalls".into()),
-        keys: HashMap::new(),
+        keys: BTreeMap::new(),
         events: Vec::new(),
-    });
+        other: Map::new(),
+    };
+    with_state(inner, &inst.id, |_, st| {
+        st.sessions.push(session);
+        Ok(())
+    })?;
     if let Some(message) = options.get("initialMessage") {
         send(inner, inst, conn, command, &id, message)?;
     }
@@ -260,204 +399,176 @@ fn send(
             RpcError::invalid("sessions.send: the message needs an \"idempotencyKey\" string")
         })?
         .to_string();
-    let mut st = lock(&inner.sessions.state);
-    let pending = st
-        .turns
-        .values()
-        .filter(|t| t.session == session_id && t.result.is_none())
-        .count();
-    st.turn_seq += 1;
-    let turn_id = format!("turn_{:08}", st.turn_seq);
-    let Some(session) = st
-        .sessions
-        .iter_mut()
-        .find(|s| s.id == session_id && s.owner == inst.id)
-    else {
-        return Err(RpcError::refused(format!(
-            "sessions.send: this mini tool has no session {session_id} (sessions last for one finch run)"
-        )));
-    };
-    if let Some(turn) = session.keys.get(&key) {
-        return Ok(
-            json!({"sessionId": session_id, "turnId": turn, "clientMessageId": key,
-                         "state": "duplicate", "queued": false, "pendingCount": pending}),
-        );
-    }
-    session.keys.insert(key.clone(), turn_id.clone());
-    let values = Placeholders {
-        prompt,
-        model: None,
-        cwd: session.cwd.display().to_string(),
-        session: session_id.to_string(),
-        effort: None,
-        mode: session.mode.clone(),
-    };
-    let cwd = session.cwd.clone();
-    st.turns.insert(
-        turn_id.clone(),
-        Turn {
-            session: session_id.to_string(),
-            result: None,
-        },
-    );
-    drop(st);
-    let argv = substitute(command, &values);
-    let (runner, conn) = (inner.clone(), conn.clone());
-    let (sid, tid) = (session_id.to_string(), turn_id.clone());
-    let started = spawn("finch-session-turn", move || {
-        let inner = runner;
-        // One turn of a session at a time, in the order they were sent.
-        wait_for_earlier_turns(&inner.sessions, &sid, &tid);
-        let event = match run_agent(&inner.sessions, &argv, &cwd) {
-            Ok(output) => json!({"type": "turn.completed", "sessionId": sid, "turnId": tid,
-                                 "outputText": output, "messageIds": [], "createdAt": now_iso()}),
-            Err(code) => json!({"type": "turn.failed", "sessionId": sid, "turnId": tid,
-                                "code": code, "retryable": false, "createdAt": now_iso()}),
-        };
-        let event = finish_turn(&inner.sessions, &tid, event);
-        conn.notify("$/sessionEvent", event);
-    });
-    if let Err(e) = started {
-        let failed = json!({"type": "turn.failed", "sessionId": session_id, "turnId": turn_id,
-                            "code": "no_thread", "retryable": true, "createdAt": now_iso()});
-        finish_turn(&inner.sessions, &turn_id, failed);
-        return Err(e);
-    }
-    Ok(
-        json!({"sessionId": session_id, "turnId": turn_id, "clientMessageId": key,
-              "state": "accepted", "queued": pending > 0, "pendingCount": pending + 1,
-              "queuePosition": pending}),
-    )
-}
-
-fn wait_for_earlier_turns(sessions: &Sessions, session: &str, turn: &str) {
-    let mut st = lock(&sessions.state);
-    loop {
-        // Turn ids are numbered in the order they were sent.
-        let earlier = st
+    let sent = with_state(inner, &inst.id, |dir, st| {
+        let pending: Vec<String> = st
             .turns
             .iter()
-            .any(|(id, t)| t.session == session && t.result.is_none() && id.as_str() < turn);
-        if !earlier {
-            return;
+            .filter(|(_, t)| t.session == session_id && t.result.is_none())
+            .map(|(id, _)| id.clone())
+            .collect();
+        let Some(session) = owned(st, session_id) else {
+            return Err(RpcError::refused(format!(
+                "sessions.send: this mini tool has no session {session_id}"
+            )));
+        };
+        if let Some(turn) = session.keys.get(&key) {
+            return Ok((
+                json!({"sessionId": session_id, "turnId": turn, "clientMessageId": key,
+                              "state": "duplicate", "queued": false,
+                              "pendingCount": pending.len()}),
+                None,
+            ));
         }
-        st = sessions.changed.wait(st).unwrap_or_else(|e| e.into_inner());
+        if pending.len() >= MAX_OUTSTANDING {
+            return Err(RpcError::refused(format!(
+                "sessions.send: session {session_id} already has {MAX_OUTSTANDING} turns waiting or running; wait for one (waitForTurn) first"
+            )));
+        }
+        let values = Placeholders {
+            prompt,
+            model: None,
+            cwd: session.cwd.display().to_string(),
+            session: session_id.to_string(),
+            effort: None,
+            mode: session.mode.clone(),
+        };
+        let cwd = session.cwd.clone();
+        st.turn_seq += 1;
+        let turn_id = format!("turn_{:08}", st.turn_seq);
+        // Turn ids are numbered in the order they were sent: the latest unfinished one is the
+        // one this turn waits for.
+        let previous = pending
+            .iter()
+            .max()
+            .map(|t| dir.join(format!("{t}.status")));
+        let runner = run_detached(&substitute(command, &values), &cwd, dir, &turn_id, previous);
+        let (pid, child) = match runner {
+            Ok(child) => (Some(child.id()), Some(child)),
+            Err(_) => (None, None),
+        };
+        if let Some(session) = owned(st, session_id) {
+            session.keys.insert(key.clone(), turn_id.clone());
+        }
+        st.turns.insert(
+            turn_id.clone(),
+            StoredTurn {
+                session: session_id.to_string(),
+                result: None,
+                pid,
+                sent_at: epoch_ms(),
+                other: Map::new(),
+            },
+        );
+        if child.is_none() {
+            let failed = json!({"type": "turn.failed", "sessionId": session_id, "turnId": turn_id,
+                                "code": "agent_not_started", "retryable": true,
+                                "createdAt": now_iso()});
+            record(st, &turn_id, failed);
+        }
+        let queued = pending.len();
+        Ok((
+            json!({"sessionId": session_id, "turnId": turn_id, "clientMessageId": key,
+                   "state": "accepted", "queued": queued > 0, "pendingCount": queued + 1,
+                   "queuePosition": queued}),
+            child.map(|c| (c, turn_id)),
+        ))
+    })?;
+    let (answer, running) = sent;
+    if let Some((mut child, turn)) = running {
+        // While this process lives: reap the runner, and tell the mini tool when the turn
+        // ended. The turn itself does not depend on this thread.
+        let (inner, to, minitool) = (inner.clone(), conn.clone(), inst.id.clone());
+        let _ = spawn("finch-session-turn", move || {
+            let _ = child.wait();
+            let event = with_state(&inner, &minitool, |_, st| {
+                Ok(st.turns.get(&turn).and_then(|t| t.result.clone()))
+            });
+            if let Ok(Some(event)) = event {
+                to.notify(HostPush::SessionEvent, event);
+            }
+        });
     }
+    Ok(answer)
 }
 
-/// Records the end of a turn; the event, numbered, for the listeners.
-fn finish_turn(sessions: &Sessions, turn: &str, mut event: Value) -> Value {
-    let mut st = lock(&sessions.state);
-    st.sequence += 1;
-    event["sequence"] = json!(st.sequence);
-    let session = event["sessionId"].as_str().unwrap_or_default().to_string();
-    if let Some(s) = st.sessions.iter_mut().find(|s| s.id == session) {
-        s.events.push(event.clone());
-        s.descriptor["updatedAt"] = json!(now_iso());
-    }
-    if let Some(t) = st.turns.get_mut(turn) {
-        t.result = Some(event.clone());
-    }
-    drop(st);
-    sessions.changed.notify_all();
-    event
-}
-
-/// Runs the agent; its standard output, or the failure's code.
-fn run_agent(
-    sessions: &Sessions,
+/// Starts a turn's runner, detached: a process group of its own, not killed when this finch
+/// ends. `sh` only waits for `previous` (the status file of the session's previous turn) and
+/// writes the agent's exit status next to its output once it ended; the agent's words are
+/// passed as arguments, never as shell text.
+fn run_detached(
     argv: &[String],
-    cwd: &std::path::Path,
-) -> Result<String, String> {
-    let Some((program, args)) = argv.split_first() else {
-        return Err("no_agent".into());
-    };
-    let mut command = Command::new(program);
+    cwd: &Path,
+    dir: &Path,
+    turn: &str,
+    previous: Option<PathBuf>,
+) -> std::io::Result<std::process::Child> {
+    if argv.is_empty() {
+        return Err(std::io::Error::other("the agent command is empty"));
+    }
+    const SCRIPT: &str = r#"prev=$1; out=$2; st=$3; shift 3
+while [ -n "$prev" ] && [ ! -e "$prev" ]; do sleep 0.1; done
+"$@" >"$out" 2>/dev/null </dev/null
+echo $? >"$st.tmp" && mv "$st.tmp" "$st""#;
+    let mut command = Command::new("sh");
     command
-        .args(args)
+        .arg("-c")
+        .arg(SCRIPT)
+        .arg("finch-session-turn")
+        .arg(previous.map(|p| p.into_os_string()).unwrap_or_default())
+        .arg(dir.join(format!("{turn}.out")))
+        .arg(dir.join(format!("{turn}.status")))
+        .args(argv)
         .current_dir(cwd)
         .stdin(Stdio::null())
-        .stdout(Stdio::piped())
+        .stdout(Stdio::null())
         .stderr(Stdio::null());
     #[cfg(unix)]
     {
         use std::os::unix::process::CommandExt;
         command.process_group(0);
     }
-    let mut child = command
-        .spawn()
-        .map_err(|_| "agent_not_started".to_string())?;
-    let pid = child.id();
-    lock(&sessions.running).push(pid);
-    let mut stdout = child.stdout.take();
-    let reader = std::thread::Builder::new()
-        .name("finch-session-agent".into())
-        .spawn(move || {
-            let mut out = Vec::new();
-            if let Some(s) = stdout.as_mut() {
-                let _ = s.take(OUTPUT_MAX as u64).read_to_end(&mut out);
-            }
-            String::from_utf8_lossy(&out).into_owned()
-        });
-    let Ok(reader) = reader else {
-        signal_group(pid, Signal::Kill);
-        let _ = child.wait();
-        lock(&sessions.running).retain(|p| *p != pid);
-        return Err("no_thread".into());
-    };
-    let deadline = Instant::now() + TURN_TIMEOUT;
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Some(status),
-            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(20)),
-            _ => {
-                signal_group(pid, Signal::Kill);
-                let _ = child.wait();
-                break None;
-            }
-        }
-    };
-    let output = reader.join().unwrap_or_default();
-    lock(&sessions.running).retain(|p| *p != pid);
-    match status {
-        Some(s) if s.success() => Ok(output.trim_end().to_string()),
-        Some(_) => Err("agent_failed".into()),
-        None => Err("timeout".into()),
-    }
+    command.spawn()
 }
 
-fn wait_for_turn(sessions: &Sessions, session: &str, turn: &str, timeout: Duration) -> Value {
+fn wait_for_turn(
+    inner: &Inner,
+    minitool: &str,
+    session: &str,
+    turn: &str,
+    timeout: Duration,
+) -> RpcResult {
     let deadline = Instant::now() + timeout;
-    let mut st = lock(&sessions.state);
     loop {
-        match st.turns.get(turn) {
-            Some(t) if t.session == session => {
-                if let Some(event) = &t.result {
-                    return if event["type"] == "turn.completed" {
-                        json!({"state": "completed", "sessionId": session, "turnId": turn,
-                               "outputText": event["outputText"], "messageIds": [],
-                               "completedAt": event["createdAt"]})
-                    } else {
-                        json!({"state": "failed", "sessionId": session, "turnId": turn,
-                               "code": event["code"], "retryable": false,
-                               "failedAt": event["createdAt"]})
-                    };
-                }
+        let result = with_state(inner, minitool, |_, st| {
+            Ok(match st.turns.get(turn) {
+                Some(t) if t.session == session => Some(t.result.clone()),
+                _ => None,
+            })
+        })?;
+        match result {
+            None => {
+                return Ok(
+                    json!({"state": "failed", "sessionId": session, "turnId": turn,
+                                 "code": "not_found", "retryable": false, "failedAt": now_iso()}),
+                );
             }
-            _ => {
-                return json!({"state": "failed", "sessionId": session, "turnId": turn,
-                              "code": "not_found", "retryable": false, "failedAt": now_iso()});
+            Some(Some(event)) => {
+                return Ok(if event["type"] == "turn.completed" {
+                    json!({"state": "completed", "sessionId": session, "turnId": turn,
+                           "outputText": event["outputText"], "messageIds": [],
+                           "completedAt": event["createdAt"]})
+                } else {
+                    json!({"state": "failed", "sessionId": session, "turnId": turn,
+                           "code": event["code"], "retryable": false,
+                           "failedAt": event["createdAt"]})
+                });
             }
+            Some(None) => {}
         }
-        let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return json!({"state": "timeout", "sessionId": session, "turnId": turn});
+        if Instant::now() >= deadline {
+            return Ok(json!({"state": "timeout", "sessionId": session, "turnId": turn}));
         }
-        st = sessions
-            .changed
-            .wait_timeout(st, left)
-            .map(|(g, _)| g)
-            .unwrap_or_else(|e| e.into_inner().0);
+        std::thread::sleep(POLL);
     }
 }
 
@@ -470,28 +581,25 @@ fn list_events(inner: &Inner, inst: &Instance, params: &Value) -> RpcResult {
         .and_then(Value::as_u64)
         .unwrap_or(100)
         .clamp(1, 1000) as usize;
-    let st = lock(&inner.sessions.state);
-    let Some(session) = st
-        .sessions
-        .iter()
-        .find(|s| s.id == sid && s.owner == inst.id)
-    else {
-        return Err(RpcError::refused(format!(
-            "sessions.listEvents: this mini tool has no session {sid}"
-        )));
-    };
-    let events: Vec<Value> = session
-        .events
-        .iter()
-        .filter(|e| e["sequence"].as_u64().unwrap_or(0) > after)
-        .take(limit)
-        .cloned()
-        .collect();
-    let mut page = json!({"events": events});
-    if let Some(last) = events_last(&page) {
-        page["nextCursor"] = json!(last);
-    }
-    Ok(page)
+    with_state(inner, &inst.id, |_, st| {
+        let Some(session) = owned(st, sid) else {
+            return Err(RpcError::refused(format!(
+                "sessions.listEvents: this mini tool has no session {sid}"
+            )));
+        };
+        let events: Vec<Value> = session
+            .events
+            .iter()
+            .filter(|e| e["sequence"].as_u64().unwrap_or(0) > after)
+            .take(limit)
+            .cloned()
+            .collect();
+        let mut page = json!({"events": events});
+        if let Some(last) = events_last(&page) {
+            page["nextCursor"] = json!(last);
+        }
+        Ok(page)
+    })
 }
 
 fn events_last(page: &Value) -> Option<u64> {

@@ -11,6 +11,7 @@
 
 use serde_json::{Map, Value, json};
 
+use super::protocol::ChildRequest;
 use super::rpc::{RpcError, RpcResult};
 use crate::host::prompt::{Choice, Prompter, Question, QuestionAnswer};
 
@@ -21,21 +22,37 @@ pub(crate) struct Answered {
     pub notice: Option<String>,
 }
 
+/// The dialogs a mini tool can ask a person (the `ui.confirm`, `ui.modal`, `ui.form` requests).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Dialog {
+    Confirm,
+    Modal,
+    Form,
+}
+
+impl Dialog {
+    /// The dialog a request asks for, when it is one.
+    pub(crate) fn of(method: ChildRequest) -> Option<Dialog> {
+        match method {
+            ChildRequest::UiConfirm => Some(Dialog::Confirm),
+            ChildRequest::UiModal => Some(Dialog::Modal),
+            ChildRequest::UiForm => Some(Dialog::Form),
+            _ => None,
+        }
+    }
+}
+
 /// Answers one prompt request of a mini tool.
 pub(crate) fn answer(
-    method: &str,
+    method: Dialog,
     params: &Value,
     display_name: &str,
     prompter: &mut dyn Prompter,
 ) -> Answered {
     let asked = match method {
-        "ui.confirm" => confirm(params, display_name, prompter),
-        "ui.modal" => modal(params, display_name, prompter),
-        "ui.form" => form(params, display_name, prompter),
-        other => Ok(Err(RpcError::new(
-            super::rpc::code::METHOD_NOT_FOUND,
-            format!("unknown method {other}"),
-        ))),
+        Dialog::Confirm => confirm(params, display_name, prompter),
+        Dialog::Modal => modal(params, display_name, prompter),
+        Dialog::Form => form(params, display_name, prompter),
     };
     match asked {
         Ok(result) => Answered {
@@ -73,28 +90,28 @@ pub(crate) enum Unanswered {
 }
 
 /// The d.ts name of the dialog behind a wire method.
-pub(crate) fn dialog_name(method: &str) -> &'static str {
+pub(crate) fn dialog_name(method: Dialog) -> &'static str {
     match method {
-        "ui.confirm" => "ui.showConfirmDialog",
-        "ui.modal" => "ui.showModalDialog",
-        _ => "ui.requestForm",
+        Dialog::Confirm => "ui.showConfirmDialog",
+        Dialog::Modal => "ui.showModalDialog",
+        Dialog::Form => "ui.requestForm",
     }
 }
 
 /// The documented result of a dialog nobody could be asked.
-pub(crate) fn no_person(method: &str) -> Value {
+pub(crate) fn no_person(method: Dialog) -> Value {
     unanswered(method, Unanswered::Nobody)
 }
 
-fn unanswered(method: &str, why: Unanswered) -> Value {
+fn unanswered(method: Dialog, why: Unanswered) -> Value {
     let reason = match why {
         Unanswered::Nobody => "background",
         Unanswered::TimedOut => "timeout",
     };
     match method {
-        "ui.confirm" => json!({"confirmed": false, "reason": reason}),
-        "ui.modal" => json!({"action": "dismissed", "reason": reason}),
-        _ => json!({"submitted": false, "values": {}, "reason": reason}),
+        Dialog::Confirm => json!({"confirmed": false, "reason": reason}),
+        Dialog::Modal => json!({"action": "dismissed", "reason": reason}),
+        Dialog::Form => json!({"submitted": false, "values": {}, "reason": reason}),
     }
 }
 
@@ -398,12 +415,12 @@ mod tests {
         let params =
             json!({"title": "Clean up", "message": "Delete 3 files?", "confirmLabel": "Delete"});
         assert_eq!(
-            result(answer("ui.confirm", &params, "Demo", &mut p)),
+            result(answer(Dialog::Confirm, &params, "Demo", &mut p)),
             json!({"confirmed": true})
         );
         assert_eq!(p.1[0].header.as_deref(), Some("Demo: Clean up"));
         assert_eq!(p.1[0].options.len(), 2);
-        let nobody = answer("ui.confirm", &params, "Demo", &mut Nobody);
+        let nobody = answer(Dialog::Confirm, &params, "Demo", &mut Nobody);
         assert_eq!(
             nobody.result,
             Ok(json!({"confirmed": false, "reason": "background"}))
@@ -420,7 +437,7 @@ mod tests {
         let mut p = Scripted(vec![QuestionAnswer::Chosen(vec!["Later".into()])], vec![]);
         let params = json!({"message": "Update?", "actions": [{"id": "now", "label": "Now"}, {"id": "later", "label": "Later"}]});
         assert_eq!(
-            result(answer("ui.modal", &params, "Demo", &mut p)),
+            result(answer(Dialog::Modal, &params, "Demo", &mut p)),
             json!({"action": "later"})
         );
         let mut p = Scripted(
@@ -433,11 +450,11 @@ mod tests {
         let params = json!({"title": "API key", "actions": [{"id": "cancel", "label": "Cancel"}, {"id": "save", "label": "Save", "variant": "primary"}],
                             "fields": [{"key": "apiKey", "label": "API Key", "type": "password"}]});
         assert_eq!(
-            result(answer("ui.modal", &params, "Demo", &mut p)),
+            result(answer(Dialog::Modal, &params, "Demo", &mut p)),
             json!({"action": "save", "values": {"apiKey": "k-123"}})
         );
         assert_eq!(
-            result(answer("ui.modal", &params, "Demo", &mut Nobody)),
+            result(answer(Dialog::Modal, &params, "Demo", &mut Nobody)),
             json!({"action": "dismissed", "reason": "background"})
         );
     }
@@ -462,22 +479,22 @@ mod tests {
             {"key": "signup", "type": "link", "label": "Get a key", "href": "https://x"},
         ]});
         assert_eq!(
-            result(answer("ui.form", &params, "Demo", &mut p)),
+            result(answer(Dialog::Form, &params, "Demo", &mut p)),
             json!({"submitted": true, "values": {"name": "Ada", "age": 3, "admin": false, "colors": ["red", "blue"]}})
         );
         assert!(p.1[3].multi_select);
         assert_eq!(p.1[0].question, "Profile — Name");
-        let bad = answer("ui.form", &json!({"fields": [{}]}), "Demo", &mut p)
+        let bad = answer(Dialog::Form, &json!({"fields": [{}]}), "Demo", &mut p)
             .result
             .unwrap_err();
         assert!(bad.message.contains("fields[0]"), "{bad:?}");
         assert_eq!(
-            result(answer("ui.form", &params, "Demo", &mut Nobody)),
+            result(answer(Dialog::Form, &params, "Demo", &mut Nobody)),
             json!({"submitted": false, "values": {}, "reason": "background"})
         );
         let mut timeout = Scripted(vec![QuestionAnswer::TimedOut], vec![]);
         assert_eq!(
-            result(answer("ui.form", &params, "Demo", &mut timeout)),
+            result(answer(Dialog::Form, &params, "Demo", &mut timeout)),
             json!({"submitted": false, "values": {}, "reason": "timeout"})
         );
     }

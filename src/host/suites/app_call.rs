@@ -267,7 +267,7 @@ fn set_appearance(args: &Map<String, Value>, cx: &mut CallCx) -> Result<ToolOutp
 
 /// Merges `changes` into the `appearance` object of the settings file at `path` and writes the
 /// file when anything changed. Returns the `appearance` object as saved and whether it changed.
-fn write_appearance(
+pub(crate) fn write_appearance(
     path: &Path,
     changes: &Map<String, Value>,
     lock_timeout: Duration,

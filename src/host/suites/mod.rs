@@ -7,7 +7,7 @@
 //! tool: the top-level schema, the manual returned for a call without `action`, the error for
 //! an unknown action, and the check of the action's parameters before it runs.
 
-mod app_call;
+pub(crate) mod app_call;
 mod memory;
 mod minitool;
 mod schedule;

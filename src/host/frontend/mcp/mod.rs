@@ -11,16 +11,20 @@
 //! - the host thread (the one that calls `serve`; the `Host` is not `Send`) receives `tools/list`
 //!   and `tools/call` over a channel. It runs each call's first half, `Host::begin`: resolve,
 //!   validate, gate, card — so cards of concurrent calls are asked one at a time, in arrival
-//!   order — and a call whose provider runs it at once (the dispatchers, mini tools), and
+//!   order — and a call whose provider runs it at once (the dispatchers), and
 //!   records each call that ended (`Host::end`);
 //! - a pool of call threads, at most `[host] max_calls` (default 16), started as needed and
-//!   kept, runs the providers' jobs (the file, shell and web built-ins and MCP servers' tools:
+//!   kept, runs the providers' jobs (the file, shell and web built-ins, mini tools' and MCP servers' tools:
 //!   `Provider::start`), so a 5 s Bash or a slow server tool holds up neither a ping nor ten
 //!   Reads. A job beyond the limit waits its turn.
 //!   The call thread hands the record to the host thread, then the result to rmcp. A job its
 //!   provider knows to be brief (`Started::Brief`: a Read of a regular file up to 64 KiB that
 //!   is no PDF) runs on the host thread instead, as a call its provider runs at once: its two
 //!   hand-offs cost more than the read (benches/mcp.sh: a small Read's round trip).
+//!
+//! A job that asks a person something (a mini tool's dialog) hands that to the host thread
+//! (`Msg::OnHost`, `JobCx::on_host`), which asks it with the host's prompter in turn with the
+//! cards, so a call's dialog reaches the person the way its card did.
 //!
 //! While the host thread is inside a call's first half (a card is open, a mini tool runs), a
 //! `tools/list` is answered from the list it last made (`Relay::listed`) instead of waiting.
@@ -106,7 +110,7 @@ use crate::host::catalog::ToolSpec;
 use crate::host::control;
 use crate::host::output::Content;
 use crate::host::prompt::{Card, CardAnswer, Prompter, Question, QuestionAnswer};
-use crate::host::{Begun, CallRecord, Host, HostEnv, HostEvent, Ran};
+use crate::host::{Begun, CallRecord, Host, HostEnv, HostEvent, HostTask, Ran};
 
 /// What the instructions of `initialize` tell the agent.
 const INSTRUCTIONS: &str = "finch's tool host: built-in tools, finch's dispatchers, mini tool \
@@ -640,6 +644,11 @@ impl Serving<'_> {
                     ));
                 }
                 Msg::CallTool(call) => self.begin(*call),
+                Msg::OnHost(task) => {
+                    self.busy.send_replace(true);
+                    task(self.host.prompter_mut());
+                    self.busy.send_replace(false);
+                }
                 Msg::ToolsChanged { peer } => {
                     if self.host.refresh() {
                         publish_tools(self.host, &self.listed, self.link.1.call_tool);
@@ -713,7 +722,9 @@ impl Serving<'_> {
             // A brief job (a Read of a small file) runs here: the hand-off to a call thread
             // and back would cost more than the job.
             Begun::Running(running) if running.is_brief() => {
-                let record = self.host.end(running.run(&cancel, &sink));
+                let here = crate::host::InPlace::new(self.host.prompter_mut());
+                let ran = running.run(&cancel, &sink, &|task| here.run(task));
+                let record = self.host.end(ran);
                 self.answer(record, reply);
             }
             Begun::Running(running) => {
@@ -721,6 +732,7 @@ impl Serving<'_> {
                 self.next_id += 1;
                 self.running.insert(id, cancel.clone());
                 let to_host = self.to_host.clone();
+                let ask_host = self.to_host.clone();
                 let per_call = self.per_call;
                 self.pool.run(Box::new(move || {
                     let sink = |update: Progress| {
@@ -728,7 +740,12 @@ impl Serving<'_> {
                             let _ = progress.send(update);
                         }
                     };
-                    let ran = Box::new(running.run(&cancel, &sink));
+                    // A dialog of the job (a mini tool's) is asked on the host thread, in turn
+                    // with the cards.
+                    let on_host = |task: HostTask| {
+                        let _ = ask_host.send(Msg::OnHost(task));
+                    };
+                    let ran = Box::new(running.run(&cancel, &sink, &on_host));
                     if per_call {
                         // `record_delay = "0"`: the record is written before the answer.
                         let reply = Some(reply);
@@ -945,6 +962,8 @@ enum Msg {
     ToolsChanged {
         peer: Peer<RoleServer>,
     },
+    /// A running job's dialog, to ask with the host's prompter (`JobCx::on_host`).
+    OnHost(HostTask),
     /// The service ended: the client closed stdin (`Ok`), or it failed.
     Ended(Result<(), ServeError>),
 }
