@@ -1367,7 +1367,7 @@ const SHELLS: &[&str] = &[
     "sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh",
 ];
 
-const INTERPRETERS: &[&str] = &[
+pub(super) const INTERPRETERS: &[&str] = &[
     "python",
     "python2",
     "python3",

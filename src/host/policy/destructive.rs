@@ -10,7 +10,7 @@
 
 use std::cell::Cell;
 
-use super::bash::classify;
+use super::bash::{INTERPRETERS, classify};
 
 /// How deep code inside code (`python3 -c "os.system('python3 -c …')"`) is classified before
 /// it counts as destructive: nobody writes it by accident, and the depth bounds the recursion.
@@ -71,26 +71,6 @@ const fn row(programs: &'static [&'static str], test: Test, why: &'static str) -
     }
 }
 
-const INTERPRETERS: &[&str] = &[
-    "python",
-    "python2",
-    "python3",
-    "node",
-    "nodejs",
-    "deno",
-    "bun",
-    "perl",
-    "ruby",
-    "php",
-    "lua",
-    "luajit",
-    "Rscript",
-    "julia",
-    "pwsh",
-    "powershell",
-    "osascript",
-    "tclsh",
-];
 const SQL: &[&str] = &[
     "psql",
     "mysql",
