@@ -25,7 +25,7 @@
 //! | | read-only | workspace-write |
 //! |---|---|---|
 //! | read + execute | the workspace, the trusted directories (`Session extendDir`), the system's directories (`SYSTEM_READ_EXEC`), the directories on `PATH`, the toolchains under `$HOME` (`HOME_READ_EXEC`), `[sandbox] read` | the same |
-//! | read only | `/etc`, `/proc`, `/sys`, `/dev`, the user's git configuration and caches (`HOME_READ`) | the same |
+//! | read only | `/etc`, `/proc`, `/sys`, `/dev/random`, `/dev/urandom` (never the disks of `/dev`), the user's git configuration and caches (`HOME_READ`) | the same |
 //! | write | `/dev/null` (and `/dev/zero`, `/dev/full`, `/dev/tty`), a private per-call `TMPDIR` (no execute) | also the workspace, the trusted directories and `--writable` directories, except the protected paths inside them (read-only binds) |
 //! | network | none: no socket of any family (`socketpair` stays), no TCP | on unless `[sandbox] network = false` |
 //! | always | no `ptrace`, `process_vm_*`, `io_uring_*`, `bpf`, `keyctl`, mounts, namespaces, module or kexec calls; `no_new_privs`; signals and abstract sockets only inside the sandbox; no capabilities | the same |
@@ -135,8 +135,9 @@ pub const SYSTEM_READ_EXEC: &[&str] = &[
 ];
 
 /// System directories that are read, never executed from: configuration, process and device
-/// information.
-pub const SYSTEM_READ: &[&str] = &["/etc", "/proc", "/sys", "/dev"];
+/// information, and the devices programs read (never the whole of `/dev`: a root caller owns
+/// the disks' device files, and reading one would read every file on it).
+pub const SYSTEM_READ: &[&str] = &["/etc", "/proc", "/sys", "/dev/random", "/dev/urandom"];
 
 /// Device files that may be opened for writing.
 pub const DEVICE_WRITE: &[&str] = &["/dev/null", "/dev/zero", "/dev/full", "/dev/tty"];
@@ -385,6 +386,12 @@ mod tests {
         assert!(ro.read_exec.contains(&"/data".into()));
         assert!(!ro.read_exec.iter().any(|p| p == Path::new("relative")));
         assert!(ro.read.contains(&"/home/u/.gitconfig".into()));
+        // Devices one by one: a disk's device file would hand over every file on it.
+        assert!(ro.read.contains(&"/dev/urandom".into()));
+        assert!(ro.write_files.contains(&"/dev/null".into()));
+        let everything = ro.read.iter().chain(&ro.read_exec).chain(&ro.write_files);
+        assert!(!everything.clone().any(|p| p == Path::new("/dev")));
+        assert!(!everything.clone().any(|p| p == Path::new("/")));
         assert!(
             !ro.read
                 .iter()
