@@ -880,16 +880,19 @@ impl Host {
         let mut workspace = self.session.workspace();
         workspace.runtime = Some(self.env.homes.runtime.clone());
         let facts = policy::probe(&tool.name, args, &workspace);
+        let wall = builtins::bash::wall(sandbox);
         let call = ToolCall {
             tool: tool_ref,
             args,
             workspace: &workspace,
             facts: &facts,
-            wall: builtins::bash::wall(sandbox),
+            wall,
         };
         let verdict = policy::decide(&call, self.session.mode, &self.rules);
-        if verdict.decided_by == policy::DecidedBy::NoSandbox {
-            warn_no_wall_once(&verdict.reason);
+        if let (policy::DecidedBy::NoSandbox, policy::Wall::Missing(why)) =
+            (verdict.decided_by, wall)
+        {
+            warn_no_wall_once(why);
         }
         let allowed = |decided_by: &str, confine: Confine| Permit {
             allowed: true,
@@ -1132,13 +1135,9 @@ impl Outcome {
 }
 
 /// Says once per process, on stderr, that Bash calls take cards because the wall is missing.
-fn warn_no_wall_once(reason: &str) {
+fn warn_no_wall_once(why: &str) {
     static WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
     if !WARNED.swap(true, std::sync::atomic::Ordering::Relaxed) {
-        let why = reason
-            .split_once("does not hold here (")
-            .and_then(|(_, rest)| rest.split_once("), so"))
-            .map_or(reason, |(why, _)| why);
         crate::eline!(
             "warning: finch's kernel wall does not hold here ({why}): every Bash call takes a \
              permission card in this run (`finch sandbox status`)"

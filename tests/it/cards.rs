@@ -343,19 +343,22 @@ fn a_fast_lane_command_the_wall_stopped_gets_a_card_to_run_again_with_write_acce
     std::fs::create_dir_all(ctx.home.join(".ssh")).unwrap();
     std::fs::write(ctx.home.join(".ssh/id_test"), "PRIVATE-KEY\n").unwrap();
     // `$HOME` hides the path from the classifier: the fast lane runs it, the wall stops it.
-    let args = json!({"command": "cat $HOME/.ssh/id_test"});
-    let mut pty = Pty::spawn(
-        &ctx,
-        &[
-            "tool",
-            "call",
-            "Bash",
-            &args.to_string(),
-            "--mode",
-            "acceptCalls",
-            "--json",
-        ],
-    );
+    let args = json!({"command": "cat $HOME/.ssh/id_test"}).to_string();
+    let spawn = || {
+        Pty::spawn(
+            &ctx,
+            &[
+                "tool",
+                "call",
+                "Bash",
+                &args,
+                "--mode",
+                "acceptCalls",
+                "--json",
+            ],
+        )
+    };
+    let mut pty = spawn();
     let card = pty.expect(CARD_SHOWN);
     assert!(card.contains("read-only sandbox and was stopped"), "{card}");
     assert!(card.contains("Permission denied"), "{card}");
@@ -368,18 +371,7 @@ fn a_fast_lane_command_the_wall_stopped_gets_a_card_to_run_again_with_write_acce
     assert_eq!(calls[0]["decidedBy"], "card:allowOnce", "{calls:?}");
     assert_eq!(calls[0]["sandbox"], "workspace-write", "{calls:?}");
     // Denied, the first answer stands, with what the wall holds.
-    let mut pty = Pty::spawn(
-        &ctx,
-        &[
-            "tool",
-            "call",
-            "Bash",
-            &args.to_string(),
-            "--mode",
-            "acceptCalls",
-            "--json",
-        ],
-    );
+    let mut pty = spawn();
     pty.expect(CARD_SHOWN);
     pty.send("n");
     let (code, tail) = pty.finish();

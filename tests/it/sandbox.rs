@@ -701,6 +701,14 @@ fn with_the_wall_off_every_bash_call_takes_a_card_and_runs_unconfined() {
         out.stdout().contains("kernel wall does not hold here"),
         "{out}"
     );
+    // The run says why once, on stderr.
+    assert_eq!(
+        out.stderr()
+            .matches("warning: finch's kernel wall does not hold here ([sandbox] bash = \"off\" in finch.toml)")
+            .count(),
+        1,
+        "{out}"
+    );
     let check = s.ctx.run(&[
         "policy",
         "check",
