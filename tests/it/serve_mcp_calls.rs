@@ -533,7 +533,9 @@ fn mini_tool_calls_run_side_by_side_across_and_within_mini_tools() {
         steps.push(json!({"op": "await", "id": format!("c{i}")}));
     }
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let report = serve(&ctx, json!({"steps": steps}), &args);
+    // The client's whole run outlasts the meeting's 90 s bound, so a slow start on a loaded
+    // machine still ends in "met" or "alone", never in the client's own timeout.
+    let report = serve(&ctx, json!({"steps": steps, "timeout": 150}), &args);
     // Every call saw all eight in flight: none waited for another to end (one at a time, the
     // first would have waited alone until its bound).
     for step in 8..16 {
