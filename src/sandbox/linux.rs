@@ -1,18 +1,21 @@
 //! The Linux backend of the kernel wall: Landlock, seccomp, capabilities and a private mount
-//! namespace, prepared in the parent and laid on the child between `fork` and `exec` (see the
-//! parent module for the order and why).
+//! namespace, prepared in the parent and laid on the child between `fork` (or `spawn.rs`'s
+//! `vfork`) and `exec` by `Plan::enter` (see the parent module for the order and why).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ffi::CString;
 use std::io;
+use std::os::fd::{AsFd, AsRawFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use landlock::{
-    ABI, Access as _, AccessFs, AccessNet, BitFlags, CompatLevel, Compatible, PathBeneath, PathFd,
-    Ruleset, RulesetAttr, RulesetCreated, RulesetCreatedAttr, Scope,
+    ABI, Access as _, AccessFs, AccessNet, BitFlags, CompatLevel, Compatible, PathBeneath, Ruleset,
+    RulesetAttr, RulesetCreated, RulesetCreatedAttr, Scope,
 };
 use seccompiler::{
     BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
@@ -78,10 +81,24 @@ const NETWORK_FAMILIES: &[libc::c_int] = &[
 
 /// Everything the child does before `exec`, prepared.
 pub(super) struct Plan {
-    ruleset: RulesetCreated,
-    filters: Vec<BpfProgram>,
+    /// The Landlock ruleset, built in the parent; the child only enforces it.
+    ruleset: OwnedFd,
+    filters: &'static [Filter],
     mounts: Option<Mounts>,
+    /// The highest capability number of this kernel: the bounding set is emptied up to it.
+    last_cap: libc::c_ulong,
 }
+
+/// A compiled seccomp filter and the `sock_fprog` that points at it, ready for the raw call.
+struct Filter {
+    _program: BpfProgram,
+    prog: libc::sock_fprog,
+}
+
+// SAFETY: `prog` points into `_program`, which it owns and never changes; both are read-only
+// after construction.
+unsafe impl Send for Filter {}
+unsafe impl Sync for Filter {}
 
 /// The private mount namespace of workspace-write: paths to bind read-only over themselves,
 /// with the flags their mount already has (a user namespace may not clear them).
@@ -91,9 +108,60 @@ struct Mounts {
     gid_map: Vec<u8>,
 }
 
+/// A step of the confinement that failed in the child, and the error the kernel gave.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Refused {
+    pub(super) step: Step,
+    pub(super) errno: i32,
+}
+
+/// The steps a child takes between `fork` and `exec`, named for error messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub(super) enum Step {
+    MountNamespace = 1,
+    NoNewPrivs = 2,
+    Landlock = 3,
+    Seccomp = 4,
+    /// The spawner's own steps (`spawn`): standard streams, working directory, group, exec.
+    Start = 5,
+}
+
+impl Step {
+    pub(super) fn from_u8(n: u8) -> Step {
+        match n {
+            1 => Step::MountNamespace,
+            2 => Step::NoNewPrivs,
+            3 => Step::Landlock,
+            4 => Step::Seccomp,
+            _ => Step::Start,
+        }
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            Step::MountNamespace => "private mount namespace",
+            Step::NoNewPrivs => "no_new_privs",
+            Step::Landlock => "landlock_restrict_self",
+            Step::Seccomp => "seccomp filter",
+            Step::Start => "start",
+        }
+    }
+}
+
+impl Refused {
+    pub(super) fn into_io(self) -> io::Error {
+        let os = io::Error::from_raw_os_error(self.errno);
+        io::Error::new(os.kind(), format!("{}: {os}", self.step.describe()))
+    }
+}
+
 impl Plan {
     pub(super) fn new(access: &Access) -> Result<Plan, SandboxError> {
         let ruleset = ruleset(access).map_err(|e| SandboxError::Unavailable(e.to_string()))?;
+        let ruleset = Option::<OwnedFd>::from(ruleset).ok_or_else(|| {
+            SandboxError::Unavailable("Landlock gave no ruleset on this kernel".into())
+        })?;
         let filters = filters(access.network)?;
         let targets: Vec<(CString, libc::c_ulong)> = access
             .protected
@@ -118,41 +186,62 @@ impl Plan {
             ruleset,
             filters,
             mounts,
+            last_cap: last_capability(),
         })
+    }
+
+    /// Confines the calling process: the steps of the module docs, in order. Makes system
+    /// calls on prepared data only — no allocation, no lock — so it may run in a child between
+    /// `fork` (or `vfork`) and `exec`.
+    ///
+    /// # Safety
+    /// Irreversible for the calling process: call it only in the child that will `exec`.
+    pub(super) unsafe fn enter(&self) -> Result<(), Refused> {
+        let refused = |step| Refused {
+            step,
+            errno: io::Error::last_os_error()
+                .raw_os_error()
+                .unwrap_or(libc::EPERM),
+        };
+        if let Some(mounts) = &self.mounts {
+            enter_mount_namespace(mounts).map_err(|_| refused(Step::MountNamespace))?;
+        }
+        drop_capabilities(self.last_cap);
+        // SAFETY: plain system calls with valid arguments: a flag, a ruleset fd this plan owns,
+        // filters that live as long as the process.
+        unsafe {
+            if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
+                return Err(refused(Step::NoNewPrivs));
+            }
+            if libc::syscall(
+                libc::SYS_landlock_restrict_self,
+                self.ruleset.as_raw_fd(),
+                0u32,
+            ) != 0
+            {
+                return Err(refused(Step::Landlock));
+            }
+            for filter in self.filters {
+                if libc::syscall(
+                    libc::SYS_seccomp,
+                    libc::SECCOMP_SET_MODE_FILTER,
+                    0u32,
+                    &filter.prog as *const libc::sock_fprog,
+                ) != 0
+                {
+                    return Err(refused(Step::Seccomp));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Lays the plan on `cmd`: its steps run in the child, after `fork`, before `exec`.
     pub(super) fn apply(self, cmd: &mut Command) {
-        let mut plan = Some(self);
-        // SAFETY: the closure runs in the child between fork and exec. It only makes system
-        // calls on values prepared above (no allocation, no lock): `restrict_self` and
-        // `apply_filter` are prctl/landlock/seccomp calls on data that already exists.
+        // SAFETY: the closure runs in the child between fork and exec; `enter` only makes
+        // system calls on data prepared above.
         unsafe {
-            cmd.pre_exec(move || {
-                let Some(Plan {
-                    ruleset,
-                    filters,
-                    mounts,
-                }) = plan.take()
-                else {
-                    return Ok(());
-                };
-                if let Some(mounts) = &mounts {
-                    enter_mount_namespace(mounts)?;
-                }
-                drop_capabilities();
-                ruleset
-                    .restrict_self()
-                    .map_err(|_| io::Error::other("landlock_restrict_self failed"))?;
-                for filter in &filters {
-                    seccompiler::apply_filter(filter)
-                        .map_err(|_| io::Error::other("seccomp filter refused"))?;
-                }
-                // exec replaces this memory; freeing it here would only cost time.
-                std::mem::forget(filters);
-                std::mem::forget(mounts);
-                Ok(())
-            });
+            cmd.pre_exec(move || self.enter().map_err(Refused::into_io));
         }
     }
 }
@@ -185,27 +274,86 @@ fn ruleset(access: &Access) -> Result<RulesetCreated, landlock::RulesetError> {
     ];
     for (paths, rights) in groups {
         for path in paths {
-            let Ok(meta) = std::fs::metadata(path) else {
+            let Some(opened) = opened(path) else {
                 continue; // what does not exist needs no right
             };
-            let Ok(fd) = PathFd::new(path) else {
-                continue;
-            };
             // Rights that only make sense on a directory are refused on a file.
-            let rights = if meta.is_dir() {
+            let rights = if opened.is_dir {
                 rights
             } else {
                 rights & AccessFs::from_file(FS_ABI)
             };
-            created = created.add_rule(PathBeneath::new(fd, rights))?;
+            created = created.add_rule(PathBeneath::new(opened.file.as_fd(), rights))?;
         }
     }
     Ok(created)
 }
 
+/// A path opened for a Landlock rule (`O_PATH`).
+struct Opened {
+    file: std::fs::File,
+    is_dir: bool,
+}
+
+/// `path` opened for a rule, from the process's cache when an earlier call opened it: the
+/// same few dozen system directories are named by every call, and looking each up again cost
+/// more than the rest of the sandbox. A cached entry whose file was removed since (no links
+/// left) is opened again, so a re-created workspace gets its rights.
+fn opened(path: &Path) -> Option<Arc<Opened>> {
+    static CACHE: OnceLock<Mutex<HashMap<PathBuf, Arc<Opened>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    let cached = cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(path)
+        .cloned();
+    if let Some(opened) = cached
+        && opened.file.metadata().is_ok_and(|m| m.nlink() > 0)
+    {
+        return Some(opened);
+    }
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_PATH)
+        .open(path)
+        .ok()?;
+    let is_dir = file.metadata().ok()?.is_dir();
+    let opened = Arc::new(Opened { file, is_dir });
+    cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(path.to_path_buf(), Arc::clone(&opened));
+    Some(opened)
+}
+
+/// The seccomp filters for a process with or without the network, compiled once per process.
+fn filters(network: bool) -> Result<&'static [Filter], SandboxError> {
+    static WITH: OnceLock<Result<Vec<Filter>, String>> = OnceLock::new();
+    static WITHOUT: OnceLock<Result<Vec<Filter>, String>> = OnceLock::new();
+    let compiled = if network { &WITH } else { &WITHOUT }.get_or_init(|| {
+        let programs = compile_filters(network).map_err(|e| e.to_string())?;
+        Ok(programs
+            .into_iter()
+            .map(|program| {
+                let prog = libc::sock_fprog {
+                    len: program.len() as libc::c_ushort,
+                    filter: program.as_ptr() as *mut libc::sock_filter,
+                };
+                Filter {
+                    _program: program,
+                    prog,
+                }
+            })
+            .collect())
+    });
+    compiled
+        .as_deref()
+        .map_err(|e| SandboxError::Setup(e.clone()))
+}
+
 /// The seccomp filters: the denied calls (and `socket()` as the network allows), then on
 /// x86_64 one that refuses the x32 system call numbers, which the first does not list.
-fn filters(network: bool) -> Result<Vec<BpfProgram>, SandboxError> {
+fn compile_filters(network: bool) -> Result<Vec<BpfProgram>, SandboxError> {
     let setup = |e: seccompiler::BackendError| SandboxError::Setup(format!("seccomp: {e}"));
     let arch = TargetArch::try_from(std::env::consts::ARCH).map_err(|_| {
         SandboxError::Unavailable(format!("no seccomp filter for {}", std::env::consts::ARCH))
@@ -349,7 +497,7 @@ unsafe fn write_proc(path: &std::ffi::CStr, bytes: &[u8]) -> io::Result<()> {
 /// In the child: no capabilities in any set. A root caller keeps its uid (and so the files it
 /// owns) but loses what lets root pass permission checks, load modules or change the system;
 /// errors are ignored because an unprivileged caller has nothing to drop.
-fn drop_capabilities() {
+fn drop_capabilities(last_cap: libc::c_ulong) {
     #[repr(C)]
     struct Header {
         version: u32,
@@ -365,7 +513,7 @@ fn drop_capabilities() {
     const LINUX_CAPABILITY_VERSION_3: u32 = 0x2008_0522;
     // SAFETY: prctl and capset with valid, fully initialised arguments.
     unsafe {
-        for cap in 0..64 {
+        for cap in 0..=last_cap {
             libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0);
         }
         libc::prctl(
@@ -386,6 +534,18 @@ fn drop_capabilities() {
         }; 2];
         libc::syscall(libc::SYS_capset, &header as *const Header, data.as_ptr());
     }
+}
+
+/// The highest capability number this kernel knows (`/proc/sys/kernel/cap_last_cap`), read
+/// once; 63 when it cannot be read, so that every capability is dropped either way.
+fn last_capability() -> libc::c_ulong {
+    static LAST: OnceLock<libc::c_ulong> = OnceLock::new();
+    *LAST.get_or_init(|| {
+        std::fs::read_to_string("/proc/sys/kernel/cap_last_cap")
+            .ok()
+            .and_then(|s| s.trim().parse().ok())
+            .unwrap_or(63)
+    })
 }
 
 /// The Landlock ABI of the running kernel, `None` when Landlock is missing or disabled.

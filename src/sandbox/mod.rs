@@ -19,6 +19,13 @@
 //! Everything that allocates (opening the directories, building the ruleset and the filter,
 //! the strings written to `/proc/self/*_map`) happens in the parent; the child only makes
 //! system calls. A step that fails makes the spawn fail: nothing runs unconfined by accident.
+//! The directories' handles and the compiled filters are kept for the life of the process, so
+//! a call pays only for its ruleset and its TMPDIR.
+//!
+//! Two ways to start a confined child: `Confinement::spawn` (`spawn.rs`), which borrows the
+//! parent's memory until `exec` as `posix_spawn` does — what the host uses for each Bash call —
+//! and `Confinement::apply`, a `pre_exec` hook on a `std::process::Command` (a `fork` of the
+//! parent) for a caller that needs the whole `Command` (`finch sandbox run`).
 //!
 //! # The Bash profiles
 //!
@@ -41,6 +48,8 @@
 pub mod env;
 #[cfg(target_os = "linux")]
 mod linux;
+#[cfg(target_os = "linux")]
+mod spawn;
 mod support;
 
 use std::path::{Path, PathBuf};
@@ -48,6 +57,8 @@ use std::process::Command;
 
 use serde::Serialize;
 
+#[cfg(target_os = "linux")]
+pub use spawn::{Child, Spawn};
 pub use support::{LandlockState, ProfileState, Support};
 
 /// The two confinements a Bash call can run in.
@@ -320,8 +331,34 @@ impl Confinement {
         self.tmp.path()
     }
 
+    /// Starts a confined child without copying this process (see `spawn`): the cheap way for
+    /// a host that starts many short commands. `spawn.env` is the child's whole environment;
+    /// `TMPDIR` is set to the private one. Fails when the confinement was already laid on a
+    /// `Command` with `apply`.
+    #[cfg(target_os = "linux")]
+    pub fn spawn(&self, spawn: &Spawn) -> std::io::Result<Child> {
+        let plan = self
+            .plan
+            .as_ref()
+            .ok_or_else(|| std::io::Error::other("the sandbox was already used"))?;
+        let mut env: Vec<_> = spawn
+            .env
+            .iter()
+            .filter(|(k, _)| k != "TMPDIR")
+            .cloned()
+            .collect();
+        env.push(("TMPDIR".into(), self.tmp.path().into()));
+        spawn::spawn(
+            plan,
+            &Spawn {
+                env: &env,
+                ..*spawn
+            },
+        )
+    }
+
     /// Lays the confinement on `cmd`: `TMPDIR` and the steps that run in the child before
-    /// `exec`. Call once.
+    /// `exec` (after a `fork` of this process). Call once.
     pub fn apply(&mut self, cmd: &mut Command) {
         cmd.env("TMPDIR", self.tmp.path());
         #[cfg(target_os = "linux")]

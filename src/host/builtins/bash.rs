@@ -264,6 +264,38 @@ struct Setup<'a> {
     git_safe: bool,
 }
 
+/// A started command, however it was started: its process group, its output pipes and how to
+/// wait for it.
+struct Started {
+    pid: u32,
+    stdout: Option<std::fs::File>,
+    stderr: Option<std::fs::File>,
+    wait: Box<dyn FnOnce() -> std::io::Result<ExitStatus> + Send>,
+}
+
+/// The whole environment a command starts with: finch's own or the minimal one, with the
+/// settings that keep git from running configured programs for a read-only command.
+fn environment(setup: &Setup) -> Vec<(std::ffi::OsString, std::ffi::OsString)> {
+    let mut env: std::collections::BTreeMap<std::ffi::OsString, std::ffi::OsString> =
+        match &setup.env {
+            Environment::Inherited => std::env::vars_os().collect(),
+            Environment::Minimal(vars) => vars.iter().map(|(k, v)| (k.into(), v.clone())).collect(),
+        };
+    if setup.git_safe {
+        env.remove(std::ffi::OsStr::new("GIT_EXTERNAL_DIFF"));
+        env.insert(
+            "GIT_CONFIG_COUNT".into(),
+            GIT_SAFE_CONFIG.len().to_string().into(),
+        );
+        env.insert("GIT_PAGER".into(), "cat".into());
+        for (i, (key, value)) in GIT_SAFE_CONFIG.iter().enumerate() {
+            env.insert(format!("GIT_CONFIG_KEY_{i}").into(), key.into());
+            env.insert(format!("GIT_CONFIG_VALUE_{i}").into(), value.into());
+        }
+    }
+    env.into_iter().collect()
+}
+
 /// One stream's output: its first bytes, then the last ones of what followed.
 #[derive(Debug)]
 struct Capture {
@@ -362,35 +394,8 @@ fn run(
     cancel: &Cancel,
     setup: Setup,
 ) -> Result<Outcome, String> {
-    let mut cmd = Command::new("bash");
-    cmd.arg("-c")
-        .arg(command)
-        .current_dir(cwd)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    if let Environment::Minimal(vars) = &setup.env {
-        cmd.env_clear().envs(vars.iter().map(|(k, v)| (k, v)));
-    }
-    let sandboxed = setup.confinement.is_some();
-    if let Some(confinement) = setup.confinement {
-        confinement.apply(&mut cmd);
-    }
-    if setup.git_safe {
-        cmd.env("GIT_CONFIG_COUNT", GIT_SAFE_CONFIG.len().to_string())
-            .env("GIT_PAGER", "cat")
-            .env_remove("GIT_EXTERNAL_DIFF");
-        for (i, (key, value)) in GIT_SAFE_CONFIG.iter().enumerate() {
-            cmd.env(format!("GIT_CONFIG_KEY_{i}"), key)
-                .env(format!("GIT_CONFIG_VALUE_{i}"), value);
-        }
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::CommandExt;
-        cmd.process_group(0);
-    }
-    let mut child = cmd.spawn().map_err(|e| {
+    let env = environment(&setup);
+    let failed = |e: std::io::Error, sandboxed: bool| {
         if sandboxed {
             format!(
                 "Cannot start bash: {e} (in finch's sandbox). The command was not run; nothing ran outside the sandbox; is bash installed and on PATH?"
@@ -400,24 +405,77 @@ fn run(
                 "Cannot start bash: {e}. The command was not run; is bash installed and on PATH?"
             )
         }
-    })?;
-    let pid = child.id();
+    };
+    let args = [std::ffi::OsStr::new("-c"), std::ffi::OsStr::new(command)];
+    let started = match setup.confinement {
+        #[cfg(target_os = "linux")]
+        Some(confinement) => {
+            let spawn = crate::sandbox::Spawn {
+                program: std::ffi::OsStr::new("bash"),
+                args: &args,
+                cwd,
+                env: &env,
+            };
+            let mut child = confinement.spawn(&spawn).map_err(|e| failed(e, true))?;
+            Started {
+                pid: child.id(),
+                stdout: child.stdout.take(),
+                stderr: child.stderr.take(),
+                wait: Box::new(move || child.wait()),
+            }
+        }
+        // `Confinement::prepare` fails off Linux, so no confinement reaches here.
+        #[cfg(not(target_os = "linux"))]
+        Some(_) => {
+            return Err(failed(
+                std::io::Error::other("finch's kernel wall exists only on Linux so far"),
+                true,
+            ));
+        }
+        None => {
+            let mut cmd = Command::new("bash");
+            cmd.args(args)
+                .current_dir(cwd)
+                .env_clear()
+                .envs(env.iter().map(|(k, v)| (k, v)))
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped());
+            #[cfg(unix)]
+            {
+                use std::os::unix::process::CommandExt;
+                cmd.process_group(0);
+            }
+            let mut child = cmd.spawn().map_err(|e| failed(e, false))?;
+            let file = |fd: std::os::fd::OwnedFd| std::fs::File::from(fd);
+            Started {
+                pid: child.id(),
+                stdout: child.stdout.take().map(|p| file(p.into())),
+                stderr: child.stderr.take().map(|p| file(p.into())),
+                wait: Box::new(move || child.wait()),
+            }
+        }
+    };
+    let Started {
+        pid,
+        stdout: out_pipe,
+        stderr: err_pipe,
+        wait,
+    } = started;
     let (tx, rx) = mpsc::channel();
     let stdout = Arc::new(Mutex::new(Capture::default()));
     let stderr = Arc::new(Mutex::new(Capture::default()));
     let mut open_streams = 0;
-    if let Some(pipe) = child.stdout.take() {
-        open_streams += 1;
-        drain(pipe, Arc::clone(&stdout), tx.clone());
-    }
-    if let Some(pipe) = child.stderr.take() {
-        open_streams += 1;
-        drain(pipe, Arc::clone(&stderr), tx.clone());
+    for (pipe, capture) in [(out_pipe, &stdout), (err_pipe, &stderr)] {
+        if let Some(pipe) = pipe {
+            open_streams += 1;
+            drain(pipe, Arc::clone(capture), tx.clone());
+        }
     }
     {
         let tx = tx.clone();
         std::thread::spawn(move || {
-            let _ = tx.send(Event::Exited(child.wait()));
+            let _ = tx.send(Event::Exited(wait()));
         });
     }
     {
