@@ -2,7 +2,7 @@
 //! namespace, prepared in the parent and laid on the child between `fork` (or `spawn.rs`'s
 //! `vfork`) and `exec` by `Plan::enter` (see the parent module for the order and why).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::ffi::CString;
 use std::io;
 use std::os::fd::{AsFd, AsRawFd, OwnedFd};
@@ -17,10 +17,6 @@ use landlock::{
     ABI, Access as _, AccessFs, AccessNet, BitFlags, CompatLevel, Compatible, PathBeneath, Ruleset,
     RulesetAttr, RulesetCreated, RulesetCreatedAttr, Scope,
 };
-use seccompiler::{
-    BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
-    SeccompRule, TargetArch, sock_filter,
-};
 
 use super::{Access, SandboxError};
 
@@ -28,70 +24,19 @@ use super::{Access, SandboxError};
 /// is handled and not granted beneath a path is denied there.
 const FS_ABI: ABI = ABI::V5;
 
-/// System calls no confined process may make: another process's memory (`ptrace`,
-/// `process_vm_*`), the kernel's asynchronous I/O that bypasses the filter (`io_uring_*`),
-/// kernel programs and counters, the kernel keyrings (secrets of `ctx.secrets` live there),
-/// mounts and namespaces (a way around the read-only binds), handles that skip path lookup,
-/// modules, kexec, swap and reboot.
-const DENIED: &[libc::c_long] = &[
-    libc::SYS_ptrace,
-    libc::SYS_process_vm_readv,
-    libc::SYS_process_vm_writev,
-    libc::SYS_io_uring_setup,
-    libc::SYS_io_uring_enter,
-    libc::SYS_io_uring_register,
-    libc::SYS_bpf,
-    libc::SYS_perf_event_open,
-    libc::SYS_userfaultfd,
-    libc::SYS_keyctl,
-    libc::SYS_add_key,
-    libc::SYS_request_key,
-    libc::SYS_mount,
-    libc::SYS_umount2,
-    libc::SYS_pivot_root,
-    libc::SYS_chroot,
-    libc::SYS_unshare,
-    libc::SYS_setns,
-    libc::SYS_fsopen,
-    libc::SYS_fsmount,
-    libc::SYS_fspick,
-    libc::SYS_move_mount,
-    libc::SYS_open_tree,
-    libc::SYS_mount_setattr,
-    libc::SYS_open_by_handle_at,
-    libc::SYS_name_to_handle_at,
-    libc::SYS_init_module,
-    libc::SYS_finit_module,
-    libc::SYS_delete_module,
-    libc::SYS_kexec_load,
-    libc::SYS_kexec_file_load,
-    libc::SYS_swapon,
-    libc::SYS_swapoff,
-    libc::SYS_reboot,
-    libc::SYS_acct,
-];
-
-/// Socket families a process with the network may open.
-const NETWORK_FAMILIES: &[libc::c_int] = &[
-    libc::AF_UNIX,
-    libc::AF_INET,
-    libc::AF_INET6,
-    libc::AF_NETLINK,
-];
-
 /// Everything the child does before `exec`, prepared.
 pub(super) struct Plan {
     /// The Landlock ruleset, built in the parent; the child only enforces it.
     ruleset: OwnedFd,
-    filters: &'static [Filter],
+    filter: &'static Filter,
     mounts: Option<Mounts>,
     /// The highest capability number of this kernel: the bounding set is emptied up to it.
     last_cap: libc::c_ulong,
 }
 
-/// A compiled seccomp filter and the `sock_fprog` that points at it, ready for the raw call.
+/// The seccomp program and the `sock_fprog` that points at it, ready for the raw call.
 struct Filter {
-    _program: BpfProgram,
+    _program: Vec<libc::sock_filter>,
     prog: libc::sock_fprog,
 }
 
@@ -162,7 +107,7 @@ impl Plan {
         let ruleset = Option::<OwnedFd>::from(ruleset).ok_or_else(|| {
             SandboxError::Unavailable("Landlock gave no ruleset on this kernel".into())
         })?;
-        let filters = filters(access.network)?;
+        let filter = filter(access.network)?;
         let targets: Vec<(CString, libc::c_ulong)> = access
             .protected
             .iter()
@@ -184,7 +129,7 @@ impl Plan {
         });
         Ok(Plan {
             ruleset,
-            filters,
+            filter,
             mounts,
             last_cap: last_capability(),
         })
@@ -221,16 +166,14 @@ impl Plan {
             {
                 return Err(refused(Step::Landlock));
             }
-            for filter in self.filters {
-                if libc::syscall(
-                    libc::SYS_seccomp,
-                    libc::SECCOMP_SET_MODE_FILTER,
-                    0u32,
-                    &filter.prog as *const libc::sock_fprog,
-                ) != 0
-                {
-                    return Err(refused(Step::Seccomp));
-                }
+            if libc::syscall(
+                libc::SYS_seccomp,
+                libc::SECCOMP_SET_MODE_FILTER,
+                0u32,
+                &self.filter.prog as *const libc::sock_fprog,
+            ) != 0
+            {
+                return Err(refused(Step::Seccomp));
             }
         }
         Ok(())
@@ -326,94 +269,26 @@ fn opened(path: &Path) -> Option<Arc<Opened>> {
     Some(opened)
 }
 
-/// The seccomp filters for a process with or without the network, compiled once per process.
-fn filters(network: bool) -> Result<&'static [Filter], SandboxError> {
-    static WITH: OnceLock<Result<Vec<Filter>, String>> = OnceLock::new();
-    static WITHOUT: OnceLock<Result<Vec<Filter>, String>> = OnceLock::new();
-    let compiled = if network { &WITH } else { &WITHOUT }.get_or_init(|| {
-        let programs = compile_filters(network).map_err(|e| e.to_string())?;
-        Ok(programs
-            .into_iter()
-            .map(|program| {
-                let prog = libc::sock_fprog {
-                    len: program.len() as libc::c_ushort,
-                    filter: program.as_ptr() as *mut libc::sock_filter,
-                };
-                Filter {
-                    _program: program,
-                    prog,
-                }
-            })
-            .collect())
+/// The seccomp filter for a process with or without the network (`seccomp.rs`), built once
+/// per process.
+fn filter(network: bool) -> Result<&'static Filter, SandboxError> {
+    static WITH: OnceLock<Result<Filter, String>> = OnceLock::new();
+    static WITHOUT: OnceLock<Result<Filter, String>> = OnceLock::new();
+    let built = if network { &WITH } else { &WITHOUT }.get_or_init(|| {
+        let program = super::seccomp::filter(network)
+            .ok_or_else(|| format!("no seccomp filter for {}", std::env::consts::ARCH))?;
+        let prog = libc::sock_fprog {
+            len: program.len() as libc::c_ushort,
+            filter: program.as_ptr().cast_mut(),
+        };
+        Ok(Filter {
+            _program: program,
+            prog,
+        })
     });
-    compiled
-        .as_deref()
-        .map_err(|e| SandboxError::Setup(e.clone()))
-}
-
-/// The seccomp filters: the denied calls (and `socket()` as the network allows), then on
-/// x86_64 one that refuses the x32 system call numbers, which the first does not list.
-fn compile_filters(network: bool) -> Result<Vec<BpfProgram>, SandboxError> {
-    let setup = |e: seccompiler::BackendError| SandboxError::Setup(format!("seccomp: {e}"));
-    let arch = TargetArch::try_from(std::env::consts::ARCH).map_err(|_| {
-        SandboxError::Unavailable(format!("no seccomp filter for {}", std::env::consts::ARCH))
-    })?;
-    let mut rules: BTreeMap<i64, Vec<SeccompRule>> =
-        DENIED.iter().map(|&nr| (nr, Vec::new())).collect();
-    let socket = if network {
-        let conditions = NETWORK_FAMILIES
-            .iter()
-            .map(|&family| {
-                SeccompCondition::new(0, SeccompCmpArgLen::Dword, SeccompCmpOp::Ne, family as u64)
-            })
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(setup)?;
-        vec![SeccompRule::new(conditions).map_err(setup)?]
-    } else {
-        Vec::new()
-    };
-    rules.insert(libc::SYS_socket, socket);
-    let filter = SeccompFilter::new(
-        rules,
-        SeccompAction::Allow,
-        SeccompAction::Errno(libc::EPERM as u32),
-        arch,
-    )
-    .map_err(setup)?;
-    let mut programs = vec![BpfProgram::try_from(filter).map_err(setup)?];
-    if cfg!(target_arch = "x86_64") {
-        programs.push(x32_filter());
-    }
-    Ok(programs)
-}
-
-/// Refuses every system call whose number carries the x32 bit.
-fn x32_filter() -> BpfProgram {
-    const X32_SYSCALL_BIT: u32 = 0x4000_0000;
-    let stmt = |code: u16, k: u32| sock_filter {
-        code,
-        jt: 0,
-        jf: 0,
-        k,
-    };
-    vec![
-        // Load the system call number (offset 0 of `struct seccomp_data`).
-        stmt((libc::BPF_LD | libc::BPF_W | libc::BPF_ABS) as u16, 0),
-        sock_filter {
-            code: (libc::BPF_JMP | libc::BPF_JSET | libc::BPF_K) as u16,
-            jt: 0,
-            jf: 1,
-            k: X32_SYSCALL_BIT,
-        },
-        stmt(
-            (libc::BPF_RET | libc::BPF_K) as u16,
-            libc::SECCOMP_RET_ERRNO | libc::EPERM as u32,
-        ),
-        stmt(
-            (libc::BPF_RET | libc::BPF_K) as u16,
-            libc::SECCOMP_RET_ALLOW,
-        ),
-    ]
+    built
+        .as_ref()
+        .map_err(|e| SandboxError::Unavailable(e.clone()))
 }
 
 /// The mount flags `path`'s mount has that a bind remount must keep.

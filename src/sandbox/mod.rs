@@ -14,7 +14,7 @@
 //! 3. a Landlock ruleset (`landlock` crate): file system rights per directory, TCP connect and
 //!    bind denied when the network is off (ABI ≥ 4), signals and abstract Unix sockets scoped
 //!    to the sandbox (ABI ≥ 6); `no_new_privs`;
-//! 4. a seccomp filter (`seccompiler`) for what Landlock cannot say (see `linux::FILTER`).
+//! 4. a seccomp filter (`seccomp.rs`) for what Landlock cannot say.
 //!
 //! Everything that allocates (opening the directories, building the ruleset and the filter,
 //! the strings written to `/proc/self/*_map`) happens in the parent; the child only makes
@@ -48,6 +48,8 @@
 pub mod env;
 #[cfg(target_os = "linux")]
 mod linux;
+#[cfg(target_os = "linux")]
+mod seccomp;
 #[cfg(target_os = "linux")]
 mod spawn;
 mod support;

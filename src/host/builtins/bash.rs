@@ -125,7 +125,7 @@ pub fn call(args: &Value, cx: &Cx) -> ToolOutput {
             cwd.display()
         ));
     }
-    let mut confinement = match confinement(cx) {
+    let confinement = match confinement(cx) {
         Ok(c) => c,
         Err(e) => {
             return ToolOutput::error(format!(
@@ -142,7 +142,7 @@ pub fn call(args: &Value, cx: &Cx) -> ToolOutput {
         Environment::Inherited
     };
     let setup = Setup {
-        confinement: confinement.as_mut(),
+        confinement: confinement.as_ref(),
         env,
         git_safe: cx.confine == Confine::ReadOnly || policy::classify(command).read_only,
     };
@@ -258,7 +258,7 @@ enum Environment {
 
 /// How a command is started: its confinement, environment and git settings.
 struct Setup<'a> {
-    confinement: Option<&'a mut Confinement>,
+    confinement: Option<&'a Confinement>,
     env: Environment,
     /// Git settings that run nothing (`GIT_SAFE_CONFIG`).
     git_safe: bool,
@@ -273,27 +273,41 @@ struct Started {
     wait: Box<dyn FnOnce() -> std::io::Result<ExitStatus> + Send>,
 }
 
-/// The whole environment a command starts with: finch's own or the minimal one, with the
-/// settings that keep git from running configured programs for a read-only command.
+/// The whole environment a confined command starts with: finch's own or the minimal one, with
+/// `git_settings`.
+#[cfg(target_os = "linux")]
 fn environment(setup: &Setup) -> Vec<(std::ffi::OsString, std::ffi::OsString)> {
     let mut env: std::collections::BTreeMap<std::ffi::OsString, std::ffi::OsString> =
         match &setup.env {
             Environment::Inherited => std::env::vars_os().collect(),
             Environment::Minimal(vars) => vars.iter().map(|(k, v)| (k.into(), v.clone())).collect(),
         };
-    if setup.git_safe {
-        env.remove(std::ffi::OsStr::new("GIT_EXTERNAL_DIFF"));
-        env.insert(
-            "GIT_CONFIG_COUNT".into(),
-            GIT_SAFE_CONFIG.len().to_string().into(),
-        );
-        env.insert("GIT_PAGER".into(), "cat".into());
-        for (i, (key, value)) in GIT_SAFE_CONFIG.iter().enumerate() {
-            env.insert(format!("GIT_CONFIG_KEY_{i}").into(), key.into());
-            env.insert(format!("GIT_CONFIG_VALUE_{i}").into(), value.into());
-        }
+    let (set, removed) = git_settings(setup.git_safe);
+    for name in removed {
+        env.remove(std::ffi::OsStr::new(name));
     }
+    env.extend(set.into_iter().map(|(k, v)| (k.into(), v.into())));
     env.into_iter().collect()
+}
+
+/// The variables that keep git from running configured programs in a read-only command
+/// (`GIT_SAFE_CONFIG`), and the ones to remove; nothing when `git_safe` is false.
+fn git_settings(git_safe: bool) -> (Vec<(String, String)>, &'static [&'static str]) {
+    if !git_safe {
+        return (Vec::new(), &[]);
+    }
+    let mut set = vec![
+        (
+            "GIT_CONFIG_COUNT".to_string(),
+            GIT_SAFE_CONFIG.len().to_string(),
+        ),
+        ("GIT_PAGER".to_string(), "cat".to_string()),
+    ];
+    for (i, (key, value)) in GIT_SAFE_CONFIG.iter().enumerate() {
+        set.push((format!("GIT_CONFIG_KEY_{i}"), key.to_string()));
+        set.push((format!("GIT_CONFIG_VALUE_{i}"), value.to_string()));
+    }
+    (set, &["GIT_EXTERNAL_DIFF"])
 }
 
 /// One stream's output: its first bytes, then the last ones of what followed.
@@ -394,7 +408,6 @@ fn run(
     cancel: &Cancel,
     setup: Setup,
 ) -> Result<Outcome, String> {
-    let env = environment(&setup);
     let failed = |e: std::io::Error, sandboxed: bool| {
         if sandboxed {
             format!(
@@ -410,6 +423,7 @@ fn run(
     let started = match setup.confinement {
         #[cfg(target_os = "linux")]
         Some(confinement) => {
+            let env = environment(&setup);
             let spawn = crate::sandbox::Spawn {
                 program: std::ffi::OsStr::new("bash"),
                 args: &args,
@@ -433,14 +447,22 @@ fn run(
             ));
         }
         None => {
+            // The inherited environment is left to `std`, which can then start the child with
+            // `posix_spawn` (it forks when `PATH` is set explicitly).
             let mut cmd = Command::new("bash");
             cmd.args(args)
                 .current_dir(cwd)
-                .env_clear()
-                .envs(env.iter().map(|(k, v)| (k, v)))
                 .stdin(Stdio::null())
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped());
+            if let Environment::Minimal(vars) = &setup.env {
+                cmd.env_clear().envs(vars.iter().map(|(k, v)| (k, v)));
+            }
+            let (set, removed) = git_settings(setup.git_safe);
+            for name in removed {
+                cmd.env_remove(name);
+            }
+            cmd.envs(set);
             #[cfg(unix)]
             {
                 use std::os::unix::process::CommandExt;
