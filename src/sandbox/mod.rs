@@ -53,6 +53,7 @@ mod seccomp;
 #[cfg(target_os = "linux")]
 mod spawn;
 mod support;
+mod tmp;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -294,34 +295,44 @@ pub enum SandboxError {
     Setup(String),
 }
 
-/// A confinement ready to be laid on a `Command`: the private TMPDIR (removed when this is
-/// dropped, so keep it until the process has ended) and, on Linux, the prepared kernel rules.
+/// A confinement ready to be laid on a `Command`: the private TMPDIR (removed after this is
+/// dropped, so keep it until the process has ended; `tmp.rs`) and, on Linux, the prepared
+/// kernel rules.
 pub struct Confinement {
-    tmp: tempfile::TempDir,
+    /// The private TMPDIR; `None` only while dropping.
+    tmp: Option<tempfile::TempDir>,
+    tmp_path: PathBuf,
     #[cfg(target_os = "linux")]
     plan: Option<linux::Plan>,
+}
+
+impl Drop for Confinement {
+    fn drop(&mut self) {
+        if let Some(tmp) = self.tmp.take() {
+            tmp::remove_later(tmp);
+        }
+    }
 }
 
 impl Confinement {
     /// Prepares `access`, adding a private TMPDIR it may write. Fails where the kernel cannot
     /// confine (see `Support`).
     pub fn prepare(mut access: Access) -> Result<Confinement, SandboxError> {
-        let tmp = tempfile::Builder::new()
-            .prefix("finch-sandbox-")
-            .tempdir()
-            .map_err(SandboxError::TempDir)?;
-        access.write.push(tmp.path().to_path_buf());
+        let tmp = tmp::take().map_err(SandboxError::TempDir)?;
+        let tmp_path = tmp.path().to_path_buf();
+        access.write.push(tmp_path.clone());
         #[cfg(target_os = "linux")]
         {
             let plan = linux::Plan::new(&access)?;
             Ok(Confinement {
-                tmp,
+                tmp: Some(tmp),
+                tmp_path,
                 plan: Some(plan),
             })
         }
         #[cfg(not(target_os = "linux"))]
         {
-            let _ = tmp;
+            let _ = (tmp, tmp_path);
             Err(SandboxError::Unavailable(
                 "finch's kernel wall exists only on Linux (Landlock) so far".into(),
             ))
@@ -330,7 +341,7 @@ impl Confinement {
 
     /// The call's private TMPDIR.
     pub fn tmpdir(&self) -> &Path {
-        self.tmp.path()
+        &self.tmp_path
     }
 
     /// Starts a confined child without copying this process (see `spawn`): the cheap way for
@@ -349,7 +360,7 @@ impl Confinement {
             .filter(|(k, _)| k != "TMPDIR")
             .cloned()
             .collect();
-        env.push(("TMPDIR".into(), self.tmp.path().into()));
+        env.push(("TMPDIR".into(), self.tmp_path.clone().into()));
         spawn::spawn(
             plan,
             &Spawn {
@@ -362,7 +373,7 @@ impl Confinement {
     /// Lays the confinement on `cmd`: `TMPDIR` and the steps that run in the child before
     /// `exec` (after a `fork` of this process). Call once.
     pub fn apply(&mut self, cmd: &mut Command) {
-        cmd.env("TMPDIR", self.tmp.path());
+        cmd.env("TMPDIR", &self.tmp_path);
         #[cfg(target_os = "linux")]
         if let Some(plan) = self.plan.take() {
             plan.apply(cmd);
