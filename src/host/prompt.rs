@@ -138,6 +138,14 @@ pub enum QuestionAnswer {
     Dismissed,
 }
 
+/// Something a tool shows a person and asks nothing about: a mini tool's `ctx.ui.openDiff` (a
+/// unified diff). `heading` names who shows it and what.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct View {
+    pub heading: String,
+    pub body: String,
+}
+
 /// Whoever answers cards and questions in a run.
 pub trait Prompter {
     fn card(&mut self, card: &Card) -> CardAnswer;
@@ -149,6 +157,12 @@ pub trait Prompter {
         self.card(card)
     }
     fn question(&mut self, question: &Question) -> QuestionAnswer;
+    /// Shows `view` where the person is; whether it was shown. By default nothing is (an MCP
+    /// client's person sees it in the call's result instead, `Nobody` has no one to show it).
+    fn show(&mut self, view: &View) -> bool {
+        let _ = view;
+        false
+    }
 }
 
 /// The prompter of a run with nobody to ask.

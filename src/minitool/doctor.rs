@@ -125,11 +125,7 @@ fn lint_sources(m: &Manifest) -> Vec<Issue> {
     }
     issues.extend(headless.into_iter().map(|(member, file)| Issue {
         severity: Severity::Warning,
-        message: format!(
-            "{file} uses ctx.{}, which finch cannot honour: {}",
-            member.member,
-            member.meaning()
-        ),
+        message: member.warning(&file),
         official: None,
     }));
     issues

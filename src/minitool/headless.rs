@@ -2,7 +2,8 @@
 //! table both `finch doctor` (which warns about packages that use them) and the runtime's node
 //! bootstrap (which is handed this table as JSON when it is written, `host::runtime::protocol`)
 //! go by, so the two cannot drift apart. "records" members are accepted and recorded as
-//! contributions finch cannot show; "rejects" members return a promise that rejects.
+//! contributions finch cannot show; "rejects" members return a promise that rejects; "shows"
+//! members are shown as text where a person is and recorded where nobody is.
 //!
 //! It must stay data: no I/O, nothing of the host.
 
@@ -15,6 +16,9 @@ pub enum Treatment {
     Records,
     /// Its promise rejects with an error saying finch is headless.
     Rejects,
+    /// Shown as text instead of the app's window (a unified diff on the terminal, or in the
+    /// call's result for an MCP client), and only recorded when nobody is there to see it.
+    Shows,
 }
 
 /// One member of `ctx` finch cannot honour.
@@ -35,6 +39,25 @@ impl HeadlessMember {
                 "finch accepts it and shows nothing (a headless host has no window); `finch reload` lists it"
             }
             Treatment::Rejects => "it rejects under finch, a headless host",
+            Treatment::Shows => {
+                "finch shows it as text (a unified diff on the terminal, or in the call's result for an MCP client) and only records it where nobody is there to see it (outside a call with no terminal: the mini tool's log)"
+            }
+        }
+    }
+
+    /// `finch doctor`'s warning about `file` using it.
+    pub fn warning(&self, file: &str) -> String {
+        match self.treatment {
+            Treatment::Records | Treatment::Rejects => format!(
+                "{file} uses ctx.{}, which finch cannot honour: {}",
+                self.member,
+                self.meaning()
+            ),
+            Treatment::Shows => format!(
+                "{file} uses ctx.{}, which has no window under finch: {}",
+                self.member,
+                self.meaning()
+            ),
         }
     }
 }
@@ -44,6 +67,14 @@ const fn records(member: &'static str, needle: &'static str) -> HeadlessMember {
         member,
         needle,
         treatment: Treatment::Records,
+    }
+}
+
+const fn shows(member: &'static str, needle: &'static str) -> HeadlessMember {
+    HeadlessMember {
+        member,
+        needle,
+        treatment: Treatment::Shows,
     }
 }
 
@@ -69,6 +100,7 @@ pub const MEMBERS: &[HeadlessMember] = &[
         "registerSettingsMenu(",
     ),
     records("icons.register", "icons.register("),
+    shows("ui.openDiff", "openDiff("),
     rejects("oauth", ".oauth."),
     rejects("navigation.openSession", "openSession("),
     rejects("browser.open", ".browser.open("),
@@ -79,7 +111,8 @@ pub fn members() -> &'static [HeadlessMember] {
     MEMBERS
 }
 
-/// The table as the bootstrap takes it: `{"records": [{member, needle}], "rejects": [...]}`.
+/// The table as the bootstrap takes it: `{"records": [{member, needle}], "rejects": [...],
+/// "shows": [...]}`.
 pub fn to_json() -> Value {
     let of = |t: Treatment| -> Vec<Value> {
         MEMBERS
@@ -88,7 +121,11 @@ pub fn to_json() -> Value {
             .map(|m| json!({"member": m.member, "needle": m.needle}))
             .collect()
     };
-    json!({"records": of(Treatment::Records), "rejects": of(Treatment::Rejects)})
+    json!({
+        "records": of(Treatment::Records),
+        "rejects": of(Treatment::Rejects),
+        "shows": of(Treatment::Shows),
+    })
 }
 
 #[cfg(test)]
@@ -111,7 +148,10 @@ mod tests {
     fn the_json_keeps_every_member_under_its_treatment() {
         let doc = to_json();
         let count = |k: &str| doc[k].as_array().map_or(0, Vec::len);
-        assert_eq!(count("records") + count("rejects"), MEMBERS.len());
+        assert_eq!(
+            count("records") + count("rejects") + count("shows"),
+            MEMBERS.len()
+        );
         assert_eq!(
             doc["rejects"][0],
             json!({"member": "oauth", "needle": ".oauth."})

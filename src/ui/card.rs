@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 use owo_colors::OwoColorize;
 
 use crate::host::cancel::Cancel;
-use crate::host::prompt::{Card, CardAnswer, Prompter, Question, QuestionAnswer};
+use crate::host::prompt::{Card, CardAnswer, Prompter, Question, QuestionAnswer, View};
 use crate::host::tool::Risk;
 use crate::ui::display_width;
 
@@ -292,6 +292,34 @@ impl TtyPrompter {
 }
 
 impl Prompter for TtyPrompter {
+    /// The view as it is, between the heading and a blank line; a diff's added and removed
+    /// lines in green and red when colour is on. Not in the background (that would stop the
+    /// process).
+    fn show(&mut self, view: &View) -> bool {
+        if term::in_background(&self.tty) {
+            return false;
+        }
+        let mut text = format!("\n{}\n", view.heading);
+        for line in view.body.lines() {
+            let paint = match line.as_bytes().first() {
+                _ if !self.color || line.starts_with("+++") || line.starts_with("---") => None,
+                Some(b'+') => Some("32"),
+                Some(b'-') => Some("31"),
+                Some(b'@') => Some("36"),
+                _ => None,
+            };
+            match paint {
+                Some(code) => text.push_str(&format!("\x1b[{code}m{line}\x1b[0m\n")),
+                None => {
+                    text.push_str(line);
+                    text.push('\n');
+                }
+            }
+        }
+        text.push('\n');
+        self.write(text.as_bytes()).is_ok()
+    }
+
     fn card(&mut self, card: &Card) -> CardAnswer {
         let color = self.color;
         self.with_raw_mode(

@@ -22,6 +22,7 @@ mod mcp_client;
 mod memory;
 mod node_suite;
 mod npm_dist;
+mod open_diff;
 mod pi;
 mod policy;
 mod registry;

@@ -1246,7 +1246,7 @@ fn events_status_and_spaces_deliver_what_the_host_has() {
 
 /// The call record `finch tool call --json` printed at the end of a terminal's output.
 #[track_caller]
-fn record_in(tail: &str) -> Value {
+pub(crate) fn record_in(tail: &str) -> Value {
     let start = tail
         .find("\n{")
         .unwrap_or_else(|| panic!("no JSON in {tail}"));

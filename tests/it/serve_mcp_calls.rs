@@ -512,12 +512,7 @@ export function activate(ctx) {{
     dir.display().to_string()
 }
 
-// Intermittent: in some runs a few of the eight calls reach their mini tool only after the
-// others gave up waiting (seen on an idle machine too), a fault in the per-call routing of
-// issue 30, which stays open for it. Left out of scripts/test until that is fixed; run it
-// with `cargo nextest run --run-ignored all -E 'test(mini_tool_calls_run_side_by_side)'`.
 #[test]
-#[ignore = "intermittent (issue 30, open): not every call is in flight at once"]
 fn mini_tool_calls_run_side_by_side_across_and_within_mini_tools() {
     let ctx = TestContext::new();
     let meeting = ctx.base().join("meeting");

@@ -377,9 +377,11 @@ function canvasHandle(options) {
   };
 }
 
-function makeUi(extra) {
+function makeUi(limits) {
   const toast = (kind, body) => notify(M.notify.uiNotify, { kind, ...body });
   const known = {
+    // Newer than the published finch.d.ts (finch-wechat-preview uses it).
+    openDiff: (options) => openDiff(options, limits.diffSideMax),
     openFilePreview(path) {
       record("ui.openFilePreview", path);
       return Promise.resolve();
@@ -398,13 +400,13 @@ function makeUi(extra) {
       else toast("toast", { title, message: String(o.description), level });
       return Promise.resolve({ action: "dismissed" });
     },
-    showConfirmDialog: (options) => request(M.request.uiConfirm, { ...prompt(options), ...callExtra(), ...extra }),
+    showConfirmDialog: (options) => request(M.request.uiConfirm, { ...prompt(options), ...callExtra() }),
     showModalDialog(options) {
       // close(action) settles the handle as if that action was chosen; a question already on
       // the terminal stays there until answered, and its answer is then dropped.
       let closeWith;
       const closed = new Promise((resolve) => (closeWith = resolve));
-      const handle = Promise.race([request(M.request.uiModal, { ...prompt(options), ...callExtra(), ...extra }), closed]);
+      const handle = Promise.race([request(M.request.uiModal, { ...prompt(options), ...callExtra() }), closed]);
       return Object.assign(handle, {
         close(action) {
           closeWith({ action: action === undefined ? "dismissed" : String(action) });
@@ -446,6 +448,29 @@ function makeUi(extra) {
       };
     },
   });
+}
+
+// ctx.ui.openDiff({type: "files", leftPath, rightPath, title}): this process reads both files —
+// the host never reads a path for a mini tool — and the host shows the person a unified diff of
+// them (the terminal, the call's result for an MCP client, else the mini tool's log). Resolves
+// once it was shown or recorded, as the app's resolves once its diff opened.
+async function openDiff(options, max) {
+  const extra = callExtra();
+  const o = typeof options === "object" && options !== null ? options : {};
+  const type = o.type === undefined ? "files" : o.type;
+  if (type !== "files") {
+    throw new TypeError(`ctx.ui.openDiff: type ${safeJson(type)} is not one finch shows (it shows {type: "files", leftPath, rightPath})`);
+  }
+  const fs = await import("node:fs/promises");
+  const side = async (key) => {
+    const path = o[key];
+    if (typeof path !== "string" || path === "") throw new TypeError(`ctx.ui.openDiff: ${key} must be a non-empty path`);
+    const { size } = await fs.stat(path);
+    return { path, size, text: size <= max ? await fs.readFile(path, "utf8") : null };
+  };
+  const [left, right] = await Promise.all([side("leftPath"), side("rightPath")]);
+  const title = o.title === undefined || o.title === null ? undefined : String(o.title);
+  await request(M.request.uiOpenDiff, { title, left, right, ...extra });
 }
 
 // `notify(message, type)`, and the older `(message, {level})` / `({title, message, level})`.
@@ -559,7 +584,7 @@ function makeCtx(p) {
     browser: {
       open: () => cannot("browser.open", `${NO_APP} (no browser panel)`),
     },
-    ui: makeUi({}),
+    ui: makeUi({ diffSideMax: p.limits?.diffSide ?? 0 }),
     capabilities: makeCapabilities(p),
     icons: {
       register(packId) {

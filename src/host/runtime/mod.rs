@@ -56,6 +56,15 @@
 //!   timeout; a question already on the terminal stays there until it is answered (or the
 //!   card timeout passes), and that late answer is dropped — the prompter has no way to take
 //!   a question back.
+//! - `ui.openDiff({type: "files", leftPath, rightPath, title})` (newer than the published
+//!   finch.d.ts; finch-wechat-preview uses it): the mini tool's own process reads both files
+//!   (up to 1 MiB each; the host never reads a path for it) and the host makes a unified diff.
+//!   The prompter of the call it was asked in shows it (the terminal); one that cannot (an MCP
+//!   client, no terminal) leaves it to the call's result, as one more text block. Asked
+//!   outside a call, the person of a running call sees it on the terminal, else it is written
+//!   to the mini tool's log, recorded (`unsupported`) and a line on stderr says where. It
+//!   resolves `undefined` each way, as the app's does once its diff opened; another `type`, a
+//!   missing path or file rejects.
 //! - `ui.showToast`, `ui.notify`, `ui.showMessage` print a line on stderr (the event hook);
 //!   `showToast` resolves `{action: "dismissed"}` (nobody can click its button).
 //! - Contributions finch cannot show — `ui.createPanel`, `ui.onDidOpenPanel`,
@@ -100,7 +109,7 @@
 //!   aborts its `exec.signal` at once and ends as cancelled after at most that same grace; a
 //!   tool that ignores the signal is not stopped (it was not at fault), its late answer dropped.
 //! - `exec.progress.report(update)` of a running call goes to that call's `CallCx::progress`
-//!   (see `ProgressState` for how `percent`, `increment` and `total` become MCP's numbers);
+//!   (see `CallState` for how `percent`, `increment` and `total` become MCP's numbers);
 //!   an update that comes after its call ended goes to the event hook, a line on stderr.
 
 mod localized;
@@ -125,6 +134,7 @@ use serde_json::{Map, Value, json};
 
 use super::catalog::{ToolDef, ToolSpec};
 use super::output::{Content, ToolOutput};
+use super::prompt;
 use super::{CallCx, JobCx, Provider, Started};
 use crate::config::{RuntimeSettings, Settings};
 use crate::env::Env;
@@ -1014,7 +1024,13 @@ impl Inner {
                     id,
                     Err(RpcError::refused("no person can answer during activation")),
                 ),
-                Ok(MainMsg::Progress(_) | MainMsg::Cancelled) => {}
+                Ok(MainMsg::Show { from, id, view, .. }) => {
+                    if let Some(inst) = self.instance_of(&from) {
+                        services::not_shown(self, inst, &view);
+                    }
+                    from.reply(id, Ok(Value::Null));
+                }
+                Ok(MainMsg::Progress(_) | MainMsg::Cancelled | MainMsg::Unseen(_)) => {}
                 Err(RecvTimeoutError::Timeout) => {
                     let now = Instant::now();
                     let expired: Vec<u64> = waiting
@@ -1219,6 +1235,7 @@ impl Inner {
                 "available": lock(&self.capabilities).available(),
             },
             "contributions": self.contributions,
+            "limits": {"diffSide": protocol::DIFF_SIDE_MAX},
         })
     }
 
@@ -1442,12 +1459,18 @@ impl Inner {
     /// call running now, the latest, so a person sees it the way a call's dialog is seen.
     /// `None`: no call runs, nobody to ask.
     pub(crate) fn dialog_route(&self, params: &Value) -> Option<Sender<MainMsg>> {
-        let calls = lock(&self.calls);
         let named = params.get("toolCallId").and_then(Value::as_str);
-        named
-            .and_then(|id| calls.iter().find(|c| c.id == id))
-            .or_else(|| calls.last())
-            .map(|c| c.tx.clone())
+        self.call_route(named).map(|(tx, _)| tx)
+    }
+
+    /// `dialog_route` by the call's id: the channel, and whether it is the named call's own
+    /// (not a call that merely runs now).
+    pub(crate) fn call_route(&self, named: Option<&str>) -> Option<(Sender<MainMsg>, bool)> {
+        let calls = lock(&self.calls);
+        if let Some(call) = named.and_then(|id| calls.iter().find(|c| c.id == id)) {
+            return Some((call.tx.clone(), true));
+        }
+        calls.last().map(|c| (c.tx.clone(), false))
     }
 
     /// Where a `progress` notification of a mini tool goes: to the call that waits when it
@@ -1550,15 +1573,25 @@ impl Inner {
                 let _ = cancelled.send(MainMsg::Cancelled);
             });
         }
-        let mut progress = ProgressState::default();
+        let mut state = CallState::default();
         let deadline = Instant::now() + reg.timeout;
-        match self.wait_reply(&rx, deadline, cx, &mut progress) {
-            Waited::Reply(result) => return self.finish_call(inst, &tool.name, result),
+        match self.wait_reply(&rx, deadline, cx, &mut state) {
+            Waited::Reply(result) => {
+                let mut output = self.finish_call(inst, &tool.name, result);
+                // What the call showed that its prompter could not: in its result, for
+                // whoever reads it (an MCP client's person, `tool call`'s output).
+                for view in std::mem::take(&mut state.unseen) {
+                    output
+                        .content
+                        .push(Content::Text(format!("{}\n{}", view.heading, view.body)));
+                }
+                return output;
+            }
             Waited::Cancelled => {
                 // A moment to settle, as after a timeout; a tool that ignores its signal
                 // keeps running in its process, and its late answer is dropped.
                 let grace = (reg.timeout / 2).min(CANCEL_GRACE_MAX);
-                let _ = self.wait_reply(&rx, Instant::now() + grace, cx, &mut progress);
+                let _ = self.wait_reply(&rx, Instant::now() + grace, cx, &mut state);
                 conn.forget(request);
                 return super::cancel::cancelled_output(&tool.name);
             }
@@ -1571,7 +1604,7 @@ impl Inner {
             json!({"id": request, "reason": format!("timed out after {limit}")}),
         );
         let grace = (reg.timeout / 2).min(CANCEL_GRACE_MAX);
-        let settled = self.wait_reply(&rx, Instant::now() + grace, cx, &mut progress);
+        let settled = self.wait_reply(&rx, Instant::now() + grace, cx, &mut state);
         conn.forget(request);
         if cx.cancel.is_cancelled() {
             return super::cancel::cancelled_output(&tool.name);
@@ -1607,7 +1640,7 @@ impl Inner {
         rx: &mpsc::Receiver<MainMsg>,
         deadline: Instant,
         cx: &JobCx,
-        progress: &mut ProgressState,
+        state: &mut CallState,
     ) -> Waited {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
@@ -1618,7 +1651,7 @@ impl Inner {
                 Ok(MainMsg::Reply { tag: 0, result }) => return Waited::Reply(result),
                 Ok(MainMsg::Reply { .. }) => {}
                 Ok(MainMsg::Cancelled) => return Waited::Cancelled,
-                Ok(MainMsg::Progress(params)) => (cx.progress)(progress.update(&params)),
+                Ok(MainMsg::Progress(params)) => (cx.progress)(state.update(&params)),
                 Ok(MainMsg::Prompt {
                     from,
                     id,
@@ -1631,9 +1664,45 @@ impl Inner {
                         inner.answer_dialog(&from, id, dialog, &params, prompter)
                     }));
                 }
+                Ok(MainMsg::Show {
+                    from,
+                    id,
+                    view,
+                    back,
+                }) => {
+                    let inner = Arc::clone(self);
+                    (cx.on_host)(Box::new(move |prompter| {
+                        inner.show_view(&from, id, view, back, prompter)
+                    }));
+                }
+                Ok(MainMsg::Unseen(view)) => state.unseen.push(view),
                 Err(_) => return Waited::Deadline,
             }
         }
+    }
+
+    /// Shows a person what a mini tool shows (`ctx.ui.openDiff`) and answers it `null`. What
+    /// the prompter cannot show goes into the result of the call it was shown in (`back`),
+    /// else is recorded (`services::not_shown`). The answer follows, so a mini tool that
+    /// awaits it finds the view in its call's result.
+    fn show_view(
+        &self,
+        from: &Arc<Conn>,
+        id: Value,
+        view: prompt::View,
+        back: Option<Sender<MainMsg>>,
+        prompter: &mut dyn super::prompt::Prompter,
+    ) {
+        if !prompter.show(&view) {
+            let unseen = match back {
+                Some(back) => back.send(MainMsg::Unseen(view)).err().map(|e| e.0),
+                None => Some(MainMsg::Unseen(view)),
+            };
+            if let (Some(MainMsg::Unseen(view)), Some(inst)) = (unseen, self.instance_of(from)) {
+                services::not_shown(self, inst, &view);
+            }
+        }
+        from.reply(id, Ok(Value::Null));
     }
 
     /// Asks a person a mini tool's dialog and sends the mini tool the answer.
@@ -1786,7 +1855,8 @@ impl Inner {
                 Ok(MainMsg::Prompt { from, id, .. }) => {
                     from.reply(id, Err(RpcError::refused("the host is shutting down")))
                 }
-                Ok(MainMsg::Progress(_) | MainMsg::Cancelled) => {}
+                Ok(MainMsg::Show { from, id, .. }) => from.reply(id, Ok(Value::Null)),
+                Ok(MainMsg::Progress(_) | MainMsg::Cancelled | MainMsg::Unseen(_)) => {}
                 Err(_) => break,
             }
         }
@@ -1806,17 +1876,19 @@ enum Waited {
     Cancelled,
 }
 
-/// A call's progress so far, to turn `exec.progress.report` updates (finch.d.ts: `message`,
-/// `percent`, `increment`, `total`) into MCP's growing `progress` of an optional `total`:
-/// a `percent` is progress out of 100; `increment`s add up (of `total` when given); an update
-/// with neither counts as one more step.
+/// What a waiting call gathered. Its progress so far, to turn `exec.progress.report` updates
+/// (finch.d.ts: `message`, `percent`, `increment`, `total`) into MCP's growing `progress` of
+/// an optional `total`: a `percent` is progress out of 100; `increment`s add up (of `total`
+/// when given); an update with neither counts as one more step. And the views it showed that
+/// its prompter could not (`MainMsg::Unseen`), for its result.
 #[derive(Default)]
-struct ProgressState {
+struct CallState {
     done: f64,
     total: Option<f64>,
+    unseen: Vec<prompt::View>,
 }
 
-impl ProgressState {
+impl CallState {
     fn update(&mut self, params: &Value) -> super::cancel::Progress {
         let number = |k: &str| {
             params

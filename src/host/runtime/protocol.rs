@@ -93,6 +93,8 @@ methods! {
         UiConfirm = "ui.confirm",
         UiModal = "ui.modal",
         UiForm = "ui.form",
+        /// `ctx.ui.openDiff`: two texts the mini tool's process read, to show as a diff.
+        UiOpenDiff = "ui.openDiff",
         StatusGet = "status.get",
         SpacesList = "spaces.list",
         SessionsCreate = "sessions.create",
@@ -155,6 +157,35 @@ pub(crate) struct Notice {
     pub title: Option<String>,
     pub message: String,
 }
+
+/// The params of `ui.openDiff`: what `ctx.ui.openDiff({type: "files", leftPath, rightPath,
+/// title})` read. The bootstrap reads both files in the mini tool's own process (under its own
+/// confinement), so the host never reads a path on a mini tool's behalf.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct OpenDiff {
+    #[serde(default)]
+    pub title: Option<String>,
+    pub left: DiffSide,
+    pub right: DiffSide,
+    /// The call it was asked in, when it was (see `Inner::dialog_route`).
+    #[serde(default)]
+    pub tool_call_id: Option<String>,
+}
+
+/// One side of `OpenDiff`: its path as the mini tool gave it, and its text (`None` when it was
+/// larger than the bootstrap sends: `size` says how large).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+pub(crate) struct DiffSide {
+    pub path: String,
+    #[serde(default)]
+    pub text: Option<String>,
+    #[serde(default)]
+    pub size: u64,
+}
+
+/// The most of one side's text the bootstrap sends with `ui.openDiff`.
+pub(crate) const DIFF_SIDE_MAX: u64 = 1024 * 1024;
 
 /// A message the bootstrap sent, decoded.
 #[derive(Debug, Clone, PartialEq)]
@@ -329,8 +360,8 @@ mod tests {
         let text = bootstrap_text(BOOTSTRAP_SOURCE);
         assert!(!text.contains("/*finch:"), "a placeholder is left");
         assert!(text.contains("\"storageGet\":\"storage.get\""));
-        // Each headless member is treated as the table says: recorded by that name, or
-        // rejecting under it.
+        // Each headless member is treated as the table says: recorded by that name,
+        // rejecting under it, or shown (a member of the bootstrap's ui that asks the host).
         for m in MEMBERS {
             let handled = match m.treatment {
                 Treatment::Records => BOOTSTRAP_SOURCE.contains(&format!("\"{}\"", m.member)),
@@ -338,6 +369,9 @@ mod tests {
                     BOOTSTRAP_SOURCE.contains(&format!("cannot(\"{}", m.member))
                         || BOOTSTRAP_SOURCE.contains(&format!("cannot(`{}.", m.member))
                 }
+                Treatment::Shows => m.member.strip_prefix("ui.").is_some_and(|name| {
+                    BOOTSTRAP_SOURCE.contains(&format!("    {name}: (options) => {name}("))
+                }),
             };
             assert!(
                 handled,

@@ -21,6 +21,7 @@ use serde_json::{Map, Value, json};
 use super::process::Stream;
 use super::protocol::{FromChild, HostPush, HostRequest, Method};
 use super::ui::Dialog;
+use crate::host::prompt::View;
 
 /// The longest line a child may send (64 MiB): a longer one is a broken channel, not a message.
 pub(crate) const MAX_LINE: usize = 64 << 20;
@@ -88,6 +89,17 @@ pub(crate) enum MainMsg {
         dialog: Dialog,
         params: Value,
     },
+    /// A child shows a person something (`ctx.ui.openDiff`). `back` is the channel of the
+    /// call it was shown in, when it was that call's own: a view nobody could be shown goes
+    /// back there (`Unseen`), into the call's result.
+    Show {
+        from: Arc<Conn>,
+        id: Value,
+        view: View,
+        back: Option<Sender<MainMsg>>,
+    },
+    /// A view of the call that waits that its prompter could not show (`Show`).
+    Unseen(View),
     /// `exec.progress.report(...)` of the call that waits (the `progress` notification's
     /// params).
     Progress(Value),

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::protocol::{ChildRequest, HostPush, HostRequest, Method, Note};
+use super::protocol::{ChildRequest, HostPush, HostRequest, Method, Note, OpenDiff};
 use super::rpc::{Conn, MainMsg, Pending, RpcError, RpcResult};
 use super::ui::Dialog;
 use super::{
@@ -23,6 +23,7 @@ use super::{
 };
 use crate::host::catalog::{Exposure, ToolDef};
 use crate::host::naming;
+use crate::host::prompt::View;
 use crate::host::tool::{Layer, Risk};
 
 /// Capabilities provided at run time, and requests waiting for one.
@@ -214,6 +215,7 @@ pub(crate) fn request(
                 None => Some(Ok(nobody_there(inner, inst, dialog, &params))),
             }
         }
+        R::UiOpenDiff => open_diff(inner, inst, conn, &id, params),
         R::AppearanceGet | R::AppearanceSetTheme | R::AppearanceSetHomeBackground => {
             Some(appearance(inner, inst, method, &params))
         }
@@ -259,6 +261,73 @@ fn nobody_there(inner: &Inner, inst: &Instance, method: Dialog, params: &Value) 
         message,
     });
     answer
+}
+
+/// `ctx.ui.openDiff`: a unified diff shown by the prompter of the call it was asked in (the
+/// terminal), else in that call's result (an MCP client, `tool call` without a terminal).
+/// Asked outside a call it is shown to the person of a call that runs, else recorded. Answered
+/// `null` whichever way, as the app's resolves once its diff opened and asks nothing.
+fn open_diff(
+    inner: &Arc<Inner>,
+    inst: &Arc<Instance>,
+    conn: &Arc<Conn>,
+    id: &Value,
+    params: Value,
+) -> Option<RpcResult> {
+    let diff: OpenDiff = match serde_json::from_value(params) {
+        Ok(diff) => diff,
+        Err(e) => return Some(Err(RpcError::invalid(format!("ui.openDiff: {e}")))),
+    };
+    let view = ui::diff_view(&diff, &inst.display_name);
+    if let Some((tx, own)) = inner.call_route(diff.tool_call_id.as_deref()) {
+        let show = MainMsg::Show {
+            from: conn.clone(),
+            id: id.clone(),
+            view,
+            back: own.then(|| tx.clone()),
+        };
+        match tx.send(show) {
+            Ok(()) => return None,
+            Err(mpsc::SendError(MainMsg::Show { view, .. })) => not_shown(inner, inst, &view),
+            Err(_) => {}
+        }
+    } else {
+        not_shown(inner, inst, &view);
+    }
+    Some(Ok(Value::Null))
+}
+
+/// A view nobody could be shown: written whole to the mini tool's log, recorded among the
+/// surfaces finch did not show (`finch reload` lists them), and a line on stderr says where.
+pub(crate) fn not_shown(inner: &Inner, inst: &Instance, view: &View) {
+    log_line(
+        inst,
+        &format!(
+            "finch: not shown (nobody to show it to): {}\n{}",
+            view.heading, view.body
+        ),
+    );
+    let used = UnsupportedUse {
+        minitool: inst.id.clone(),
+        kind: "ui.openDiff".into(),
+        detail: Some(view.heading.clone()),
+    };
+    let mut recorded = lock(&inner.unsupported);
+    if !recorded.contains(&used) {
+        recorded.push(used);
+    }
+    drop(recorded);
+    inner.emit(RuntimeEvent::Notice {
+        minitool: inst.id.clone(),
+        display_name: inst.display_name.clone(),
+        level: Some("warning".into()),
+        title: None,
+        message: format!(
+            "a diff was not shown ({}): nobody to show it to in this run; it is in the mini tool's log: {}",
+            view.heading,
+            inst.log.display()
+        ),
+    });
 }
 
 /// A notification from a mini tool.

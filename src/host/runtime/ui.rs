@@ -8,12 +8,15 @@
 //! is the documented "not answered" result — `{confirmed: false}`, `{action: "dismissed"}`,
 //! `{submitted: false, reason: "background"}` (the first two also carry `reason`) — and the
 //! caller prints a notice that the dialog got no answer: never a silent or made-up answer.
+//!
+//! What a mini tool shows and asks nothing about (`ctx.ui.openDiff`) becomes a `View`
+//! (`diff_view`): a unified diff the prompter shows, or the call's result carries.
 
 use serde_json::{Map, Value, json};
 
-use super::protocol::ChildRequest;
+use super::protocol::{ChildRequest, DIFF_SIDE_MAX, DiffSide, OpenDiff};
 use super::rpc::{RpcError, RpcResult};
-use crate::host::prompt::{Choice, Prompter, Question, QuestionAnswer};
+use crate::host::prompt::{Choice, Prompter, Question, QuestionAnswer, View};
 
 /// One answered prompt: the mini tool's result, and a notice for the person running finch when
 /// nobody could answer.
@@ -80,6 +83,38 @@ pub(crate) fn answer(
             }
         }
     }
+}
+
+/// What `ctx.ui.openDiff` shows: a heading naming the mini tool, the title and both paths, and
+/// a unified diff of the two texts (3 lines of context) — or why there is none to show.
+pub(crate) fn diff_view(diff: &OpenDiff, display_name: &str) -> View {
+    let (left, right) = (&diff.left, &diff.right);
+    let title = diff
+        .title
+        .as_deref()
+        .filter(|t| !t.trim().is_empty())
+        .unwrap_or("diff");
+    let heading = format!("{display_name}: {title} ({} → {})", left.path, right.path);
+    let too_large = |side: &DiffSide| {
+        format!(
+            "(no diff shown: {} is {} bytes; finch shows files up to {} bytes)",
+            side.path, side.size, DIFF_SIDE_MAX
+        )
+    };
+    let body = match (&left.text, &right.text) {
+        (None, _) => too_large(left),
+        (_, None) => too_large(right),
+        (Some(a), Some(b)) if a == b => "(no differences)".to_string(),
+        (Some(a), Some(b)) if a.contains('\0') || b.contains('\0') => {
+            format!("Binary files {} and {} differ", left.path, right.path)
+        }
+        (Some(a), Some(b)) => similar::TextDiff::from_lines(a.as_str(), b.as_str())
+            .unified_diff()
+            .context_radius(3)
+            .header(&left.path, &right.path)
+            .to_string(),
+    };
+    View { heading, body }
 }
 
 /// Why a prompt got no answer.
@@ -387,6 +422,62 @@ fn typed(kind: &str, text: &str, default: Option<&Value>) -> Value {
 mod tests {
     use super::*;
     use crate::host::prompt::{Card, CardAnswer, Nobody};
+
+    fn side(path: &str, text: Option<&str>, size: u64) -> DiffSide {
+        DiffSide {
+            path: path.into(),
+            text: text.map(str::to_string),
+            size,
+        }
+    }
+
+    fn diff(left: DiffSide, right: DiffSide, title: Option<&str>) -> OpenDiff {
+        OpenDiff {
+            title: title.map(str::to_string),
+            left,
+            right,
+            tool_call_id: None,
+        }
+    }
+
+    #[test]
+    fn a_diff_view_is_a_unified_diff_or_says_why_there_is_none() {
+        let view = diff_view(
+            &diff(
+                side("/a", Some("x\ny\n"), 4),
+                side("/b", Some("x\nz\n"), 4),
+                Some("T"),
+            ),
+            "Tool",
+        );
+        assert_eq!(view.heading, "Tool: T (/a → /b)");
+        assert_eq!(view.body, "--- /a\n+++ /b\n@@ -1,2 +1,2 @@\n x\n-y\n+z\n");
+        let cases = [
+            (
+                side("/a", Some("same"), 4),
+                side("/b", Some("same"), 4),
+                "(no differences)".to_string(),
+            ),
+            (
+                side("/a", Some("\0x"), 2),
+                side("/b", Some("\0y"), 2),
+                "Binary files /a and /b differ".to_string(),
+            ),
+            (
+                side("/a", Some("x"), 1),
+                side("/big", None, DIFF_SIDE_MAX + 1),
+                format!(
+                    "(no diff shown: /big is {} bytes; finch shows files up to {DIFF_SIDE_MAX} bytes)",
+                    DIFF_SIDE_MAX + 1
+                ),
+            ),
+        ];
+        for (left, right, body) in cases {
+            let view = diff_view(&diff(left, right, Some("  ")), "Tool");
+            assert_eq!(view.body, body);
+            assert!(view.heading.starts_with("Tool: diff ("), "{}", view.heading);
+        }
+    }
 
     /// Answers questions from a script and keeps them.
     struct Scripted(Vec<QuestionAnswer>, Vec<Question>);
