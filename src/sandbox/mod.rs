@@ -199,6 +199,13 @@ pub struct Access {
     pub protected: Vec<PathBuf>,
     /// TCP and sockets of every family; `false` leaves `socketpair` only.
     pub network: bool,
+    /// Files that may be read and executed, nothing else in their directories: the one program
+    /// a mini tool may start (node) and its ELF interpreter.
+    pub exec_files: Vec<PathBuf>,
+    /// The writable directories (`write`, `write_exec`, the private TMPDIR) are bound `noexec`
+    /// over themselves in a private mount namespace: nothing written can be mapped executable
+    /// (`dlopen`), which Landlock alone does not hold.
+    pub noexec: bool,
 }
 
 impl Access {
