@@ -580,6 +580,12 @@ pub fn environment<'a>(
 /// refusal: `"blocked: <id> declares network: false"` followed by the error. `None` when the
 /// error does not look like a refusal, or when what it tried was declared.
 pub fn explain(id: &str, declared: &Declared, error: &str) -> Option<String> {
+    blocked_by(id, declared, error).map(|blocked| format!("{blocked} ({error})"))
+}
+
+/// `"blocked: <id> declares <declaration>"` for an error text that shows a kernel refusal of
+/// something `declared` does not allow (see `explain`).
+pub fn blocked_by(id: &str, declared: &Declared, error: &str) -> Option<String> {
     if error.contains("blocked: ") {
         return None; // already explained
     }
@@ -618,7 +624,7 @@ pub fn explain(id: &str, declared: &Declared, error: &str) -> Option<String> {
             Filesystem::ReadWrite => Some("filesystem: \"readwrite\""),
         }
     }?;
-    Some(format!("blocked: {id} declares {declaration} ({error})"))
+    Some(format!("blocked: {id} declares {declaration}"))
 }
 
 impl From<GrantError> for crate::error::CommandError {

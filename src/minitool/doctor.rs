@@ -214,6 +214,17 @@ pub fn undeclared_uses(
             "{file} uses {what}, but the manifest does not declare \"shell\": true: finch's sandbox lets it execute nothing but node (declare it, or a user runs `finch sandbox grant <id> shell`)"
         )));
     }
+    if !declared.shell
+        && let Some((file, what)) = first(&|t| {
+            let native = t.contains("process.dlopen")
+                || (t.contains("createRequire") && t.contains(".node"));
+            (native && t.contains("storagePath")).then(|| "native code (.node)".to_string())
+        })
+    {
+        out.push(warn(format!(
+            "{file} loads {what} and writes under storagePath, but the manifest does not declare \"shell\": true: finch's sandbox maps nothing it wrote as code, so a library it downloads will not load (one shipped in the package does; or a user runs `finch sandbox grant <id> shell`)"
+        )));
+    }
     if declared.filesystem != super::confine::Filesystem::ReadWrite
         && let Some((file, what)) = first(&|t| {
             (!t.contains("storagePath") && !t.contains("tmpdir"))
@@ -541,6 +552,17 @@ mod tests {
             "// fetch(x) and require('child_process')\nclient.fetch(q);\nfs.writeFileSync(path.join(ctx.storagePath, 'a'), b);",
         )]);
         assert!(undeclared_uses(&nothing, &quiet).is_empty());
+        let native = sources(&[(
+            "dist/d.js",
+            "const r = createRequire(import.meta.url);\nconst e = r(path.join(ctx.storagePath, 'engine.node'));",
+        )]);
+        let warnings = undeclared_uses(&nothing, &native);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(
+            warnings[0]
+                .message
+                .starts_with("dist/d.js loads native code (.node)")
+        );
     }
 
     fn problems(src: &str) -> Vec<String> {

@@ -502,3 +502,115 @@ fn minitools_off_runs_them_as_before_and_status_says_so() {
         .success()
         .stdout_has("minitool off ([sandbox] minitools = \"off\")");
 }
+
+/// A minimal MCP stdio server (newline-delimited JSON-RPC) with two tools: `write` a file and
+/// `connect` to a TCP port on 127.0.0.1; each answers what happened.
+const WALLED_SERVER: &str = r#"import fs from "node:fs";
+import net from "node:net";
+import readline from "node:readline";
+const send = (m) => process.stdout.write(JSON.stringify(m) + "\n");
+const object = (props) => ({ type: "object", properties: props });
+const tools = [
+  { name: "write", description: "Writes a file", inputSchema: object({ path: { type: "string" } }) },
+  { name: "connect", description: "Connects to a port", inputSchema: object({ port: { type: "number" } }) },
+];
+readline.createInterface({ input: process.stdin }).on("line", async (line) => {
+  const m = JSON.parse(line);
+  if (m.id === undefined) return;
+  const answer = (result) => send({ jsonrpc: "2.0", id: m.id, result });
+  if (m.method === "initialize") {
+    return answer({ protocolVersion: m.params.protocolVersion, capabilities: { tools: {} },
+                    serverInfo: { name: "walled", version: "1.0.0" } });
+  }
+  if (m.method === "tools/list") return answer({ tools });
+  if (m.method === "tools/call") {
+    const a = m.params.arguments || {};
+    const reply = (text, isError) => answer({ content: [{ type: "text", text }], isError });
+    try {
+      if (m.params.name === "write") {
+        fs.writeFileSync(a.path, "written by the server\n");
+        return reply("wrote", false);
+      }
+      await new Promise((resolve, reject) => {
+        const socket = net.connect(a.port, "127.0.0.1");
+        socket.on("connect", () => { socket.end(); resolve(); });
+        socket.on("error", reject);
+      });
+      return reply("connected", false);
+    } catch (err) {
+      return reply(`${err.code} ${err.message}`, true);
+    }
+  }
+  send({ jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "no such method" } });
+});
+"#;
+
+#[test]
+fn an_mcp_server_with_a_sandbox_entry_starts_confined() {
+    let s = Scene::new();
+    let server = s.ctx.work.join("walled.mjs");
+    std::fs::write(&server, WALLED_SERVER).unwrap();
+    let port = s.listener.local_addr().unwrap().port();
+    let entry = |sandbox: Value| {
+        let mut e = json!({"name": "walled", "command": "node", "args": [server]});
+        if !sandbox.is_null() {
+            e["sandbox"] = sandbox;
+        }
+        crate::mcp_bridge::write_servers(&s.ctx, &json!({"servers": [e]}));
+    };
+    let call = |tool: &str, args: Value| -> (bool, String) {
+        let name = format!("mcp__walled__{tool}");
+        let out = s.ctx.run(&[
+            "tool",
+            "call",
+            &name,
+            &args.to_string(),
+            "--json",
+            "--approve",
+            &name,
+        ]);
+        let record = out.json();
+        (record["isError"] == true, text_of(&record))
+    };
+    let inside = s.ctx.work.join("server-wrote.txt");
+    let write_outside = json!({"path": s.outside});
+    let write_inside = json!({"path": inside});
+
+    // read-only, no network: nothing written, nothing reached.
+    entry(json!({"profile": "read-only", "network": false}));
+    let (failed, text) = call("write", write_inside.clone());
+    assert!(failed && text.contains("EACCES"), "{text}");
+    let (failed, text) = call("write", write_outside.clone());
+    assert!(failed && text.contains("EACCES"), "{text}");
+    let (failed, text) = call("connect", json!({ "port": port }));
+    assert!(failed && text.contains("EPERM"), "{text}");
+    assert_eq!(s.connections(), 0);
+    assert!(!inside.exists() && !s.outside.exists());
+
+    // workspace-write with the network: the workspace and the listener, never outside.
+    entry(json!({"profile": "workspace-write", "network": true}));
+    assert_eq!(call("write", write_inside.clone()), (false, "wrote".into()));
+    assert!(inside.exists());
+    let (failed, text) = call("write", write_outside.clone());
+    assert!(failed && text.contains("EACCES"), "{text}");
+    assert_eq!(
+        call("connect", json!({ "port": port })),
+        (false, "connected".into())
+    );
+    assert_eq!(s.connections(), 1);
+    assert!(!s.outside.exists());
+
+    // Without the entry, the server runs as before: unconfined.
+    entry(Value::Null);
+    assert_eq!(call("write", write_outside), (false, "wrote".into()));
+    assert!(s.outside.exists());
+
+    // A bad entry is a problem naming it, and nothing starts.
+    entry(json!({"profile": "everything"}));
+    let out = s.ctx.run(&["mcp", "list", "--json"]);
+    assert!(
+        out.stdout().contains("is not read-only or workspace-write")
+            || out.stderr().contains("is not read-only or workspace-write"),
+        "{out}"
+    );
+}

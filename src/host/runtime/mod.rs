@@ -1784,7 +1784,26 @@ impl Inner {
         match result {
             Ok(value) => {
                 inst.state().failures = 0;
-                output_from(value)
+                let mut output = output_from(value);
+                // An error it returned (rather than threw) is explained the same way.
+                if output.is_error
+                    && let crate::minitool::confine::Mode::Enforced(declared) = &inst.sandbox
+                {
+                    let text: Vec<&str> = output
+                        .content
+                        .iter()
+                        .filter_map(|c| match c {
+                            Content::Text(text) => Some(text.as_str()),
+                            _ => None,
+                        })
+                        .collect();
+                    if let Some(blocked) =
+                        crate::minitool::confine::blocked_by(&inst.id, declared, &text.join("\n"))
+                    {
+                        output.content.insert(0, Content::Text(blocked));
+                    }
+                }
+                output
             }
             Err(e) if e.code == rpc::code::STOPPED => ToolOutput::error(e.message),
             Err(e) => ToolOutput::error(format!("`{tool}` failed: {}", inst.explain(&e.message))),
