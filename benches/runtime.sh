@@ -17,6 +17,10 @@
 #                        → first answer of a mini tool call (which waits for its own mini tool);
 #                        `finch tool call` of one mini tool's tool with 20 enabled, with the cache
 #                        (only its owner starts) and without it (every enabled one starts)
+#   confinement          the same "ready with 20" with each mini tool's node confined to its
+#                        manifest (`[sandbox] minitools = "manifest"`, the default) against
+#                        `"off"`, interleaved run by run in one go: medians of 15 each (goal:
+#                        confinement adds ≤ 10 %)
 #   calls side by side   8 calls in flight over one `finch run --serve mcp`, 2 to each of 4 mini
 #                        tools whose tool waits 200 ms: from the first request written to the
 #                        last response read, against one call alone (medians of 7 rounds;
@@ -226,6 +230,60 @@ print("finch tool call of one mini tool's tool with 20 enabled: %.0f ms with the
 print("resident memory: %d node processes, median %.1f MiB each (min %.1f, max %.1f); finch itself %.1f MiB"
       % (f["node_count"], mib(f["node_rss_median_kib"]), mib(f["node_rss_min_kib"]), mib(f["node_rss_max_kib"]),
          mib(f["finch_rss_kib"])))
+PY
+
+# Confinement: "ready with 20" with and without the kernel wall on each mini tool, interleaved
+# (the setting is written before every run), so that load on the machine hits both alike.
+python3 - "$finch" "$FINCH_RUNTIME_HOME/config/finch.toml" <<'PY'
+import json, os, subprocess, sys, time
+
+finch, config = sys.argv[1], sys.argv[2]
+os.makedirs(os.path.dirname(config), exist_ok=True)
+kept = open(config).read() if os.path.exists(config) else None
+
+# A confined mini tool that declares no network does not get NODE_EXTRA_CA_CERTS, which makes
+# every unconfined node parse its CA store at start: where it is set, both sides run without it
+# too, so that the row shows what the wall itself costs.
+without_ca = {k: v for k, v in os.environ.items() if k != "NODE_EXTRA_CA_CERTS"}
+
+def ready(setting, env=None):
+    with open(config, "w") as f:
+        f.write('[sandbox]\nminitools = "%s"\n' % setting)
+    t = time.perf_counter_ns()
+    proc = subprocess.Popen([finch, "run", "--jsonl", "--mode", "acceptCalls", "--approve", "bench01_pid"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0,
+                            env=env)
+    proc.stdin.write(b'{"id":1,"tool":"bench01_pid","arguments":{}}\n')
+    line = proc.stdout.readline()
+    elapsed = (time.perf_counter_ns() - t) / 1e6
+    if not line or json.loads(line).get("isError"):
+        sys.exit("the call after start failed (%s): %s" % (setting, line.decode()))
+    proc.stdin.close()
+    proc.wait()
+    return elapsed
+
+confined, unconfined, confined_no_ca, unconfined_no_ca = [], [], [], []
+extra_ca = "NODE_EXTRA_CA_CERTS" in os.environ
+ready("manifest"); ready("off")  # warm the page cache for both
+for _ in range(15):
+    confined.append(ready("manifest"))
+    unconfined.append(ready("off"))
+    if extra_ca:
+        confined_no_ca.append(ready("manifest", without_ca))
+        unconfined_no_ca.append(ready("off", without_ca))
+if kept is None:
+    os.remove(config)
+else:
+    with open(config, "w") as f:
+        f.write(kept)
+median = lambda xs: sorted(xs)[len(xs) // 2]
+c, u = median(confined), median(unconfined)
+print("ready with 20 mini tools, each confined to its manifest: median %.0f ms, without confinement"
+      " %.0f ms → %+.1f %% (goal ≤ +10 %%)" % (c, u, (c / u - 1) * 100))
+if extra_ca:
+    c, u = median(confined_no_ca), median(unconfined_no_ca)
+    print("  both without NODE_EXTRA_CA_CERTS (set here; the confined nodes above did not get it):"
+          " %.0f ms against %.0f ms → %+.1f %%" % (c, u, (c / u - 1) * 100))
 PY
 
 # Calls side by side: 4 mini tools (`--minitool` directories) whose `wait` tool waits 200 ms.

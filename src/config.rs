@@ -44,6 +44,8 @@
 //! network = true                           # approved Bash calls may use the network
 //! env = ["CARGO_HOME"]                     # more variables a fast-lane command sees
 //! read = ["/srv/data"]                     # more directories confined commands may read
+//! minitools = "manifest"                   # manifest | off: confine each mini tool's node to
+//!                                          # what its manifest declares (minitool::confine)
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -75,6 +77,7 @@ pub struct SandboxConfig {
     network: Option<bool>,
     env: Vec<String>,
     read: Vec<PathBuf>,
+    minitools: Option<String>,
 }
 
 /// Whether Bash calls lean on the kernel wall (`[sandbox] bash`).
@@ -98,6 +101,17 @@ pub struct SandboxSettings {
     pub env: Vec<String>,
     /// More directories confined commands may read and execute.
     pub read: Vec<PathBuf>,
+    /// Whether each mini tool's `node` is confined to what its manifest declares
+    /// (`[sandbox] minitools`, `minitool::confine`).
+    pub minitools: MiniToolWall,
+}
+
+/// `[sandbox] minitools`: `manifest` (default) confines each mini tool to its declarations,
+/// `off` runs them with every right of the user, as before.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MiniToolWall {
+    Manifest,
+    Off,
 }
 
 impl Default for SandboxSettings {
@@ -108,6 +122,7 @@ impl Default for SandboxSettings {
             network: true,
             env: Vec::new(),
             read: Vec::new(),
+            minitools: MiniToolWall::Manifest,
         }
     }
 }
@@ -136,6 +151,15 @@ impl SandboxConfig {
                 )));
             }
         };
+        let minitools = match self.minitools.as_deref() {
+            None | Some("manifest") => MiniToolWall::Manifest,
+            Some("off") => MiniToolWall::Off,
+            Some(other) => {
+                return Err(invalid(format!(
+                    "sandbox.minitools = {other:?} is not one of manifest, off"
+                )));
+            }
+        };
         if let Some(relative) = self.read.iter().find(|p| !p.is_absolute()) {
             return Err(invalid(format!(
                 "sandbox.read: {:?} is not an absolute path",
@@ -148,6 +172,7 @@ impl SandboxConfig {
             network: self.network.unwrap_or(true),
             env: self.env.clone(),
             read: self.read.clone(),
+            minitools,
         })
     }
 }
@@ -584,6 +609,15 @@ mod tests {
         let sandbox = cfg.settings(path).unwrap().sandbox;
         assert_eq!(sandbox.bash, BashWall::Off);
         assert_eq!(sandbox.approved, None);
+        assert_eq!(defaults.minitools, MiniToolWall::Manifest);
+        let off: Config = toml::from_str("[sandbox]\nminitools = \"off\"\n").unwrap();
+        assert_eq!(
+            off.settings(path).unwrap().sandbox.minitools,
+            MiniToolWall::Off
+        );
+        let bad: Config = toml::from_str("[sandbox]\nminitools = \"none\"\n").unwrap();
+        let err = bad.settings(path).unwrap_err().to_string();
+        assert!(err.contains("sandbox.minitools"), "{err}");
         assert!(!sandbox.network);
         assert_eq!(sandbox.env, ["CARGO_HOME"]);
         assert_eq!(sandbox.read, [PathBuf::from("/srv")]);

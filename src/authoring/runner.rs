@@ -117,7 +117,9 @@ fn worker(
     let host_options = HostOptions {
         mode: Some(Mode::Ask),
         approve: Vec::new(),
-        cwd: first,
+        // The parent of every case's workspace: a mini tool that declares the file system
+        // (minitool::confine) is confined, from its start, to the host's directory and below.
+        cwd: workspaces.clone(),
         session: None,
         minitools: vec![options.package.to_path_buf()],
         layers: Layers {
@@ -274,12 +276,27 @@ fn prepare(workspace: &Path, case: &Case, storage: &Path) -> Result<()> {
         }
         std::fs::write(&path, text).map_err(|e| crate::error::io_error("write", &path, &e))?;
     }
-    match std::fs::remove_dir_all(storage) {
-        Ok(()) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(crate::error::io_error("empty", storage, &e)),
+    // Emptied, not removed: a running mini tool's confinement (minitool::confine) holds the
+    // directory itself, and a new one in its place would be outside it.
+    std::fs::create_dir_all(storage).map_err(|e| crate::error::io_error("create", storage, &e))?;
+    let entries =
+        std::fs::read_dir(storage).map_err(|e| crate::error::io_error("empty", storage, &e))?;
+    for entry in entries {
+        let path = entry
+            .map_err(|e| crate::error::io_error("empty", storage, &e))?
+            .path();
+        let removed = match std::fs::symlink_metadata(&path) {
+            Ok(meta) if meta.is_dir() => std::fs::remove_dir_all(&path),
+            Ok(_) => std::fs::remove_file(&path),
+            Err(e) => Err(e),
+        };
+        match removed {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(crate::error::io_error("empty", &path, &e)),
+        }
     }
-    std::fs::create_dir_all(storage).map_err(|e| crate::error::io_error("create", storage, &e))
+    Ok(())
 }
 
 /// The prompter of a test run: answers cards and dialogs from the running case's script, and

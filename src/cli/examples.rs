@@ -586,6 +586,32 @@ pub const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "sandbox grant",
+        &[
+            (
+                "finch sandbox grant finch-helper network",
+                "let a mini tool connect though its manifest says network: false",
+            ),
+            (
+                "finch sandbox grant finch-anydoc shell",
+                "let it load the native engine it downloads",
+            ),
+        ],
+    ),
+    (
+        "sandbox revoke",
+        &[
+            (
+                "finch sandbox revoke finch-helper network",
+                "hold it to its manifest again",
+            ),
+            (
+                "finch sandbox revoke finch-anydoc shell filesystem",
+                "take back several grants",
+            ),
+        ],
+    ),
+    (
         "policy check",
         &[
             (

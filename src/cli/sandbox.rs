@@ -1,4 +1,6 @@
-//! `finch sandbox status` and `finch sandbox run`: the kernel wall (SPEC §8.5a) for people.
+//! `finch sandbox status`, `run`, `grant` and `revoke`: the kernel wall (SPEC §8.5a) for
+//! people. `grant`/`revoke` record what a person lets one mini tool do beyond its manifest
+//! (`minitool::confine`).
 //! `status` says what this kernel can enforce; `run` runs any command under a profile, as the
 //! Bash built-in would, with its exit status passed through — which also wraps an MCP stdio
 //! server in `servers.json` (`"command": "finch", "args": ["sandbox", "run", "--", …]`).
@@ -28,6 +30,21 @@ pub enum SandboxCommand {
     Status,
     /// Run a command confined to a profile; its exit status is finch's
     Run(RunArgs),
+    /// Let a mini tool do more than its manifest declares (recorded in the runtime home)
+    Grant(GrantArgs),
+    /// Take back what `finch sandbox grant` gave a mini tool
+    Revoke(GrantArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct GrantArgs {
+    /// The mini tool's id
+    #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::installed_ids))]
+    pub id: String,
+    /// network, shell, filesystem=read, filesystem=readwrite, or unconfined (run it without the
+    /// kernel wall where this kernel cannot confine it)
+    #[arg(required = true, value_name = "RIGHT")]
+    pub rights: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -71,14 +88,85 @@ pub fn run(ctx: &Context, cmd: &SandboxCommand) -> Result<()> {
     match cmd {
         SandboxCommand::Status => cmd_status(ctx),
         SandboxCommand::Run(args) => cmd_run(ctx, args),
+        SandboxCommand::Grant(args) => cmd_grant(ctx, args, true),
+        SandboxCommand::Revoke(args) => cmd_grant(ctx, args, false),
     }
+}
+
+/// `grant` (`on`) and `revoke`: every right is checked before anything is written.
+fn cmd_grant(ctx: &Context, args: &GrantArgs, on: bool) -> Result<()> {
+    use crate::minitool::confine::{self, Right};
+    if !crate::minitool::tier::is_entry_name(&args.id) {
+        return Err(CommandError::usage(format!(
+            "{:?} is not a mini tool id",
+            args.id
+        )));
+    }
+    let rights = args
+        .rights
+        .iter()
+        .map(|r| Right::parse(r))
+        .collect::<std::result::Result<Vec<_>, _>>()
+        .map_err(CommandError::usage)?;
+    let homes = ctx.homes()?;
+    let settings = ctx.settings()?;
+    if !crate::minitool::tier::is_installed(homes, &args.id) {
+        ctx.ui.warn(format!(
+            "{} is not installed; the grant applies to a mini tool of that id (also --minitool)",
+            args.id
+        ));
+    }
+    let mut grant = confine::Grant::default();
+    for right in rights {
+        grant = confine::set_grant(homes, &args.id, right, on, settings.lock_timeout)?;
+    }
+    if ctx.ui.json {
+        return ctx
+            .ui
+            .json(&json!({"id": args.id, "grants": grant.to_json()}));
+    }
+    let now = grant.to_json();
+    let names: Vec<String> = now
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(k, v)| match v {
+            serde_json::Value::String(s) => format!("{k}={s}"),
+            _ => k.clone(),
+        })
+        .collect();
+    ctx.ui.line(if names.is_empty() {
+        format!("{} has no grants: it is held to its manifest", args.id)
+    } else {
+        format!(
+            "{} is granted beyond its manifest: {}",
+            args.id,
+            names.join(", ")
+        )
+    })
 }
 
 fn cmd_status(ctx: &Context) -> Result<()> {
     let support = Support::get();
+    let minitools = minitools_status(ctx)?;
     if ctx.ui.json {
-        return ctx.ui.json(&support.to_json());
+        let mut v = support.to_json();
+        v["minitools"] = minitools;
+        return ctx.ui.json(&v);
     }
+    let mini_line = match minitools["why"].as_str() {
+        Some(why) => format!(
+            "{} ({why}): a mini tool starts only after `finch sandbox grant <id> unconfined`",
+            minitools["status"].as_str().unwrap_or_default()
+        ),
+        None => match minitools["status"].as_str() {
+            Some("off") => {
+                "off ([sandbox] minitools = \"off\"): mini tools run with every right of the user"
+                    .to_string()
+            }
+            _ => "each mini tool confined to what its manifest declares".to_string(),
+        },
+    };
     for (name, state, detail) in status_lines(support) {
         let mark = match state {
             LineState::Ok => ctx.ui.green("✓"),
@@ -86,7 +174,30 @@ fn cmd_status(ctx: &Context) -> Result<()> {
         };
         ctx.ui.line(format!("{mark} {name:<8} {detail}"))?;
     }
+    let mark = if minitools["status"] == "enforced" {
+        ctx.ui.green("✓")
+    } else {
+        ctx.ui.yellow("⚠")
+    };
+    ctx.ui
+        .line(format!("{mark} {:<8} {mini_line}", "minitool"))?;
     Ok(())
+}
+
+/// `minitools` of `finch sandbox status --json`: `[sandbox] minitools` and whether the kernel
+/// here holds a mini tool that declares nothing (and why not).
+fn minitools_status(ctx: &Context) -> Result<serde_json::Value> {
+    use crate::config::MiniToolWall;
+    use crate::minitool::confine;
+    let setting = ctx.settings()?.sandbox.minitools;
+    if setting == MiniToolWall::Off {
+        return Ok(json!({"setting": "off", "status": "off"}));
+    }
+    let strictest = confine::Declared::from_permissions(None);
+    Ok(match confine::kernel_gap(&strictest) {
+        None => json!({"setting": "manifest", "status": "enforced"}),
+        Some(why) => json!({"setting": "manifest", "status": "unavailable", "why": why}),
+    })
 }
 
 /// Whether a status line is fine.

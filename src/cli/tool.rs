@@ -494,10 +494,20 @@ fn cmd_info(ctx: &Context, args: &InfoArgs) -> Result<()> {
         .strip_prefix("minitool:")
         .map(|id| crate::host::runtime::not_shown_of(homes, id))
         .unwrap_or_default();
+    // How the kernel confines its mini tool (`minitool::confine`).
+    let settings = ctx.settings()?;
+    let sandbox = tool
+        .def
+        .source
+        .strip_prefix("minitool:")
+        .and_then(|id| crate::minitool::confine::of_installed(homes, settings, id));
     if ctx.ui.json {
         let mut v = tool.to_json();
         if let Some(map) = v.as_object_mut() {
             map.insert("permission".into(), permission);
+            if let Some(sandbox) = &sandbox {
+                map.insert("sandbox".into(), sandbox.clone());
+            }
             map.insert("minitoolNotShown".into(), serde_json::json!(not_shown));
             // The MCP annotations `--serve mcp` lists it with (`host::hints`).
             map.insert(
@@ -519,6 +529,12 @@ fn cmd_info(ctx: &Context, args: &InfoArgs) -> Result<()> {
         lines.push(format!("owner:    {owner}"));
     }
     lines.push(format!("exposure: {}", exposure(tool)));
+    if let Some(sandbox) = &sandbox {
+        lines.push(format!(
+            "sandbox:  {}",
+            crate::minitool::confine::describe(sandbox)
+        ));
+    }
     if !not_shown.is_empty() {
         lines.push(format!(
             "its mini tool contributes what finch cannot show: {}",

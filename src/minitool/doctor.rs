@@ -104,6 +104,7 @@ fn lint_sources(m: &Manifest) -> Vec<Issue> {
         }
     }
     let mut headless: Vec<(&HeadlessMember, String)> = Vec::new();
+    let mut sources: Vec<(String, String)> = Vec::new();
     for file in source_files(&m.dir) {
         let Ok(text) = std::fs::read_to_string(&file) else {
             continue;
@@ -122,13 +123,117 @@ fn lint_sources(m: &Manifest) -> Vec<Issue> {
         if file != entry {
             issues.extend(import_problems(&text, &rel, Severity::Warning));
         }
+        sources.push((rel, text));
     }
+    issues.extend(undeclared_uses(
+        &super::confine::Declared::from_permissions(m.permissions()),
+        &sources,
+    ));
     issues.extend(headless.into_iter().map(|(member, file)| Issue {
         severity: Severity::Warning,
         message: member.warning(&file),
         official: None,
     }));
     issues
+}
+
+/// Modules that reach the network, and those that start programs.
+const NETWORK_MODULES: &[&str] = &[
+    "http",
+    "https",
+    "http2",
+    "net",
+    "tls",
+    "dgram",
+    "undici",
+    "axios",
+    "node-fetch",
+    "ws",
+    "got",
+    "ky",
+];
+const SHELL_MODULES: &[&str] = &["child_process", "execa", "cross-spawn", "shelljs", "zx"];
+
+static FETCH_CALL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:^|[^.\w$])(fetch\s*\(|new\s+WebSocket\s*\(|new\s+XMLHttpRequest\b)")
+        .unwrap_or_else(|e| unreachable!("static regex: {e}"))
+});
+static FS_WRITE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(writeFile|writeFileSync|appendFile|appendFileSync|createWriteStream|mkdir|mkdirSync|rename|renameSync|copyFile|copyFileSync|unlink|unlinkSync|rm|rmSync)\s*\(")
+        .unwrap_or_else(|e| unreachable!("static regex: {e}"))
+});
+
+/// Warnings for what a package plainly uses and its manifest does not declare, which finch's
+/// confinement (`minitool::confine`) will refuse it: the network (`fetch`, `http`, …), programs
+/// (`child_process`, …), and file writes in a file that never mentions `storagePath` (the one
+/// place, with its TMPDIR, it may write without `filesystem: "readwrite"`). `sources` are
+/// (file, text without comments). One warning per kind, naming the first file.
+pub fn undeclared_uses(
+    declared: &super::confine::Declared,
+    sources: &[(String, String)],
+) -> Vec<Issue> {
+    let imports = |text: &str, modules: &[&str]| -> Option<String> {
+        RUNTIME_IMPORT.captures_iter(text).find_map(|cap| {
+            let module = cap.get(2)?.as_str();
+            let root = module_root(module.strip_prefix("node:").unwrap_or(module));
+            modules.contains(&root).then(|| module.to_string())
+        })
+    };
+    let first = |find: &dyn Fn(&str) -> Option<String>| {
+        sources
+            .iter()
+            .find_map(|(file, text)| find(text).map(|what| (file.clone(), what)))
+    };
+    let mut out = Vec::new();
+    let warn = |message: String| Issue {
+        severity: Severity::Warning,
+        message,
+        official: None,
+    };
+    if !declared.network
+        && let Some((file, what)) = first(&|t| {
+            imports(t, NETWORK_MODULES).or_else(|| {
+                FETCH_CALL
+                    .captures(t)
+                    .map(|c| c[1].trim_end_matches(['(', ' ']).to_string())
+            })
+        })
+    {
+        out.push(warn(format!(
+            "{file} uses {what}, but the manifest does not declare \"network\": true: finch's sandbox will refuse it every connection (declare it, or a user runs `finch sandbox grant <id> network`)"
+        )));
+    }
+    if !declared.shell
+        && let Some((file, what)) = first(&|t| imports(t, SHELL_MODULES))
+    {
+        out.push(warn(format!(
+            "{file} uses {what}, but the manifest does not declare \"shell\": true: finch's sandbox lets it execute nothing but node (declare it, or a user runs `finch sandbox grant <id> shell`)"
+        )));
+    }
+    if !declared.shell
+        && let Some((file, what)) = first(&|t| {
+            let native = t.contains("process.dlopen")
+                || (t.contains("createRequire") && t.contains(".node"));
+            (native && t.contains("storagePath")).then(|| "native code (.node)".to_string())
+        })
+    {
+        out.push(warn(format!(
+            "{file} loads {what} and writes under storagePath, but the manifest does not declare \"shell\": true: finch's sandbox maps nothing it wrote as code, so a library it downloads will not load (one shipped in the package does; or a user runs `finch sandbox grant <id> shell`)"
+        )));
+    }
+    if declared.filesystem != super::confine::Filesystem::ReadWrite
+        && let Some((file, what)) = first(&|t| {
+            (!t.contains("storagePath") && !t.contains("tmpdir"))
+                .then(|| FS_WRITE.captures(t).map(|c| c[1].to_string()))
+                .flatten()
+        })
+    {
+        out.push(warn(format!(
+            "{file} writes files ({what}) and never mentions storagePath, but the manifest declares filesystem: \"{}\": finch's sandbox lets it write only ctx.storagePath and its TMPDIR (declare \"readwrite\", or a user runs `finch sandbox grant <id> filesystem=readwrite`)",
+            declared.filesystem.as_str()
+        )));
+    }
+    out
 }
 
 fn import_problems(text: &str, file: &str, severity: Severity) -> Vec<Issue> {
@@ -392,6 +497,69 @@ pub fn state_file_problem(path: &Path) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn undeclared_network_shell_and_writes_are_warned_once_each() {
+        use crate::minitool::confine::Declared;
+        let nothing = Declared::from_permissions(None);
+        let sources = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+            pairs
+                .iter()
+                .map(|(f, t)| (f.to_string(), strip_comments(t)))
+                .collect()
+        };
+        let bundle = sources(&[
+            (
+                "dist/a.js",
+                "const r = await fetch(url);\nimport { spawn } from 'node:child_process';",
+            ),
+            (
+                "dist/b.js",
+                "import https from 'https';\nfs.writeFileSync('/etc/x', 'y');",
+            ),
+        ]);
+        let warnings: Vec<String> = undeclared_uses(&nothing, &bundle)
+            .into_iter()
+            .map(|i| i.message)
+            .collect();
+        assert_eq!(warnings.len(), 3, "{warnings:?}");
+        assert!(
+            warnings[0].starts_with(
+                "dist/a.js uses fetch, but the manifest does not declare \"network\": true"
+            ),
+            "{warnings:?}"
+        );
+        assert!(warnings[1].starts_with("dist/a.js uses node:child_process, but the manifest does not declare \"shell\": true"), "{warnings:?}");
+        assert!(
+            warnings[2].starts_with(
+                "dist/b.js writes files (writeFileSync) and never mentions storagePath"
+            ),
+            "{warnings:?}"
+        );
+
+        // Declared, or plainly inside its storage, or only in a comment or a method name: none.
+        let all = Declared::from_permissions(
+            serde_json::json!({"network": true, "shell": true, "filesystem": "readwrite"})
+                .as_object(),
+        );
+        assert!(undeclared_uses(&all, &bundle).is_empty());
+        let quiet = sources(&[(
+            "dist/c.js",
+            "// fetch(x) and require('child_process')\nclient.fetch(q);\nfs.writeFileSync(path.join(ctx.storagePath, 'a'), b);",
+        )]);
+        assert!(undeclared_uses(&nothing, &quiet).is_empty());
+        let native = sources(&[(
+            "dist/d.js",
+            "const r = createRequire(import.meta.url);\nconst e = r(path.join(ctx.storagePath, 'engine.node'));",
+        )]);
+        let warnings = undeclared_uses(&nothing, &native);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(
+            warnings[0]
+                .message
+                .starts_with("dist/d.js loads native code (.node)")
+        );
+    }
 
     fn problems(src: &str) -> Vec<String> {
         import_problems(&strip_comments(src), "x.js", Severity::Fatal)

@@ -4,6 +4,7 @@
 
 pub mod add;
 pub mod archive;
+pub mod confine;
 pub mod doctor;
 pub mod enabled;
 pub mod headless;

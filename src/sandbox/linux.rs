@@ -45,8 +45,9 @@ struct Filter {
 unsafe impl Send for Filter {}
 unsafe impl Sync for Filter {}
 
-/// The private mount namespace of workspace-write: paths to bind read-only over themselves,
-/// with the flags their mount already has (a user namespace may not clear them).
+/// The private mount namespace: paths to bind over themselves read-only (protected paths of
+/// workspace-write) or `noexec` (writable directories, `Access::noexec`), with the flags their
+/// mount already has (a user namespace may not clear them).
 struct Mounts {
     targets: Vec<(CString, libc::c_ulong)>,
     uid_map: Vec<u8>,
@@ -108,13 +109,15 @@ impl Plan {
             SandboxError::Unavailable("Landlock gave no ruleset on this kernel".into())
         })?;
         let filter = filter(access.network)?;
-        let targets: Vec<(CString, libc::c_ulong)> = access
-            .protected
-            .iter()
-            .filter_map(|p| {
+        // Writable directories first (`noexec`), then the protected paths inside them.
+        let noexec = access.write.iter().chain(&access.write_exec);
+        let targets: Vec<(CString, libc::c_ulong)> = (noexec.filter(|_| access.noexec))
+            .map(|p| (p, libc::MS_NOEXEC))
+            .chain(access.protected.iter().map(|p| (p, libc::MS_RDONLY)))
+            .filter_map(|(p, flag)| {
                 Some((
                     CString::new(p.as_os_str().as_bytes()).ok()?,
-                    mount_flags(p)?,
+                    mount_flags(p)? | flag,
                 ))
             })
             .collect();
@@ -208,8 +211,9 @@ fn ruleset(access: &Access) -> Result<RulesetCreated, landlock::RulesetError> {
         base = base.handle_access(AccessNet::BindTcp | AccessNet::ConnectTcp)?;
     }
     let mut created = base.create()?;
-    let groups: [(&[PathBuf], BitFlags<AccessFs>); 5] = [
+    let groups: [(&[PathBuf], BitFlags<AccessFs>); 6] = [
         (&access.read_exec, read_exec),
+        (&access.exec_files, read_exec),
         (&access.read, read),
         (&access.write_exec, write_exec),
         (&access.write, write),
@@ -343,7 +347,7 @@ fn enter_mount_namespace(mounts: &Mounts) -> io::Result<()> {
             if libc::mount(t, t, none, libc::MS_BIND | libc::MS_REC, std::ptr::null()) != 0 {
                 return Err(io::Error::last_os_error());
             }
-            let remount = libc::MS_BIND | libc::MS_REMOUNT | libc::MS_RDONLY | flags;
+            let remount = libc::MS_BIND | libc::MS_REMOUNT | flags;
             if libc::mount(none, t, none, remount, std::ptr::null()) != 0 {
                 return Err(io::Error::last_os_error());
             }

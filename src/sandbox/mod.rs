@@ -5,10 +5,12 @@
 //! of the two Bash profiles (`Profile`), and this module makes the kernel hold it to that.
 //!
 //! On Linux a confined child gets, in this order, between `fork` and `exec`:
-//! 1. (workspace-write only) a private mount namespace — in a user namespace of its own when it
-//!    can get one — where each protected path inside the writable directories is bound
-//!    read-only over itself: Landlock's rights are a union of allows, so "write the workspace
-//!    but not `.git/hooks`" needs the mount table;
+//! 1. (workspace-write, and `Access::noexec`) a private mount namespace — in a user namespace
+//!    of its own when it can get one — where each protected path inside the writable
+//!    directories is bound read-only over itself (Landlock's rights are a union of allows, so
+//!    "write the workspace but not `.git/hooks`" needs the mount table), and with `noexec` each
+//!    writable directory is bound `noexec` over itself (Landlock checks `execve`, not `mmap`, so
+//!    "load no library you wrote" needs the mount flag too: a mini tool without `shell`);
 //! 2. no capabilities (a root caller's bounding, ambient, effective, permitted and inheritable
 //!    sets are emptied);
 //! 3. a Landlock ruleset (`landlock` crate): file system rights per directory, TCP connect and
@@ -213,6 +215,13 @@ pub struct Access {
     pub protected: Vec<PathBuf>,
     /// TCP and sockets of every family; `false` leaves `socketpair` only.
     pub network: bool,
+    /// Files that may be read and executed, nothing else in their directories: the one program
+    /// a mini tool may start (node) and its ELF interpreter.
+    pub exec_files: Vec<PathBuf>,
+    /// The writable directories (`write`, `write_exec`, the private TMPDIR) are bound `noexec`
+    /// over themselves in a private mount namespace: nothing written can be mapped executable
+    /// (`dlopen`), which Landlock alone does not hold.
+    pub noexec: bool,
 }
 
 impl Access {

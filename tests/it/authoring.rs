@@ -67,7 +67,9 @@ fn package(ctx: &TestContext, cases: Value) -> PathBuf {
         dir.join("package.json"),
         json!({
             "name": "demo", "version": "1.0.0", "type": "module", "main": "dist/index.js",
-            "finch": {"manifestVersion": 1, "displayName": "Demo"}
+            "finch": {"manifestVersion": 1, "displayName": "Demo",
+                      // `readfile` reads the workspace: declared, or the sandbox refuses it.
+                      "permissions": {"filesystem": "read"}}
         })
         .to_string(),
     )

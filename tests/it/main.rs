@@ -12,6 +12,7 @@ mod builtins_pdf;
 mod cards;
 mod cli;
 mod completions;
+mod confine;
 mod console;
 mod doctor;
 mod host;

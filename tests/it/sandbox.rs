@@ -104,6 +104,10 @@ fn the_kernel_here_enforces_both_profiles() {
         status["profiles"],
         json!({"read-only": "enforced", "workspace-write": "enforced"})
     );
+    assert_eq!(
+        status["minitools"],
+        json!({"setting": "manifest", "status": "enforced"})
+    );
     let text = ctx.run(&["sandbox", "status"]);
     text.success();
     assert_eq!(
@@ -111,7 +115,8 @@ fn the_kernel_here_enforces_both_profiles() {
         "✓ Landlock ABI 7, enforced\n\
          ✓ seccomp  yes\n\
          ✓ userns   yes (private mount namespaces for read-only binds)\n\
-         ✓ sandbox  read-only enforced; workspace-write enforced\n"
+         ✓ sandbox  read-only enforced; workspace-write enforced\n\
+         ✓ minitool each mini tool confined to what its manifest declares\n"
             .replace("ABI 7", &format!("ABI {}", status["landlock"]["abi"])),
         "{text}"
     );

@@ -282,6 +282,8 @@ fn worker_minitool(ctx: &TestContext) -> String {
     let dir = ctx.base().join("dev/worker");
     MiniTool::new("worker", "1.0.0")
         .display_name("Worker")
+        // It writes its marks into the workspace (issue 29: declared, or the sandbox refuses).
+        .finch_field("permissions", json!({"filesystem": "readwrite"}))
         .entry_source(
             r#"import fs from "node:fs";
 import path from "node:path";
@@ -485,6 +487,7 @@ fn meeting_minitool(
     let dir = ctx.base().join("dev").join(id);
     let meeting = serde_json::to_string(&meeting.display().to_string()).unwrap();
     MiniTool::new(id, "1.0.0")
+        .finch_field("permissions", json!({"filesystem": "readwrite"}))
         .entry_source(&format!(
             r#"import fs from "node:fs";
 import path from "node:path";
@@ -515,7 +518,8 @@ export function activate(ctx) {{
 #[test]
 fn mini_tool_calls_run_side_by_side_across_and_within_mini_tools() {
     let ctx = TestContext::new();
-    let meeting = ctx.base().join("meeting");
+    // In the workspace, which the meeting mini tools declare they write (issue 29).
+    let meeting = ctx.work.join("meeting");
     std::fs::create_dir_all(&meeting).unwrap();
     let ids = ["meet-a", "meet-b", "meet-c", "meet-d"];
     let mut args: Vec<String> = vec!["--mode".into(), "acceptCalls".into()];

@@ -175,6 +175,9 @@ pub struct Connection {
     /// Resolves (with an error) once the transport is gone: the server exited, or the HTTP
     /// session ended.
     pub closed: oneshot::Receiver<()>,
+    /// A confined stdio server's confinement (`"sandbox"`): its private TMPDIR lives as long
+    /// as the connection.
+    pub confinement: Option<crate::sandbox::Confinement>,
 }
 
 /// The last lines a stdio server wrote on stderr while failing, and where the whole log is.
@@ -300,6 +303,57 @@ pub async fn connect(
     }
 }
 
+/// Lays a stdio server's `"sandbox"` on `cmd`: the profile over its working directory, the
+/// network as the entry says, the program's own directory readable and executable. Fails where
+/// the kernel cannot enforce the profile: the server then does not start.
+fn confine_server(
+    sandbox: super::config::ServerSandbox,
+    program: &Path,
+    cwd: &Path,
+    cx: &ConnectEnv,
+    cmd: &mut tokio::process::Command,
+) -> Result<crate::sandbox::Confinement, ConnectError> {
+    use crate::sandbox::{Access, Confinement, Places, Profile, ProfileState, Support};
+    if let ProfileState::Unavailable(why) = Support::get().profile(sandbox.profile) {
+        return Err(ConnectError::Config(format!(
+            "its \"sandbox\" ({}) cannot be enforced here: {why}",
+            sandbox.profile
+        )));
+    }
+    let home = cx.env.home_dir();
+    let protected = if sandbox.profile == Profile::WorkspaceWrite {
+        let workspace = crate::host::policy::Workspace {
+            cwd: cwd.to_path_buf(),
+            project: cwd.to_path_buf(),
+            trusted: Vec::new(),
+            home: home.clone(),
+            runtime: None,
+        };
+        crate::host::policy::protected_paths_below(cwd, &workspace)
+    } else {
+        Vec::new()
+    };
+    let places = Places {
+        roots: vec![cwd.to_path_buf()],
+        protected,
+        home,
+        path: cx.env.get_path("PATH").map(PathBuf::into_os_string),
+        extra_read: program
+            .parent()
+            .map(Path::to_path_buf)
+            .into_iter()
+            .collect(),
+        extra_write: Vec::new(),
+        network: sandbox.network,
+    };
+    let mut access = Access::for_profile(sandbox.profile, &places);
+    access.network = sandbox.network;
+    let mut confinement =
+        Confinement::prepare(access).map_err(|e| ConnectError::Config(e.to_string()))?;
+    confinement.apply(cmd.as_std_mut());
+    Ok(confinement)
+}
+
 #[allow(clippy::too_many_arguments)]
 async fn connect_stdio(
     server: &McpServerConfig,
@@ -353,6 +407,10 @@ async fn connect_stdio(
             Ok(())
         });
     }
+    let confinement = match server.sandbox {
+        Some(sandbox) => Some(confine_server(sandbox, &program, &cwd, cx, &mut cmd)?),
+        None => None,
+    };
     let log = Log::open(&cx.log_dir, &server.normalized(), &program, args);
     let stderr = log.stderr();
     let (child, _) = TokioChildProcess::builder(cmd)
@@ -375,6 +433,7 @@ async fn connect_stdio(
             service,
             pgid,
             closed,
+            confinement,
         }),
         Ok(Err(e)) => {
             kill_group(pgid);
@@ -436,6 +495,7 @@ async fn connect_http(
             service,
             pgid: None,
             closed,
+            confinement: None,
         }),
         Ok(Err(e)) => Err(ConnectError::Failed {
             stage: HANDSHAKE,

@@ -23,8 +23,8 @@ use crate::minitool::tier;
 use crate::store::{DirLock, JsonError, LockError, read_json_object, write_json};
 
 /// The keys of a `servers.json` entry that finch writes; all others are kept as they are.
-const MANAGED_KEYS: [&str; 8] = [
-    "name", "type", "command", "args", "env", "cwd", "url", "headers",
+const MANAGED_KEYS: [&str; 9] = [
+    "name", "type", "command", "args", "env", "cwd", "url", "headers", "sandbox",
 ];
 
 /// The name MCP servers are merged and their tools named by: lowercase, anything outside
@@ -108,6 +108,43 @@ pub struct McpServerConfig {
     pub name: String,
     pub transport: Transport,
     pub origin: Origin,
+    /// `"sandbox"` of a stdio entry: the server starts confined (opt-in; issue 29).
+    pub sandbox: Option<ServerSandbox>,
+}
+
+/// `"sandbox": {"profile": "read-only"|"workspace-write", "network": true|false}` of a stdio
+/// entry: the server runs in that profile of the kernel wall (`sandbox::Access::for_profile`)
+/// over its working directory, with the network as said (default off). Where the kernel cannot
+/// enforce the profile, the server does not start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ServerSandbox {
+    pub profile: crate::sandbox::Profile,
+    pub network: bool,
+}
+
+impl ServerSandbox {
+    fn from_json(value: &Value) -> Result<ServerSandbox, String> {
+        let Some(map) = value.as_object() else {
+            return Err("\"sandbox\" must be an object: {\"profile\": \"read-only\"|\"workspace-write\", \"network\": true|false}".into());
+        };
+        let profile = match map.get("profile") {
+            None => crate::sandbox::Profile::ReadOnly,
+            Some(Value::String(p)) => crate::sandbox::Profile::parse(p).ok_or_else(|| {
+                format!("\"sandbox\".\"profile\" {p:?} is not read-only or workspace-write")
+            })?,
+            Some(_) => return Err("\"sandbox\".\"profile\" must be a string".into()),
+        };
+        let network = match map.get("network") {
+            None => false,
+            Some(Value::Bool(b)) => *b,
+            Some(_) => return Err("\"sandbox\".\"network\" must be true or false".into()),
+        };
+        Ok(ServerSandbox { profile, network })
+    }
+
+    pub fn to_json(self) -> Value {
+        json!({"profile": self.profile.as_str(), "network": self.network})
+    }
 }
 
 impl McpServerConfig {
@@ -192,10 +229,18 @@ impl McpServerConfig {
                 );
             }
         };
+        let sandbox = match map.get("sandbox") {
+            None | Some(Value::Null) => None,
+            Some(_) if !matches!(transport, Transport::Stdio { .. }) => {
+                return Err("\"sandbox\" applies to stdio servers (a \"command\") only".into());
+            }
+            Some(v) => Some(ServerSandbox::from_json(v)?),
+        };
         Ok(McpServerConfig {
             name,
             transport,
             origin,
+            sandbox,
         })
     }
 
@@ -226,6 +271,9 @@ impl McpServerConfig {
                     map.insert("headers".into(), json!(headers));
                 }
             }
+        }
+        if let Some(sandbox) = self.sandbox {
+            map.insert("sandbox".into(), sandbox.to_json());
         }
         Value::Object(map)
     }

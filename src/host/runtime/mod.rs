@@ -216,6 +216,8 @@ pub struct ToolReport {
     /// What it contributed that finch cannot show (`ui.createPanel(x)`, `icons.register(p)`),
     /// recorded while it activated.
     pub not_shown: Vec<String>,
+    /// Its confinement (`minitool::confine::Mode::to_json`), when it was considered.
+    pub sandbox: Option<Value>,
 }
 
 impl ToolReport {
@@ -272,6 +274,7 @@ impl ToolReport {
             "error": error,
             "log": self.log,
             "notShown": self.not_shown,
+            "sandbox": self.sandbox,
         })
     }
 }
@@ -444,6 +447,16 @@ impl SessionInfo {
     }
 }
 
+/// What a confined mini tool's process is given of finch's environment and settings.
+struct ConfineEnv {
+    vars: Vec<(String, std::ffi::OsString)>,
+    /// `[sandbox] env`.
+    extra_env: Vec<String>,
+    /// `[sandbox] read`.
+    extra_read: Vec<PathBuf>,
+    home: Option<PathBuf>,
+}
+
 /// What `start` needs.
 pub struct StartOptions<'a> {
     pub homes: &'a Homes,
@@ -513,6 +526,12 @@ pub(crate) struct Instance {
     /// Its display strings in every locale, for its tools' search text.
     pub localized: localized::Localized,
     pub contributes: Map<String, Value>,
+    /// What its manifest (and a person's grants) declare, and how the kernel holds it to that
+    /// (`minitool::confine`).
+    pub declared: crate::minitool::confine::Declared,
+    pub sandbox: crate::minitool::confine::Mode,
+    /// The confinement of the running process (its private TMPDIR lives as long as this).
+    confinement: Mutex<Option<crate::sandbox::Confinement>>,
     state: Mutex<InstanceState>,
     /// Held while a call starts (or restarts) the process, so that calls running side by
     /// side start it once.
@@ -574,6 +593,18 @@ impl Instance {
         }
     }
 
+    /// A mini tool's error, led by the declaration it ran into when the kernel refused it
+    /// something ("blocked: finch-x declares network: false (…)", `minitool::confine::explain`).
+    fn explain(&self, message: &str) -> String {
+        match &self.sandbox {
+            crate::minitool::confine::Mode::Enforced(declared) => {
+                crate::minitool::confine::explain(&self.id, declared, message)
+                    .unwrap_or_else(|| message.to_string())
+            }
+            _ => message.to_string(),
+        }
+    }
+
     fn registered(&self, name: &str) -> Option<Registered> {
         self.state().tools.iter().find(|t| t.name == name).cloned()
     }
@@ -606,6 +637,8 @@ pub(crate) struct Inner {
     contributions: Value,
     node: Result<PathBuf, String>,
     bootstrap: Result<PathBuf, String>,
+    /// What a confined mini tool's process is given of finch's environment and settings.
+    confine_env: ConfineEnv,
     instances: Vec<Arc<Instance>>,
     app_info: Value,
     session: Mutex<Option<SessionInfo>>,
@@ -700,6 +733,16 @@ impl MiniToolRuntime {
             contributions,
             node,
             bootstrap,
+            confine_env: ConfineEnv {
+                vars: opts
+                    .env
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), v.clone()))
+                    .collect(),
+                extra_env: opts.settings.sandbox.env.clone(),
+                extra_read: opts.settings.sandbox.read.clone(),
+                home: opts.env.home_dir(),
+            },
             instances,
             app_info,
             session: Mutex::new(opts.session),
@@ -741,6 +784,7 @@ impl MiniToolRuntime {
                 .collect();
             reports.push(ToolReport {
                 not_shown,
+                sandbox: Some(inst.sandbox.to_json(inst.declared)),
                 id: inst.id.clone(),
                 display_name: inst.display_name.clone(),
                 version: inst.version.clone(),
@@ -1170,7 +1214,16 @@ impl Inner {
         let reader = ours
             .try_clone()
             .map_err(|e| format!("cannot create its channel: {e}"))?;
-        let child = self
+        if let Some(refusal) = inst.sandbox.refusal(&inst.id) {
+            return Err(refusal);
+        }
+        let confine = match &inst.sandbox {
+            crate::minitool::confine::Mode::Enforced(declared) => Some(Box::new(
+                self.confine_spec(inst, declared, &node, &bootstrap),
+            )),
+            _ => None,
+        };
+        let (child, confinement) = self
             .spawner
             .spawn(process::SpawnSpec {
                 node: node.clone(),
@@ -1178,6 +1231,7 @@ impl Inner {
                 cwd: inst.dir.clone(),
                 log,
                 channel: theirs,
+                confine,
             })
             .map_err(|e| {
                 format!(
@@ -1185,6 +1239,7 @@ impl Inner {
                     node.display()
                 )
             })?;
+        *lock(&inst.confinement) = confinement;
         let pid = child.id();
         let conn = match Conn::new(&inst.id, child, ours) {
             Ok(c) => Arc::new(c),
@@ -1210,6 +1265,66 @@ impl Inner {
             return Err(format!("cannot start a thread to read its channel: {e}"));
         }
         Ok(conn)
+    }
+
+    /// What the kernel lets `inst`'s node reach, and its environment (`minitool::confine`).
+    fn confine_spec(
+        &self,
+        inst: &Instance,
+        declared: &crate::minitool::confine::Declared,
+        node: &Path,
+        bootstrap: &Path,
+    ) -> crate::minitool::confine::Spawn {
+        use crate::minitool::confine;
+        let ce = &self.confine_env;
+        let session = lock(&self.session).clone();
+        let roots: Vec<PathBuf> = session
+            .iter()
+            .flat_map(|s| std::iter::once(s.cwd.clone()).chain(s.trusted.iter().cloned()))
+            .collect();
+        let protected = match (&session, declared.filesystem) {
+            (Some(s), confine::Filesystem::ReadWrite) => {
+                let workspace = crate::host::policy::Workspace {
+                    cwd: s.cwd.clone(),
+                    project: s.project.clone(),
+                    trusted: s.trusted.clone(),
+                    home: ce.home.clone(),
+                    runtime: Some(self.homes.runtime.clone()),
+                };
+                roots
+                    .iter()
+                    .flat_map(|r| crate::host::policy::protected_paths_below(r, &workspace))
+                    .collect()
+            }
+            _ => Vec::new(),
+        };
+        let var = |name: &str| {
+            ce.vars
+                .iter()
+                .find(|(k, v)| k == name && !v.is_empty())
+                .map(|(_, v)| v.clone())
+        };
+        let at = confine::Whereabouts {
+            node,
+            package: &inst.dir,
+            storage: &inst.storage.dir,
+            bootstrap,
+            roots,
+            protected,
+            home: ce.home.clone(),
+            path: var("PATH"),
+            extra_read: ce.extra_read.clone(),
+            extra_ca: var("NODE_EXTRA_CA_CERTS").map(PathBuf::from),
+        };
+        let env = confine::environment(
+            declared,
+            ce.vars.iter().map(|(k, v)| (k.as_str(), v)),
+            &ce.extra_env,
+        );
+        confine::Spawn {
+            access: confine::access(declared, &at),
+            env,
+        }
     }
 
     fn activation_params(&self, inst: &Instance) -> Value {
@@ -1259,7 +1374,7 @@ impl Inner {
                 let reason = if e.code == rpc::code::STOPPED {
                     e.message
                 } else {
-                    format!("activate() failed: {}", e.message)
+                    format!("activate() failed: {}", inst.explain(&e.message))
                 };
                 conn.stop(StopReason::Fault(reason.clone()));
                 inst.mark_down(conn, &reason);
@@ -1738,10 +1853,29 @@ impl Inner {
         match result {
             Ok(value) => {
                 inst.state().failures = 0;
-                output_from(value)
+                let mut output = output_from(value);
+                // An error it returned (rather than threw) is explained the same way.
+                if output.is_error
+                    && let crate::minitool::confine::Mode::Enforced(declared) = &inst.sandbox
+                {
+                    let text: Vec<&str> = output
+                        .content
+                        .iter()
+                        .filter_map(|c| match c {
+                            Content::Text(text) => Some(text.as_str()),
+                            _ => None,
+                        })
+                        .collect();
+                    if let Some(blocked) =
+                        crate::minitool::confine::blocked_by(&inst.id, declared, &text.join("\n"))
+                    {
+                        output.content.insert(0, Content::Text(blocked));
+                    }
+                }
+                output
             }
             Err(e) if e.code == rpc::code::STOPPED => ToolOutput::error(e.message),
-            Err(e) => ToolOutput::error(format!("`{tool}` failed: {}", e.message)),
+            Err(e) => ToolOutput::error(format!("`{tool}` failed: {}", inst.explain(&e.message))),
         }
     }
 
@@ -2180,6 +2314,7 @@ fn candidates(
                 log: log.clone(),
                 outcome,
                 not_shown: Vec::new(),
+                sandbox: None,
             };
             if seen.contains(id) {
                 let outcome = match extra.iter().find(|(e, _)| e == id) {
@@ -2244,7 +2379,11 @@ fn instance(
     let permissions = m.permissions();
     let capabilities = |key: &str| strings(m.fields.get(key).and_then(|v| v.get("capabilities")));
     let data = homes.extension_data(&id);
+    let grant = crate::minitool::confine::grant_for(homes, &id);
     Instance {
+        declared: crate::minitool::confine::Declared::from_permissions(permissions).with(&grant),
+        sandbox: crate::minitool::confine::Mode::of(homes, settings, &id, permissions),
+        confinement: Mutex::new(None),
         display_name: m.display_name(),
         version: m.version.clone(),
         dir: m.dir.clone(),

@@ -3,6 +3,9 @@
 //! of its own (so a stop kills everything it started). The bootstrap script (its tables filled
 //! in from `protocol`) is written once per version to `<runtime>/cache/runtime/bootstrap-<hash>.mjs`, atomically.
 //!
+//! A confined mini tool (`SpawnSpec::confine`, `minitool::confine`) gets the kernel wall's
+//! steps after those below, and only the environment it is given.
+//!
 //! No orphans: the bootstrap exits when fd 3 closes (the host ended or died), and on Linux the
 //! child also gets SIGKILL when its parent dies (`PR_SET_PDEATHSIG`), which covers a mini tool
 //! whose event loop is stuck. The kernel ties that signal to the *thread* that forked, so every
@@ -53,11 +56,19 @@ pub(crate) struct SpawnSpec {
     pub log: File,
     /// The child's end of the RPC socket, to become its fd 3.
     pub channel: Stream,
+    /// What the kernel lets the mini tool reach and the environment it starts with
+    /// (`minitool::confine`); `None` runs it with finch's environment and every right of the
+    /// user (`[sandbox] minitools = "off"`, or a person agreed).
+    pub confine: Option<Box<crate::minitool::confine::Spawn>>,
 }
+
+/// A started child and its confinement (whose private TMPDIR lives as long as this value:
+/// keep it until the process has ended).
+pub(crate) type Spawned = (Child, Option<crate::sandbox::Confinement>);
 
 struct Job {
     spec: SpawnSpec,
-    reply: Sender<std::io::Result<Child>>,
+    reply: Sender<std::io::Result<Spawned>>,
 }
 
 /// The one thread that forks every child (see the module comment).
@@ -80,7 +91,7 @@ impl Spawner {
         }
     }
 
-    pub fn spawn(&self, spec: SpawnSpec) -> std::io::Result<Child> {
+    pub fn spawn(&self, spec: SpawnSpec) -> std::io::Result<Spawned> {
         let (reply, answer) = mpsc::channel();
         let sent = self
             .jobs
@@ -106,7 +117,7 @@ impl Spawner {
 }
 
 #[cfg(unix)]
-fn spawn(spec: SpawnSpec) -> std::io::Result<Child> {
+fn spawn(spec: SpawnSpec) -> std::io::Result<Spawned> {
     use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
     use std::os::unix::process::CommandExt;
     // Move the channel above the standard descriptors first: were this process started with fd
@@ -149,13 +160,24 @@ fn spawn(spec: SpawnSpec) -> std::io::Result<Child> {
             Ok(())
         });
     }
+    let confinement = match spec.confine {
+        Some(confine) => {
+            let crate::minitool::confine::Spawn { access, env } = *confine;
+            let mut confinement =
+                crate::sandbox::Confinement::prepare(access).map_err(std::io::Error::other)?;
+            cmd.env_clear().envs(env);
+            confinement.apply(&mut cmd);
+            Some(confinement)
+        }
+        None => None,
+    };
     let child = cmd.spawn();
     drop(channel);
-    child
+    Ok((child?, confinement))
 }
 
 #[cfg(not(unix))]
-fn spawn(_spec: SpawnSpec) -> std::io::Result<Child> {
+fn spawn(_spec: SpawnSpec) -> std::io::Result<Spawned> {
     Err(std::io::Error::other(
         "the mini tool runtime needs a Unix-like system (it passes the channel as fd 3)",
     ))

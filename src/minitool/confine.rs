@@ -1,0 +1,813 @@
+//! Each mini tool's `node` confined by the kernel to what its manifest declares (SPEC §8.5b,
+//! issue 29). This module owns the table from a manifest's `permissions` (and a person's
+//! grants, `finch sandbox grant`) to the kernel wall's `sandbox::Access`, the environment a
+//! mini tool starts with, the words of a refusal ("blocked: finch-x declares network: false"),
+//! and the grants file. The runtime lays the result on the process at spawn
+//! (`host::runtime::process::spawn`).
+//!
+//! # The table
+//!
+//! | declared | the mini tool's `node` may |
+//! |---|---|
+//! | always | read its package directory, node's installation, the system's libraries and data (`sandbox::SYSTEM_READ_EXEC` read, `SYSTEM_READ`), the bootstrap; read and write its `storagePath` and a private `TMPDIR`; execute node itself (and its ELF interpreter) |
+//! | always, never | `ptrace`, `process_vm_*`, `io_uring_*`, mounts, namespaces, keyrings (the wall's seccomp filter); signals and abstract sockets outside its sandbox; capabilities; `no_new_privs` always |
+//! | `filesystem: "none"` (or absent, or an unknown value) | nothing more |
+//! | `filesystem: "read"` (`"readonly"`) | also read the workspace (the session's working directory) and the trusted directories |
+//! | `filesystem: "readwrite"` (`"write"`) | also write them; the protected paths inside stay read-only |
+//! | `network: false` (or absent) | no socket of any family (the RPC channel is already open), no TCP |
+//! | `network: true` | TCP connect and bind, sockets of the unix, inet, inet6 and netlink families (DNS and TLS read `/etc`) |
+//! | `shell: false` (or absent) | execute nothing but node; what it can write (storage, TMPDIR, a writable workspace) is mounted `noexec`, so no library written there loads (`process.dlopen`) |
+//! | `shell: true` | execute programs under the rules of the Bash workspace-write profile: the system's directories, `PATH`, the toolchains under `$HOME`, `[sandbox] read` |
+//!
+//! A person's grant (`finch sandbox grant <id> network|shell|filesystem=read|readwrite`) adds
+//! to what the manifest declares, never takes away; `[sandbox] minitools = "off"` confines
+//! nothing. Where the kernel cannot hold the table (no Landlock ABI 6, no seccomp, no mount
+//! namespace), a mini tool starts only once a person agreed for its id
+//! (`finch sandbox grant <id> unconfined`), and `finch sandbox status` says why.
+//!
+//! # The environment
+//!
+//! A confined mini tool gets `PATH`, `HOME`, `USER`, `LOGNAME`, `SHELL`, `LANG`, `LANGUAGE`,
+//! `TERM`, `TZ`, `LC_*` (`sandbox::env`), its `TMPDIR`, the names `[sandbox] env` lists, and
+//! with the network `NODE_EXTRA_CA_CERTS` and the proxy variables (`HTTP_PROXY`, `HTTPS_PROXY`,
+//! `NO_PROXY`, `ALL_PROXY`, either case). Nothing else of finch's environment: tokens and keys
+//! reach a mini tool only through `ctx.secrets`. `NODE_OPTIONS` and `NODE_PATH` are dropped too
+//! (they load code).
+
+use std::ffi::OsString;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::{Map, Value, json};
+
+use crate::homes::Homes;
+use crate::sandbox::{self, Access, Places, Profile, Support};
+use crate::store::{DirLock, LockError};
+
+/// `permissions.filesystem`, as finch holds a mini tool to it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Filesystem {
+    None,
+    Read,
+    ReadWrite,
+}
+
+impl Filesystem {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Filesystem::None => "none",
+            Filesystem::Read => "read",
+            Filesystem::ReadWrite => "readwrite",
+        }
+    }
+
+    /// A manifest's value: `write` is the older spelling of `readwrite`, `readonly` of `read`;
+    /// anything else is `none` (the strictest).
+    pub fn parse(text: &str) -> Option<Filesystem> {
+        match text {
+            "none" => Some(Filesystem::None),
+            "read" | "readonly" => Some(Filesystem::Read),
+            "readwrite" | "write" => Some(Filesystem::ReadWrite),
+            _ => None,
+        }
+    }
+}
+
+/// What a mini tool may do: its manifest's declarations plus a person's grants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Declared {
+    pub filesystem: Filesystem,
+    pub network: bool,
+    pub shell: bool,
+}
+
+impl Declared {
+    /// From a manifest's `permissions` object (absent: nothing declared).
+    pub fn from_permissions(permissions: Option<&Map<String, Value>>) -> Declared {
+        let get = |key: &str| permissions.and_then(|p| p.get(key));
+        Declared {
+            filesystem: get("filesystem")
+                .and_then(Value::as_str)
+                .and_then(Filesystem::parse)
+                .unwrap_or(Filesystem::None),
+            network: get("network").and_then(Value::as_bool).unwrap_or(false),
+            shell: get("shell").and_then(Value::as_bool).unwrap_or(false),
+        }
+    }
+
+    /// These declarations with `grant` added.
+    pub fn with(self, grant: &Grant) -> Declared {
+        Declared {
+            filesystem: self
+                .filesystem
+                .max(grant.filesystem.unwrap_or(Filesystem::None)),
+            network: self.network || grant.network,
+            shell: self.shell || grant.shell,
+        }
+    }
+}
+
+/// What a person granted one mini tool beyond its manifest (`finch sandbox grant`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Grant {
+    pub filesystem: Option<Filesystem>,
+    pub network: bool,
+    pub shell: bool,
+    /// The person agreed that it runs unconfined where the kernel cannot confine it.
+    pub unconfined: bool,
+}
+
+impl Grant {
+    fn from_json(value: &Value) -> Grant {
+        Grant {
+            filesystem: value
+                .get("filesystem")
+                .and_then(Value::as_str)
+                .and_then(Filesystem::parse),
+            network: value.get("network").and_then(Value::as_bool) == Some(true),
+            shell: value.get("shell").and_then(Value::as_bool) == Some(true),
+            unconfined: value.get("unconfined").and_then(Value::as_bool) == Some(true),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        *self == Grant::default()
+    }
+
+    /// `tool info`'s `grants`: what was granted, by name.
+    pub fn to_json(&self) -> Value {
+        let mut out = Map::new();
+        if let Some(fs) = self.filesystem {
+            out.insert("filesystem".into(), fs.as_str().into());
+        }
+        for (key, on) in [
+            ("network", self.network),
+            ("shell", self.shell),
+            ("unconfined", self.unconfined),
+        ] {
+            if on {
+                out.insert(key.into(), true.into());
+            }
+        }
+        Value::Object(out)
+    }
+}
+
+/// One right `finch sandbox grant` and `revoke` name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Right {
+    Network,
+    Shell,
+    Filesystem(Filesystem),
+    Unconfined,
+}
+
+impl Right {
+    /// `network`, `shell`, `filesystem=read|readwrite` or `unconfined`.
+    pub fn parse(text: &str) -> Result<Right, String> {
+        match text {
+            "network" => Ok(Right::Network),
+            "shell" => Ok(Right::Shell),
+            "unconfined" => Ok(Right::Unconfined),
+            "filesystem" => Ok(Right::Filesystem(Filesystem::None)),
+            _ => match text.strip_prefix("filesystem=") {
+                Some(level) => match Filesystem::parse(level) {
+                    Some(fs) => Ok(Right::Filesystem(fs)),
+                    None => Err(format!("{text:?}: filesystem= takes read or readwrite")),
+                },
+                None => Err(format!(
+                    "{text:?} is not a right: use network, shell, filesystem=read, filesystem=readwrite or unconfined"
+                )),
+            },
+        }
+    }
+}
+
+/// The grants file: `<runtime home>/sandbox.json`, `{"minitools": {"<id>": {…}}}`.
+pub fn grants_path(homes: &Homes) -> PathBuf {
+    homes.runtime.join("sandbox.json")
+}
+
+/// The grant recorded for `id` (none when the file is missing or unreadable).
+pub fn grant_for(homes: &Homes, id: &str) -> Grant {
+    crate::store::read_json_object(&grants_path(homes))
+        .ok()
+        .flatten()
+        .and_then(|doc| doc.get("minitools")?.get(id).map(Grant::from_json))
+        .unwrap_or_default()
+}
+
+/// Why the grants file could not be changed.
+#[derive(Debug, thiserror::Error)]
+pub enum GrantError {
+    #[error(transparent)]
+    Lock(#[from] LockError),
+    #[error("{}: {message}", path.display())]
+    File { path: PathBuf, message: String },
+}
+
+/// Records (`on`) or removes `right` for `id` under the runtime home's lock, written
+/// atomically; other ids and unknown keys are kept. Returns the grant now recorded.
+pub fn set_grant(
+    homes: &Homes,
+    id: &str,
+    right: Right,
+    on: bool,
+    lock_timeout: Duration,
+) -> Result<Grant, GrantError> {
+    let path = grants_path(homes);
+    let _lock = DirLock::acquire(&homes.runtime, &path.display().to_string(), lock_timeout)?;
+    let file_error = |message: String| GrantError::File {
+        path: path.clone(),
+        message,
+    };
+    let mut doc = crate::store::read_json_object(&path)
+        .map_err(|e| file_error(e.to_string()))?
+        .unwrap_or_default();
+    let minitools = doc
+        .entry("minitools")
+        .or_insert_with(|| Value::Object(Map::new()));
+    let Some(minitools) = minitools.as_object_mut() else {
+        return Err(file_error("\"minitools\" is not an object".into()));
+    };
+    let entry = minitools
+        .entry(id.to_string())
+        .or_insert_with(|| Value::Object(Map::new()));
+    let Some(entry) = entry.as_object_mut() else {
+        return Err(file_error(format!("\"minitools\".{id:?} is not an object")));
+    };
+    let (key, value) = match right {
+        Right::Network => ("network", Value::Bool(true)),
+        Right::Shell => ("shell", Value::Bool(true)),
+        Right::Unconfined => ("unconfined", Value::Bool(true)),
+        Right::Filesystem(fs) => ("filesystem", Value::from(fs.as_str())),
+    };
+    if on {
+        entry.insert(key.into(), value);
+    } else {
+        entry.remove(key);
+    }
+    let grant = Grant::from_json(&Value::Object(entry.clone()));
+    if entry.is_empty() {
+        minitools.remove(id);
+    }
+    crate::store::write_json(&path, &Value::Object(doc)).map_err(|e| file_error(e.to_string()))?;
+    Ok(grant)
+}
+
+/// How one mini tool starts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Mode {
+    /// `[sandbox] minitools = "off"`: with every right of the user.
+    Off,
+    /// Confined to `Declared`.
+    Enforced(Declared),
+    /// The kernel cannot confine it here, and a person agreed it runs anyway.
+    Unconfined { declared: Declared, why: String },
+    /// The kernel cannot confine it here and nobody agreed: it does not start.
+    Refused { declared: Declared, why: String },
+}
+
+impl Mode {
+    /// The mode of mini tool `id` declaring `permissions`.
+    pub fn of(
+        homes: &Homes,
+        settings: &crate::config::Settings,
+        id: &str,
+        permissions: Option<&Map<String, Value>>,
+    ) -> Mode {
+        if settings.sandbox.minitools == crate::config::MiniToolWall::Off {
+            return Mode::Off;
+        }
+        let grant = grant_for(homes, id);
+        let declared = Declared::from_permissions(permissions).with(&grant);
+        match kernel_gap(&declared) {
+            None => Mode::Enforced(declared),
+            Some(why) if grant.unconfined => Mode::Unconfined { declared, why },
+            Some(why) => Mode::Refused { declared, why },
+        }
+    }
+
+    pub fn status(&self) -> &'static str {
+        match self {
+            Mode::Off => "off",
+            Mode::Enforced(_) => "enforced",
+            Mode::Unconfined { .. } => "unconfined",
+            Mode::Refused { .. } => "refused",
+        }
+    }
+
+    /// `"sandbox"` of `finch reload --json` and `tool info --json` (docs/json.md).
+    pub fn to_json(&self, declared: Declared) -> Value {
+        let mut out = json!({
+            "filesystem": declared.filesystem.as_str(),
+            "network": declared.network,
+            "shell": declared.shell,
+            "status": self.status(),
+        });
+        if let Mode::Unconfined { why, .. } | Mode::Refused { why, .. } = self {
+            out["why"] = why.clone().into();
+        }
+        out
+    }
+
+    /// The error a refused mini tool's start gives.
+    pub fn refusal(&self, id: &str) -> Option<String> {
+        match self {
+            Mode::Refused { why, .. } => Some(format!(
+                "finch cannot confine mini tool {id} here ({why}); it runs unconfined only once a person agrees: finch sandbox grant {id} unconfined (or set [sandbox] minitools = \"off\")"
+            )),
+            _ => None,
+        }
+    }
+}
+
+/// The confinement of installed mini tool `id` as `tool info` shows it: `Mode::to_json` plus
+/// `grants` (what a person granted beyond its manifest). `None` when it is not installed.
+pub fn of_installed(homes: &Homes, settings: &crate::config::Settings, id: &str) -> Option<Value> {
+    if !super::tier::is_entry_name(id) {
+        return None;
+    }
+    let manifest = [crate::homes::Tier::Personal, crate::homes::Tier::Global]
+        .into_iter()
+        .find_map(|t| {
+            super::manifest::load(&homes.tier_dir(t).join(id))
+                .ok()
+                .flatten()
+        })?;
+    let permissions = manifest.permissions();
+    let grant = grant_for(homes, id);
+    let declared = Declared::from_permissions(permissions).with(&grant);
+    let mut out = Mode::of(homes, settings, id, permissions).to_json(declared);
+    out["grants"] = grant.to_json();
+    Some(out)
+}
+
+/// One line for a person: `filesystem none, network false, shell false (enforced)`.
+pub fn describe(sandbox: &Value) -> String {
+    let field = |k: &str| {
+        sandbox
+            .get(k)
+            .map(|v| v.to_string().trim_matches('"').to_string())
+    };
+    let mut line = format!(
+        "filesystem {}, network {}, shell {} ({})",
+        field("filesystem").unwrap_or_default(),
+        field("network").unwrap_or_default(),
+        field("shell").unwrap_or_default(),
+        field("status").unwrap_or_default()
+    );
+    if let Some(grants) = sandbox.get("grants").and_then(Value::as_object)
+        && !grants.is_empty()
+    {
+        let names: Vec<String> = grants
+            .iter()
+            .map(|(k, v)| match v {
+                Value::String(s) => format!("{k}={s}"),
+                _ => k.clone(),
+            })
+            .collect();
+        line.push_str(&format!("; granted by a person: {}", names.join(", ")));
+    }
+    if let Some(why) = sandbox.get("why").and_then(Value::as_str) {
+        line.push_str(&format!("; {why}"));
+    }
+    line
+}
+
+/// Why the kernel here cannot hold `declared`, if it cannot.
+pub fn kernel_gap(declared: &Declared) -> Option<String> {
+    let support = Support::get();
+    if let Some(why) = support.profile(Profile::ReadOnly).why() {
+        return Some(why.to_string());
+    }
+    if !declared.shell && !support.mount_namespace() {
+        return Some(
+            "no private mount namespace here (user namespaces are off), so what a mini tool writes could be loaded as a library".into(),
+        );
+    }
+    None
+}
+
+/// What a confined mini tool's process is started with: its rights and its environment.
+pub struct Spawn {
+    pub access: Access,
+    pub env: Vec<(String, OsString)>,
+}
+
+/// Where one mini tool's process lives.
+pub struct Whereabouts<'a> {
+    /// node as configured (a link is followed).
+    pub node: &'a Path,
+    /// The mini tool's package directory.
+    pub package: &'a Path,
+    /// Its `storagePath`.
+    pub storage: &'a Path,
+    /// The bootstrap file node runs.
+    pub bootstrap: &'a Path,
+    /// The session's working directory and trusted directories.
+    pub roots: Vec<PathBuf>,
+    /// Protected paths inside `roots` (kept read-only when the filesystem is writable).
+    pub protected: Vec<PathBuf>,
+    pub home: Option<PathBuf>,
+    /// The `PATH` the mini tool sees.
+    pub path: Option<OsString>,
+    /// `[sandbox] read`.
+    pub extra_read: Vec<PathBuf>,
+    /// `NODE_EXTRA_CA_CERTS`, read when the network is declared.
+    pub extra_ca: Option<PathBuf>,
+}
+
+/// The table (see the module docs): what the kernel lets a mini tool's node reach.
+pub fn access(declared: &Declared, at: &Whereabouts) -> Access {
+    let roots = if declared.filesystem == Filesystem::None {
+        Vec::new()
+    } else {
+        at.roots.clone()
+    };
+    let profile = if declared.filesystem == Filesystem::ReadWrite {
+        Profile::WorkspaceWrite
+    } else {
+        Profile::ReadOnly
+    };
+    let places = Places {
+        roots,
+        protected: at.protected.clone(),
+        home: at.home.clone(),
+        path: at.path.clone(),
+        extra_read: at.extra_read.clone(),
+        extra_write: Vec::new(),
+        network: declared.network,
+    };
+    let mut access = if declared.shell {
+        Access::for_profile(profile, &places)
+    } else {
+        // The same places without execute: system libraries and data are read, the workspace
+        // read (or written) as declared; node alone is executed (below).
+        let mut access = Access::default();
+        access
+            .read
+            .extend(sandbox::SYSTEM_READ_EXEC.iter().map(PathBuf::from));
+        access
+            .read
+            .extend(sandbox::SYSTEM_READ.iter().map(PathBuf::from));
+        access
+            .write_files
+            .extend(sandbox::DEVICE_WRITE.iter().map(PathBuf::from));
+        match profile {
+            Profile::ReadOnly => access.read.extend(places.roots.iter().cloned()),
+            Profile::WorkspaceWrite => {
+                access.write.extend(places.roots.iter().cloned());
+                access.protected = places.protected.clone();
+            }
+        }
+        access.noexec = true;
+        access
+    };
+    access.network = declared.network;
+    let node = std::fs::canonicalize(at.node).unwrap_or_else(|_| at.node.to_path_buf());
+    // node's installation: `<prefix>/bin/node` reads `<prefix>` (its `lib`, `include`, …).
+    let prefix = node
+        .parent()
+        .filter(|bin| bin.file_name().is_some_and(|n| n == "bin"))
+        .and_then(Path::parent)
+        .unwrap_or_else(|| node.parent().unwrap_or(&node));
+    access.read.push(prefix.to_path_buf());
+    access.exec_files.extend(elf_interpreter(&node));
+    access.exec_files.push(node);
+    if declared.shell {
+        access.read_exec.push(at.package.to_path_buf());
+    } else {
+        access.read.push(at.package.to_path_buf());
+    }
+    access.read.push(at.bootstrap.to_path_buf());
+    access.write.push(at.storage.to_path_buf());
+    if declared.network
+        && let Some(ca) = &at.extra_ca
+    {
+        access.read.push(ca.clone());
+    }
+    access
+}
+
+/// The program interpreter (`PT_INTERP`) an ELF executable names: the kernel opens it for
+/// execution with the program, so it needs the execute right too. `None` for anything else.
+pub fn elf_interpreter(program: &Path) -> Option<PathBuf> {
+    const PT_INTERP: u32 = 3;
+    let mut file = std::fs::File::open(program).ok()?;
+    let mut head = [0u8; 64];
+    file.read_exact(&mut head).ok()?;
+    if &head[..4] != b"\x7fELF" || head[5] != 1 {
+        return None; // not ELF, or big-endian (not a Linux target finch builds for)
+    }
+    let u16_at = |b: &[u8], at: usize| u16::from_le_bytes([b[at], b[at + 1]]) as u64;
+    let u32_at =
+        |b: &[u8], at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap_or([0; 4]));
+    let u64_at =
+        |b: &[u8], at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap_or([0; 8]));
+    let wide = head[4] == 2;
+    let (phoff, phentsize, phnum) = if wide {
+        (
+            u64_at(&head, 0x20),
+            u16_at(&head, 0x36),
+            u16_at(&head, 0x38),
+        )
+    } else {
+        (
+            u32_at(&head, 0x1c) as u64,
+            u16_at(&head, 0x2a),
+            u16_at(&head, 0x2c),
+        )
+    };
+    if !(32..=128).contains(&phentsize) || phnum > 256 {
+        return None;
+    }
+    let mut table = vec![0u8; (phentsize * phnum) as usize];
+    file.seek(SeekFrom::Start(phoff)).ok()?;
+    file.read_exact(&mut table).ok()?;
+    for entry in table.chunks(phentsize as usize) {
+        if u32_at(entry, 0) != PT_INTERP {
+            continue;
+        }
+        let (offset, size) = if wide {
+            (u64_at(entry, 8), u64_at(entry, 32))
+        } else {
+            (u32_at(entry, 4) as u64, u32_at(entry, 16) as u64)
+        };
+        if size == 0 || size > 4096 {
+            return None;
+        }
+        let mut name = vec![0u8; size as usize];
+        file.seek(SeekFrom::Start(offset)).ok()?;
+        file.read_exact(&mut name).ok()?;
+        let end = name.iter().position(|&b| b == 0).unwrap_or(name.len());
+        use std::os::unix::ffi::OsStrExt;
+        let path = PathBuf::from(std::ffi::OsStr::from_bytes(&name[..end]));
+        return Some(std::fs::canonicalize(&path).unwrap_or(path));
+    }
+    None
+}
+
+/// Variables a mini tool with the network also gets.
+const NETWORK_ENV: &[&str] = &[
+    "NODE_EXTRA_CA_CERTS",
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "NO_PROXY",
+    "ALL_PROXY",
+    "http_proxy",
+    "https_proxy",
+    "no_proxy",
+    "all_proxy",
+];
+
+/// The environment a confined mini tool starts with (see the module docs), drawn from `vars`;
+/// `extra` is `[sandbox] env`. `TMPDIR` is set by the confinement itself.
+pub fn environment<'a>(
+    declared: &Declared,
+    vars: impl Iterator<Item = (&'a str, &'a OsString)>,
+    extra: &[String],
+) -> Vec<(String, OsString)> {
+    vars.filter(|(name, _)| {
+        sandbox::env::kept(name, extra) || (declared.network && NETWORK_ENV.contains(name))
+    })
+    .map(|(name, value)| (name.to_string(), value.clone()))
+    .collect()
+}
+
+/// Which declaration an error of a confined mini tool ran into, when its text shows a kernel
+/// refusal: `"blocked: <id> declares network: false"` followed by the error. `None` when the
+/// error does not look like a refusal, or when what it tried was declared.
+pub fn explain(id: &str, declared: &Declared, error: &str) -> Option<String> {
+    blocked_by(id, declared, error).map(|blocked| format!("{blocked} ({error})"))
+}
+
+/// `"blocked: <id> declares <declaration>"` for an error text that shows a kernel refusal of
+/// something `declared` does not allow (see `explain`).
+pub fn blocked_by(id: &str, declared: &Declared, error: &str) -> Option<String> {
+    if error.contains("blocked: ") {
+        return None; // already explained
+    }
+    let refused = [
+        "EACCES",
+        "EPERM",
+        "EROFS",
+        "permission denied",
+        "operation not permitted",
+        "failed to map segment",
+    ]
+    .iter()
+    .any(|s| error.to_ascii_lowercase().contains(&s.to_ascii_lowercase()));
+    if !refused {
+        return None;
+    }
+    let lower = error.to_ascii_lowercase();
+    let has = |words: &[&str]| words.iter().any(|w| lower.contains(w));
+    let declaration = if has(&["spawn", "exec", "dlopen", "failed to map segment", ".node"]) {
+        (!declared.shell).then_some("shell: false")
+    } else if has(&[
+        "connect",
+        "socket",
+        "getaddrinfo",
+        "fetch failed",
+        "listen",
+        "bind",
+        "eai_",
+        "econnrefused",
+    ]) {
+        (!declared.network).then_some("network: false")
+    } else {
+        match declared.filesystem {
+            Filesystem::None => Some("filesystem: \"none\""),
+            Filesystem::Read => Some("filesystem: \"read\""),
+            Filesystem::ReadWrite => Some("filesystem: \"readwrite\""),
+        }
+    }?;
+    Some(format!("blocked: {id} declares {declaration}"))
+}
+
+impl From<GrantError> for crate::error::CommandError {
+    fn from(e: GrantError) -> crate::error::CommandError {
+        use crate::error::{CommandError, ErrorKind};
+        let kind = match &e {
+            GrantError::Lock(LockError::Held { .. }) => ErrorKind::Locked,
+            _ => ErrorKind::Failed,
+        };
+        CommandError::new(kind, e.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn declared(fs: &str, network: bool, shell: bool) -> Declared {
+        let p = json!({"filesystem": fs, "network": network, "shell": shell});
+        Declared::from_permissions(p.as_object())
+    }
+
+    #[test]
+    fn manifest_values_and_older_spellings() {
+        assert_eq!(
+            Declared::from_permissions(None),
+            Declared {
+                filesystem: Filesystem::None,
+                network: false,
+                shell: false
+            }
+        );
+        assert_eq!(
+            declared("write", false, false).filesystem,
+            Filesystem::ReadWrite
+        );
+        assert_eq!(
+            declared("readonly", false, false).filesystem,
+            Filesystem::Read
+        );
+        assert_eq!(
+            declared("everything", true, false).filesystem,
+            Filesystem::None
+        );
+        let grant = Grant {
+            filesystem: Some(Filesystem::Read),
+            network: true,
+            ..Grant::default()
+        };
+        let d = declared("readwrite", false, false).with(&grant);
+        assert_eq!(
+            d.filesystem,
+            Filesystem::ReadWrite,
+            "a grant never takes away"
+        );
+        assert!(d.network && !d.shell);
+    }
+
+    fn at<'a>(node: &'a Path, dirs: &'a [PathBuf; 4]) -> Whereabouts<'a> {
+        Whereabouts {
+            node,
+            package: &dirs[0],
+            storage: &dirs[1],
+            bootstrap: &dirs[2],
+            roots: vec![dirs[3].clone()],
+            protected: vec![dirs[3].join(".git/hooks")],
+            home: Some("/home/u".into()),
+            path: Some("/usr/bin:/home/u/.cargo/bin".into()),
+            extra_read: vec![],
+            extra_ca: Some("/etc/ca.pem".into()),
+        }
+    }
+
+    #[test]
+    fn the_table_in_code() {
+        let dirs: [PathBuf; 4] = ["/pkg", "/store", "/boot.mjs", "/work"].map(PathBuf::from);
+        let node = Path::new("/opt/node/bin/node");
+        let none = access(&declared("none", false, false), &at(node, &dirs));
+        assert!(none.read.contains(&"/pkg".into()) && none.read.contains(&"/opt/node".into()));
+        assert!(none.read.contains(&"/boot.mjs".into()));
+        assert_eq!(none.write, vec![PathBuf::from("/store")]);
+        assert!(none.read_exec.is_empty() && none.write_exec.is_empty());
+        assert_eq!(none.exec_files.last(), Some(&PathBuf::from(node)));
+        assert!(none.noexec && !none.network);
+        let everything = || none.read.iter().chain(&none.write).chain(&none.exec_files);
+        assert!(!everything().any(|p| p.starts_with("/work") || p.starts_with("/home")));
+        assert!(!none.read.contains(&"/etc/ca.pem".into()));
+
+        let read = access(&declared("read", true, false), &at(node, &dirs));
+        assert!(read.read.contains(&"/work".into()) && read.write.len() == 1);
+        assert!(read.network && read.read.contains(&"/etc/ca.pem".into()));
+
+        let rw = access(&declared("readwrite", false, false), &at(node, &dirs));
+        assert!(rw.write.contains(&"/work".into()));
+        assert_eq!(rw.protected, vec![PathBuf::from("/work/.git/hooks")]);
+
+        let shell = access(&declared("none", false, true), &at(node, &dirs));
+        assert!(shell.read_exec.contains(&"/usr/bin".into()));
+        assert!(shell.read_exec.contains(&"/pkg".into()));
+        assert!(!shell.noexec);
+        assert!(
+            !shell.read_exec.contains(&"/work".into()),
+            "filesystem none"
+        );
+    }
+
+    #[test]
+    fn the_environment_keeps_no_secrets() {
+        let vars: Vec<(String, OsString)> = [
+            ("PATH", "/usr/bin"),
+            ("HOME", "/h"),
+            ("OPENAI_API_KEY", "k"),
+            ("NODE_OPTIONS", "--require /tmp/x.js"),
+            ("HTTPS_PROXY", "http://p"),
+            ("NODE_EXTRA_CA_CERTS", "/ca"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), OsString::from(v)))
+        .collect();
+        let names = |d: Declared| {
+            environment(&d, vars.iter().map(|(k, v)| (k.as_str(), v)), &[])
+                .into_iter()
+                .map(|(k, _)| k)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(names(declared("none", false, false)), ["PATH", "HOME"]);
+        assert_eq!(
+            names(declared("none", true, false)),
+            ["PATH", "HOME", "HTTPS_PROXY", "NODE_EXTRA_CA_CERTS"]
+        );
+    }
+
+    #[test]
+    fn refusals_name_the_declaration() {
+        let d = declared("none", false, false);
+        let net = explain("finch-x", &d, "connect EPERM 127.0.0.1:80").unwrap();
+        assert!(
+            net.starts_with("blocked: finch-x declares network: false"),
+            "{net}"
+        );
+        let sh = explain("finch-x", &d, "spawn /bin/sh EACCES").unwrap();
+        assert!(sh.contains("declares shell: false"), "{sh}");
+        let fs = explain(
+            "finch-x",
+            &d,
+            "EACCES: permission denied, open '/h/.ssh/id'",
+        )
+        .unwrap();
+        assert!(fs.contains("declares filesystem: \"none\""), "{fs}");
+        assert_eq!(explain("finch-x", &d, "ENOENT: no such file"), None);
+        let with_net = declared("none", true, false);
+        assert_eq!(
+            explain("finch-x", &with_net, "connect EPERM 1.2.3.4:80"),
+            None
+        );
+    }
+
+    #[test]
+    fn rights_parse() {
+        assert_eq!(Right::parse("network"), Ok(Right::Network));
+        assert_eq!(
+            Right::parse("filesystem=write"),
+            Ok(Right::Filesystem(Filesystem::ReadWrite))
+        );
+        assert!(Right::parse("filesystem=all").is_err());
+        assert!(Right::parse("root").is_err());
+    }
+
+    #[test]
+    fn node_has_an_interpreter_and_a_script_has_none() {
+        if let Ok(node) = which_node() {
+            let interp = elf_interpreter(&node);
+            assert!(interp.is_some_and(|p| p.exists()), "{}", node.display());
+        }
+        assert_eq!(elf_interpreter(Path::new("/etc/hostname")), None);
+    }
+
+    fn which_node() -> Result<PathBuf, ()> {
+        let path = std::env::var_os("PATH").ok_or(())?;
+        std::env::split_paths(&path)
+            .map(|d| d.join("node"))
+            .find(|p| p.is_file())
+            .and_then(|p| std::fs::canonicalize(p).ok())
+            .ok_or(())
+    }
+}
