@@ -6,7 +6,8 @@
 //! (`mcp_cache_hint`). `call` runs one call through a whole host session — same gateway, cards
 //! and transcript as `finch run` — and maps the outcome to an exit code: 0 ran, 1 the tool
 //! failed or the arguments were invalid, 3 no such tool, 4 refused (a rule, a card, or nobody
-//! to ask).
+//! to ask); a Bash call that ran exits with its command's own status (`ran_status`), except
+//! with `--json`, whose record carries it as `exitCode`.
 //!
 //! `call` names its tool exactly, so a dynamic tool it names is activated first: a person or
 //! script that names a tool has done what ToolSearch does for a model.
@@ -629,10 +630,13 @@ fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
         print_verdict(&ctx.ui, &record);
     }
     let Some(failure) = record.failure else {
-        return if ctx.ui.json {
-            Ok(())
-        } else {
-            print_content(&ctx.ui, &record)
+        if ctx.ui.json {
+            return Ok(());
+        }
+        print_content(&ctx.ui, &record)?;
+        return match ran_status(&record) {
+            Some(code) if code != 0 => Err(CommandError::exit(code)),
+            _ => Ok(()),
         };
     };
     // A failed call's text is the error message, on stderr.
@@ -647,6 +651,20 @@ fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
     };
     // The record (with --json) or the content already said everything.
     Err(err.json_reported())
+}
+
+/// The exit status of the command a Bash call ran: its own code, or 128 + the signal that
+/// killed it, as a shell reports it; `None` for any other tool.
+fn ran_status(record: &crate::host::CallRecord) -> Option<u8> {
+    if record.tool != "Bash" {
+        return None;
+    }
+    let structured = record.output.structured.as_ref()?;
+    if let Some(code) = structured.get("exitCode").and_then(Value::as_i64) {
+        return Some(u8::try_from(code).unwrap_or(1));
+    }
+    let signal = structured.get("signal").and_then(Value::as_i64)?;
+    Some(u8::try_from(128 + signal).unwrap_or(1))
 }
 
 /// What a `tool call` of `name` starts besides the built-ins and suites: nothing for a

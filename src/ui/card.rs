@@ -294,13 +294,16 @@ impl TtyPrompter {
 impl Prompter for TtyPrompter {
     fn card(&mut self, card: &Card) -> CardAnswer {
         let color = self.color;
-        self.with_raw_mode(
-            term::Keys::default(),
-            |me, keys| me.ask_card(card, keys, None),
-            CardAnswer::Deny,
-            |answer| card_outcome(answer, color),
-        )
-        .unwrap_or(CardAnswer::Unavailable)
+        // A running call's spinner gives the card the terminal.
+        crate::ui::activity::person(|| {
+            self.with_raw_mode(
+                term::Keys::default(),
+                |me, keys| me.ask_card(card, keys, None),
+                CardAnswer::Deny,
+                |answer| card_outcome(answer, color),
+            )
+            .unwrap_or(CardAnswer::Unavailable)
+        })
     }
 
     /// The card, taken back when the call is cancelled while it is open (`--serve mcp`: the
@@ -319,24 +322,28 @@ impl Prompter for TtyPrompter {
             let _ = waker.write_all(b"!");
         });
         let color = self.color;
-        self.with_raw_mode(
-            term::Keys::waking_on(wake),
-            |me, keys| me.ask_card(card, keys, Some(cancel)),
-            CardAnswer::Deny,
-            |answer| card_outcome(answer, color),
-        )
-        .unwrap_or(CardAnswer::Unavailable)
+        crate::ui::activity::person(|| {
+            self.with_raw_mode(
+                term::Keys::waking_on(wake),
+                |me, keys| me.ask_card(card, keys, Some(cancel)),
+                CardAnswer::Deny,
+                |answer| card_outcome(answer, color),
+            )
+            .unwrap_or(CardAnswer::Unavailable)
+        })
     }
 
     fn question(&mut self, question: &Question) -> QuestionAnswer {
         let color = self.color;
-        self.with_raw_mode(
-            term::Keys::default(),
-            |me, keys| me.ask_question(question, keys),
-            QuestionAnswer::Unavailable,
-            |answer| question_outcome(answer, color),
-        )
-        .unwrap_or(QuestionAnswer::Unavailable)
+        crate::ui::activity::person(|| {
+            self.with_raw_mode(
+                term::Keys::default(),
+                |me, keys| me.ask_question(question, keys),
+                QuestionAnswer::Unavailable,
+                |answer| question_outcome(answer, color),
+            )
+            .unwrap_or(QuestionAnswer::Unavailable)
+        })
     }
 }
 

@@ -3,6 +3,7 @@
 //! not asked for none, progress bars only on a terminal. Questions are never asked without a
 //! terminal: they are answered by `--yes` or fail with exit code 4.
 
+pub mod activity;
 pub mod card;
 mod table;
 

@@ -128,7 +128,7 @@ fn a_running_run_reloads_in_place_and_keeps_its_session() {
     let after = live.call("later_ping", json!({"text": "hi"}));
     assert_eq!(after["content"][0]["text"], "ping: hi", "{after}");
     let (code, stderr) = live.finish();
-    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(code, 1, "the first call named no tool: {stderr}");
     assert!(stderr.contains("reloaded"), "{stderr}");
     let transcripts = ctx.transcripts();
     assert_eq!(transcripts.len(), 1);
@@ -159,7 +159,7 @@ fn a_minitool_call_that_enables_a_mini_tool_reloads_the_run() {
     let echoed = live.call("toggled_echo", json!({"text": "b"}));
     assert_eq!(echoed["content"][0]["text"], "echo: b", "{echoed}");
     let (code, stderr) = live.finish();
-    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(code, 1, "the first call named no tool: {stderr}");
 }
 
 /// Issue 18: a mini tool that registers its tool in English (through `ctx.i18n.t`) is found
