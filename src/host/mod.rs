@@ -654,6 +654,7 @@ impl Host {
             session_allow_offered: false,
             sandbox: Some(approved.describe()),
             unsandboxed_offered: approved != Confine::Unconfined,
+            change: None,
         };
         let asked = Instant::now();
         let answer = self.prompter.card(&card);
@@ -946,6 +947,12 @@ impl Host {
                     session_allow_offered: verdict.session_allow_offered,
                     sandbox: confines.then(|| approved.describe()),
                     unsandboxed_offered: confines && approved != Confine::Unconfined,
+                    change: match tool.def.layer {
+                        tool::Layer::Builtin => {
+                            builtins::card_change(&tool.name, args, &self.session)
+                        }
+                        _ => None,
+                    },
                 };
                 let asked = Instant::now();
                 let mut answer = self.prompter.card_until(&card, cancel);

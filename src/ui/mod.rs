@@ -5,6 +5,7 @@
 
 pub mod activity;
 pub mod card;
+pub mod diff;
 mod table;
 
 /// `eprintln!` that cannot panic: on a closed or full stderr (`2>&-`, `2>/dev/full`) the line

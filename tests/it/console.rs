@@ -334,3 +334,28 @@ fn ctrl_c_leaves_mini_tools_running() {
     pty.expect(PROMPT);
     quit(pty);
 }
+
+/// Issue 31: keys typed ahead in the console, before a card is drawn (the next command line
+/// begun while the call starts), never answer the card.
+#[test]
+fn keys_typed_ahead_in_the_console_never_answer_a_card() {
+    let ctx = TestContext::new();
+    let mut pty = Pty::spawn(&ctx, &["run"]);
+    pty.expect(PROMPT);
+    // "s" would allow the command for the session, "y" once.
+    pty.send("Bash command=\"touch typed-ahead\"\rsy");
+    let card = pty.expect(crate::cards::CARD_SHOWN);
+    assert!(card.contains("touch typed-ahead"), "{card}");
+    pty.send("n");
+    pty.expect("Denied");
+    pty.expect(PROMPT);
+    // The keys typed ahead wait for the next line, as in a shell: Enter sends them.
+    pty.send("\r");
+    pty.expect("sy");
+    pty.expect("no such tool");
+    pty.expect(PROMPT);
+    quit(pty);
+    assert!(!ctx.work.join("typed-ahead").exists());
+    let transcript = &ctx.transcripts()[0];
+    assert_eq!(ctx.tool_calls(transcript)[0]["decidedBy"], "card:deny");
+}

@@ -1399,6 +1399,7 @@ mod tests {
             session_allow_offered,
             sandbox: None,
             unsandboxed_offered: false,
+            change: None,
         }
     }
 
