@@ -642,7 +642,20 @@ fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
     // A failed call's text is the error message, on stderr.
     let message = record.output.text_content().trim_end().to_string();
     let err = match failure {
-        Failure::UnknownTool => CommandError::not_found(message).with_code("unknown_tool"),
+        Failure::UnknownTool => match disabled_owner(ctx, &name) {
+            // The person's words, not the model's (`ToolSearch`): the tool is there, switched off.
+            Some(id) => CommandError::not_found(format!(
+                "`{name}` is a tool of the mini tool {id}, which is disabled"
+            ))
+            .with_hint(format!("enable it with `finch enable {id}`"))
+            .with_code("unknown_tool"),
+            None => CommandError::not_found(format!("there is no tool named `{name}`"))
+                .with_hint(
+                    "find one by what it does with `finch tool search <words>`, or list them \
+                     with `finch tool list`",
+                )
+                .with_code("unknown_tool"),
+        },
         Failure::Refused => CommandError::needs_person(message).with_code("refused"),
         Failure::InvalidArguments => CommandError::failed(message).with_code("invalid_arguments"),
         Failure::NotActive => CommandError::failed(message).with_code("not_active"),
@@ -651,6 +664,20 @@ fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
     };
     // The record (with --json) or the content already said everything.
     Err(err.json_reported())
+}
+
+/// The installed but disabled mini tool whose tools `name` would be one of
+/// (`<id>_<tool>`, `naming::minitool_tool`); the longest id wins, should two fit.
+fn disabled_owner(ctx: &Context, name: &str) -> Option<String> {
+    let homes = ctx.homes().ok()?;
+    let state = crate::minitool::enabled::EnabledState::load(&homes.extensions_json()).ok()?;
+    [crate::homes::Tier::Personal, crate::homes::Tier::Global]
+        .into_iter()
+        .flat_map(|tier| crate::minitool::tier::scan(&homes.tier_dir(tier)).unwrap_or_default())
+        .map(|entry| entry.dir_name)
+        .filter(|id| !state.is_enabled(id))
+        .filter(|id| name.starts_with(&naming::minitool_tool(id, "")))
+        .max_by_key(String::len)
 }
 
 /// The exit status of the command a Bash call ran: its own code, or 128 + the signal that

@@ -141,6 +141,41 @@ fn a_running_run_reloads_in_place_and_keeps_its_session() {
     assert_eq!(again.json()["signalled"], json!([]));
 }
 
+/// Issue 31: `tool call` of a disabled mini tool's tool says so, with the command that
+/// enables it; an unknown name points at `finch tool search`, in the CLI's words (the
+/// record the model reads keeps its own).
+#[test]
+fn tool_call_of_a_disabled_mini_tools_tool_says_how_to_enable_it() {
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    let dir = ctx.base().join("src/toggled");
+    registering("toggled", &["echo"]).write_to(&dir);
+    ctx.run(&["add", dir.to_str().unwrap()]).success();
+    let out = ctx.run(&["tool", "call", "toggled_echo", "text=a"]);
+    out.failure(3);
+    assert_eq!(
+        out.stderr(),
+        "Error: `toggled_echo` is a tool of the mini tool toggled, which is disabled\n\
+         hint: enable it with `finch enable toggled`\n"
+    );
+    let out = ctx.run(&["tool", "call", "Nope"]);
+    out.failure(3);
+    assert_eq!(
+        out.stderr(),
+        "Error: there is no tool named `Nope`\n\
+         hint: find one by what it does with `finch tool search <words>`, or list them with \
+         `finch tool list`\n"
+    );
+    let record = ctx.call("Nope", json!({}));
+    record.failure(3);
+    assert!(
+        record.json()["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("ToolSearch")
+    );
+}
+
 #[test]
 fn a_minitool_call_that_enables_a_mini_tool_reloads_the_run() {
     let ctx = TestContext::new();
