@@ -165,13 +165,13 @@ pub fn run(ctx: &Context, command: &MemoryCommand) -> Result<()> {
                 v["createdSection"] = done.created_section.into();
                 return ctx.ui.json(&v);
             }
-            ctx.ui.line(format!(
+            ctx.ui.done([format!(
                 "{} Remembered in {}:{} ({})",
                 ctx.ui.green("✓"),
                 done.entry.file.name,
                 done.entry.line,
                 done.entry.id
-            ))
+            )])
         }
         MemoryCommand::Replace {
             old,

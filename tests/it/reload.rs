@@ -377,3 +377,68 @@ fn the_catalog_follows_add_enable_disable_and_remove_without_a_reload() {
         .failure(3)
         .stderr_has("no tool named");
 }
+
+/// Issue 31: `-q` leaves only errors and warnings: `add`, `enable`, `disable`, `reload`,
+/// `remove` and `memory remember` print nothing when they succeed (without `-q` they print
+/// their lines).
+#[test]
+fn quiet_leaves_only_errors_and_warnings() {
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    let dir = ctx.base().join("src/hushed");
+    registering("hushed", &["echo"]).write_to(&dir);
+    let quiet = |args: &[&str]| {
+        let mut argv = vec!["-q"];
+        argv.extend_from_slice(args);
+        let out = ctx.run(&argv);
+        out.success();
+        assert_eq!(
+            (out.stdout(), out.stderr()),
+            (String::new(), String::new()),
+            "{args:?}"
+        );
+    };
+    quiet(&["add", dir.to_str().unwrap()]);
+    quiet(&["enable", "hushed"]);
+    quiet(&["reload"]);
+    quiet(&["disable", "hushed"]);
+    quiet(&["memory", "remember", "quiet please"]);
+    quiet(&["remove", "hushed"]);
+    // Without -q the same commands report.
+    ctx.run(&["add", dir.to_str().unwrap()])
+        .success()
+        .stdout_has("Added");
+    ctx.run(&["enable", "hushed"])
+        .success()
+        .stdout_has("Enabled hushed");
+    ctx.run(&["memory", "remember", "loud"])
+        .success()
+        .stdout_has("Remembered in");
+    // A warning stays.
+    let out = ctx.run(&["-q", "enable", "never-installed"]);
+    out.success();
+    assert_eq!(out.stdout(), "");
+    out.stderr_has("warning: \"never-installed\" is not installed");
+}
+
+/// Issue 31: re-adding an installed, enabled mini tool on a terminal says it is enabled;
+/// on a pipe the official line stays, word for word.
+#[test]
+fn re_adding_an_enabled_mini_tool_says_so_on_a_terminal() {
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    let dir = ctx.base().join("src/again");
+    registering("again", &["echo"]).write_to(&dir);
+    ctx.run(&["add", dir.to_str().unwrap()]).success();
+    ctx.run(&["enable", "again"]).success();
+    ctx.run(&["add", dir.to_str().unwrap()])
+        .success()
+        .stdout_has("  Installed only. Open Finch → Toolcase → Mini Tools to review permissions and enable.");
+    let mut pty = crate::cards::Pty::spawn(&ctx, &["add", dir.to_str().unwrap()]);
+    pty.expect("Added \"");
+    let shown = pty.expect("`finch disable again` turns it off.");
+    assert!(shown.contains("Already enabled"), "{shown}");
+    assert!(!shown.contains("Installed only"), "{shown}");
+    let (code, tail) = pty.finish();
+    assert_eq!(code, 0, "{tail}");
+}
