@@ -83,7 +83,7 @@ pub struct CallArgs {
     /// The tool's model-facing name (or a raw name only one tool registered)
     #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::tool_names))]
     pub name: String,
-    /// The arguments: one JSON object, or key=value pairs (values that parse as JSON are JSON)
+    /// The arguments: one JSON object, or key=value pairs (typed by the tool's schema: text for a string parameter, JSON for the others)
     #[arg(value_name = "ARGS")]
     pub args: Vec<String>,
     #[command(flatten)]
@@ -603,10 +603,19 @@ fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
     };
     let assembly = Assembly::new(host_options(ctx, &args.session, layers), &ctx.ui);
     let mut host = assembly.open(ctx.host_env()?)?;
+    let mut call_args = call_args;
     let name = match host.catalog().lookup(&args.name) {
         Lookup::Found(i) => {
             let tool = host.catalog().get(i);
             let name = tool.name.clone();
+            // key=value words, typed now by the tool's schema (checked above already).
+            if args
+                .args
+                .first()
+                .is_some_and(|w| !w.trim_start().starts_with('{') && w != "-")
+            {
+                call_args = key_values(&args.name, &args.args, Some(&tool.def.input_schema))?;
+            }
             if tool.def.exposure == Exposure::Dynamic {
                 host.session_mut().active.insert(name.clone());
             }
@@ -807,7 +816,7 @@ fn call_arguments(tool: &str, words: &[String]) -> Result<Value> {
             CommandError::usage(format!("the arguments for `{tool}` must be a JSON object"))
                 .with_hint(hint),
         ),
-        words => key_values(tool, words).map_err(|e| e.with_hint(hint)),
+        words => key_values(tool, words, None).map_err(|e| e.with_hint(hint)),
     }
 }
 

@@ -242,6 +242,47 @@ fn tool_call_bash_exits_with_the_commands_own_status() {
     assert_eq!(out.json()["structuredContent"]["exitCode"], 3);
 }
 
+/// Issue 31: `key=value` is typed by the tool's schema: `command=123` is the text "123"
+/// for Bash's string parameter (it was the number 123, an invalid argument), in `tool call`
+/// and in the console.
+#[test]
+fn key_values_are_typed_by_the_tools_schema() {
+    let ctx = TestContext::new();
+    let out = ctx.run(&[
+        "tool",
+        "call",
+        "Bash",
+        "command=123",
+        "timeout=5000",
+        "--approve",
+        "Bash",
+        "--json",
+    ]);
+    out.success();
+    assert_eq!(out.json()["structuredContent"]["exitCode"], 127, "{out}");
+    let out = ctx
+        .cmd()
+        .args(["run", "--approve", "Bash"])
+        .write_stdin("Bash command=123\nBash command='\"true\"'\n")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let calls: Vec<Value> = ctx
+        .transcripts()
+        .iter()
+        .flat_map(|t| ctx.tool_calls(t))
+        .map(|c| c["arguments"].clone())
+        .collect();
+    assert_eq!(
+        calls,
+        [
+            json!({"command": "123", "timeout": 5000}),
+            json!({"command": "123"}),
+            json!({"command": "true"})
+        ]
+    );
+}
+
 #[test]
 fn a_run_records_each_call_in_a_pi_transcript() {
     let ctx = TestContext::new();

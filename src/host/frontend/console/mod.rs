@@ -380,15 +380,21 @@ fn console_line(
     let (tool, rest) = text
         .split_once(char::is_whitespace)
         .map_or((text, ""), |(t, r)| (t, r.trim()));
-    let args = parse_call_args(tool, rest)?;
+    let schema = match host.catalog().lookup(tool) {
+        crate::host::catalog::Lookup::Found(i) => {
+            Some(host.catalog().get(i).def.input_schema.clone())
+        }
+        _ => None,
+    };
+    let args = parse_call_args(tool, rest, schema.as_ref())?;
     let record = call(ui, host, interrupts, tally, tool, args);
     print_record(ui, &record)?;
     Ok(Flow::Continue)
 }
 
-/// The arguments of a console line: a JSON object, or `key=value` words (shell quoting; a value
-/// that parses as JSON — numbers, booleans, arrays, objects — is taken as JSON, else as text).
-pub fn parse_call_args(tool: &str, rest: &str) -> Result<Value> {
+/// The arguments of a console line: a JSON object, or `key=value` words (shell quoting;
+/// typed by the tool's input schema: `key_values`).
+pub fn parse_call_args(tool: &str, rest: &str, schema: Option<&Value>) -> Result<Value> {
     let rest = rest.trim();
     if rest.is_empty() {
         return Ok(Value::Object(Map::new()));
@@ -401,11 +407,15 @@ pub fn parse_call_args(tool: &str, rest: &str) -> Result<Value> {
     let words = shlex::split(rest).ok_or_else(|| {
         CommandError::usage(format!("the arguments of {tool} have an unclosed quote"))
     })?;
-    key_values(tool, &words)
+    key_values(tool, &words, schema)
 }
 
-/// `key=value` words → a JSON object.
-pub fn key_values(tool: &str, words: &[String]) -> Result<Value> {
+/// `key=value` words → a JSON object. A value is typed by the tool's input `schema` where it
+/// names the key's type: text for a `string` parameter (`name=123` is "123"), JSON for the
+/// others (`limit=2` is 2). Where the schema says nothing, a value that parses as JSON is JSON
+/// and anything else is text. A value that is a JSON string (`name='"123"'`) is that string,
+/// without its quotes.
+pub fn key_values(tool: &str, words: &[String], schema: Option<&Value>) -> Result<Value> {
     let mut map = Map::new();
     for word in words {
         let Some((key, value)) = word.split_once('=') else {
@@ -413,13 +423,84 @@ pub fn key_values(tool: &str, words: &[String]) -> Result<Value> {
                 "`{word}` is not key=value; write e.g. {tool} file_path=src/main.rs, or one JSON object"
             )));
         };
-        let value = serde_json::from_str::<Value>(value)
-            .ok()
-            .filter(|v| !v.is_string())
-            .unwrap_or_else(|| Value::String(value.to_string()));
-        map.insert(key.to_string(), value);
+        let declared = schema
+            .and_then(|s| s.get("properties"))
+            .and_then(|p| p.get(key))
+            .and_then(|p| p.get("type"));
+        map.insert(key.to_string(), typed_value(value, declared));
     }
     Ok(Value::Object(map))
+}
+
+/// One `key=value` value, typed by the JSON Schema `type` of its key (if any).
+fn typed_value(raw: &str, declared: Option<&Value>) -> Value {
+    let parsed = serde_json::from_str::<Value>(raw).ok();
+    if let Some(Value::String(text)) = parsed {
+        return Value::String(text);
+    }
+    let names: Vec<&str> = match declared {
+        Some(Value::String(one)) => vec![one.as_str()],
+        Some(Value::Array(many)) => many.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    let fits = |v: &Value| {
+        names.iter().any(|&name| match name {
+            "integer" => v.is_i64() || v.is_u64(),
+            "number" => v.is_number(),
+            "boolean" => v.is_boolean(),
+            "array" => v.is_array(),
+            "object" => v.is_object(),
+            "null" => v.is_null(),
+            _ => false,
+        })
+    };
+    match parsed {
+        // A string parameter takes the text as typed, unless the schema also allows what
+        // the text parses as.
+        Some(v) if names.contains(&"string") && !fits(&v) => Value::String(raw.to_string()),
+        Some(v) => v,
+        None => Value::String(raw.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod typing {
+    use super::*;
+
+    fn args(words: &[&str], schema: Value) -> Value {
+        let words: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+        key_values("T", &words, Some(&schema)).unwrap()
+    }
+
+    #[test]
+    fn key_values_are_typed_by_the_schema() {
+        let schema = json!({"properties": {
+            "name": {"type": "string"}, "limit": {"type": "integer"},
+            "flag": {"type": "boolean"}, "either": {"type": ["string", "number"]},
+        }});
+        assert_eq!(
+            args(
+                &["name=123", "limit=2", "flag=true", "either=7"],
+                schema.clone()
+            ),
+            json!({"name": "123", "limit": 2, "flag": true, "either": 7})
+        );
+        assert_eq!(
+            args(&["name=true", "other=[1]", "free=text"], schema.clone()),
+            json!({"name": "true", "other": [1], "free": "text"})
+        );
+        // A JSON string is that string, without its quotes, whatever the schema says.
+        assert_eq!(
+            args(&["name=\"123\"", "other=\"4\""], schema),
+            json!({"name": "123", "other": "4"})
+        );
+        // No schema: values that parse as JSON are JSON.
+        let words = vec!["n=123".to_string(), "s=abc".to_string()];
+        assert_eq!(
+            key_values("T", &words, None).unwrap(),
+            json!({"n": 123, "s": "abc"})
+        );
+    }
 }
 
 fn set_mode(ui: &Ui, host: &mut Host, mode: Mode) {
