@@ -761,7 +761,11 @@ fn a_dropped_connection_is_reconnected_in_the_background() {
     assert!(saw_reconnecting || marker.exists());
     // A call answered "reconnecting" failed: the run's exit code says so (issue 31).
     let status = session.finish();
-    assert_eq!(status.code(), Some(i32::from(saw_reconnecting)), "{status:?}");
+    assert_eq!(
+        status.code(),
+        Some(i32::from(saw_reconnecting)),
+        "{status:?}"
+    );
     let log = std::fs::read_to_string(ctx.runtime.join("logs/mcp/flaky.log")).expect("log");
     // One start for `reload`, one for the session, one to reconnect.
     assert_eq!(log.matches("finch starts:").count(), 3, "{log}");
