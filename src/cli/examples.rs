@@ -705,16 +705,23 @@ pub const EXIT_STATUS: &[(&str, &str)] = &[
     ),
     (
         "1",
-        "The command failed (a network, file or child process error).",
+        "The command failed (a network, file or child process error); `finch run --jsonl` or \
+         on a pipe: a call failed or a line was no call.",
     ),
     ("2", "Usage error: a bad argument, flag or value."),
     ("3", "Not found: no such mini tool, task, session or entry."),
     (
         "4",
-        "Needs a person: a question or permission card nobody could answer, or one denied.",
+        "Needs a person: a question or permission card nobody could answer, or one denied; \
+         `finch run --jsonl` or on a pipe: a call was refused.",
     ),
     ("5", "Locked: another finch holds a state file's lock."),
     ("130", "Interrupted (Ctrl-C)."),
+    (
+        "other",
+        "`finch tool call Bash` whose command ran: the command's own exit status (128 + N for \
+         signal N); with --json the exit is 0 and the record's exitCode says it.",
+    ),
 ];
 
 pub const ENVIRONMENT: &[(&str, &str)] = &[

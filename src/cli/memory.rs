@@ -73,9 +73,9 @@ pub enum MemoryCommand {
     },
     /// Search memory, ranked
     Search {
-        /// Words to look for
-        #[arg(allow_hyphen_values = true)]
-        query: String,
+        /// Words to look for (quoting them is not needed: `finch memory search metric unit`)
+        #[arg(required = true, num_args = 1..)]
+        query: Vec<String>,
         /// Which files to search
         #[arg(long, value_enum, default_value_t = ScopeArg::All)]
         scope: ScopeArg,
@@ -165,13 +165,13 @@ pub fn run(ctx: &Context, command: &MemoryCommand) -> Result<()> {
                 v["createdSection"] = done.created_section.into();
                 return ctx.ui.json(&v);
             }
-            ctx.ui.line(format!(
+            ctx.ui.done([format!(
                 "{} Remembered in {}:{} ({})",
                 ctx.ui.green("✓"),
                 done.entry.file.name,
                 done.entry.line,
                 done.entry.id
-            ))
+            )])
         }
         MemoryCommand::Replace {
             old,
@@ -263,8 +263,9 @@ pub fn run(ctx: &Context, command: &MemoryCommand) -> Result<()> {
                 until.as_deref(),
             )?;
             let home = home(ctx, false)?;
+            let query = query.join(" ");
             let request = SearchRequest {
-                query,
+                query: &query,
                 selection,
                 limit: *limit,
                 snippet_width: SNIPPET_CHARS,

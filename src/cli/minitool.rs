@@ -156,29 +156,47 @@ fn print_add(ctx: &Context, report: &AddReport, dev: bool) -> Result<()> {
     if ctx.ui.json {
         return ctx.ui.json(&report.to_json());
     }
+    // Which of them are enabled already, for a person at a terminal (the app reads the
+    // official line on a pipe, whatever the state).
+    let enabled = ctx
+        .homes()
+        .ok()
+        .filter(|_| ctx.ui.stdout_tty)
+        .and_then(|homes| EnabledState::load(&homes.extensions_json()).ok());
+    let mut lines = Vec::new();
     for i in &report.installed {
         if dev {
             let target = std::fs::read_link(&i.path).unwrap_or_else(|_| i.path.clone());
-            ctx.ui.line(format!(
+            lines.push(format!(
                 "{} Linked \"{}\" ({}) → {}",
                 ctx.ui.green("✓"),
                 i.display_name,
                 i.id,
                 target.display()
-            ))?;
-            ctx.ui.line("  Development install: source changes are used directly; update will not overwrite this link.")?;
+            ));
+            lines.push("  Development install: source changes are used directly; update will not overwrite this link.".to_string());
         } else {
-            ctx.ui.line(format!(
+            lines.push(format!(
                 "{} Added \"{}\" ({}) → {}",
                 ctx.ui.green("✓"),
                 i.display_name,
                 i.id,
                 i.path.display()
-            ))?;
-            ctx.ui.line("  Installed only. Open Finch → Toolcase → Mini Tools to review permissions and enable.")?;
+            ));
+            if enabled
+                .as_ref()
+                .is_some_and(|state| state.is_enabled(&i.id))
+            {
+                lines.push(format!(
+                    "  Already enabled: new sessions load this version; `finch reload` updates running ones. `finch disable {}` turns it off.",
+                    i.id
+                ));
+            } else {
+                lines.push("  Installed only. Open Finch → Toolcase → Mini Tools to review permissions and enable.".to_string());
+            }
         }
     }
-    Ok(())
+    ctx.ui.done(lines)
 }
 
 pub fn cmd_update(ctx: &Context, args: &UpdateArgs) -> Result<()> {
@@ -319,7 +337,7 @@ pub fn cmd_remove(ctx: &Context, args: &RemoveArgs) -> Result<()> {
         return ctx.ui.json(&removed.to_json());
     }
     ctx.ui
-        .line(format!("{} Removed {}", ctx.ui.green("✓"), removed.id))
+        .done([format!("{} Removed {}", ctx.ui.green("✓"), removed.id)])
 }
 
 pub fn cmd_enable(ctx: &Context, args: &IdArgs, enable: bool) -> Result<()> {
@@ -344,7 +362,7 @@ pub fn cmd_enable(ctx: &Context, args: &IdArgs, enable: bool) -> Result<()> {
             lines.push(format!("{} Disabled {id}", ctx.ui.green("✓")));
         }
     }
-    ctx.ui.lines(lines)
+    ctx.ui.done(lines)
 }
 
 pub fn cmd_list(ctx: &Context, args: &ListArgs) -> Result<()> {

@@ -88,7 +88,7 @@ pub struct GlobalArgs {
     /// Agent home (default: $FINCH_AGENT_HOME, else the app's setting, else ~/finchnest)
     #[arg(long, global = true, value_name = "DIR", help_heading = GLOBAL)]
     pub agent_home: Option<PathBuf>,
-    /// Print only data and errors
+    /// Print only data, errors and warnings
     #[arg(short, long, global = true, conflicts_with = "verbose", help_heading = GLOBAL)]
     pub quiet: bool,
     /// Print more detail on stderr

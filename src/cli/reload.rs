@@ -66,10 +66,10 @@ pub fn cmd_reload(ctx: &Context, args: &ReloadArgs) -> Result<()> {
         }))?;
     } else {
         if reports.is_empty() {
-            ctx.ui.line("No enabled mini tools.")?;
+            ctx.ui.done_line("No enabled mini tools.")?;
         }
         for r in &reports {
-            ctx.ui.line(r.line())?;
+            ctx.ui.done_line(r.line())?;
         }
         for problem in &report.problems {
             ctx.ui.warn(problem);
@@ -77,7 +77,7 @@ pub fn cmd_reload(ctx: &Context, args: &ReloadArgs) -> Result<()> {
         for s in &statuses {
             let tools = s.tools.as_ref().map_or(0, Vec::len);
             match &s.error {
-                None => ctx.ui.line(format!(
+                None => ctx.ui.done_line(format!(
                     "✓ MCP server {}: {tools} tool{}",
                     s.config.name,
                     if tools == 1 { "" } else { "s" }
@@ -87,14 +87,14 @@ pub fn cmd_reload(ctx: &Context, args: &ReloadArgs) -> Result<()> {
                     .line(format!("✖ MCP server {} failed: {error}", s.config.name))?,
             }
         }
-        ctx.ui.line(format!(
+        ctx.ui.done_line(format!(
             "Catalog: {} mini tool and MCP tools → {}",
             tools,
             cache.display()
         ))?;
         if !signalled.is_empty() {
             let pids: Vec<String> = signalled.iter().map(u32::to_string).collect();
-            ctx.ui.line(format!(
+            ctx.ui.done_line(format!(
                 "Asked running finch run to reload: pid {}",
                 pids.join(", ")
             ))?;

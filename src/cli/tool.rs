@@ -6,7 +6,8 @@
 //! (`mcp_cache_hint`). `call` runs one call through a whole host session — same gateway, cards
 //! and transcript as `finch run` — and maps the outcome to an exit code: 0 ran, 1 the tool
 //! failed or the arguments were invalid, 3 no such tool, 4 refused (a rule, a card, or nobody
-//! to ask).
+//! to ask); a Bash call that ran exits with its command's own status (`ran_status`), except
+//! with `--json`, whose record carries it as `exitCode`.
 //!
 //! `call` names its tool exactly, so a dynamic tool it names is activated first: a person or
 //! script that names a tool has done what ToolSearch does for a model.
@@ -82,7 +83,7 @@ pub struct CallArgs {
     /// The tool's model-facing name (or a raw name only one tool registered)
     #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::tool_names))]
     pub name: String,
-    /// The arguments: one JSON object, or key=value pairs (values that parse as JSON are JSON)
+    /// The arguments: one JSON object, or key=value pairs (typed by the tool's schema: text for a string parameter, JSON for the others)
     #[arg(value_name = "ARGS")]
     pub args: Vec<String>,
     #[command(flatten)]
@@ -618,10 +619,19 @@ fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
     };
     let assembly = Assembly::new(host_options(ctx, &args.session, layers), &ctx.ui);
     let mut host = assembly.open(ctx.host_env()?)?;
+    let mut call_args = call_args;
     let name = match host.catalog().lookup(&args.name) {
         Lookup::Found(i) => {
             let tool = host.catalog().get(i);
             let name = tool.name.clone();
+            // key=value words, typed now by the tool's schema (checked above already).
+            if args
+                .args
+                .first()
+                .is_some_and(|w| !w.trim_start().starts_with('{') && w != "-")
+            {
+                call_args = key_values(&args.name, &args.args, Some(&tool.def.input_schema))?;
+            }
             if tool.def.exposure == Exposure::Dynamic {
                 host.session_mut().active.insert(name.clone());
             }
@@ -645,16 +655,32 @@ fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
         print_verdict(&ctx.ui, &record);
     }
     let Some(failure) = record.failure else {
-        return if ctx.ui.json {
-            Ok(())
-        } else {
-            print_content(&ctx.ui, &record)
+        if ctx.ui.json {
+            return Ok(());
+        }
+        print_content(&ctx.ui, &record)?;
+        return match ran_status(&record) {
+            Some(code) if code != 0 => Err(CommandError::exit(code)),
+            _ => Ok(()),
         };
     };
     // A failed call's text is the error message, on stderr.
     let message = record.output.text_content().trim_end().to_string();
     let err = match failure {
-        Failure::UnknownTool => CommandError::not_found(message).with_code("unknown_tool"),
+        Failure::UnknownTool => match disabled_owner(ctx, &name) {
+            // The person's words, not the model's (`ToolSearch`): the tool is there, switched off.
+            Some(id) => CommandError::not_found(format!(
+                "`{name}` is a tool of the mini tool {id}, which is disabled"
+            ))
+            .with_hint(format!("enable it with `finch enable {id}`"))
+            .with_code("unknown_tool"),
+            None => CommandError::not_found(format!("there is no tool named `{name}`"))
+                .with_hint(
+                    "find one by what it does with `finch tool search <words>`, or list them \
+                     with `finch tool list`",
+                )
+                .with_code("unknown_tool"),
+        },
         Failure::Refused => CommandError::needs_person(message).with_code("refused"),
         Failure::InvalidArguments => CommandError::failed(message).with_code("invalid_arguments"),
         Failure::NotActive => CommandError::failed(message).with_code("not_active"),
@@ -663,6 +689,34 @@ fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
     };
     // The record (with --json) or the content already said everything.
     Err(err.json_reported())
+}
+
+/// The installed but disabled mini tool whose tools `name` would be one of
+/// (`<id>_<tool>`, `naming::minitool_tool`); the longest id wins, should two fit.
+fn disabled_owner(ctx: &Context, name: &str) -> Option<String> {
+    let homes = ctx.homes().ok()?;
+    let state = crate::minitool::enabled::EnabledState::load(&homes.extensions_json()).ok()?;
+    [crate::homes::Tier::Personal, crate::homes::Tier::Global]
+        .into_iter()
+        .flat_map(|tier| crate::minitool::tier::scan(&homes.tier_dir(tier)).unwrap_or_default())
+        .map(|entry| entry.dir_name)
+        .filter(|id| !state.is_enabled(id))
+        .filter(|id| name.starts_with(&naming::minitool_tool(id, "")))
+        .max_by_key(String::len)
+}
+
+/// The exit status of the command a Bash call ran: its own code, or 128 + the signal that
+/// killed it, as a shell reports it; `None` for any other tool.
+fn ran_status(record: &crate::host::CallRecord) -> Option<u8> {
+    if record.tool != "Bash" {
+        return None;
+    }
+    let structured = record.output.structured.as_ref()?;
+    if let Some(code) = structured.get("exitCode").and_then(Value::as_i64) {
+        return Some(u8::try_from(code).unwrap_or(1));
+    }
+    let signal = structured.get("signal").and_then(Value::as_i64)?;
+    Some(u8::try_from(128 + signal).unwrap_or(1))
 }
 
 /// What a `tool call` of `name` starts besides the built-ins and suites: nothing for a
@@ -778,7 +832,7 @@ fn call_arguments(tool: &str, words: &[String]) -> Result<Value> {
             CommandError::usage(format!("the arguments for `{tool}` must be a JSON object"))
                 .with_hint(hint),
         ),
-        words => key_values(tool, words).map_err(|e| e.with_hint(hint)),
+        words => key_values(tool, words, None).map_err(|e| e.with_hint(hint)),
     }
 }
 

@@ -45,7 +45,7 @@ pub mod toolsearch;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use chrono::{DateTime, FixedOffset, Utc};
 use serde_json::Value;
@@ -341,6 +341,9 @@ pub struct Host {
     session: SessionState,
     prompter: Box<dyn Prompter>,
     events: Vec<HostEvent>,
+    /// The time people spent at this host's permission cards, all told: a call's timing
+    /// leaves out its own share (`Stamp::person`).
+    person_time: Duration,
 }
 
 impl Host {
@@ -364,6 +367,7 @@ impl Host {
             session,
             prompter,
             events: Vec::new(),
+            person_time: Duration::ZERO,
         }
     }
 
@@ -542,7 +546,7 @@ impl Host {
         if self.refresh() {
             self.events.push(HostEvent::ToolsChanged);
         }
-        let started = Stamp::now();
+        let mut started = Stamp::now();
         self.observe(&CallEvent::Started {
             tool: name,
             session: &self.session.id,
@@ -562,7 +566,9 @@ impl Host {
         } else {
             self.await_sources(starting)
         };
+        let person_before = self.person_time;
         let mut outcome = self.run_call(name, args.clone(), cancel, progress);
+        started.person = self.person_time.saturating_sub(person_before);
         if let (false, Outcome::Record(record)) = (unsearched.is_empty(), &mut outcome) {
             record.output.content.push(output::Content::Text(format!(
                     "Not searched: {} (no tools known after {}: still starting, or it failed to start); search again later.",
@@ -595,10 +601,13 @@ impl Host {
     /// (`escalate_walled`).
     pub fn end(&mut self, ran: Ran) -> CallRecord {
         let mut record = ran.record();
+        let mut started = ran.started;
+        let person_before = self.person_time;
         if let Some(escalated) = self.escalate_walled(&record, &ran.args) {
             record = escalated;
         }
-        self.settle(record, &ran.args, ran.started)
+        started.person += self.person_time.saturating_sub(person_before);
+        self.settle(record, &ran.args, started)
     }
 
     /// The last step of the pipeline (verdict → sandbox → attempt → escalation): a command the
@@ -645,8 +654,11 @@ impl Host {
             session_allow_offered: false,
             sandbox: Some(approved.describe()),
             unsandboxed_offered: approved != Confine::Unconfined,
+            change: None,
         };
+        let asked = Instant::now();
         let answer = self.prompter.card(&card);
+        self.person_time += asked.elapsed();
         if !answer.allows() {
             return None;
         }
@@ -668,9 +680,9 @@ impl Host {
         })
     }
 
-    /// Times, announces and records a call that ended.
+    /// Times (leaving out the time at its cards), announces and records a call that ended.
     fn settle(&mut self, mut record: CallRecord, args: &Value, started: Stamp) -> CallRecord {
-        record.duration_ms = started.at.elapsed().as_secs_f64() * 1000.0;
+        record.duration_ms = started.busy().as_secs_f64() * 1000.0;
         // A provider whose tools changed during the call (an MCP server listed again while
         // its job ran): the catalog follows now, not at the next call.
         if self.refresh() {
@@ -935,8 +947,16 @@ impl Host {
                     session_allow_offered: verdict.session_allow_offered,
                     sandbox: confines.then(|| approved.describe()),
                     unsandboxed_offered: confines && approved != Confine::Unconfined,
+                    change: match tool.def.layer {
+                        tool::Layer::Builtin => {
+                            builtins::card_change(&tool.name, args, &self.session)
+                        }
+                        _ => None,
+                    },
                 };
+                let asked = Instant::now();
                 let mut answer = self.prompter.card_until(&card, cancel);
+                self.person_time += asked.elapsed();
                 if answer == CardAnswer::AllowForSession && !verdict.session_allow_offered {
                     answer = CardAnswer::AllowOnce;
                 }
@@ -1177,11 +1197,13 @@ pub struct Running {
 }
 
 /// When a call began, and its number in this process (so that `Provider::observe` can pair
-/// the end of a call with its start when calls overlap).
+/// the end of a call with its start when calls overlap), and how long a person spent at its
+/// cards.
 #[derive(Debug, Clone, Copy)]
 struct Stamp {
     at: Instant,
     call: u64,
+    person: Duration,
 }
 
 impl Stamp {
@@ -1190,7 +1212,13 @@ impl Stamp {
         Stamp {
             at: Instant::now(),
             call: CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
+            person: Duration::ZERO,
         }
+    }
+
+    /// The call's own time: since it began, less the time a person spent at its cards.
+    fn busy(&self) -> Duration {
+        self.at.elapsed().saturating_sub(self.person)
     }
 }
 
@@ -1261,7 +1289,7 @@ impl Ran {
             decided_by: self.decided_by.clone(),
             failure,
             output: self.output.clone(),
-            duration_ms: self.started.at.elapsed().as_secs_f64() * 1000.0,
+            duration_ms: self.started.busy().as_secs_f64() * 1000.0,
             sandbox: self.sandbox,
         }
     }

@@ -33,6 +33,21 @@ pub struct Card {
     /// Whether "Allow, without the sandbox" may be offered (an approved Bash call that would
     /// otherwise run confined).
     pub unsandboxed_offered: bool,
+    /// What a Write or Edit would change, for the card to show (`builtins::card_change`).
+    pub change: Option<Change>,
+}
+
+/// The change a file tool's call would make, as its card shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Change {
+    /// Write: the whole new content, and the size of the file it replaces (`None`: a new file).
+    Write {
+        content: String,
+        replaces: Option<u64>,
+    },
+    /// Edit: the file's text before and after (or, when the file cannot be read for the card,
+    /// `old_string` and `new_string`), for a diff.
+    Edit { before: String, after: String },
 }
 
 impl Card {

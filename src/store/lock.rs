@@ -2,7 +2,9 @@
 //! waiting finch can say who it is waiting for: `DirLock` guards a state directory through its
 //! `.lock` file (waiting up to a timeout), `PidLock` any lock file (waited for, or tried once).
 //! A lock is released when it is dropped or its process dies (the kernel drops `flock` locks of
-//! dead processes, so a crash never leaves a stale lock behind).
+//! dead processes, so a crash never leaves a stale lock behind). A wait longer than `SAY_AFTER`
+//! says so once on stderr — "waiting for <what> (held by pid N)…" — so that a person knows
+//! why nothing happens (the one line the store itself prints).
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -11,6 +13,40 @@ use std::time::{Duration, Instant};
 
 /// File name of the lock inside a locked directory.
 pub const LOCK_FILE: &str = ".lock";
+
+/// How long a wait for a lock goes on in silence.
+const SAY_AFTER: Duration = Duration::from_secs(1);
+
+/// Tells a person once, after `SAY_AFTER`, whom a lock's wait is for.
+struct Waiting {
+    started: Instant,
+    said: bool,
+}
+
+impl Waiting {
+    fn new() -> Waiting {
+        Waiting {
+            started: Instant::now(),
+            said: false,
+        }
+    }
+
+    fn elapsed(&self) -> Duration {
+        self.started.elapsed()
+    }
+
+    fn tick(&mut self, what: &str, holder: impl FnOnce() -> String) {
+        if self.said || self.started.elapsed() < SAY_AFTER {
+            return;
+        }
+        self.said = true;
+        let pid = match holder() {
+            p if p.is_empty() => "unknown".to_string(),
+            p => p,
+        };
+        crate::eline!("waiting for {what} (held by pid {pid})…");
+    }
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum LockError {
@@ -65,12 +101,12 @@ impl PidLock {
             source,
         };
         let mut file = open_lock_file(path).map_err(io)?;
-        let started = Instant::now();
+        let mut waiting = Waiting::new();
         let mut pause = Duration::from_millis(2);
         loop {
             match file.try_lock() {
                 Ok(()) => return Ok(PidLock::record(file, path)),
-                Err(TryLockError::WouldBlock) if started.elapsed() >= timeout => {
+                Err(TryLockError::WouldBlock) if waiting.elapsed() >= timeout => {
                     let pid = match holder(&mut file) {
                         p if p.is_empty() => "unknown".to_string(),
                         p => p,
@@ -82,6 +118,7 @@ impl PidLock {
                     });
                 }
                 Err(TryLockError::WouldBlock) => {
+                    waiting.tick(what, || holder(&mut file));
                     std::thread::sleep(pause);
                     pause = (pause * 2).min(Duration::from_millis(50));
                 }
@@ -203,12 +240,12 @@ impl HeldOpen {
 
     /// Takes the lock, waiting up to `timeout` for another holder.
     pub fn hold(&mut self, timeout: Duration) -> Result<Hold<'_>, LockError> {
-        let started = Instant::now();
+        let mut waiting = Waiting::new();
         let mut pause = Duration::from_millis(1);
         loop {
             match self.file.try_lock() {
                 Ok(()) => break,
-                Err(TryLockError::WouldBlock) if started.elapsed() >= timeout => {
+                Err(TryLockError::WouldBlock) if waiting.elapsed() >= timeout => {
                     let pid = match holder_of(&self.file) {
                         p if p.is_empty() => "unknown".to_string(),
                         p => p,
@@ -220,6 +257,7 @@ impl HeldOpen {
                     });
                 }
                 Err(TryLockError::WouldBlock) => {
+                    waiting.tick(&self.what, || holder_of(&self.file));
                     std::thread::sleep(pause);
                     pause = (pause * 2).min(Duration::from_millis(50));
                 }

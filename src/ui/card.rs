@@ -14,8 +14,12 @@
 //! crossterm would replace only the key decoding here (its reader cannot wait on this `File`
 //! with the card's deadline and its flush), so it is not used.
 //!
-//! Every choice keeps one key on every card (1 Allow once, 2 Allow for this session, 3 Deny,
-//! 4 Deny and tell the model why, or y/s/n/r), also when a choice is not offered; a HIGH-risk
+//! A card's choices are numbered 1, 2, 3 … down the card, without gaps (issue 31), and each
+//! keeps its letter on every card (y Allow once, s Allow for this session, n Deny, r Deny and
+//! tell the model why); "Allow once, without the sandbox" has only its letter `u`, so that no
+//! number a hand remembers from another card ever lifts the sandbox — a number that moved
+//! (3 is Deny with a session allow, "Deny and tell why" without) never turns a denial into
+//! an allow. A HIGH-risk
 //! card opens with the cursor on Deny, so Enter alone never runs it; "Allow for this session"
 //! says what it covers (`Card::session_scope`). The card fits the terminal: fields and the
 //! footer wrap at word boundaries (a word wider than a line is broken, never cut), so every
@@ -30,8 +34,9 @@ use std::time::{Duration, Instant};
 use owo_colors::OwoColorize;
 
 use crate::host::cancel::Cancel;
-use crate::host::prompt::{Card, CardAnswer, Prompter, Question, QuestionAnswer, View};
+use crate::host::prompt::{Card, CardAnswer, Change, Prompter, Question, QuestionAnswer, View};
 use crate::host::tool::Risk;
+use crate::ui::diff::DiffLine;
 use crate::ui::display_width;
 
 /// How long the rest of an escape sequence or of a UTF-8 character may lag behind its first byte.
@@ -322,13 +327,16 @@ impl Prompter for TtyPrompter {
 
     fn card(&mut self, card: &Card) -> CardAnswer {
         let color = self.color;
-        self.with_raw_mode(
-            term::Keys::default(),
-            |me, keys| me.ask_card(card, keys, None),
-            CardAnswer::Deny,
-            |answer| card_outcome(answer, color),
-        )
-        .unwrap_or(CardAnswer::Unavailable)
+        // A running call's spinner gives the card the terminal.
+        crate::ui::activity::person(|| {
+            self.with_raw_mode(
+                term::Keys::default(),
+                |me, keys| me.ask_card(card, keys, None),
+                CardAnswer::Deny,
+                |answer| card_outcome(answer, color),
+            )
+            .unwrap_or(CardAnswer::Unavailable)
+        })
     }
 
     /// The card, taken back when the call is cancelled while it is open (`--serve mcp`: the
@@ -347,24 +355,28 @@ impl Prompter for TtyPrompter {
             let _ = waker.write_all(b"!");
         });
         let color = self.color;
-        self.with_raw_mode(
-            term::Keys::waking_on(wake),
-            |me, keys| me.ask_card(card, keys, Some(cancel)),
-            CardAnswer::Deny,
-            |answer| card_outcome(answer, color),
-        )
-        .unwrap_or(CardAnswer::Unavailable)
+        crate::ui::activity::person(|| {
+            self.with_raw_mode(
+                term::Keys::waking_on(wake),
+                |me, keys| me.ask_card(card, keys, Some(cancel)),
+                CardAnswer::Deny,
+                |answer| card_outcome(answer, color),
+            )
+            .unwrap_or(CardAnswer::Unavailable)
+        })
     }
 
     fn question(&mut self, question: &Question) -> QuestionAnswer {
         let color = self.color;
-        self.with_raw_mode(
-            term::Keys::default(),
-            |me, keys| me.ask_question(question, keys),
-            QuestionAnswer::Unavailable,
-            |answer| question_outcome(answer, color),
-        )
-        .unwrap_or(QuestionAnswer::Unavailable)
+        crate::ui::activity::person(|| {
+            self.with_raw_mode(
+                term::Keys::default(),
+                |me, keys| me.ask_question(question, keys),
+                QuestionAnswer::Unavailable,
+                |answer| question_outcome(answer, color),
+            )
+            .unwrap_or(QuestionAnswer::Unavailable)
+        })
     }
 }
 
@@ -411,17 +423,6 @@ impl CardChoice {
         }
     }
 
-    /// The number key; the same on every card, whichever choices are offered.
-    fn number(self) -> u32 {
-        match self {
-            CardChoice::AllowOnce => 1,
-            CardChoice::AllowForSession => 2,
-            CardChoice::Deny => 3,
-            CardChoice::DenyWithReason => 4,
-            CardChoice::AllowUnsandboxed => 5,
-        }
-    }
-
     /// The mnemonic key; the same whichever choices are offered.
     fn letter(self) -> char {
         match self {
@@ -435,13 +436,30 @@ impl CardChoice {
 }
 
 fn card_items(choices: &[CardChoice], card: &Card) -> Vec<Item> {
+    let numbers = card_numbers(choices);
     choices
         .iter()
-        .map(|&c| Item {
+        .zip(numbers)
+        .map(|(&c, number)| Item {
             label: c.label().to_string(),
             detail: (c == CardChoice::AllowForSession).then(|| card.session_scope()),
             letter: Some(c.letter()),
-            number: Some(c.number()),
+            number,
+        })
+        .collect()
+}
+
+/// Each choice's number: its place among the numbered ones (1, 2, 3 …); none for the choice
+/// that lifts the sandbox.
+fn card_numbers(choices: &[CardChoice]) -> Vec<Option<u32>> {
+    let mut next = 0;
+    choices
+        .iter()
+        .map(|&c| {
+            (c != CardChoice::AllowUnsandboxed).then(|| {
+                next += 1;
+                next
+            })
         })
         .collect()
 }
@@ -826,11 +844,113 @@ fn render_card_page(
             writeln!(out, "{:FIELD_INDENT$}{line}", "")?;
         }
     }
+    if let Some(change) = &card.change {
+        for line in change_lines(change, width, color) {
+            writeln!(out, "{line}")?;
+        }
+    }
     field(out, "reason", &visible(&card.reason), width)?;
     if let Some(sandbox) = &card.sandbox {
         field(out, "sandbox", &visible(sandbox), width)?;
     }
     writeln!(out)
+}
+
+/// The most lines of a Write's content or an Edit's diff a card shows.
+const CHANGE_LINES: usize = 12;
+
+/// What a Write or Edit would change: a line that says how much, then the first lines of the
+/// content (Write) or of the unified diff (Edit), each within `width`, and how many more are
+/// hidden.
+fn change_lines(change: &Change, width: usize, color: bool) -> Vec<String> {
+    let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    let (what, body): (String, Vec<String>) = match change {
+        Change::Write { content, replaces } => {
+            let lines = content.lines().count();
+            let target = match replaces {
+                Some(old) => format!("replaces a file of {}", plural(*old as usize, "byte")),
+                None => "a new file".to_string(),
+            };
+            (
+                format!(
+                    "{}, {}; {target}",
+                    plural(content.len(), "byte"),
+                    plural(lines, "line")
+                ),
+                content
+                    .lines()
+                    .map(|l| format!("  {}", visible(l)))
+                    .collect(),
+            )
+        }
+        Change::Edit { before, after } => {
+            let diff = crate::ui::diff::unified(before, after);
+            let count = |f: fn(&DiffLine) -> bool| diff.iter().filter(|l| f(l)).count();
+            let added = count(|l| matches!(l, DiffLine::Added(_)));
+            let removed = count(|l| matches!(l, DiffLine::Removed(_)));
+            (
+                format!("+{added} −{removed} lines"),
+                diff.iter()
+                    .map(|line| {
+                        // Cut before colour, so no escape sequence is ever cut in two.
+                        let cut = cut_to(&visible(&line.render(false)), width.saturating_sub(2));
+                        let painted = match line {
+                            _ if !color => cut,
+                            DiffLine::Hunk(_) => cut.cyan().to_string(),
+                            DiffLine::Removed(_) => cut.red().to_string(),
+                            DiffLine::Added(_) => cut.green().to_string(),
+                            DiffLine::Context(_) => cut,
+                        };
+                        format!("  {painted}")
+                    })
+                    .collect(),
+            )
+        }
+    };
+    let label = match change {
+        Change::Write { .. } => "content",
+        Change::Edit { .. } => "change",
+    };
+    let mut out = Vec::new();
+    for (i, line) in wrap_whole(&what, width.saturating_sub(FIELD_INDENT))
+        .into_iter()
+        .enumerate()
+    {
+        let label = if i == 0 { label } else { "" };
+        out.push(format!("  {label:<10}{line}"));
+    }
+    let hidden = body.len().saturating_sub(CHANGE_LINES);
+    out.extend(body.into_iter().take(CHANGE_LINES).map(|l| match change {
+        // Write's lines are plain: cut here (the diff's were cut before their colour).
+        Change::Write { .. } => cut_to(&l, width),
+        Change::Edit { .. } => l,
+    }));
+    if hidden > 0 {
+        out.push(format!(
+            "  … {hidden} more {} not shown",
+            if hidden == 1 { "line" } else { "lines" }
+        ));
+    }
+    out
+}
+
+/// `text` within `width` columns, ending in `…` when cut.
+fn cut_to(text: &str, width: usize) -> String {
+    if display_width(text) <= width {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        if used + w + 1 > width {
+            break;
+        }
+        used += w;
+        out.push(c);
+    }
+    out.push('…');
+    out
 }
 
 /// `  label     value`, the value wrapped under itself within `width`.
@@ -957,16 +1077,8 @@ fn render_help(out: &mut impl Write, help: &str, width: usize, color: bool) -> i
 
 fn card_help(choices: &[CardChoice], timeout: Duration) -> String {
     let letters: Vec<String> = choices.iter().map(|c| c.letter().to_string()).collect();
-    let numbers: Vec<u32> = choices.iter().map(|c| c.number()).collect();
-    let contiguous = numbers.windows(2).all(|w| w[1] == w[0] + 1);
-    let numbers = match (numbers.first(), numbers.last()) {
-        (Some(first), Some(last)) if contiguous => format!("{first}-{last}"),
-        _ => numbers
-            .iter()
-            .map(u32::to_string)
-            .collect::<Vec<_>>()
-            .join("/"),
-    };
+    let numbered = card_numbers(choices).into_iter().flatten().count();
+    let numbers = format!("1-{numbered}");
     format!(
         "Press {numbers} or {}, or ↑↓ Enter. Esc denies. Denied after {}.",
         letters.join("/"),
@@ -1337,6 +1449,7 @@ mod tests {
             session_allow_offered,
             sandbox: None,
             unsandboxed_offered: false,
+            change: None,
         }
     }
 
@@ -1369,6 +1482,7 @@ mod tests {
             (true, &[Char('2')], Some(AllowForSession)),
             (true, &[Char('3')], Some(Deny)),
             (true, &[Char('4')], Some(DenyWithReason)),
+            (true, &[Char('5')], None),
             (true, &[Char('y')], Some(AllowOnce)),
             (true, &[Char('Y')], Some(AllowOnce)),
             (true, &[Char('s')], Some(AllowForSession)),
@@ -1388,10 +1502,10 @@ mod tests {
                 &[Char('5'), Char('0'), Char('x'), Other, Backspace],
                 None,
             ),
-            // Without "Allow for this session" every other choice keeps its number and letter.
-            (false, &[Char('2')], None),
-            (false, &[Char('3')], Some(Deny)),
-            (false, &[Char('4')], Some(DenyWithReason)),
+            // Without "Allow for this session" the numbers close up; letters stay.
+            (false, &[Char('2')], Some(Deny)),
+            (false, &[Char('3')], Some(DenyWithReason)),
+            (false, &[Char('4')], None),
             (false, &[Char('s')], None),
             (false, &[Char('n')], Some(Deny)),
             (false, &[Down, Enter], Some(Deny)),
@@ -1581,6 +1695,7 @@ mod tests {
             session_allow_offered: false,
             sandbox: None,
             unsandboxed_offered: false,
+            change: None,
         };
         let mut out = Vec::new();
         render_card(&mut out, &card, 80, false).unwrap();
@@ -1765,6 +1880,7 @@ mod tests {
             session_allow_offered: true,
             sandbox: None,
             unsandboxed_offered: false,
+            change: None,
         };
         let choices = CardChoice::offered(true, false);
         let items = card_items(&choices, &card);
@@ -1799,12 +1915,88 @@ mod tests {
     }
 
     #[test]
-    fn a_high_risk_card_keeps_its_numbers_and_says_so() {
+    fn a_write_shows_its_size_and_first_lines_and_counts_the_rest() {
+        let content: String = (1..=15).map(|i| format!("line {i}\n")).collect();
+        let change = Change::Write {
+            content,
+            replaces: None,
+        };
+        let lines = change_lines(&change, 60, false);
+        assert_eq!(lines[0], "  content   111 bytes, 15 lines; a new file");
+        assert_eq!(lines[1], "  line 1");
+        assert_eq!(lines[12], "  line 12");
+        assert_eq!(lines[13], "  … 3 more lines not shown");
+        assert_eq!(lines.len(), 14);
+        let change = Change::Write {
+            content: format!("{}\tend\x1b[2J", "x".repeat(60)),
+            replaces: Some(1),
+        };
+        let lines = change_lines(&change, 60, false);
+        assert_eq!(
+            lines[0],
+            "  content   68 bytes, 1 line; replaces a file of 1 byte"
+        );
+        assert_eq!(
+            lines[1],
+            format!("  {}…", "x".repeat(57)),
+            "cut to the card"
+        );
+        assert!(lines.iter().all(|l| !l.contains('\x1b')), "{lines:?}");
+    }
+
+    #[test]
+    fn an_edit_shows_a_coloured_diff_within_the_card() {
+        let change = Change::Edit {
+            before: "fn main() {\n    old();\n}\n".into(),
+            after: "fn main() {\n    new();\n}\n".into(),
+        };
+        assert_eq!(
+            change_lines(&change, 60, false),
+            [
+                "  change    +1 −1 lines",
+                "  @@ -1,3 +1,3 @@",
+                "   fn main() {",
+                "  -    old();",
+                "  +    new();",
+                "   }",
+            ]
+        );
+        let coloured = change_lines(&change, 60, true);
+        assert!(coloured[3].contains("\x1b[31m-    old();"), "{coloured:?}");
+        assert!(coloured[4].contains("\x1b[32m+    new();"), "{coloured:?}");
+        // A long line is cut to the card's width before it is coloured.
+        let change = Change::Edit {
+            before: String::new(),
+            after: format!("{}\n", "y".repeat(100)),
+        };
+        let lines = change_lines(&change, 30, false);
+        assert_eq!(lines[2], format!("  +{}…", "y".repeat(26)));
+        assert!(lines.iter().all(|l| display_width(l) <= 30), "{lines:?}");
+    }
+
+    #[test]
+    fn numbers_close_up_and_the_sandbox_choice_has_only_its_letter() {
+        use CardChoice::*;
         let choices = CardChoice::offered(false, false);
         assert_eq!(
             card_help(&choices, Duration::from_secs(60)),
-            "Press 1/3/4 or y/n/r, or ↑↓ Enter. Esc denies. Denied after 1m."
+            "Press 1-3 or y/n/r, or ↑↓ Enter. Esc denies. Denied after 1m."
         );
+        let choices = CardChoice::offered(false, true);
+        assert_eq!(
+            card_numbers(&choices),
+            [Some(1), Some(2), Some(3), None],
+            "{choices:?}"
+        );
+        assert_eq!(choices, [AllowOnce, Deny, DenyWithReason, AllowUnsandboxed]);
+        assert_eq!(
+            card_help(&choices, Duration::from_secs(60)),
+            "Press 1-3 or y/n/r/u, or ↑↓ Enter. Esc denies. Denied after 1m."
+        );
+        // Where "Deny" was 3 before the numbers closed up, 3 still denies (and asks why);
+        // no number allows what a number denied on another card.
+        let with_session = card_numbers(&CardChoice::offered(true, true));
+        assert_eq!(with_session, [Some(1), Some(2), Some(3), Some(4), None]);
     }
 
     #[test]

@@ -3,7 +3,9 @@
 //! not asked for none, progress bars only on a terminal. Questions are never asked without a
 //! terminal: they are answered by `--yes` or fail with exit code 4.
 
+pub mod activity;
 pub mod card;
+pub mod diff;
 mod table;
 
 /// `eprintln!` that cannot panic: on a closed or full stderr (`2>&-`, `2>/dev/full`) the line
@@ -105,6 +107,25 @@ impl Ui {
         writeln!(out, "{}", text.as_ref()).map_err(stdout_error)
     }
 
+    /// The report of a change done (`✓ Enabled x`, `✓ Remembered in …`) on stdout: the lines
+    /// scripts and the app read, which `-q` silences (issue 31: `-q` leaves only errors and
+    /// warnings). Data a command was asked for (a listing) goes through `line`/`lines`.
+    pub fn done<I, S>(&self, lines: I) -> Result<()>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        if self.quiet {
+            return Ok(());
+        }
+        self.lines(lines)
+    }
+
+    /// One line of `done`.
+    pub fn done_line(&self, text: impl AsRef<str>) -> Result<()> {
+        self.done([text])
+    }
+
     /// Many lines of data on stdout in one write (a listing is one syscall, not one per line).
     pub fn lines<I, S>(&self, lines: I) -> Result<()>
     where
@@ -147,16 +168,15 @@ impl Ui {
         }
     }
 
-    /// A warning on stderr; shown even with `--json` (stdout stays one document).
+    /// A warning on stderr; shown even with `--json` (stdout stays one document) and with
+    /// `-q`, which leaves errors and warnings.
     pub fn warn(&self, text: impl AsRef<str>) {
-        if !self.quiet {
-            let label = if self.color_err {
-                "warning:".yellow().bold().to_string()
-            } else {
-                "warning:".to_string()
-            };
-            crate::eline!("{label} {}", crate::redact::userinfo(text.as_ref()));
-        }
+        let label = if self.color_err {
+            "warning:".yellow().bold().to_string()
+        } else {
+            "warning:".to_string()
+        };
+        crate::eline!("{label} {}", crate::redact::userinfo(text.as_ref()));
     }
 
     /// Reports a failed command: JSON on stdout with `--json`, `Error:`/`hint:` on stderr always.

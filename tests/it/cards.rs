@@ -293,10 +293,11 @@ fn session_allow_is_offered_for_an_ordinary_command() {
     let mut pty = tool_call(&ctx, "Bash", json!({"command": "touch x"}));
     let card = pty.expect(CARD_SHOWN);
     assert!(card.contains("2) Allow for this session"), "{card}");
-    // An approved Bash call runs in the workspace-write sandbox, or without it: choice 5.
-    assert!(card.contains("Press 1-5 or y/s/n/r/u"), "{card}");
+    // An approved Bash call runs in the workspace-write sandbox, or without it: by its
+    // letter only.
+    assert!(card.contains("Press 1-4 or y/s/n/r/u"), "{card}");
     assert!(
-        card.contains("5) Allow once, without the sandbox"),
+        card.contains("   Allow once, without the sandbox  [u]"),
         "{card}"
     );
     assert!(card.contains("workspace-write sandbox"), "{card}");
@@ -390,9 +391,9 @@ fn session_allow_is_not_offered_for_a_destructive_command() {
         card.contains("HIGH"),
         "destructive shows as high risk:\n{card}"
     );
-    // Every choice keeps its key: Deny is 3 on this card too.
-    assert!(card.contains("3) Deny"), "{card}");
-    assert!(card.contains("Press 1/3/4/5 or y/n/r/u"), "{card}");
+    // The numbers close up (issue 31): Deny is 2 here; letters stay.
+    assert!(card.contains("2) Deny"), "{card}");
+    assert!(card.contains("Press 1-3 or y/n/r/u"), "{card}");
     // "s" means nothing on this card; the card stays up until a real answer.
     pty.send("s");
     pty.send("n");
@@ -485,7 +486,7 @@ fn enter_on_a_high_risk_card_denies() {
     let card = pty.expect(CARD_SHOWN);
     assert!(card.contains("HIGH"), "{card}");
     assert!(
-        card.contains("› 3) Deny"),
+        card.contains("› 2) Deny"),
         "the cursor starts on Deny:\n{card}"
     );
     pty.send("\r");
@@ -539,4 +540,72 @@ fn a_card_fits_a_narrow_terminal_and_names_what_the_session_allow_covers() {
     assert!(card.contains("six-file"), "the command is whole:\n{card}");
     pty.send("n");
     assert_eq!(pty.finish().0, 4);
+}
+
+/// Issue 31: an Edit card shows the change as a unified diff, with the file's context.
+#[test]
+fn an_edit_card_shows_the_diff_of_the_change() {
+    let ctx = TestContext::new();
+    std::fs::write(ctx.work.join("main.rs"), "fn main() {\n    old();\n}\n").unwrap();
+    let mut pty = tool_call(
+        &ctx,
+        "Edit",
+        json!({"file_path": "main.rs", "old_string": "old();", "new_string": "new();"}),
+    );
+    let card = pty.expect(CARD_SHOWN);
+    let at = card.find("change    +1 −1 lines").expect(&card);
+    let shown: Vec<&str> = card[at..]
+        .lines()
+        .skip(1)
+        .take(5)
+        .map(str::trim_end)
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            "  @@ -1,3 +1,3 @@",
+            "   fn main() {",
+            "  -    old();",
+            "  +    new();",
+            "   }"
+        ],
+        "{card}"
+    );
+    pty.send("n");
+    pty.expect("Denied");
+    assert_eq!(pty.finish().0, 4);
+    assert_eq!(
+        std::fs::read_to_string(ctx.work.join("main.rs")).unwrap(),
+        "fn main() {\n    old();\n}\n"
+    );
+}
+
+/// Issue 31: a Write card shows the size and the first lines of the content, and says what
+/// is hidden.
+#[test]
+fn a_write_card_shows_the_size_and_the_first_lines() {
+    let ctx = TestContext::new();
+    let content: String = (1..=20).map(|i| format!("row {i}\n")).collect();
+    let mut pty = tool_call(
+        &ctx,
+        "Write",
+        json!({"file_path": "rows.txt", "content": content}),
+    );
+    let card = pty.expect(CARD_SHOWN);
+    assert!(
+        card.contains("content   131 bytes, 20 lines; a new file"),
+        "{card}"
+    );
+    let rows: Vec<&str> = card.lines().map(str::trim_end).collect();
+    assert!(rows.contains(&"  row 1"), "{card}");
+    assert!(rows.contains(&"  row 12"), "{card}");
+    assert!(!card.contains("row 13"), "{card}");
+    assert!(card.contains("… 8 more lines not shown"), "{card}");
+    pty.send("y");
+    pty.expect("Allowed once");
+    assert_eq!(pty.finish().0, 0);
+    assert_eq!(
+        std::fs::read_to_string(ctx.work.join("rows.txt")).unwrap(),
+        content
+    );
 }

@@ -527,7 +527,7 @@ fn add_help_lists_its_own_options_apart_from_the_global_ones_and_shows_examples(
           --runtime-home <DIR>  Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)
           --agent-home <DIR>    Agent home (default: $FINCH_AGENT_HOME, else the app's setting, else
                                 ~/finchnest)
-      -q, --quiet               Print only data and errors
+      -q, --quiet               Print only data, errors and warnings
       -v, --verbose             Print more detail on stderr
           --color <WHEN>        When to use colour (NO_COLOR is honoured with `auto`) [default: auto]
                                 [possible values: auto, always, never]

@@ -143,24 +143,129 @@ fn ctrl_c_cancels_a_running_bash_call_and_the_console_stays() {
     quit(pty);
 }
 
+/// Issue 31: Ctrl-C on a line with text clears it and never ends the session (`abc`, Ctrl-C,
+/// `def`, Ctrl-C once ended it); only two in a row at an empty prompt do, and typing in
+/// between starts over.
 #[test]
-fn ctrl_c_clears_the_line_and_a_second_one_ends_the_session() {
+fn ctrl_c_clears_a_line_and_only_two_at_an_empty_prompt_end_the_session() {
     let ctx = TestContext::new();
     let mut pty = console(&ctx, &[]);
     pty.send("Read file_path=never-sent");
     pty.send("\x03");
-    pty.expect("Ctrl-C again");
-    pty.expect(PROMPT);
-    // The line was cleared: what follows is a line of its own.
+    pty.send("def");
+    pty.send("\x03");
+    // Both lines were cleared and the session goes on: what follows is a line of its own.
     pty.send("/session\r");
     pty.expect("session:");
     pty.expect(PROMPT);
     pty.send("\x03");
+    pty.expect("Ctrl-C again");
     pty.expect(PROMPT);
+    // Text typed and cleared in between: the next empty Ctrl-C warns again instead of ending.
+    pty.send("abc");
+    pty.send("\x03");
+    pty.send("\x03");
+    pty.expect("Ctrl-C again");
+    pty.send("/session\r");
+    pty.expect("session:");
+    pty.expect(PROMPT);
+    pty.send("\x03");
+    pty.expect("Ctrl-C again");
     pty.send("\x03");
     let (code, tail) = pty.finish();
     assert_eq!(code, 0, "{tail}");
     assert_eq!(calls(&ctx), Vec::<serde_json::Value>::new(), "nothing ran");
+}
+
+/// Issue 31: while a call runs the console shows a spinner with the call's time and how to
+/// cancel it; a cancelled call's line says cancelled; the session's end says how to resume.
+#[test]
+fn a_running_call_shows_a_spinner_and_a_cancelled_one_says_so() {
+    let ctx = TestContext::new();
+    // indicatif draws nowhere without a TERM (or with TERM=dumb), as a terminal has one.
+    let mut pty = Pty::spawn_env(
+        &ctx,
+        &["run", "--mode", "acceptCalls", "--approve", "Bash"],
+        &[("TERM", "xterm")],
+    );
+    pty.expect(PROMPT);
+    pty.send("Bash command=\"sleep 30\"\r");
+    let shown = pty.expect("Ctrl-C to cancel");
+    assert!(shown.contains("Bash"), "{shown}");
+    pty.send("\x03");
+    pty.expect("✗ Bash — cancelled,");
+    pty.expect(PROMPT);
+    pty.send("/quit\r");
+    let (code, tail) = pty.finish();
+    assert_eq!(code, 0, "{tail}");
+    let transcripts = ctx.transcripts();
+    let id = transcripts[0]
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .and_then(|s| s.rsplit('_').next())
+        .unwrap()
+        .to_string();
+    assert!(
+        tail.contains(&format!("resume with `finch run --session {id}`")),
+        "{id}: {tail}"
+    );
+}
+
+/// No spinner where stderr is no terminal.
+#[test]
+fn a_piped_console_shows_no_spinner() {
+    let ctx = TestContext::new();
+    let out = ctx
+        .cmd()
+        .args(["run", "--approve", "Bash"])
+        .write_stdin("Bash command=\"sleep 0.5\"\n")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(!stderr.contains("Ctrl-C"), "{stderr}");
+    assert!(!stderr.contains('\r'), "no redrawn line: {stderr:?}");
+}
+
+/// Issue 31: a call's time leaves out the person's time at its card (the call is `true`; the
+/// card waits 2.5 s before it is answered).
+#[test]
+fn a_calls_time_leaves_out_the_time_at_its_card() {
+    let ctx = TestContext::new();
+    let mut pty = Pty::spawn(&ctx, &["run"]);
+    pty.expect(PROMPT);
+    pty.send("Bash command=\"touch made\"\r");
+    pty.expect(crate::cards::CARD_SHOWN);
+    std::thread::sleep(Duration::from_millis(2500));
+    pty.send("1");
+    pty.expect("✓ Bash — allowed (you allowed it once)");
+    pty.expect(PROMPT);
+    quit(pty);
+    let transcript = &ctx.transcripts()[0];
+    let call = &ctx.tool_calls(transcript)[0];
+    let ms = call["durationMs"].as_f64().unwrap();
+    assert!(ms < 2500.0, "the card's 2.5 s are not the call's: {ms} ms");
+    assert!(ctx.work.join("made").exists());
+}
+
+/// Issue 31: a line that goes on an open JSON object has a prompt of its own.
+#[test]
+fn an_open_json_object_goes_on_after_a_continuation_prompt() {
+    let ctx = TestContext::new();
+    std::fs::write(ctx.work.join("notes.txt"), "continued\n").unwrap();
+    let mut pty = console(&ctx, &[]);
+    pty.send("Read {\"file_path\":\r");
+    pty.expect("  ...> ");
+    pty.send("\"notes.txt\"}\r");
+    pty.expect("continued");
+    pty.expect(PROMPT);
+    // Ctrl-C drops the open entry.
+    pty.send("Read {\r");
+    pty.expect("  ...> ");
+    pty.send("\x03");
+    pty.expect(PROMPT);
+    quit(pty);
+    assert_eq!(calls(&ctx).len(), 1);
 }
 
 #[test]
@@ -228,4 +333,29 @@ fn ctrl_c_leaves_mini_tools_running() {
     pty.expect(&format!("pong {node_pid}"));
     pty.expect(PROMPT);
     quit(pty);
+}
+
+/// Issue 31: keys typed ahead in the console, before a card is drawn (the next command line
+/// begun while the call starts), never answer the card.
+#[test]
+fn keys_typed_ahead_in_the_console_never_answer_a_card() {
+    let ctx = TestContext::new();
+    let mut pty = Pty::spawn(&ctx, &["run"]);
+    pty.expect(PROMPT);
+    // "s" would allow the command for the session, "y" once.
+    pty.send("Bash command=\"touch typed-ahead\"\rsy");
+    let card = pty.expect(crate::cards::CARD_SHOWN);
+    assert!(card.contains("touch typed-ahead"), "{card}");
+    pty.send("n");
+    pty.expect("Denied");
+    pty.expect(PROMPT);
+    // The keys typed ahead wait for the next line, as in a shell: Enter sends them.
+    pty.send("\r");
+    pty.expect("sy");
+    pty.expect("no such tool");
+    pty.expect(PROMPT);
+    quit(pty);
+    assert!(!ctx.work.join("typed-ahead").exists());
+    let transcript = &ctx.transcripts()[0];
+    assert_eq!(ctx.tool_calls(transcript)[0]["decidedBy"], "card:deny");
 }

@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use crate::common::TestContext;
+use crate::common::{Run, TestContext};
 
 fn write_rules(ctx: &TestContext, rules: Value) {
     let dir = ctx.work.join(".finch");
@@ -138,7 +138,8 @@ fn jsonl_answers_every_line_in_order_with_its_id() {
         .write_stdin(input)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{out:?}");
+    // One call refused (nobody to ask): a script hears it in the exit code.
+    assert_eq!(out.status.code(), Some(4), "{out:?}");
     let lines: Vec<Value> = String::from_utf8(out.stdout)
         .unwrap()
         .lines()
@@ -164,6 +165,124 @@ fn jsonl_answers_every_line_in_order_with_its_id() {
     assert_eq!(lines[4]["isError"], true);
 }
 
+/// `finch run` read by a script (`--jsonl`, or the console on a pipe) exits 4 when any call
+/// was refused, else 1 when any call failed or a line was no call, else 0; the summary is on
+/// stderr and stdout keeps only the answers.
+#[test]
+fn a_scripted_run_says_in_its_exit_code_what_its_calls_came_to() {
+    let ctx = TestContext::new();
+    let search = json!({"id": 1, "tool": "ToolSearch", "arguments": {"query": "read"}});
+    let refused = json!({"id": 2, "tool": "Bash", "arguments": {"command": "rm -rf build"}});
+    let unknown = json!({"id": 3, "tool": "NoSuchTool"});
+
+    let (responses, out) = ctx.jsonl(&[], std::slice::from_ref(&search));
+    out.success();
+    assert_eq!(responses.len(), 1);
+    assert_eq!(out.stderr(), "");
+
+    let (responses, out) = ctx.jsonl(&[], &[search.clone(), unknown.clone()]);
+    out.failure(1);
+    assert_eq!(responses.len(), 2, "every answer is still on stdout");
+    assert_eq!(out.stderr(), "Error: 1 of 2 calls failed\n");
+
+    let (_, out) = ctx.jsonl(&[], &[search.clone(), refused.clone(), unknown]);
+    out.failure(4);
+    assert_eq!(
+        out.stderr(),
+        "Error: 1 of 3 calls was refused; 1 of 3 calls failed\n\
+         hint: cards need a person at a terminal; in a script, `--approve <TOOL>` or an allow \
+         rule lets a call through\n"
+    );
+
+    // The same call let through by --approve: the run exits 0.
+    let (responses, out) = ctx.jsonl(
+        &["--approve", "Bash"],
+        &[json!({"id": 4, "tool": "Bash", "arguments": {"command": "true"}})],
+    );
+    out.success();
+    assert_eq!(responses[0]["decidedBy"], "approveFlag", "{responses:?}");
+
+    // The console on a pipe counts the same way; a bad line is a failure.
+    let piped = |input: &str| Run(ctx.cmd().arg("run").write_stdin(input).output().unwrap());
+    piped("ToolSearch query=read\n").success();
+    piped("ToolSearch query=read\n/nope\n")
+        .failure(1)
+        .stderr_has("Error: 1 line was no call");
+    piped("Bash command='rm -rf build'\n/quit\n")
+        .failure(4)
+        .stderr_has("Error: 1 of 1 calls was refused");
+}
+
+/// `finch tool call Bash` exits with the command's own status when it ran (a signal as
+/// 128 + its number); with `--json` the record carries it and the exit is 0.
+#[test]
+fn tool_call_bash_exits_with_the_commands_own_status() {
+    let ctx = TestContext::new();
+    let call = |command: &str, json: bool| {
+        let args = json!({ "command": command }).to_string();
+        let mut argv = vec!["tool", "call", "Bash", &args, "--approve", "Bash"];
+        if json {
+            argv.push("--json");
+        }
+        ctx.run(&argv)
+    };
+    let out = call("echo partial; exit 3", false);
+    out.failure(3);
+    assert_eq!(out.stdout(), "stdout:\npartial\nexit code: 3\n");
+    assert_eq!(
+        out.stderr(),
+        "",
+        "the status is the command's, not an error of finch"
+    );
+    call("true", false).success();
+    call("kill -TERM $$", false).failure(128 + 15);
+
+    let out = call("exit 3", true);
+    out.success();
+    assert_eq!(out.json()["structuredContent"]["exitCode"], 3);
+}
+
+/// Issue 31: `key=value` is typed by the tool's schema: `command=123` is the text "123"
+/// for Bash's string parameter (it was the number 123, an invalid argument), in `tool call`
+/// and in the console.
+#[test]
+fn key_values_are_typed_by_the_tools_schema() {
+    let ctx = TestContext::new();
+    let out = ctx.run(&[
+        "tool",
+        "call",
+        "Bash",
+        "command=123",
+        "timeout=5000",
+        "--approve",
+        "Bash",
+        "--json",
+    ]);
+    out.success();
+    assert_eq!(out.json()["structuredContent"]["exitCode"], 127, "{out}");
+    let out = ctx
+        .cmd()
+        .args(["run", "--approve", "Bash"])
+        .write_stdin("Bash command=123\nBash command='\"true\"'\n")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let calls: Vec<Value> = ctx
+        .transcripts()
+        .iter()
+        .flat_map(|t| ctx.tool_calls(t))
+        .map(|c| c["arguments"].clone())
+        .collect();
+    assert_eq!(
+        calls,
+        [
+            json!({"command": "123", "timeout": 5000}),
+            json!({"command": "123"}),
+            json!({"command": "true"})
+        ]
+    );
+}
+
 #[test]
 fn a_run_records_each_call_in_a_pi_transcript() {
     let ctx = TestContext::new();
@@ -175,7 +294,7 @@ fn a_run_records_each_call_in_a_pi_transcript() {
             json!({"id": 3, "tool": "Memory", "arguments": {}}),
         ],
     );
-    out.success();
+    out.failure(4);
     assert_eq!(responses.len(), 3);
     let files = ctx.transcripts();
     assert_eq!(files.len(), 1);
@@ -264,7 +383,11 @@ fn the_console_reads_commands_from_a_pipe() {
                  ToolSearch query=\"read a file\" limit=2\nBash {\"command\":\"rm -rf x\"}\n/quit\n\
                  ToolSearch query=never\n";
     let out = ctx.cmd().arg("run").write_stdin(input).output().unwrap();
-    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        out.status.code(),
+        Some(4),
+        "the Bash call was refused: {out:?}"
+    );
     let stdout = String::from_utf8(out.stdout).unwrap();
     let stderr = String::from_utf8(out.stderr).unwrap();
     for name in ["Read", "Bash", "Memory", "MiniTool"] {

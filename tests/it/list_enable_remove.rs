@@ -879,6 +879,37 @@ fn a_corrupt_extensions_json_stops_enable_and_is_left_as_it_was() {
     assert_eq!(ctx.tree(&ctx.runtime), vec![".lock", "extensions.json"]);
 }
 
+/// Issue 31: a wait for a held lock longer than about a second says whom it waits for,
+/// once, before it gives up with exit 5 (a 300 ms wait stays silent).
+#[test]
+fn a_long_wait_for_a_lock_says_whom_it_waits_for() {
+    let ctx = TestContext::new();
+    ctx.write_config("[state]\nlock_timeout = \"1500ms\"\n");
+    let lock_path = ctx.runtime.join(".lock");
+    let mut lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(true)
+        .write(true)
+        .open(&lock_path)
+        .unwrap();
+    std::io::Write::write_all(&mut lock, std::process::id().to_string().as_bytes()).unwrap();
+    lock.lock().unwrap();
+    let out = ctx.run(&["enable", "x"]);
+    out.failure(5);
+    let waiting = format!(
+        "waiting for {} (held by pid {})…\n",
+        extensions_json(&ctx).display(),
+        std::process::id()
+    );
+    assert!(out.stderr().starts_with(&waiting), "{out}");
+    assert_eq!(out.stderr().matches("waiting for").count(), 1, "{out}");
+
+    ctx.write_config("[state]\nlock_timeout = \"300ms\"\n");
+    let out = ctx.run(&["enable", "x"]);
+    out.failure(5);
+    assert!(!out.stderr().contains("waiting for"), "{out}");
+}
+
 #[test]
 fn a_held_lock_makes_enable_exit_5_without_writing() {
     let ctx = TestContext::new();

@@ -759,7 +759,13 @@ fn a_dropped_connection_is_reconnected_in_the_background() {
         std::thread::sleep(Duration::from_millis(100));
     }
     assert!(saw_reconnecting || marker.exists());
-    assert!(session.finish().success());
+    // A call answered "reconnecting" failed: the run's exit code says so (issue 31).
+    let status = session.finish();
+    assert_eq!(
+        status.code(),
+        Some(i32::from(saw_reconnecting)),
+        "{status:?}"
+    );
     let log = std::fs::read_to_string(ctx.runtime.join("logs/mcp/flaky.log")).expect("log");
     // One start for `reload`, one for the session, one to reconnect.
     assert_eq!(log.matches("finch starts:").count(), 3, "{log}");

@@ -543,6 +543,32 @@ fn recent_beats_old_at_equal_relevance() {
     );
 }
 
+/// Issue 31: the words of a search need no quotes (`finch memory search Metric unit`): they
+/// are one query, the same as the quoted one; flags after them still count.
+#[test]
+fn search_takes_unquoted_words_as_one_query() {
+    let ctx = TestContext::new();
+    write(
+        &ctx,
+        "memory/2026-11-20.md",
+        "- 12:00 Metric unit everywhere\n- 13:00 a unit test\n",
+    );
+    let quoted = mem(&ctx, &["search", "Metric unit"]);
+    quoted.success();
+    let unquoted = mem(&ctx, &["search", "Metric", "unit"]);
+    unquoted.success();
+    assert_eq!(unquoted.stdout(), quoted.stdout());
+    assert_eq!(
+        places(&unquoted).first().map(String::as_str),
+        Some("memory/2026-11-20.md:1"),
+        "{unquoted}"
+    );
+    let limited = mem(&ctx, &["search", "Metric", "unit", "--limit", "1"]);
+    limited.success();
+    assert_eq!(places(&limited).len(), 1, "{limited}");
+    mem(&ctx, &["search"]).failure(2);
+}
+
 #[test]
 fn search_ignores_case_and_accents_and_finds_cjk_by_substring() {
     let ctx = TestContext::new();

@@ -128,7 +128,7 @@ fn a_running_run_reloads_in_place_and_keeps_its_session() {
     let after = live.call("later_ping", json!({"text": "hi"}));
     assert_eq!(after["content"][0]["text"], "ping: hi", "{after}");
     let (code, stderr) = live.finish();
-    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(code, 1, "the first call named no tool: {stderr}");
     assert!(stderr.contains("reloaded"), "{stderr}");
     let transcripts = ctx.transcripts();
     assert_eq!(transcripts.len(), 1);
@@ -139,6 +139,41 @@ fn a_running_run_reloads_in_place_and_keeps_its_session() {
     // A run that ended is not signalled again, and its registration is gone.
     let again = ctx.run(&["reload", "--json"]);
     assert_eq!(again.json()["signalled"], json!([]));
+}
+
+/// Issue 31: `tool call` of a disabled mini tool's tool says so, with the command that
+/// enables it; an unknown name points at `finch tool search`, in the CLI's words (the
+/// record the model reads keeps its own).
+#[test]
+fn tool_call_of_a_disabled_mini_tools_tool_says_how_to_enable_it() {
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    let dir = ctx.base().join("src/toggled");
+    registering("toggled", &["echo"]).write_to(&dir);
+    ctx.run(&["add", dir.to_str().unwrap()]).success();
+    let out = ctx.run(&["tool", "call", "toggled_echo", "text=a"]);
+    out.failure(3);
+    assert_eq!(
+        out.stderr(),
+        "Error: `toggled_echo` is a tool of the mini tool toggled, which is disabled\n\
+         hint: enable it with `finch enable toggled`\n"
+    );
+    let out = ctx.run(&["tool", "call", "Nope"]);
+    out.failure(3);
+    assert_eq!(
+        out.stderr(),
+        "Error: there is no tool named `Nope`\n\
+         hint: find one by what it does with `finch tool search <words>`, or list them with \
+         `finch tool list`\n"
+    );
+    let record = ctx.call("Nope", json!({}));
+    record.failure(3);
+    assert!(
+        record.json()["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("ToolSearch")
+    );
 }
 
 #[test]
@@ -159,7 +194,7 @@ fn a_minitool_call_that_enables_a_mini_tool_reloads_the_run() {
     let echoed = live.call("toggled_echo", json!({"text": "b"}));
     assert_eq!(echoed["content"][0]["text"], "echo: b", "{echoed}");
     let (code, stderr) = live.finish();
-    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(code, 1, "the first call named no tool: {stderr}");
 }
 
 /// Issue 18: a mini tool that registers its tool in English (through `ctx.i18n.t`) is found
@@ -341,4 +376,69 @@ fn the_catalog_follows_add_enable_disable_and_remove_without_a_reload() {
     ctx.run(&["tool", "info", "hello-minitool_greet"])
         .failure(3)
         .stderr_has("no tool named");
+}
+
+/// Issue 31: `-q` leaves only errors and warnings: `add`, `enable`, `disable`, `reload`,
+/// `remove` and `memory remember` print nothing when they succeed (without `-q` they print
+/// their lines).
+#[test]
+fn quiet_leaves_only_errors_and_warnings() {
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    let dir = ctx.base().join("src/hushed");
+    registering("hushed", &["echo"]).write_to(&dir);
+    let quiet = |args: &[&str]| {
+        let mut argv = vec!["-q"];
+        argv.extend_from_slice(args);
+        let out = ctx.run(&argv);
+        out.success();
+        assert_eq!(
+            (out.stdout(), out.stderr()),
+            (String::new(), String::new()),
+            "{args:?}"
+        );
+    };
+    quiet(&["add", dir.to_str().unwrap()]);
+    quiet(&["enable", "hushed"]);
+    quiet(&["reload"]);
+    quiet(&["disable", "hushed"]);
+    quiet(&["memory", "remember", "quiet please"]);
+    quiet(&["remove", "hushed"]);
+    // Without -q the same commands report.
+    ctx.run(&["add", dir.to_str().unwrap()])
+        .success()
+        .stdout_has("Added");
+    ctx.run(&["enable", "hushed"])
+        .success()
+        .stdout_has("Enabled hushed");
+    ctx.run(&["memory", "remember", "loud"])
+        .success()
+        .stdout_has("Remembered in");
+    // A warning stays.
+    let out = ctx.run(&["-q", "enable", "never-installed"]);
+    out.success();
+    assert_eq!(out.stdout(), "");
+    out.stderr_has("warning: \"never-installed\" is not installed");
+}
+
+/// Issue 31: re-adding an installed, enabled mini tool on a terminal says it is enabled;
+/// on a pipe the official line stays, word for word.
+#[test]
+fn re_adding_an_enabled_mini_tool_says_so_on_a_terminal() {
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    let dir = ctx.base().join("src/again");
+    registering("again", &["echo"]).write_to(&dir);
+    ctx.run(&["add", dir.to_str().unwrap()]).success();
+    ctx.run(&["enable", "again"]).success();
+    ctx.run(&["add", dir.to_str().unwrap()])
+        .success()
+        .stdout_has("  Installed only. Open Finch → Toolcase → Mini Tools to review permissions and enable.");
+    let mut pty = crate::cards::Pty::spawn(&ctx, &["add", dir.to_str().unwrap()]);
+    pty.expect("Added \"");
+    let shown = pty.expect("`finch disable again` turns it off.");
+    assert!(shown.contains("Already enabled"), "{shown}");
+    assert!(!shown.contains("Installed only"), "{shown}");
+    let (code, tail) = pty.finish();
+    assert_eq!(code, 0, "{tail}");
 }

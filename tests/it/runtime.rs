@@ -589,7 +589,7 @@ fn tool_results_errors_and_timeouts_that_honour_the_signal() {
     let after = live.call("ctx-demo_storage", json!({"op": "keys"}));
     assert_eq!(after["isError"], false, "{after}");
     let (code, stderr) = live.finish();
-    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(code, 1, "some calls failed: {stderr}");
     assert!(!stderr.contains("warning: mini tool"), "{stderr}");
     let log = log_of(&ctx, "ctx-demo");
     assert!(
@@ -770,7 +770,7 @@ fn a_crash_mid_call_is_reported_and_the_next_call_restarts_after_the_backoff() {
     let restarted = pid_of(&live.call("crashy_pid", json!({})));
     assert_ne!(restarted, first);
     let (code, stderr) = live.finish();
-    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(code, 1, "the crashed calls failed: {stderr}");
     assert!(
         stderr.contains(&format!(
             "warning: mini tool crashy exited with code 3; it was stopped (log: {})",
@@ -811,7 +811,7 @@ fn a_call_past_its_timeout_stops_the_tool_and_the_others_keep_working() {
     std::thread::sleep(Duration::from_millis(450));
     assert_ne!(pid_of(&live.call("hang_pid", json!({}))), hung);
     let (code, stderr) = live.finish();
-    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(code, 1, "the timed-out call failed: {stderr}");
     assert!(
         stderr.contains("warning: mini tool hang did not finish `hang_spin` within 200 ms and ignored its abort signal; it was stopped"),
         "{stderr}"
@@ -844,7 +844,7 @@ fn garbage_on_stdout_is_harmless_and_garbage_on_the_channel_stops_the_tool() {
     );
     assert_eq!(live.call("crashy_pid", json!({}))["isError"], false);
     let (code, stderr) = live.finish();
-    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(code, 1, "the stopped tool's call failed: {stderr}");
     assert!(
         stderr.contains(
             "warning: mini tool noisy wrote something that is not JSON-RPC on its channel"
@@ -1013,7 +1013,8 @@ fn a_corrupt_extensions_json_starts_no_installed_mini_tool_but_the_host_runs() {
             json!({"id": 2, "tool": "crashy_pid", "arguments": {}}),
         ],
     );
-    out.success()
+    // crashy_pid is not started (no installed mini tool is): its call fails.
+    out.failure(1)
         .stderr_has("extensions.json is not valid JSON (line 2")
         .stderr_has("no installed mini tool was started (fix the file by hand, or run `finch doctor --state` to move it aside)");
     assert_eq!(responses[0]["isError"], false, "{out}");
@@ -1219,7 +1220,7 @@ fn events_status_and_spaces_deliver_what_the_host_has() {
     live.call("Bash", json!({"command": "touch x"}));
     let seen = live.call("ctx-demo_events", json!({}));
     let (code, stderr) = live.finish();
-    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(code, 4, "one call was refused: {stderr}");
     let seen = &seen["structuredContent"];
     assert_eq!(
         seen["events"],
@@ -1411,7 +1412,7 @@ fn notifications_tell_of_a_mini_tool_stopped_for_a_fault() {
     assert_eq!(crashed["isError"], true, "{crashed}");
     let seen = live.call("ctx-demo_events", json!({}));
     let (code, stderr) = live.finish();
-    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(code, 1, "the crashed call failed: {stderr}");
     let notes = seen["structuredContent"]["notifications"]
         .as_array()
         .cloned()

@@ -715,7 +715,7 @@ fn extend_dir_lets_the_file_tools_in_at_once_and_in_a_continued_session() {
             read_call("after"),
         ],
     );
-    out.success();
+    out.failure(4); // the first Read was refused
     assert_eq!(answers[0]["id"], "before");
     assert_eq!(answers[0]["failure"], "refused", "{out}");
     assert_eq!(answers[1]["isError"], false, "{out}");
@@ -766,7 +766,7 @@ fn extend_dir_lets_the_file_tools_in_at_once_and_in_a_continued_session() {
     assert_eq!(answers[0]["decidedBy"], "fastLane", "{out}");
     // A new session does not have it.
     let (answers, out) = ctx.jsonl(&["--mode", "acceptCalls"], &[read_call("new")]);
-    out.success();
+    out.failure(4);
     assert_eq!(answers[0]["failure"], "refused", "{out}");
 }
 

@@ -510,7 +510,7 @@ fn minitool_through_run_jsonl_is_recorded_in_the_transcript() {
 
     // Without --approve, each call is refused and the run goes on.
     let (responses, run) = ctx.jsonl(&[], &requests[2..]);
-    run.success();
+    run.failure(4);
     assert_eq!(responses[0]["failure"], "refused", "{run}");
 }
 

@@ -154,8 +154,8 @@ pub fn call(args: &Value, cx: &Cx) -> ToolOutput {
 
 /// A successful replacement.
 #[derive(Debug, PartialEq, Eq)]
-struct Replaced {
-    content: String,
+pub(super) struct Replaced {
+    pub(super) content: String,
     count: usize,
     /// Byte offset of the first replacement in `content`.
     first: usize,
@@ -164,7 +164,7 @@ struct Replaced {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Miss {
+pub(super) enum Miss {
     NotFound,
     /// Occurs this many times and `replace_all` was not set.
     Ambiguous(usize),
@@ -172,7 +172,7 @@ enum Miss {
 
 /// Replaces `old` with `new` in `content`. When `old` is not found as given but the file uses
 /// CRLF line endings, `old` and `new` are tried again with CRLF: models write `\n`.
-fn replace(content: &str, old: &str, new: &str, all: bool) -> Result<Replaced, Miss> {
+pub(super) fn replace(content: &str, old: &str, new: &str, all: bool) -> Result<Replaced, Miss> {
     let crlf = |s: &str| s.replace("\r\n", "\n").replace('\n', "\r\n");
     let (old, new) = if !content.contains(old) && old.contains('\n') && content.contains("\r\n") {
         (crlf(old), crlf(new))

@@ -161,6 +161,49 @@ fn resolve_path(cx: &Cx, path: &str) -> PathBuf {
     resolve_in(cx.session, path)
 }
 
+/// The largest file a card reads to show what an Edit or a Write would change.
+const CARD_READ_LIMIT: u64 = 1 << 20;
+
+/// What a Write or Edit call would change, for its permission card; `None` for other tools
+/// and for arguments the tool itself would refuse. Reads only regular files up to
+/// `CARD_READ_LIMIT` (never a FIFO or a device, which could block).
+pub(crate) fn card_change(
+    tool: &str,
+    args: &Value,
+    session: &SessionState,
+) -> Option<crate::host::prompt::Change> {
+    use crate::host::prompt::Change;
+    let path = resolve_in(session, str_arg(args, "file_path")?);
+    let meta = std::fs::metadata(&path).ok().filter(|m| m.is_file());
+    match tool {
+        "Write" => Some(Change::Write {
+            content: str_arg(args, "content")?.to_string(),
+            replaces: meta.map(|m| m.len()),
+        }),
+        "Edit" => {
+            let old = str_arg(args, "old_string")?;
+            let new = str_arg(args, "new_string")?;
+            let all = args
+                .get("replace_all")
+                .or_else(|| args.get("replaceAll"))
+                .and_then(Value::as_bool)
+                .unwrap_or(false);
+            let whole = meta
+                .filter(|m| m.len() <= CARD_READ_LIMIT)
+                .and_then(|_| std::fs::read_to_string(&path).ok())
+                .and_then(|before| {
+                    let after = edit::replace(&before, old, new, all).ok()?.content;
+                    Some(Change::Edit { before, after })
+                });
+            Some(whole.unwrap_or_else(|| Change::Edit {
+                before: old.to_string(),
+                after: new.to_string(),
+            }))
+        }
+        _ => None,
+    }
+}
+
 /// `resolve_path` for a session outside a call.
 pub(crate) fn resolve_in(session: &SessionState, path: &str) -> PathBuf {
     let expanded = crate::homes::expand_tilde(std::path::Path::new(path), session.home.as_deref())

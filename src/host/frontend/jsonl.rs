@@ -1,13 +1,15 @@
 //! `finch run --jsonl`: one JSON request per stdin line (`{"id","tool","arguments"}`), one
 //! response per stdout line — the call's record with the request's `id` — until stdin ends.
 //! A line that is no request gets a `bad_request` error response and the run goes on. A call's
-//! progress updates come before its response, one line each (`progress::json_line`).
+//! progress updates come before its response, one line each (`progress::json_line`). The
+//! run's exit code says what its calls came to (`Tally`): 4 when any was refused, else 1 when
+//! any failed or a line was no request.
 
 use std::io::{BufRead, Write};
 
 use serde_json::{Map, Value, json};
 
-use super::reload_if_minitools_changed;
+use super::{Tally, reload_if_minitools_changed};
 use crate::error::{CommandError, Result};
 use crate::host::assembly::Assembly;
 use crate::host::cancel::{Cancel, Progress};
@@ -23,10 +25,11 @@ fn serve(host: &mut Host, assembly: &Assembly) -> Result<()> {
     let stdout = std::io::stdout();
     let mut line = String::new();
     let mut input = stdin.lock();
+    let mut tally = Tally::default();
     loop {
         line.clear();
         match input.read_line(&mut line) {
-            Ok(0) => return Ok(()),
+            Ok(0) => return tally.outcome(),
             Ok(_) => {}
             Err(e) => return Err(CommandError::failed(format!("cannot read stdin: {e}"))),
         }
@@ -34,7 +37,7 @@ fn serve(host: &mut Host, assembly: &Assembly) -> Result<()> {
             continue;
         }
         assembly.reload_if_asked(host);
-        let response = answer_request(host, line.trim());
+        let response = answer_request(host, line.trim(), &mut tally);
         reload_if_minitools_changed(host);
         if let Err(e) = write_line(&stdout, &response) {
             return if e.kind() == std::io::ErrorKind::BrokenPipe {
@@ -56,8 +59,11 @@ fn write_line(stdout: &std::io::Stdout, value: &Value) -> std::io::Result<()> {
 }
 
 /// One JSON-lines request → its response.
-fn answer_request(host: &mut Host, line: &str) -> Value {
-    let bad = |id: Value, message: String| json!({"id": id, "error": {"code": "bad_request", "message": message}});
+fn answer_request(host: &mut Host, line: &str, tally: &mut Tally) -> Value {
+    let mut bad = |id: Value, message: String| {
+        tally.bad_line();
+        json!({"id": id, "error": {"code": "bad_request", "message": message}})
+    };
     let request: Value = match serde_json::from_str(line) {
         Ok(v) => v,
         Err(e) => return bad(Value::Null, format!("the line is not JSON: {e}")),
@@ -82,6 +88,7 @@ fn answer_request(host: &mut Host, line: &str) -> Value {
     };
     let title = super::new_session_title(host, "finch run --jsonl", tool, &arguments);
     let record = host.call_with(tool, arguments, &Cancel::new(), &progress);
+    tally.note(&record);
     super::title_session(host, title);
     let mut response = record.to_json();
     if let Some(map) = response.as_object_mut() {

@@ -11,7 +11,7 @@ pub mod progress;
 
 use super::assembly::Assembly;
 use super::control;
-use super::{Host, HostEnv, HostEvent};
+use super::{CallRecord, Failure, Host, HostEnv, HostEvent};
 use crate::error::{CommandError, Result};
 
 /// A call that installed, removed, enabled or disabled mini tools asks for a reload, so the
@@ -72,4 +72,113 @@ fn run_session(
     host.finish()
         .map_err(|e| CommandError::failed(e.to_string()))?;
     outcome
+}
+
+/// What the calls of a scripted run came to (`finch run --jsonl`, the console on a pipe), so
+/// its exit code tells a script what happened: 4 when any call was refused (a rule, a card
+/// nobody could answer), else 1 when any call failed or a line was no call, else 0.
+#[derive(Debug, Default)]
+pub struct Tally {
+    calls: usize,
+    refused: usize,
+    failed: usize,
+    bad_lines: usize,
+}
+
+impl Tally {
+    /// Counts one call.
+    pub fn note(&mut self, record: &CallRecord) {
+        self.calls += 1;
+        match record.failure {
+            None => {}
+            Some(Failure::Refused) => self.refused += 1,
+            Some(_) => self.failed += 1,
+        }
+    }
+
+    /// Counts a line that was no call (bad JSON, no tool, an unknown `/command`).
+    pub fn bad_line(&mut self) {
+        self.bad_lines += 1;
+    }
+
+    /// The run's end: `Ok` when everything ran, else the error whose kind is the exit code.
+    /// Its message goes to stderr only: stdout holds the run's own answers.
+    pub fn outcome(&self) -> Result<()> {
+        let mut parts = Vec::new();
+        let of_calls = |n: usize, what: &str| {
+            let verb = match (n, what) {
+                (1, "refused") => "was refused",
+                (_, "refused") => "were refused",
+                _ => "failed",
+            };
+            format!("{n} of {} calls {verb}", self.calls)
+        };
+        if self.refused > 0 {
+            parts.push(of_calls(self.refused, "refused"));
+        }
+        if self.failed > 0 {
+            parts.push(of_calls(self.failed, "failed"));
+        }
+        if self.bad_lines > 0 {
+            parts.push(if self.bad_lines == 1 {
+                "1 line was no call".to_string()
+            } else {
+                format!("{} lines were no call", self.bad_lines)
+            });
+        }
+        let message = parts.join("; ");
+        let err = if self.refused > 0 {
+            CommandError::needs_person(message)
+                .with_code("refused")
+                .with_hint(
+                    "cards need a person at a terminal; in a script, `--approve <TOOL>` or an \
+                     allow rule lets a call through",
+                )
+        } else if !parts.is_empty() {
+            CommandError::failed(message)
+        } else {
+            return Ok(());
+        };
+        Err(err.json_reported())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::host::output::ToolOutput;
+
+    fn record(failure: Option<Failure>) -> CallRecord {
+        CallRecord {
+            tool: "Bash".into(),
+            decision: "allow",
+            decided_by: "fastLane".into(),
+            output: ToolOutput::text("x"),
+            failure,
+            duration_ms: 0.0,
+            sandbox: None,
+        }
+    }
+
+    #[test]
+    fn a_tally_exits_4_for_any_refusal_then_1_for_any_failure() {
+        let mut tally = Tally::default();
+        tally.note(&record(None));
+        assert!(tally.outcome().is_ok());
+        tally.note(&record(Some(Failure::ToolError)));
+        let err = tally.outcome().unwrap_err();
+        assert_eq!(
+            (err.exit_code(), err.message.as_str()),
+            (1, "1 of 2 calls failed")
+        );
+        tally.bad_line();
+        tally.note(&record(Some(Failure::Refused)));
+        let err = tally.outcome().unwrap_err();
+        assert_eq!(err.exit_code(), 4);
+        assert_eq!(
+            err.message,
+            "1 of 3 calls was refused; 1 of 3 calls failed; 1 line was no call"
+        );
+        assert!(err.json_reported, "stdout keeps only the run's answers");
+    }
 }

@@ -31,7 +31,7 @@ pub fn on_stderr<'a>(ui: &Ui, tool: &'a str) -> impl Fn(Progress) + Sync + 'a {
     let quiet = ui.quiet;
     move |update: Progress| {
         if !quiet {
-            crate::eline!("{}", line(tool, &update));
+            crate::ui::activity::suspend(|| crate::eline!("{}", line(tool, &update)));
         }
     }
 }

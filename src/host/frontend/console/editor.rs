@@ -1,12 +1,12 @@
 //! What the console's line editor knows of finch: completion of `/commands`, tool names and a
-//! tool's argument names, and when a line is not finished yet (an open JSON object goes on on
-//! the next line). Pure functions of the line, tested beside the code; the editor itself is
+//! tool's argument names, and when an entry is not finished yet (an open JSON object goes on
+//! on the next line). Pure functions of the line, tested beside the code; the editor itself is
 //! `rustyline`.
 
 use rustyline::completion::{Completer, Pair};
 use rustyline::highlight::Highlighter;
 use rustyline::hint::Hinter;
-use rustyline::validate::{ValidationContext, ValidationResult, Validator};
+use rustyline::validate::Validator;
 use rustyline::{Context, Helper};
 
 /// The console's commands, with what `/help` says of them.
@@ -163,15 +163,9 @@ impl Completer for ConsoleHelper {
     }
 }
 
-impl Validator for ConsoleHelper {
-    fn validate(&self, ctx: &mut ValidationContext<'_>) -> rustyline::Result<ValidationResult> {
-        Ok(if is_complete(ctx.input()) {
-            ValidationResult::Valid(None)
-        } else {
-            ValidationResult::Incomplete
-        })
-    }
-}
+/// Every line is sent as typed: the console itself goes on an open JSON object on the next
+/// line, with a prompt of its own (rustyline draws none on a line it keeps open).
+impl Validator for ConsoleHelper {}
 
 impl Hinter for ConsoleHelper {
     type Hint = String;

@@ -7,11 +7,15 @@
 //! On a terminal the line editor is `rustyline` on `/dev/tty` (emacs keys; history in
 //! `<runtime home>/console_history`, shared by every console and appended under the file's
 //! lock after each line; Tab completes `/commands`, tool names and a tool's argument names;
-//! an open JSON object goes on on the next line). Ctrl-C while a call runs cancels the call
-//! and keeps the session (`interrupt`); at the prompt it clears the line, and a second one in
-//! a row ends the session, as Ctrl-D on an empty line and `/quit` do. While a call runs the
-//! editor is not drawn, so progress lines and cards have the terminal to themselves. From a
-//! pipe the console reads plain lines.
+//! an open JSON object goes on on the next line, after a `  ...> ` prompt). Ctrl-C while a call
+//! runs cancels the call and keeps the session (`interrupt`); at the prompt it clears a line
+//! that has text, and on an empty prompt it warns once, a second one in a row ending the
+//! session, as Ctrl-D on an empty line and `/quit` do (typing in between starts over). While a
+//! call runs the editor is not drawn: a spinner with the call's time and "Ctrl-C to cancel"
+//! shows instead (`ui::activity`), hidden while a card or a progress line is on the terminal.
+//! When the session ends the console says how to resume it (`--session`). From a
+//! pipe the console reads plain lines, and its exit code says what the calls came to
+//! (`super::Tally`: 4 when any was refused, else 1 when any failed or a line was bad).
 //!
 //! Cards are asked on the controlling terminal (`/dev/tty`), never on stdin/stdout; with no
 //! terminal every card is answered deny.
@@ -21,24 +25,34 @@ mod interrupt;
 
 use std::io::BufRead;
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rustyline::error::ReadlineError;
 use rustyline::history::{FileHistory, History};
-use rustyline::{Behavior, CompletionType, Config, EditMode, Editor};
+use rustyline::{
+    Behavior, Cmd, CompletionType, ConditionalEventHandler, Config, EditMode, Editor, Event,
+    EventContext, EventHandler, KeyEvent, Movement, RepeatCount,
+};
 use serde_json::{Map, Value, json};
 
-use super::reload_if_minitools_changed;
+use super::{Tally, reload_if_minitools_changed};
 use crate::error::{CommandError, ErrorKind, Result};
 use crate::host::assembly::Assembly;
 use crate::host::control;
 use crate::host::output::Content;
 use crate::host::policy::Mode;
-use crate::host::{CallRecord, Host, HostEnv};
+use crate::host::{CallRecord, Failure, Host, HostEnv};
 use crate::ui::{Table, Ui};
 use editor::{ConsoleHelper, ToolNames};
 use interrupt::Interrupts;
 
 /// The most lines the history keeps.
 const HISTORY_SIZE: usize = 1000;
+
+const PROMPT: &str = "finch> ";
+/// The prompt of a line that goes on an open JSON object.
+const CONTINUATION: &str = "  ...> ";
 
 /// Builds the host and reads commands until `/quit` or the end of input.
 pub fn run(env: HostEnv, assembly: &Assembly) -> Result<()> {
@@ -58,7 +72,13 @@ fn serve(host: &mut Host, assembly: &Assembly) -> Result<()> {
             );
         }
         match editor(host) {
-            Ok(editor) => return interactive(host, assembly, editor),
+            Ok(editor) => {
+                let ended = interactive(host, assembly, editor);
+                if ended.is_ok() && !ui.quiet {
+                    say_how_to_resume(host);
+                }
+                return ended;
+            }
             Err(e) => ui.warn(format!(
                 "no line editor on this terminal ({e}); reading plain lines"
             )),
@@ -67,21 +87,23 @@ fn serve(host: &mut Host, assembly: &Assembly) -> Result<()> {
     piped(host, assembly)
 }
 
-/// Plain lines from stdin until `/quit` or end of input.
+/// Plain lines from stdin until `/quit` or end of input; the exit code says what the calls
+/// came to (`Tally`), as for `--jsonl`.
 fn piped(host: &mut Host, assembly: &Assembly) -> Result<()> {
     let interrupts = Interrupts::default();
+    let mut tally = Tally::default();
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut line = String::new();
     loop {
         line.clear();
         match input.read_line(&mut line) {
-            Ok(0) => return Ok(()),
+            Ok(0) => return tally.outcome(),
             Ok(_) => {}
             Err(e) => return Err(CommandError::failed(format!("cannot read stdin: {e}"))),
         }
-        if let Flow::Quit = one_line(host, assembly, &interrupts, line.trim())? {
-            return Ok(());
+        if let Flow::Quit = one_line(host, assembly, &interrupts, &mut tally, line.trim())? {
+            return tally.outcome();
         }
     }
 }
@@ -109,7 +131,46 @@ fn history_path(host: &Host) -> std::path::PathBuf {
     host.env().homes.runtime.join("console_history")
 }
 
-/// The line editor until `/quit`, Ctrl-D on an empty line or Ctrl-C twice at the prompt.
+/// `finch run --session <id>`, on stderr, once the session has a transcript to go on.
+fn say_how_to_resume(host: &Host) {
+    let session = host.session();
+    if session
+        .transcript_path()
+        .is_some_and(std::path::Path::exists)
+    {
+        crate::eline!(
+            "Session {} saved; resume with `finch run --session {}`",
+            session.id,
+            session.id
+        );
+    }
+}
+
+/// Ctrl-C at the prompt: a line with text is cleared (into the kill ring, Ctrl-Y brings it
+/// back) and the "again ends the session" warning is forgotten; on an empty line rustyline's
+/// own Ctrl-C ends `readline` with `Interrupted`.
+struct ClearOrInterrupt {
+    /// Whether the last Ctrl-C was on an empty prompt, with nothing typed since.
+    armed: Arc<AtomicBool>,
+}
+
+impl ConditionalEventHandler for ClearOrInterrupt {
+    fn handle(
+        &self,
+        _evt: &Event,
+        _n: RepeatCount,
+        _positive: bool,
+        ctx: &EventContext,
+    ) -> Option<Cmd> {
+        if ctx.line().is_empty() {
+            return None;
+        }
+        self.armed.store(false, Ordering::SeqCst);
+        Some(Cmd::Kill(Movement::WholeBuffer))
+    }
+}
+
+/// The line editor until `/quit`, Ctrl-D on an empty line or Ctrl-C twice at an empty prompt.
 fn interactive(
     host: &mut Host,
     assembly: &Assembly,
@@ -118,20 +179,42 @@ fn interactive(
     let ui = assembly.ui;
     let interrupts = Interrupts::install();
     let history = history_path(host);
-    let mut interrupted = false;
+    let armed = Arc::new(AtomicBool::new(false));
+    editor.bind_sequence(
+        KeyEvent::ctrl('C'),
+        EventHandler::Conditional(Box::new(ClearOrInterrupt {
+            armed: Arc::clone(&armed),
+        })),
+    );
+    // The lines of an entry so far, while a JSON object is open.
+    let mut pending = String::new();
     loop {
         host.refresh();
         if let Some(helper) = editor.helper_mut() {
             helper.tools = tool_names(host);
         }
-        let line = match editor.readline("finch> ") {
+        let prompt = if pending.is_empty() {
+            PROMPT
+        } else {
+            CONTINUATION
+        };
+        let line = match editor.readline(prompt) {
             Ok(line) => line,
+            Err(ReadlineError::Interrupted) if !pending.is_empty() => {
+                // The open entry is dropped, as a line with text would be.
+                pending.clear();
+                armed.store(false, Ordering::SeqCst);
+                continue;
+            }
             Err(ReadlineError::Interrupted) => {
-                if interrupted {
+                if armed.swap(true, Ordering::SeqCst) {
                     return Ok(());
                 }
-                interrupted = true;
                 ui.status("(Ctrl-C again, Ctrl-D or /quit ends the session)");
+                continue;
+            }
+            Err(ReadlineError::Eof) if !pending.is_empty() => {
+                pending.clear();
                 continue;
             }
             Err(ReadlineError::Eof) => return Ok(()),
@@ -141,8 +224,16 @@ fn interactive(
                 )));
             }
         };
-        interrupted = false;
-        let text = line.trim();
+        armed.store(false, Ordering::SeqCst);
+        if !pending.is_empty() {
+            pending.push('\n');
+        }
+        pending.push_str(&line);
+        if !editor::is_complete(&pending) {
+            continue;
+        }
+        let entry = std::mem::take(&mut pending);
+        let text = entry.trim();
         if !text.is_empty() && editor.history_mut().add(text).unwrap_or(false) {
             if let Some(dir) = history.parent() {
                 let _ = std::fs::create_dir_all(dir);
@@ -151,7 +242,9 @@ fn interactive(
                 ui.detail(format!("history not saved to {}: {e}", history.display()));
             }
         }
-        if let Flow::Quit = one_line(host, assembly, &interrupts, text)? {
+        // A person saw every answer: the session's exit code stays 0.
+        let mut tally = Tally::default();
+        if let Flow::Quit = one_line(host, assembly, &interrupts, &mut tally, text)? {
             return Ok(());
         }
     }
@@ -179,6 +272,7 @@ fn one_line(
     host: &mut Host,
     assembly: &Assembly,
     interrupts: &Interrupts,
+    tally: &mut Tally,
     text: &str,
 ) -> Result<Flow> {
     let ui = assembly.ui;
@@ -186,12 +280,15 @@ fn one_line(
         return Ok(Flow::Continue);
     }
     assembly.reload_if_asked(host);
-    match console_line(ui, host, interrupts, text) {
+    match console_line(ui, host, interrupts, tally, text) {
         Ok(Flow::Continue) => {}
         Ok(Flow::Quit) => return Ok(Flow::Quit),
         Err(e) if e.kind == ErrorKind::BrokenPipe => return Err(e),
         // A bad line is reported and the console goes on.
-        Err(e) => ui.error(&e),
+        Err(e) => {
+            tally.bad_line();
+            ui.error(&e)
+        }
     }
     // `/reload`, and a call that changed the mini tools, take effect at once.
     reload_if_minitools_changed(host);
@@ -199,14 +296,25 @@ fn one_line(
     Ok(Flow::Continue)
 }
 
-/// One call that Ctrl-C may cancel.
-fn call(ui: &Ui, host: &mut Host, interrupts: &Interrupts, tool: &str, args: Value) -> CallRecord {
+/// One call that Ctrl-C may cancel; on a terminal a spinner shows while it runs.
+fn call(
+    ui: &Ui,
+    host: &mut Host,
+    interrupts: &Interrupts,
+    tally: &mut Tally,
+    tool: &str,
+    args: Value,
+) -> CallRecord {
     let title = super::new_session_title(host, "finch run", tool, &args);
     let cancel = interrupts.start();
     let progress = super::progress::on_stderr(ui, tool);
+    let spinner = (interrupts.installed && ui.stderr_tty && !ui.quiet)
+        .then(|| crate::ui::activity::Spinner::start(tool));
     let record = host.call_with(tool, args, &cancel, &progress);
+    drop(spinner);
     super::title_session(host, title);
     interrupts.finished();
+    tally.note(&record);
     record
 }
 
@@ -215,7 +323,13 @@ enum Flow {
     Quit,
 }
 
-fn console_line(ui: &Ui, host: &mut Host, interrupts: &Interrupts, text: &str) -> Result<Flow> {
+fn console_line(
+    ui: &Ui,
+    host: &mut Host,
+    interrupts: &Interrupts,
+    tally: &mut Tally,
+    text: &str,
+) -> Result<Flow> {
     if let Some(command) = text.strip_prefix('/') {
         let (name, rest) = command
             .split_once(char::is_whitespace)
@@ -233,7 +347,14 @@ fn console_line(ui: &Ui, host: &mut Host, interrupts: &Interrupts, text: &str) -
                         "/search needs a query, e.g. /search read files",
                     ));
                 }
-                let record = call(ui, host, interrupts, "ToolSearch", json!({"query": rest}));
+                let record = call(
+                    ui,
+                    host,
+                    interrupts,
+                    tally,
+                    "ToolSearch",
+                    json!({"query": rest}),
+                );
                 print_search(ui, &record)?;
             }
             "mode" => match rest {
@@ -259,15 +380,21 @@ fn console_line(ui: &Ui, host: &mut Host, interrupts: &Interrupts, text: &str) -
     let (tool, rest) = text
         .split_once(char::is_whitespace)
         .map_or((text, ""), |(t, r)| (t, r.trim()));
-    let args = parse_call_args(tool, rest)?;
-    let record = call(ui, host, interrupts, tool, args);
+    let schema = match host.catalog().lookup(tool) {
+        crate::host::catalog::Lookup::Found(i) => {
+            Some(host.catalog().get(i).def.input_schema.clone())
+        }
+        _ => None,
+    };
+    let args = parse_call_args(tool, rest, schema.as_ref())?;
+    let record = call(ui, host, interrupts, tally, tool, args);
     print_record(ui, &record)?;
     Ok(Flow::Continue)
 }
 
-/// The arguments of a console line: a JSON object, or `key=value` words (shell quoting; a value
-/// that parses as JSON — numbers, booleans, arrays, objects — is taken as JSON, else as text).
-pub fn parse_call_args(tool: &str, rest: &str) -> Result<Value> {
+/// The arguments of a console line: a JSON object, or `key=value` words (shell quoting;
+/// typed by the tool's input schema: `key_values`).
+pub fn parse_call_args(tool: &str, rest: &str, schema: Option<&Value>) -> Result<Value> {
     let rest = rest.trim();
     if rest.is_empty() {
         return Ok(Value::Object(Map::new()));
@@ -280,11 +407,15 @@ pub fn parse_call_args(tool: &str, rest: &str) -> Result<Value> {
     let words = shlex::split(rest).ok_or_else(|| {
         CommandError::usage(format!("the arguments of {tool} have an unclosed quote"))
     })?;
-    key_values(tool, &words)
+    key_values(tool, &words, schema)
 }
 
-/// `key=value` words → a JSON object.
-pub fn key_values(tool: &str, words: &[String]) -> Result<Value> {
+/// `key=value` words → a JSON object. A value is typed by the tool's input `schema` where it
+/// names the key's type: text for a `string` parameter (`name=123` is "123"), JSON for the
+/// others (`limit=2` is 2). Where the schema says nothing, a value that parses as JSON is JSON
+/// and anything else is text. A value that is a JSON string (`name='"123"'`) is that string,
+/// without its quotes.
+pub fn key_values(tool: &str, words: &[String], schema: Option<&Value>) -> Result<Value> {
     let mut map = Map::new();
     for word in words {
         let Some((key, value)) = word.split_once('=') else {
@@ -292,13 +423,84 @@ pub fn key_values(tool: &str, words: &[String]) -> Result<Value> {
                 "`{word}` is not key=value; write e.g. {tool} file_path=src/main.rs, or one JSON object"
             )));
         };
-        let value = serde_json::from_str::<Value>(value)
-            .ok()
-            .filter(|v| !v.is_string())
-            .unwrap_or_else(|| Value::String(value.to_string()));
-        map.insert(key.to_string(), value);
+        let declared = schema
+            .and_then(|s| s.get("properties"))
+            .and_then(|p| p.get(key))
+            .and_then(|p| p.get("type"));
+        map.insert(key.to_string(), typed_value(value, declared));
     }
     Ok(Value::Object(map))
+}
+
+/// One `key=value` value, typed by the JSON Schema `type` of its key (if any).
+fn typed_value(raw: &str, declared: Option<&Value>) -> Value {
+    let parsed = serde_json::from_str::<Value>(raw).ok();
+    if let Some(Value::String(text)) = parsed {
+        return Value::String(text);
+    }
+    let names: Vec<&str> = match declared {
+        Some(Value::String(one)) => vec![one.as_str()],
+        Some(Value::Array(many)) => many.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    let fits = |v: &Value| {
+        names.iter().any(|&name| match name {
+            "integer" => v.is_i64() || v.is_u64(),
+            "number" => v.is_number(),
+            "boolean" => v.is_boolean(),
+            "array" => v.is_array(),
+            "object" => v.is_object(),
+            "null" => v.is_null(),
+            _ => false,
+        })
+    };
+    match parsed {
+        // A string parameter takes the text as typed, unless the schema also allows what
+        // the text parses as.
+        Some(v) if names.contains(&"string") && !fits(&v) => Value::String(raw.to_string()),
+        Some(v) => v,
+        None => Value::String(raw.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod typing {
+    use super::*;
+
+    fn args(words: &[&str], schema: Value) -> Value {
+        let words: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+        key_values("T", &words, Some(&schema)).unwrap()
+    }
+
+    #[test]
+    fn key_values_are_typed_by_the_schema() {
+        let schema = json!({"properties": {
+            "name": {"type": "string"}, "limit": {"type": "integer"},
+            "flag": {"type": "boolean"}, "either": {"type": ["string", "number"]},
+        }});
+        assert_eq!(
+            args(
+                &["name=123", "limit=2", "flag=true", "either=7"],
+                schema.clone()
+            ),
+            json!({"name": "123", "limit": 2, "flag": true, "either": 7})
+        );
+        assert_eq!(
+            args(&["name=true", "other=[1]", "free=text"], schema.clone()),
+            json!({"name": "true", "other": [1], "free": "text"})
+        );
+        // A JSON string is that string, without its quotes, whatever the schema says.
+        assert_eq!(
+            args(&["name=\"123\"", "other=\"4\""], schema),
+            json!({"name": "123", "other": "4"})
+        );
+        // No schema: values that parse as JSON are JSON.
+        let words = vec!["n=123".to_string(), "s=abc".to_string()];
+        assert_eq!(
+            key_values("T", &words, None).unwrap(),
+            json!({"n": 123, "s": "abc"})
+        );
+    }
 }
 
 fn set_mode(ui: &Ui, host: &mut Host, mode: Mode) {
@@ -392,11 +594,15 @@ pub fn print_record(ui: &Ui, record: &CallRecord) -> Result<()> {
 /// The decision line of a call, on stderr, in words (the transcript and `--json` keep the
 /// ids: `decision`, `decidedBy`).
 pub fn print_verdict(ui: &Ui, record: &CallRecord) {
+    let words = if record.failure == Some(Failure::Cancelled) {
+        "cancelled".to_string()
+    } else {
+        verdict_words(record.decision, &record.decided_by)
+    };
     let verdict = format!(
-        "{} {} — {}, {:.1} ms",
+        "{} {} — {words}, {:.1} ms",
         if record.output.is_error { "✗" } else { "✓" },
         record.tool,
-        verdict_words(record.decision, &record.decided_by),
         record.duration_ms
     );
     ui.status(verdict);

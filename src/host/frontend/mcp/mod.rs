@@ -1495,6 +1495,7 @@ mod tests {
             session_allow_offered,
             sandbox: None,
             unsandboxed_offered: false,
+            change: None,
         }
     }
 
