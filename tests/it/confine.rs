@@ -248,7 +248,8 @@ fn a_mini_tool_that_declares_nothing_can_do_nothing_through_run_jsonl() {
         ],
         &requests,
     );
-    assert_eq!(run.code(), 0, "{run}");
+    // Every attempt fails: a scripted run exits 1 when any call failed.
+    assert_eq!(run.code(), 1, "{run}");
     for (what, declaration) in ATTEMPTS {
         let line = lines
             .iter()

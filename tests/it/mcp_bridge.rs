@@ -480,7 +480,8 @@ fn server_everything_over_stdio_through_tool_call_and_run() {
         json!({"id": 3, "tool": "mcp__everything__echo", "arguments": {"message": "from run"}}),
     ];
     let (responses, out) = ctx.jsonl(&["--approve", "mcp__everything__echo"], &requests);
-    out.success();
+    // The first call failed (not active yet): a scripted run says so in its exit code.
+    out.failure(1);
     assert_eq!(responses[0]["failure"], "notActive", "{}", responses[0]);
     let found = &responses[1]["structuredContent"];
     assert_eq!(found[0]["name"], "mcp__everything__echo", "{found}");
@@ -542,7 +543,8 @@ fn server_everything_over_streamable_http() {
         ],
         &requests,
     );
-    out.success();
+    // get-sum's call fails (below): a scripted run says so in its exit code.
+    out.failure(1);
     assert_eq!(text_of(&responses[1]), "Echo: second", "{}", responses[1]);
     // get-sum was not in the search's results, so it is not active yet.
     assert_eq!(responses[2]["failure"], "notActive", "{}", responses[2]);
@@ -668,7 +670,8 @@ fn servers_that_do_not_start_are_reported_and_the_host_goes_on() {
             json!({"id": 3, "tool": "mcp__missing__anything", "arguments": {}}),
         ],
     );
-    out.success();
+    // The third call names a tool that is not there: the scripted run exits 1.
+    out.failure(1);
     out.stderr_has("warning: MCP server missing (user): cannot start the server");
     out.stderr_has("warning: MCP server quits (user): the MCP handshake (initialize) failed");
     assert_eq!(responses[0]["isError"], false, "{}", responses[0]);

