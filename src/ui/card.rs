@@ -38,6 +38,7 @@ use crate::host::prompt::{Card, CardAnswer, Change, Prompter, Question, Question
 use crate::host::tool::Risk;
 use crate::ui::diff::DiffLine;
 use crate::ui::display_width;
+use crate::ui::table::cut_to;
 
 /// How long the rest of an escape sequence or of a UTF-8 character may lag behind its first byte.
 const SEQUENCE_WAIT: Duration = Duration::from_millis(80);
@@ -931,25 +932,6 @@ fn change_lines(change: &Change, width: usize, color: bool) -> Vec<String> {
             if hidden == 1 { "line" } else { "lines" }
         ));
     }
-    out
-}
-
-/// `text` within `width` columns, ending in `…` when cut.
-fn cut_to(text: &str, width: usize) -> String {
-    if display_width(text) <= width {
-        return text.to_string();
-    }
-    let mut out = String::new();
-    let mut used = 0;
-    for c in text.chars() {
-        let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
-        if used + w + 1 > width {
-            break;
-        }
-        used += w;
-        out.push(c);
-    }
-    out.push('…');
     out
 }
 

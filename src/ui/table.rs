@@ -133,7 +133,7 @@ impl Table {
 }
 
 /// `text` cut to `width` columns, `…` marking the cut.
-fn cut_to(text: &str, width: usize) -> String {
+pub(crate) fn cut_to(text: &str, width: usize) -> String {
     if super::display_width(text) <= width {
         return text.to_string();
     }
