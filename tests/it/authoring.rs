@@ -364,7 +364,14 @@ fn test_a_failed_build_stops_before_any_case() {
         serde_json::from_str(&fs::read_to_string(dir.join("package.json")).unwrap()).unwrap();
     pkg["scripts"] = json!({"build": "node -e \"console.error('src/index.ts:3: syntax error'); process.exit(3)\""});
     fs::write(dir.join("package.json"), pkg.to_string()).unwrap();
-    // package.json is newer than the bundle: the build runs, and fails.
+    // package.json is newer than the bundle (set, not left to the clock's granularity): the
+    // build runs, and fails.
+    fs::File::options()
+        .write(true)
+        .open(dir.join("package.json"))
+        .unwrap()
+        .set_modified(std::time::SystemTime::now() + std::time::Duration::from_secs(60))
+        .unwrap();
     let run = ctx.run(&["test", dir.to_str().unwrap()]);
     run.failure(1);
     assert_eq!(

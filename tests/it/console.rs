@@ -171,6 +171,8 @@ fn ctrl_c_clears_a_line_and_only_two_at_an_empty_prompt_end_the_session() {
     pty.expect(PROMPT);
     pty.send("\x03");
     pty.expect("Ctrl-C again");
+    // The second Ctrl-C goes to the line editor once it has drawn its prompt again.
+    pty.expect(PROMPT);
     pty.send("\x03");
     let (code, tail) = pty.finish();
     assert_eq!(code, 0, "{tail}");
