@@ -16,7 +16,7 @@
 //! | `filesystem: "readwrite"` (`"write"`) | also write them; the protected paths inside stay read-only |
 //! | `network: false` (or absent) | no socket of any family (the RPC channel is already open), no TCP |
 //! | `network: true` | TCP connect and bind, sockets of the unix, inet, inet6 and netlink families (DNS and TLS read `/etc`) |
-//! | `shell: false` (or absent) | execute nothing but node; what it can write (storage, TMPDIR, a writable workspace) is mounted `noexec`, so no library written there loads (`process.dlopen`) |
+//! | `shell: false` (or absent) | execute nothing but node; what it can write (storage, TMPDIR, a writable workspace) is mounted `noexec`, so no library written there loads (`process.dlopen`), and no file can be made in memory (`memfd_create` fails), so none can be run from there either |
 //! | `shell: true` | execute programs under the rules of the Bash workspace-write profile: the system's directories, `PATH`, the toolchains under `$HOME`, `[sandbox] read` |
 //!
 //! A person's grant (`finch sandbox grant <id> network|shell|filesystem=read|readwrite`) adds

@@ -311,6 +311,8 @@ pub struct Confinement {
     /// The private TMPDIR; `None` only while dropping.
     tmp: Option<tempfile::TempDir>,
     tmp_path: PathBuf,
+    /// Whether the TMPDIR may serve a later call (`tmp::Reuse`).
+    reuse: tmp::Reuse,
     #[cfg(target_os = "linux")]
     plan: Option<linux::Plan>,
 }
@@ -318,7 +320,7 @@ pub struct Confinement {
 impl Drop for Confinement {
     fn drop(&mut self) {
         if let Some(tmp) = self.tmp.take() {
-            tmp::remove_later(tmp);
+            tmp::remove_later(tmp, self.reuse);
         }
     }
 }
@@ -327,15 +329,24 @@ impl Confinement {
     /// Prepares `access`, adding a private TMPDIR it may write. Fails where the kernel cannot
     /// confine (see `Support`).
     pub fn prepare(mut access: Access) -> Result<Confinement, SandboxError> {
-        let tmp = tmp::take().map_err(SandboxError::TempDir)?;
+        // A call that may write no directory but its TMPDIR (devices such as /dev/null hold
+        // nothing) can take a TMPDIR an earlier such call left empty.
+        let writes_elsewhere = !(access.write.is_empty() && access.write_exec.is_empty());
+        let reuse = if writes_elsewhere {
+            tmp::Reuse::Never
+        } else {
+            tmp::Reuse::WriteNothingElse
+        };
+        let tmp = tmp::take(reuse).map_err(SandboxError::TempDir)?;
         let tmp_path = tmp.path().to_path_buf();
         access.write.push(tmp_path.clone());
         #[cfg(target_os = "linux")]
         {
-            let plan = linux::Plan::new(&access)?;
+            let plan = linux::Plan::new(&access, Some(&tmp_path))?;
             Ok(Confinement {
                 tmp: Some(tmp),
                 tmp_path,
+                reuse,
                 plan: Some(plan),
             })
         }

@@ -1,9 +1,11 @@
 //! The seccomp filter of the kernel wall: one short classic-BPF program (Linux).
 //!
 //! What it says: a process of another architecture is killed (as `seccompiler` does); an x32
-//! system call number (x86_64) and every call of `DENIED` fail with `EPERM`; `socket()` fails
-//! with `EPERM` unless the network is on and its family is one of `NETWORK_FAMILIES`;
-//! everything else is allowed.
+//! system call number (x86_64) and every call of `DENIED` fail with `EPERM`; so does
+//! `memfd_create` for a process whose written files must never run (`Access::noexec`: a file
+//! made in memory is on no path Landlock or a `noexec` mount holds, and `dlopen` of
+//! `/proc/self/fd/N` maps it executable); `socket()` fails with `EPERM` unless the network is
+//! on and its family is one of `NETWORK_FAMILIES`; everything else is allowed.
 //!
 //! Why not `seccompiler`, which finch used first: installing a filter costs the kernel time in
 //! proportion to its length, once for every system call number (it precomputes which calls a
@@ -118,9 +120,10 @@ enum Target {
     Socket,
 }
 
-/// The filter for a process with or without the network. `None` for an architecture the wall
-/// has no filter for.
-pub(super) fn filter(network: bool) -> Option<Vec<sock_filter>> {
+/// The filter for a process with or without the network, and with or without `memfd_create`
+/// (`noexec`: nothing it writes may run). `None` for an architecture the wall has no filter
+/// for.
+pub(super) fn filter(network: bool, noexec: bool) -> Option<Vec<sock_filter>> {
     use Target::{Allow, Deny, Kill, Next, Socket};
     let mut ops = vec![
         Op::Load(ARCH),
@@ -131,6 +134,9 @@ pub(super) fn filter(network: bool) -> Option<Vec<sock_filter>> {
         ops.push(Op::Set(X32_SYSCALL_BIT, Deny, Next));
     }
     ops.extend(DENIED.iter().map(|&nr| Op::Eq(nr as u32, Deny, Next)));
+    if noexec {
+        ops.push(Op::Eq(libc::SYS_memfd_create as u32, Deny, Next));
+    }
     ops.push(Op::Eq(libc::SYS_socket as u32, Socket, Allow));
     // `socket()`: only the network's families, and only with the network.
     let socket = ops.len();
@@ -227,8 +233,8 @@ mod tests {
     #[test]
     fn the_filter_denies_what_it_lists_and_allows_the_rest() {
         let arch = audit_arch().unwrap();
-        for network in [false, true] {
-            let program = filter(network).unwrap();
+        for (network, noexec) in [(false, false), (true, false), (false, true), (true, true)] {
+            let program = filter(network, noexec).unwrap();
             assert!(program.len() < 50, "{} instructions", program.len());
             for &nr in DENIED {
                 assert_eq!(run(&program, arch, nr as u32, 0), DENY, "{nr}");
@@ -241,6 +247,13 @@ mod tests {
             ] {
                 assert_eq!(run(&program, arch, nr as u32, 0), libc::SECCOMP_RET_ALLOW);
             }
+            let memfd = run(&program, arch, libc::SYS_memfd_create as u32, 0);
+            let expected = if noexec {
+                DENY
+            } else {
+                libc::SECCOMP_RET_ALLOW
+            };
+            assert_eq!(memfd, expected, "memfd_create with noexec {noexec}");
             let socket = libc::SYS_socket as u32;
             for family in [libc::AF_UNIX, libc::AF_INET, libc::AF_INET6] {
                 let expected = if network {

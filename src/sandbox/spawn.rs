@@ -18,6 +18,7 @@
 //! A step that fails is reported through a close-on-exec pipe (the step and its `errno`); the
 //! child then exits with 127 and the spawn returns the error: nothing runs unconfined.
 
+use std::collections::HashMap;
 use std::ffi::{CString, OsStr, OsString};
 use std::fs::File;
 use std::io::{self, Read};
@@ -26,6 +27,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::ExitStatus;
+use std::sync::{Mutex, OnceLock};
 
 use super::linux::{Plan, Refused, Step};
 
@@ -287,7 +289,14 @@ extern "C" fn child(arg: *mut libc::c_void) -> libc::c_int {
 
 /// The first executable file named `program` on `path` (or `program` itself when it names a
 /// path), as `execvp` looks it up; relative entries are taken from `cwd`.
+///
+/// Found paths are remembered per (`program`, `path`) for the process, as a shell's hash table
+/// remembers them: a remembered file is used while it is still an executable file, and looked
+/// up again when it is not. (Every Bash call looks up `bash`; on a `PATH` of 15 directories
+/// that was 15 `stat`s per call.) A `path` with relative entries is never remembered.
 fn resolve(program: &OsStr, path: Option<&OsStr>, cwd: &Path) -> Option<PathBuf> {
+    type Key = (OsString, OsString);
+    static FOUND: OnceLock<Mutex<HashMap<Key, PathBuf>>> = OnceLock::new();
     let executable = |p: &Path| {
         std::fs::metadata(p).is_ok_and(|m| {
             use std::os::unix::fs::PermissionsExt;
@@ -299,9 +308,30 @@ fn resolve(program: &OsStr, path: Option<&OsStr>, cwd: &Path) -> Option<PathBuf>
         return executable(&p).then_some(p);
     }
     let path = path.unwrap_or(OsStr::new("/usr/local/bin:/usr/bin:/bin"));
-    std::env::split_paths(path)
+    let absolute = std::env::split_paths(path).all(|dir| dir.is_absolute());
+    let key = (program.to_os_string(), path.to_os_string());
+    let found = FOUND.get_or_init(Default::default);
+    if absolute {
+        let remembered = found
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+            .cloned();
+        if let Some(p) = remembered.filter(|p| executable(p)) {
+            return Some(p);
+        }
+    }
+    let p = std::env::split_paths(path)
         .map(|dir| cwd.join(dir).join(program))
-        .find(|p| executable(p))
+        .find(|p| executable(p))?;
+    if absolute {
+        let mut found = found.lock().unwrap_or_else(|e| e.into_inner());
+        if found.len() >= 64 {
+            found.clear();
+        }
+        found.insert(key, p.clone());
+    }
+    Some(p)
 }
 
 fn c_string(s: &OsStr) -> io::Result<CString> {
@@ -397,6 +427,32 @@ mod tests {
         assert_eq!(lines[3], "refused");
         assert_eq!(lines.len(), 4, "no signal trap was inherited: {out}");
         assert!(!outside.path().join("x").exists());
+    }
+
+    #[test]
+    fn with_noexec_no_file_can_be_made_in_memory_to_run_and_without_it_one_can() {
+        // A file made with `memfd_create` is on no path the wall holds; where nothing written
+        // may run (`Access::noexec`, a mini tool without `shell`) it cannot be made at all.
+        let dir = tempfile::tempdir().unwrap();
+        let script = "python3 -c 'import os; os.memfd_create(\"x\"); print(\"made\")' 2>&1";
+        for noexec in [true, false] {
+            let places = Places {
+                roots: vec![dir.path().to_path_buf()],
+                path: std::env::var_os("PATH"),
+                ..Places::default()
+            };
+            let mut access = Access::for_profile(Profile::ReadOnly, &places);
+            access.noexec = noexec;
+            let confinement = Confinement::prepare(access).unwrap();
+            let (status, out) = run(&confinement, dir.path(), script);
+            if noexec {
+                assert!(!status.success(), "{out}");
+                assert!(out.contains("PermissionError"), "{out}");
+            } else {
+                assert!(status.success(), "{out}");
+                assert_eq!(out.trim(), "made");
+            }
+        }
     }
 
     #[test]
