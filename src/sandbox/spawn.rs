@@ -456,6 +456,26 @@ mod tests {
     }
 
     #[test]
+    fn confined_calls_leave_no_descriptor_behind() {
+        // The rule paths are cached with their descriptors; the per-call TMPDIR must not be,
+        // or a long session runs out of descriptors (one leaked per call).
+        let dir = tempfile::tempdir().unwrap();
+        let open_fds = || std::fs::read_dir("/proc/self/fd").unwrap().count();
+        drop(confinement(dir.path())); // the cache and the TMPDIR worker are set up
+        let before = open_fds();
+        for _ in 0..40 {
+            let confinement = confinement(dir.path());
+            let (status, _) = run(&confinement, dir.path(), "true");
+            assert!(status.success());
+        }
+        let after = open_fds();
+        assert!(
+            after < before + 10,
+            "{before} descriptors before, {after} after 40 calls"
+        );
+    }
+
+    #[test]
     fn a_program_not_on_path_is_an_error_and_nothing_runs() {
         let dir = tempfile::tempdir().unwrap();
         let confinement = confinement(dir.path());
