@@ -127,6 +127,8 @@ fn worker(
             external: External::MiniTools(Vec::new()),
             background: false,
         },
+        approve_unconfined: Vec::new(),
+        ask_unconfined: false,
     };
     let script = Scripted::default();
     let assembly = Assembly::new(host_options, options.ui);

@@ -132,6 +132,7 @@ fn activation(env: &HostEnv, dir: &Path) -> std::result::Result<usize, String> {
         hook: Some(runtime::stderr_hook(true)),
         only: Some(&only),
         background: None,
+        consent: None,
     };
     let (rt, report) = MiniToolRuntime::start(options).map_err(|e| e.to_string())?;
     rt.shutdown();
@@ -150,6 +151,7 @@ fn activation(env: &HostEnv, dir: &Path) -> std::result::Result<usize, String> {
                 None => error,
             })
         }
+        Outcome::Refused { error } => Err(error),
         _ => Err("it did not start".into()),
     }
 }
