@@ -205,6 +205,31 @@ fn without_an_agreement_a_mini_tool_does_not_start_and_its_tools_say_how_to_agre
     assert_eq!(answer["isError"], true, "{answer}");
     assert_names_the_ways_to_agree(&text_of(&answer));
 
+    // finch run --serve mcp: the same error in the call's result (the MCP client, and the
+    // finch it starts, run under the filter).
+    let plan = json!({"elicitation": null, "steps": [
+        crate::serve_mcp::call("escape_attempt", json!({"what": "storage"}))
+    ]});
+    let mut cmd = crate::serve_mcp::client(
+        &s.ctx,
+        &plan,
+        &["--mode", "acceptCalls", "--minitool", &dir],
+    );
+    // SAFETY: setsid is async-signal-safe and touches no memory of this process.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::setsid();
+            Ok(())
+        });
+    }
+    without_landlock(&mut cmd);
+    let out = Run(cmd.output().expect("python3 runs"));
+    assert_eq!(out.code(), 0, "the MCP client failed:\n{out}");
+    let report = crate::serve_mcp::Report(out.json());
+    assert_eq!(report.result(0)["isError"], true, "{}", report.0);
+    assert_eq!(report.decided_by(0), "notStarted", "{}", report.0);
+    assert_names_the_ways_to_agree(&report.text(0));
+
     // Installed: finch reload --json reports it refused, exit 4.
     install(&s, "escape", json!({}), &["write"]);
     let out = run(&s, &["reload", "--json"]);
@@ -377,4 +402,46 @@ fn on_a_terminal_a_card_asks_once_deny_then_allow_and_typed_ahead_keys_do_not_an
     assert_eq!(code, 0, "{tail}");
     assert!(!tail.contains(CARD_HEADING), "{tail}");
     assert!(storage.exists());
+}
+
+#[test]
+fn the_console_asks_before_its_first_prompt_and_the_allowed_mini_tool_answers() {
+    let s = Scene::new();
+    let dir = s.minitool("escape", json!({}), &[]);
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_finch"));
+    cmd.env_clear()
+        .env("HOME", &s.ctx.home)
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("FINCH_RUNTIME_HOME", &s.ctx.runtime)
+        .env("FINCH_AGENT_HOME", &s.ctx.agent)
+        .env("NO_COLOR", "1")
+        .env("COLUMNS", "100")
+        .current_dir(&s.ctx.work)
+        .args([
+            "run",
+            "--mode",
+            "acceptCalls",
+            "--approve",
+            "escape_attempt",
+        ])
+        .arg("--minitool")
+        .arg(&dir);
+    without_landlock(&mut cmd);
+    let mut pty = Pty::spawn_command(cmd);
+    let card = pty.expect(CARD_SHOWN);
+    assert!(card.contains(CARD_HEADING), "{card}");
+    assert!(!card.contains("finch> "), "the card comes first:\n{card}");
+    pty.send("y");
+    pty.expect("Allowed: escape runs unconfined (recorded)");
+    pty.expect("finch> ");
+    pty.send("escape_attempt {\"what\":\"sh\"}\r");
+    pty.expect("shell ran");
+    pty.expect("finch> ");
+    pty.send("/quit\r");
+    let (code, tail) = pty.finish();
+    assert_eq!(code, 0, "{tail}");
+    assert_eq!(
+        grants(&s),
+        json!({"minitools": {"escape": {"unconfined": true}}})
+    );
 }
