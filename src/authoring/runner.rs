@@ -127,7 +127,13 @@ fn worker(
             external: External::MiniTools(Vec::new()),
             background: false,
         },
-        approve_unconfined: Vec::new(),
+        // Where the kernel cannot confine the package, the scratch start runs it unconfined
+        // only when a person agreed for its id in the real runtime home.
+        approve_unconfined: crate::minitool::confine::grant_for(&options.env.homes, options.id)
+            .unconfined
+            .then(|| options.id.to_string())
+            .into_iter()
+            .collect(),
         ask_unconfined: false,
     };
     let script = Scripted::default();

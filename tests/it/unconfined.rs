@@ -445,3 +445,55 @@ fn the_console_asks_before_its_first_prompt_and_the_allowed_mini_tool_answers() 
         json!({"minitools": {"escape": {"unconfined": true}}})
     );
 }
+
+#[test]
+fn finch_test_runs_the_package_unconfined_only_once_a_person_agreed_for_its_id() {
+    let s = Scene::new();
+    let dir = s.minitool("escape", json!({}), &[]);
+    std::fs::write(
+        dir.join("finch.test.json"),
+        json!({"cases": [{"name": "a shell runs", "tool": "attempt", "args": {"what": "sh"},
+                          "expect": {"isError": false, "contains": "shell ran"}}]})
+        .to_string(),
+    )
+    .unwrap();
+    let dir = dir.display().to_string();
+    let out = run(&s, &["test", &dir, "--no-build"]);
+    assert_ne!(out.code(), 0, "{out}");
+    assert!(
+        format!("{out}").contains("--approve-unconfined escape"),
+        "the refusal says how to agree: {out}"
+    );
+    run(&s, &["sandbox", "grant", "escape", "unconfined"]).success();
+    let out = run(&s, &["test", &dir, "--no-build"]);
+    out.success();
+}
+
+#[test]
+fn finch_dev_approve_unconfined_records_it_and_opens_the_console() {
+    let s = Scene::new();
+    let dir = s.minitool("escape", json!({}), &[]);
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_finch"));
+    cmd.env_clear()
+        .env("HOME", &s.ctx.home)
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("FINCH_RUNTIME_HOME", &s.ctx.runtime)
+        .env("FINCH_AGENT_HOME", &s.ctx.agent)
+        .env("NO_COLOR", "1")
+        .env("COLUMNS", "100")
+        .current_dir(&s.ctx.work)
+        .arg("dev")
+        .arg(&dir)
+        .args(["--approve-unconfined", "escape"]);
+    without_landlock(&mut cmd);
+    let mut pty = Pty::spawn_command(cmd);
+    let shown = pty.expect("finch> ");
+    assert!(!shown.contains(CARD_HEADING), "no card: {shown}");
+    pty.send("/quit\r");
+    let (code, tail) = pty.finish();
+    assert_eq!(code, 0, "{tail}");
+    assert_eq!(
+        grants(&s),
+        json!({"minitools": {"escape": {"unconfined": true}}})
+    );
+}
