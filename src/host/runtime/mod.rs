@@ -2243,9 +2243,6 @@ fn seconds(d: Duration) -> String {
     }
 }
 
-/// The manifests to run: enabled mini tools of both tiers (personal first), then `dirs`.
-/// The instances a start with `only: ids` runs: those named, the `--minitool` directories, and
-/// every instance providing a capability one of them requires, and so on.
 /// Asks `consent` whether `inst`, which the kernel cannot confine here, runs unconfined; when
 /// a person agrees it starts so (the agreement is recorded by `consent`).
 fn agree_unconfined(inst: &mut Arc<Instance>, consent: &dyn crate::minitool::confine::Consent) {
@@ -2270,6 +2267,9 @@ fn agree_unconfined(inst: &mut Arc<Instance>, consent: &dyn crate::minitool::con
     }
 }
 
+/// The manifests to run: enabled mini tools of both tiers (personal first), then `dirs`.
+/// The instances a start with `only: ids` runs: those named, the `--minitool` directories, and
+/// every instance providing a capability one of them requires, and so on.
 fn needed(instances: Vec<Arc<Instance>>, ids: &[String]) -> Vec<Arc<Instance>> {
     let mut wanted: Vec<bool> = instances
         .iter()
