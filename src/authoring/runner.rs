@@ -127,6 +127,14 @@ fn worker(
             external: External::MiniTools(Vec::new()),
             background: false,
         },
+        // Where the kernel cannot confine the package, the scratch start runs it unconfined
+        // only when a person agreed for its id in the real runtime home.
+        approve_unconfined: crate::minitool::confine::grant_for(&options.env.homes, options.id)
+            .unconfined
+            .then(|| options.id.to_string())
+            .into_iter()
+            .collect(),
+        ask_unconfined: false,
     };
     let script = Scripted::default();
     let assembly = Assembly::new(host_options, options.ui);

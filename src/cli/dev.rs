@@ -7,6 +7,11 @@
 //! bundle position followed by its source position from the bundle's source map
 //! (`authoring::sourcemap`), and the last good version stays loaded. Ctrl-C twice at the
 //! prompt, Ctrl-D or `/quit` end it; the watcher and the mini tool stop with it.
+//!
+//! Where the kernel cannot confine the package (`minitool::confine`), the first check start
+//! asks the person (its card, or `--approve-unconfined <id>`) and records the answer in the
+//! runtime home, so the console's start and every rebuild's check run it unconfined without
+//! asking again.
 
 use std::path::{Path, PathBuf};
 
@@ -19,8 +24,9 @@ use crate::authoring::{self, AuthoringError, build};
 use crate::error::{CommandError, Result};
 use crate::homes::{AgentHomeSource, Homes, absolutize};
 use crate::host::HostEnv;
-use crate::host::assembly::{Assembly, External, HostOptions, Layers};
+use crate::host::assembly::{Agreement, Assembly, External, HostOptions, Layers};
 use crate::host::runtime::{self, MiniToolRuntime, Outcome, StartOptions};
+use crate::minitool::confine::{Consent, Unconfined};
 
 #[derive(Debug, Args)]
 pub struct DevArgs {
@@ -41,7 +47,17 @@ pub fn cmd_dev(ctx: &Context, args: &DevArgs) -> Result<()> {
         super::test::run_build(ctx, &dir)?;
     }
     authoring::check_fatal(&dir)?;
-    if let Err(error) = activation(&env, &dir) {
+    let approved = args.session.approve_unconfined.clone();
+    // The check start is the first start: where the kernel cannot confine the package, its
+    // card (or --approve-unconfined) is answered here, and recorded for the console's start.
+    let first = Agreement {
+        env: &env,
+        ui: &ctx.ui,
+        approved: &approved,
+        card: true,
+        denied: None,
+    };
+    if let Err(error) = activation(&env, &dir, &first) {
         return Err(CommandError::failed(format!(
             "the mini tool does not activate: {}",
             annotated(&error, &bundle, &dir)
@@ -67,15 +83,29 @@ pub fn cmd_dev(ctx: &Context, args: &DevArgs) -> Result<()> {
     let watch_env = env.clone();
     // The watcher thread lives as long as the process: it ends with it, after the console.
     std::thread::spawn(move || {
+        let later = Agreement {
+            env: &watch_env,
+            ui: &ui,
+            approved: &approved,
+            card: false,
+            denied: None,
+        };
         while let Some(changed) = watcher.next_change() {
-            rebuild(&ui, &watch_env, &dir, &bundle, &changed);
+            rebuild(&ui, &watch_env, &dir, &bundle, &changed, &later);
         }
     });
     crate::host::frontend::console::run(env, &assembly)
 }
 
 /// One change: build, activate once, reload the console when both worked.
-fn rebuild(ui: &crate::ui::Ui, env: &HostEnv, dir: &Path, bundle: &Path, changed: &[PathBuf]) {
+fn rebuild(
+    ui: &crate::ui::Ui,
+    env: &HostEnv,
+    dir: &Path,
+    bundle: &Path,
+    changed: &[PathBuf],
+    consent: &Agreement,
+) {
     let names: Vec<String> = changed.iter().map(|p| p.display().to_string()).collect();
     crate::eline!("\nchanged: {}", names.join(", "));
     if build::has_build_script(dir) {
@@ -94,7 +124,7 @@ fn rebuild(ui: &crate::ui::Ui, env: &HostEnv, dir: &Path, bundle: &Path, changed
             }
         }
     }
-    match activation(env, dir) {
+    match activation(env, dir, consent) {
         Ok(tools) => {
             crate::host::control::request_reload();
             crate::eline!(
@@ -109,9 +139,27 @@ fn rebuild(ui: &crate::ui::Ui, env: &HostEnv, dir: &Path, bundle: &Path, changed
     }
 }
 
+/// How the scratch start of `activation` agrees that the package runs unconfined where the
+/// kernel cannot confine it: when the real runtime home records that a person agreed, else as
+/// `agreement` says (which records it there).
+struct ScratchConsent<'a> {
+    agreement: &'a Agreement<'a>,
+}
+
+impl Consent for ScratchConsent<'_> {
+    fn agree(&self, request: &Unconfined) -> bool {
+        crate::minitool::confine::grant_for(&self.agreement.env.homes, &request.id).unconfined
+            || self.agreement.agree(request)
+    }
+}
+
 /// Starts the package once in a scratch home, as `--minitool` does; its tool count, or the
 /// activation error.
-fn activation(env: &HostEnv, dir: &Path) -> std::result::Result<usize, String> {
+fn activation(
+    env: &HostEnv,
+    dir: &Path,
+    agreement: &Agreement,
+) -> std::result::Result<usize, String> {
     let scratch = tempfile::Builder::new()
         .prefix("finch-dev-")
         .tempdir()
@@ -132,6 +180,7 @@ fn activation(env: &HostEnv, dir: &Path) -> std::result::Result<usize, String> {
         hook: Some(runtime::stderr_hook(true)),
         only: Some(&only),
         background: None,
+        consent: Some(&ScratchConsent { agreement }),
     };
     let (rt, report) = MiniToolRuntime::start(options).map_err(|e| e.to_string())?;
     rt.shutdown();
@@ -150,6 +199,7 @@ fn activation(env: &HostEnv, dir: &Path) -> std::result::Result<usize, String> {
                 None => error,
             })
         }
+        Outcome::Refused { error } => Err(error),
         _ => Err("it did not start".into()),
     }
 }

@@ -145,7 +145,7 @@ fn check_install(
     // The scratch start's own report lines would only repeat what the outcome says.
     let mut quiet = ctx.ui.clone();
     quiet.quiet = true;
-    let survey = crate::host::assembly::survey(&env, scratch, &quiet, Some(id))?;
+    let survey = crate::host::assembly::survey(&env, scratch, &quiet, Some(id), None)?;
     let outcome = survey
         .report
         .tools
@@ -164,6 +164,10 @@ fn check_install(
         ))
         .with_code("pack_check_failed")
         .with_hint("a file the bundle needs may be missing from the tarball: check \"files\" in package.json")),
+        Some(Outcome::Refused { error }) => Err(CommandError::failed(format!(
+            "the packed tarball installs, but does not start: {error}"
+        ))
+        .with_code("pack_check_failed")),
         _ => Err(CommandError::failed("the packed tarball installs, but does not start")
             .with_code("pack_check_failed")),
     }

@@ -8,6 +8,10 @@
 //! With `<id>` the report is that mini tool's alone; the catalog is still rebuilt whole (one
 //! mini tool's registrations can shadow or collide with another's names). Exit 1 when a mini
 //! tool failed, 3 when `<id>` is not an enabled mini tool.
+//!
+//! Where the kernel cannot confine mini tools, one starts only once a person agreed
+//! (`minitool::confine`): `--approve-unconfined <id>`, or the card on a terminal; otherwise it
+//! is reported `refused`, and the exit code is 4 (needs a person) when nothing failed.
 
 use clap::Args;
 use serde_json::{Value, json};
@@ -23,16 +27,27 @@ pub struct ReloadArgs {
     /// Report only this mini tool (the catalog is rebuilt whole)
     #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::installed_ids))]
     pub id: Option<String>,
+    /// Where the kernel cannot confine mini tools: let this one start unconfined, and record
+    /// that agreement for its id (repeatable)
+    #[arg(long, value_name = "ID", add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::installed_ids))]
+    pub approve_unconfined: Vec<String>,
 }
 
 pub fn cmd_reload(ctx: &Context, args: &ReloadArgs) -> Result<()> {
     let env = ctx.host_env()?;
+    let consent = assembly::Agreement {
+        env: &env,
+        ui: &ctx.ui,
+        approved: &args.approve_unconfined,
+        card: true,
+        denied: None,
+    };
     let Survey {
         report,
         statuses,
         cache,
         tools,
-    } = assembly::survey(&env, &ctx.cwd, &ctx.ui, args.id.as_deref())?;
+    } = assembly::survey(&env, &ctx.cwd, &ctx.ui, args.id.as_deref(), Some(&consent))?;
     let reports: Vec<_> = report
         .tools
         .iter()
@@ -43,6 +58,11 @@ pub fn cmd_reload(ctx: &Context, args: &ReloadArgs) -> Result<()> {
         .iter()
         .filter(|r| matches!(r.outcome, Outcome::Failed { .. }))
         .count();
+    let refused: Vec<&str> = reports
+        .iter()
+        .filter(|r| matches!(r.outcome, Outcome::Refused { .. }))
+        .map(|r| r.id.as_str())
+        .collect();
 
     if ctx.ui.json {
         let servers: Vec<Value> = statuses
@@ -107,6 +127,26 @@ pub fn cmd_reload(ctx: &Context, args: &ReloadArgs) -> Result<()> {
         ))
         .with_code("activation_failed")
         .with_hint("each failure names its log file; `finch doctor <path>` checks a package");
+        return Err(if ctx.ui.json {
+            err.json_reported()
+        } else {
+            err
+        });
+    }
+    if let Some(first) = refused.first() {
+        let err = CommandError::needs_person(format!(
+            "the kernel cannot confine {} here, and nobody agreed that {} unconfined",
+            refused.join(", "),
+            if refused.len() == 1 {
+                "it runs"
+            } else {
+                "they run"
+            }
+        ))
+        .with_code("unconfined_refused")
+        .with_hint(format!(
+            "agree with `finch reload --approve-unconfined {first}` or `finch sandbox grant {first} unconfined`; `finch sandbox status` says why"
+        ));
         return Err(if ctx.ui.json {
             err.json_reported()
         } else {

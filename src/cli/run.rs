@@ -59,6 +59,10 @@ pub struct SessionArgs {
     /// Load the mini tool in this directory for this run only, without installing it (repeatable)
     #[arg(long = "minitool", value_name = "DIR")]
     pub minitool: Vec<PathBuf>,
+    /// Where the kernel cannot confine mini tools: let this one start unconfined, and record
+    /// that agreement for its id (repeatable)
+    #[arg(long, value_name = "ID", add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::installed_ids))]
+    pub approve_unconfined: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -85,7 +89,10 @@ pub fn cmd_run(ctx: &Context, args: &RunArgs) -> Result<()> {
         external: External::All,
         background: true,
     };
-    let assembly = Assembly::new(host_options(ctx, &args.session, layers), &ctx.ui);
+    let mut options = host_options(ctx, &args.session, layers);
+    // A start under --jsonl or --serve mcp is watched by a program, not a person.
+    options.ask_unconfined = args.serve.is_none() && !args.jsonl;
+    let assembly = Assembly::new(options, &ctx.ui);
     let env = ctx.host_env()?;
     match args.serve {
         Some(ServeProtocol::Mcp) => frontend::mcp::run(
@@ -114,5 +121,7 @@ pub(crate) fn host_options(ctx: &Context, args: &SessionArgs, layers: Layers) ->
             .map(|d| absolutize(d, &ctx.cwd))
             .collect(),
         layers,
+        approve_unconfined: args.approve_unconfined.clone(),
+        ask_unconfined: true,
     }
 }

@@ -154,10 +154,21 @@ fn cmd_status(ctx: &Context) -> Result<()> {
         v["minitools"] = minitools;
         return ctx.ui.json(&v);
     }
+    let agreed: Vec<&str> = minitools["unconfined"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|v| v.as_str())
+        .collect();
     let mini_line = match minitools["why"].as_str() {
         Some(why) => format!(
-            "{} ({why}): a mini tool starts only after `finch sandbox grant <id> unconfined`",
-            minitools["status"].as_str().unwrap_or_default()
+            "{} ({why}): a mini tool starts only once a person agreed that it runs unconfined (--approve-unconfined <id>, its card on a terminal, or `finch sandbox grant <id> unconfined`); agreed: {}",
+            minitools["status"].as_str().unwrap_or_default(),
+            if agreed.is_empty() {
+                "none".to_string()
+            } else {
+                agreed.join(", ")
+            }
         ),
         None => match minitools["status"].as_str() {
             Some("off") => {
@@ -184,19 +195,23 @@ fn cmd_status(ctx: &Context) -> Result<()> {
     Ok(())
 }
 
-/// `minitools` of `finch sandbox status --json`: `[sandbox] minitools` and whether the kernel
-/// here holds a mini tool that declares nothing (and why not).
+/// `minitools` of `finch sandbox status --json`: `[sandbox] minitools`, whether the kernel
+/// here holds a mini tool that declares nothing (and why not), and the ids a person agreed to
+/// run unconfined where it cannot.
 fn minitools_status(ctx: &Context) -> Result<serde_json::Value> {
     use crate::config::MiniToolWall;
     use crate::minitool::confine;
     let setting = ctx.settings()?.sandbox.minitools;
+    let agreed = confine::agreed_unconfined(ctx.homes()?);
     if setting == MiniToolWall::Off {
-        return Ok(json!({"setting": "off", "status": "off"}));
+        return Ok(json!({"setting": "off", "status": "off", "unconfined": agreed}));
     }
     let strictest = confine::Declared::from_permissions(None);
     Ok(match confine::kernel_gap(&strictest) {
-        None => json!({"setting": "manifest", "status": "enforced"}),
-        Some(why) => json!({"setting": "manifest", "status": "unavailable", "why": why}),
+        None => json!({"setting": "manifest", "status": "enforced", "unconfined": agreed}),
+        Some(why) => {
+            json!({"setting": "manifest", "status": "unavailable", "why": why, "unconfined": agreed})
+        }
     })
 }
 

@@ -14,6 +14,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::error::{CommandError, Result};
+use crate::minitool::confine::{Consent, Unconfined};
 use crate::ui::Ui;
 
 use super::builtins::Builtins;
@@ -23,7 +24,7 @@ use super::mcp::ServerStatus;
 use super::mcp::{self, McpBridge, McpServerConfig};
 use super::policy::rules::project_root;
 use super::policy::{Mode, Rules, RulesError};
-use super::prompt::{Nobody, Prompter};
+use super::prompt::{CardAnswer, Nobody, Prompter};
 use super::runtime::{
     self, MiniToolRuntime, Outcome, SessionInfo, StartError, StartOptions, StartReport,
 };
@@ -81,17 +82,30 @@ pub struct HostOptions {
     /// Mini tool directories loaded for this run only (`--minitool`).
     pub minitools: Vec<PathBuf>,
     pub layers: Layers,
+    /// Mini tools a person agreed to run unconfined where the kernel cannot confine them
+    /// (`--approve-unconfined`); the agreement is recorded when one is needed.
+    pub approve_unconfined: Vec<String>,
+    /// Whether the terminal's card may ask about a mini tool the kernel cannot confine (not
+    /// under `--jsonl` or `--serve mcp`, whose start nobody watches).
+    pub ask_unconfined: bool,
 }
 
 /// Builds hosts from one set of options, and reloads them: what a front end holds on to.
 pub struct Assembly<'a> {
     pub options: HostOptions,
     pub ui: &'a Ui,
+    /// Mini tools whose unconfined card a person denied in this run: not asked again on a
+    /// reload.
+    denied: std::sync::Mutex<Vec<String>>,
 }
 
 impl<'a> Assembly<'a> {
     pub fn new(options: HostOptions, ui: &'a Ui) -> Assembly<'a> {
-        Assembly { options, ui }
+        Assembly {
+            options,
+            ui,
+            denied: std::sync::Mutex::new(Vec::new()),
+        }
     }
 
     /// The host of one session, its cards asked on the terminal (else answered by nobody).
@@ -264,6 +278,13 @@ impl<'a> Assembly<'a> {
         } else {
             None
         };
+        let consent = Agreement {
+            env,
+            ui: self.ui,
+            approved: &self.options.approve_unconfined,
+            card: self.options.ask_unconfined,
+            denied: Some(&self.denied),
+        };
         let options = StartOptions {
             only,
             background,
@@ -278,6 +299,7 @@ impl<'a> Assembly<'a> {
                 trusted: session.trusted.clone(),
             }),
             hook: Some(runtime::stderr_hook(self.ui.quiet)),
+            consent: Some(&consent),
         };
         let (runtime, report) = MiniToolRuntime::start(options).map_err(|e| match e {
             StartError::NotAMiniTool(ref dir) | StartError::Invalid { ref dir, .. } => {
@@ -295,7 +317,9 @@ impl<'a> Assembly<'a> {
         }
         for tool in &report.tools {
             match tool.outcome {
-                Outcome::Failed { .. } | Outcome::Replaced { .. } => self.ui.warn(tool.line()),
+                Outcome::Failed { .. } | Outcome::Refused { .. } | Outcome::Replaced { .. } => {
+                    self.ui.warn(tool.line())
+                }
                 _ => self.ui.detail(tool.line()),
             }
         }
@@ -307,6 +331,87 @@ impl<'a> Assembly<'a> {
         {
             Some(tty) => Box::new(tty),
             None => Box::new(Nobody),
+        }
+    }
+}
+
+/// Who agrees, in one run, that a mini tool the kernel cannot confine here runs unconfined
+/// (`minitool::confine::Consent`): `--approve-unconfined <id>`, else the terminal's card when
+/// there is a terminal and `card` allows it, else nobody. An agreement is recorded as
+/// `finch sandbox grant <id> unconfined` records it, so the next start asks no one.
+pub struct Agreement<'a> {
+    pub env: &'a HostEnv,
+    pub ui: &'a Ui,
+    /// `--approve-unconfined`.
+    pub approved: &'a [String],
+    /// Whether a card may be shown.
+    pub card: bool,
+    /// Ids denied on a card earlier in this run (not asked again), and where a denial is kept.
+    pub denied: Option<&'a std::sync::Mutex<Vec<String>>>,
+}
+
+impl Agreement<'_> {
+    /// Records the agreement; a failure costs only the record (it runs this time), so it is a
+    /// warning.
+    fn record(&self, id: &str, by: &str) {
+        use crate::minitool::confine::{Right, set_grant};
+        match set_grant(
+            &self.env.homes,
+            id,
+            Right::Unconfined,
+            true,
+            self.env.settings.lock_timeout,
+        ) {
+            Ok(_) => self.ui.detail(format!(
+                "{by}: mini tool {id} runs unconfined; recorded (`finch sandbox revoke {id} unconfined` takes it back)"
+            )),
+            Err(e) => self.ui.warn(format!(
+                "{by}: mini tool {id} runs unconfined this time, but the agreement could not be recorded: {e}"
+            )),
+        }
+    }
+
+    fn was_denied(&self, id: &str) -> bool {
+        self.denied.is_some_and(|d| {
+            d.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .iter()
+                .any(|x| x == id)
+        })
+    }
+}
+
+impl Consent for Agreement<'_> {
+    fn agree(&self, request: &Unconfined) -> bool {
+        let id = &request.id;
+        if self.approved.iter().any(|a| a == id) {
+            self.record(id, &format!("--approve-unconfined {id}"));
+            return true;
+        }
+        if !self.card || self.was_denied(id) {
+            return false;
+        }
+        let Some(mut tty) = crate::ui::card::TtyPrompter::open(
+            self.env.settings.card_timeout,
+            self.ui.color_stderr(),
+        ) else {
+            return false;
+        };
+        match tty.unconfined(request) {
+            CardAnswer::AllowOnce => {
+                self.record(id, "the card");
+                true
+            }
+            CardAnswer::Unavailable => false,
+            _ => {
+                if let Some(denied) = self.denied {
+                    denied
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push(id.clone());
+                }
+                false
+            }
         }
     }
 }
@@ -410,7 +515,7 @@ pub fn refresh_stale_catalog(env: &HostEnv, cwd: &Path, ui: &Ui) -> Result<()> {
     ui.status("Mini tools or MCP servers changed since the tool catalog was built: refreshing it…");
     let mut quiet = ui.clone();
     quiet.quiet = true;
-    survey(env, cwd, &quiet, None).map(|_| ())
+    survey(env, cwd, &quiet, None, None).map(|_| ())
 }
 
 /// What `finch reload` learns by starting every enabled mini tool and every MCP server once.
@@ -427,7 +532,13 @@ pub struct Survey {
 /// fingerprint of what it was built from, `catalog::state_path`) and the record of
 /// contributions finch cannot show, and stops everything again. With `id`, an id that is not an
 /// enabled mini tool is "not found" before any MCP server starts.
-pub fn survey(env: &HostEnv, cwd: &Path, ui: &Ui, id: Option<&str>) -> Result<Survey> {
+pub fn survey(
+    env: &HostEnv,
+    cwd: &Path,
+    ui: &Ui,
+    id: Option<&str>,
+    consent: Option<&dyn Consent>,
+) -> Result<Survey> {
     // Taken before anything starts: a change made while the survey runs leaves it stale.
     let fingerprint = catalog::sources_fingerprint(&env.homes);
     let options = StartOptions {
@@ -439,6 +550,7 @@ pub fn survey(env: &HostEnv, cwd: &Path, ui: &Ui, id: Option<&str>) -> Result<Su
         dirs: &[],
         session: None,
         hook: Some(runtime::stderr_hook(ui.quiet)),
+        consent,
     };
     // Without `--minitool` directories nothing can stop the start as a whole.
     let (runtime, report) =

@@ -243,6 +243,11 @@ pub trait Provider {
     }
     /// Waits until `starting` is empty, at most until `deadline`.
     fn await_started(&self, _deadline: Instant) {}
+    /// Why a tool of this name, unknown to the catalog, would be this provider's but was not
+    /// started (a mini tool the kernel cannot confine and nobody agreed to run unconfined).
+    fn not_started(&self, _name: &str) -> Option<String> {
+        None
+    }
 }
 
 /// A call as `Provider::observe` hears of it.
@@ -735,6 +740,9 @@ impl Host {
         let index = match self.catalog.lookup(name) {
             Lookup::Found(i) => i,
             Lookup::Unknown => {
+                if let Some(why) = self.providers.iter().find_map(|p| p.not_started(name)) {
+                    return rejected(name, Failure::Refused, "notStarted", why);
+                }
                 return rejected(
                     name,
                     Failure::UnknownTool,

@@ -21,9 +21,20 @@
 //!
 //! A person's grant (`finch sandbox grant <id> network|shell|filesystem=read|readwrite`) adds
 //! to what the manifest declares, never takes away; `[sandbox] minitools = "off"` confines
-//! nothing. Where the kernel cannot hold the table (no Landlock ABI 6, no seccomp, no mount
-//! namespace), a mini tool starts only once a person agreed for its id
-//! (`finch sandbox grant <id> unconfined`), and `finch sandbox status` says why.
+//! nothing.
+//!
+//! # Where the kernel cannot confine
+//!
+//! Where the kernel cannot hold the table (no Landlock ABI 6, no seccomp, no mount namespace
+//! for a mini tool without `shell`), a mini tool starts only once a person agreed, once per
+//! id, that it runs with every right of the user: `--approve-unconfined <id>` on the command
+//! that starts it, a card on the terminal (`finch run`'s console, `finch tool call`, `finch
+//! reload`), or `finch sandbox grant <id> unconfined`. The first two record the same grant as
+//! the third, so the next start needs no one (`finch sandbox revoke <id> unconfined` takes it
+//! back). With nobody to ask (no terminal, `--jsonl`, `--serve mcp`) it does not start: its
+//! start is `Mode::Refused`, and its tools answer `Mode::refusal`'s error. `Consent` is who
+//! agrees in a run; `finch sandbox status` says why the kernel cannot confine, and which ids
+//! are agreed.
 //!
 //! # The environment
 //!
@@ -312,15 +323,65 @@ impl Mode {
         out
     }
 
-    /// The error a refused mini tool's start gives.
+    /// The error a refused mini tool's start (and each of its tools) gives.
     pub fn refusal(&self, id: &str) -> Option<String> {
         match self {
             Mode::Refused { why, .. } => Some(format!(
-                "finch cannot confine mini tool {id} here ({why}); it runs unconfined only once a person agrees: finch sandbox grant {id} unconfined (or set [sandbox] minitools = \"off\")"
+                "mini tool {id} was not started: finch cannot confine it here ({why}), and it runs unconfined only once a person agrees: run again with --approve-unconfined {id}, or run `finch sandbox grant {id} unconfined` (or set [sandbox] minitools = \"off\")"
             )),
             _ => None,
         }
     }
+}
+
+/// A mini tool the kernel cannot confine here, before it starts: what a person is asked to
+/// agree to (`Consent`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unconfined {
+    pub id: String,
+    pub display_name: String,
+    /// What its manifest (and a person's grants) declare: what it would be held to.
+    pub declared: Declared,
+    /// Why the kernel here cannot hold it to that.
+    pub why: String,
+}
+
+impl Unconfined {
+    /// `filesystem none, network false, shell false`.
+    pub fn declares(&self) -> String {
+        format!(
+            "filesystem {}, network {}, shell {}",
+            self.declared.filesystem.as_str(),
+            self.declared.network,
+            self.declared.shell
+        )
+    }
+}
+
+/// Who, in one run, agrees that a mini tool the kernel cannot confine runs unconfined: the
+/// host assembly's answer from `--approve-unconfined` and the terminal's card. `agree` is
+/// asked once for each such mini tool before it starts; `true` lets it start (unconfined), and
+/// the implementation records the agreement (`set_grant(.., Right::Unconfined, true, ..)`).
+pub trait Consent {
+    fn agree(&self, request: &Unconfined) -> bool;
+}
+
+/// The ids a person agreed to run unconfined (`finch sandbox status`), sorted.
+pub fn agreed_unconfined(homes: &Homes) -> Vec<String> {
+    let doc = crate::store::read_json_object(&grants_path(homes))
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    let mut ids: Vec<String> = doc
+        .get("minitools")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .filter(|(_, grant)| Grant::from_json(grant).unconfined)
+        .map(|(id, _)| id.clone())
+        .collect();
+    ids.sort();
+    ids
 }
 
 /// The confinement of installed mini tool `id` as `tool info` shows it: `Mode::to_json` plus
@@ -780,6 +841,36 @@ mod tests {
             explain("finch-x", &with_net, "connect EPERM 1.2.3.4:80"),
             None
         );
+    }
+
+    #[test]
+    fn a_refusal_names_both_ways_to_agree_and_the_agreed_ids_are_listed() {
+        let refused = Mode::Refused {
+            declared: declared("none", false, false),
+            why: "this kernel has no Landlock".into(),
+        };
+        let text = refused.refusal("finch-x").unwrap();
+        assert!(text.contains("(this kernel has no Landlock)"), "{text}");
+        assert!(text.contains("--approve-unconfined finch-x"), "{text}");
+        assert!(
+            text.contains("`finch sandbox grant finch-x unconfined`"),
+            "{text}"
+        );
+        assert_eq!(Mode::Off.refusal("finch-x"), None);
+
+        let dir = tempfile::tempdir().unwrap();
+        let homes = Homes {
+            runtime: dir.path().to_path_buf(),
+            agent: dir.path().join("agent"),
+            agent_source: crate::homes::AgentHomeSource::Flag,
+        };
+        assert!(agreed_unconfined(&homes).is_empty(), "no file");
+        std::fs::write(
+            grants_path(&homes),
+            r#"{"minitools": {"b": {"unconfined": true}, "a": {"unconfined": true, "network": true}, "c": {"network": true}, "d": 3}}"#,
+        )
+        .unwrap();
+        assert_eq!(agreed_unconfined(&homes), ["a", "b"]);
     }
 
     #[test]

@@ -36,6 +36,7 @@ use owo_colors::OwoColorize;
 use crate::host::cancel::Cancel;
 use crate::host::prompt::{Card, CardAnswer, Change, Prompter, Question, QuestionAnswer, View};
 use crate::host::tool::Risk;
+use crate::minitool::confine::Unconfined;
 use crate::ui::diff::DiffLine;
 use crate::ui::display_width;
 use crate::ui::table::cut_to;
@@ -294,6 +295,64 @@ impl TtyPrompter {
             let _ = self.write(format!("\n{line}\n").as_bytes());
         }
         Some(answer)
+    }
+}
+
+impl TtyPrompter {
+    /// The card that asks whether a mini tool the kernel cannot confine here runs unconfined
+    /// (`minitool::confine::Consent`): what it declares, why finch cannot hold it to that, and
+    /// Allow (recorded for its id) or Deny. The cursor starts on Deny and keys typed before
+    /// the card appeared never answer it (`with_raw_mode`). `AllowOnce` means allowed;
+    /// `Unavailable` when the terminal cannot be used.
+    pub fn unconfined(&mut self, request: &Unconfined) -> CardAnswer {
+        let color = self.color;
+        crate::ui::activity::person(|| {
+            self.with_raw_mode(
+                term::Keys::default(),
+                |me, keys| me.ask_unconfined(request, keys),
+                CardAnswer::Deny,
+                |answer| unconfined_outcome(answer, &request.id, color),
+            )
+            .unwrap_or(CardAnswer::Unavailable)
+        })
+    }
+
+    fn ask_unconfined(
+        &self,
+        request: &Unconfined,
+        keys: &mut term::Keys,
+    ) -> io::Result<CardAnswer> {
+        let items = unconfined_items(&request.id);
+        let mut menu = Menu::new(&items, false, None);
+        menu.cursor = 1; // Deny: Enter alone never lifts the confinement.
+        let width = term::width(&self.tty);
+        let help = format!(
+            "Press 1-2 or y/n, or ↑↓ Enter. Esc denies. Denied after {}.",
+            human(self.timeout)
+        );
+        let mut screen = Vec::new();
+        render_unconfined(&mut screen, request, width, self.color)?;
+        render_menu(&mut screen, &items, &menu, width, self.color)?;
+        render_help(&mut screen, &help, width, self.color)?;
+        self.write(&screen)?;
+        let deadline = deadline_after(self.timeout);
+        loop {
+            let Some(key) = keys.next(&self.tty, deadline)? else {
+                return Ok(CardAnswer::TimedOut);
+            };
+            match menu.step(key) {
+                Outcome::Chosen(picked) => {
+                    return Ok(if picked == [0] {
+                        CardAnswer::AllowOnce
+                    } else {
+                        CardAnswer::Deny
+                    });
+                }
+                Outcome::Redraw => self.redraw(&items, &menu, &help, width)?,
+                Outcome::Cancel => return Ok(CardAnswer::Deny),
+                Outcome::Ignore => {}
+            }
+        }
     }
 }
 
@@ -855,6 +914,93 @@ fn render_card_page(
         field(out, "sandbox", &visible(sandbox), width)?;
     }
     writeln!(out)
+}
+
+/// The two choices of the card of a mini tool the kernel cannot confine.
+fn unconfined_items(id: &str) -> Vec<Item> {
+    vec![
+        Item {
+            label: "Allow, and remember it".to_string(),
+            detail: Some(format!(
+                "{} runs with every right of your user, now and on every later start",
+                visible(id)
+            )),
+            letter: Some('y'),
+            number: Some(1),
+        },
+        Item {
+            label: "Deny".to_string(),
+            detail: Some("it does not start".to_string()),
+            letter: Some('n'),
+            number: Some(2),
+        },
+    ]
+}
+
+/// The card of a mini tool the kernel cannot confine, above its choices.
+fn render_unconfined(
+    out: &mut impl Write,
+    request: &Unconfined,
+    width: usize,
+    color: bool,
+) -> io::Result<()> {
+    let id = visible(&request.id);
+    let name = visible(&request.display_name);
+    let heading = if name.is_empty() || name == id {
+        format!("Run mini tool {id} without confinement?")
+    } else {
+        format!("Run mini tool {id} ({name}) without confinement?")
+    };
+    let width = width.saturating_sub(1);
+    writeln!(out)?;
+    for line in wrap_whole(&heading, width) {
+        writeln!(out, "{}", paint(color, &line, |t| t.bold().to_string()))?;
+    }
+    field(out, "declares", &request.declares(), width)?;
+    field(
+        out,
+        "why",
+        &format!(
+            "finch cannot hold it to that here: {}",
+            visible(&request.why)
+        ),
+        width,
+    )?;
+    let risk = paint(color, "HIGH", |t| t.red().bold().to_string());
+    field(
+        out,
+        "risk",
+        &format!(
+            "{risk}: its code could read, change and send anything your user can, whatever it declares"
+        ),
+        width,
+    )?;
+    field(
+        out,
+        "recorded",
+        &format!("Allow is kept; `finch sandbox revoke {id} unconfined` takes it back"),
+        width,
+    )?;
+    writeln!(out)
+}
+
+fn unconfined_outcome(answer: &CardAnswer, id: &str, color: bool) -> Option<String> {
+    let id = visible(id);
+    Some(match answer {
+        CardAnswer::AllowOnce => paint(
+            color,
+            &format!("✓ Allowed: {id} runs unconfined (recorded)"),
+            |t| t.yellow().to_string(),
+        ),
+        CardAnswer::TimedOut => paint(
+            color,
+            &format!("timed out — denied: {id} does not start"),
+            |t| t.red().to_string(),
+        ),
+        _ => paint(color, &format!("✗ Denied: {id} does not start"), |t| {
+            t.red().to_string()
+        }),
+    })
 }
 
 /// The most lines of a Write's content or an Edit's diff a card shows.
@@ -1685,6 +1831,45 @@ mod tests {
             String::from_utf8(out).unwrap(),
             "\nPermission needed: acme_deploy — Deploy the site\n  layer     minitool\n  owner     acme\n  risk      HIGH\n  arguments {\"env\":\"prod\"}\n  reason    mini tool tools always ask\n\n"
         );
+    }
+
+    #[test]
+    fn the_unconfined_card_says_what_and_why_and_escapes_what_the_package_wrote() {
+        use crate::minitool::confine::{Declared, Filesystem};
+        let request = Unconfined {
+            id: "weather".into(),
+            display_name: "Weather\u{1b}[2J".into(),
+            declared: Declared {
+                filesystem: Filesystem::Read,
+                network: true,
+                shell: false,
+            },
+            why: "this kernel has no Landlock (not built in, or disabled at boot)".into(),
+        };
+        let mut out = Vec::new();
+        render_unconfined(&mut out, &request, 100, false).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "\nRun mini tool weather (Weather\\u{1b}[2J) without confinement?\n\
+             \x20 declares  filesystem read, network true, shell false\n\
+             \x20 why       finch cannot hold it to that here: this kernel has no Landlock (not built in, or\n\
+             \x20           disabled at boot)\n\
+             \x20 risk      HIGH: its code could read, change and send anything your user can, whatever it declares\n\
+             \x20 recorded  Allow is kept; `finch sandbox revoke weather unconfined` takes it back\n\n"
+        );
+        // y allows, n and Esc deny; Enter alone answers Deny (the cursor starts there).
+        let items = unconfined_items("weather");
+        let pick = |key: Key| {
+            let mut menu = Menu::new(&items, false, None);
+            menu.cursor = 1;
+            menu.step(key)
+        };
+        assert_eq!(pick(Key::Char('y')), Outcome::Chosen(vec![0]));
+        assert_eq!(pick(Key::Char('1')), Outcome::Chosen(vec![0]));
+        assert_eq!(pick(Key::Char('n')), Outcome::Chosen(vec![1]));
+        assert_eq!(pick(Key::Enter), Outcome::Chosen(vec![1]));
+        assert_eq!(pick(Key::Cancel), Outcome::Cancel);
+        assert_eq!(pick(Key::Char('s')), Outcome::Ignore);
     }
 
     /// A long command says how long it is; one longer than a page shows a page at a time, and

@@ -55,6 +55,11 @@ impl Pty {
         for (key, value) in env {
             cmd.env(key, value);
         }
+        Pty::spawn_command(cmd)
+    }
+
+    /// A command prepared by the caller (its environment sealed) in the pseudo-terminal.
+    pub(crate) fn spawn_command(cmd: std::process::Command) -> Pty {
         let session = Session::spawn(cmd).expect("spawn finch in a pty");
         Pty {
             session,

@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 use crate::common::fixtures::MiniTool;
 use crate::common::{Run, TestContext};
 
-const ESCAPE: &str = include_str!("fixtures/minitools/escape.mjs");
+pub(crate) const ESCAPE: &str = include_str!("fixtures/minitools/escape.mjs");
 
 /// What the fixture tries, each with the declaration that forbids it when nothing is declared.
 const ATTEMPTS: &[(&str, &str)] = &[
@@ -36,15 +36,15 @@ const ATTEMPTS: &[(&str, &str)] = &[
 /// A secret in finch's own environment, which no mini tool may see.
 const SECRET_VAR: &str = "FINCH_TEST_SECRET_TOKEN";
 
-struct Scene {
-    ctx: TestContext,
+pub(crate) struct Scene {
+    pub(crate) ctx: TestContext,
     listener: TcpListener,
-    outside: PathBuf,
+    pub(crate) outside: PathBuf,
     secret: PathBuf,
 }
 
 impl Scene {
-    fn new() -> Scene {
+    pub(crate) fn new() -> Scene {
         let ctx = TestContext::new();
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         listener.set_nonblocking(true).unwrap();
@@ -64,7 +64,7 @@ impl Scene {
 
     /// Writes the fixture with `permissions` (and attempts to make in `activate()`) to
     /// `<base>/src/<id>` and returns that directory.
-    fn minitool(&self, id: &str, permissions: Value, in_activate: &[&str]) -> PathBuf {
+    pub(crate) fn minitool(&self, id: &str, permissions: Value, in_activate: &[&str]) -> PathBuf {
         let dir = self.ctx.base().join("src").join(id);
         MiniTool::new(id, "1.0.0")
             .entry_source(ESCAPE)
@@ -136,7 +136,7 @@ impl Scene {
     }
 }
 
-fn text_of(record: &Value) -> String {
+pub(crate) fn text_of(record: &Value) -> String {
     record["content"]
         .as_array()
         .into_iter()
@@ -341,7 +341,7 @@ fn each_declared_permission_allows_exactly_that_one_thing() {
 }
 
 /// Installs the fixture (`finch add` + `finch enable`) with `permissions`.
-fn install(s: &Scene, id: &str, permissions: Value, in_activate: &[&str]) {
+pub(crate) fn install(s: &Scene, id: &str, permissions: Value, in_activate: &[&str]) {
     let dir = s.minitool(id, permissions, in_activate);
     s.ctx.run(&["add", &dir.display().to_string()]).success();
     s.ctx.run(&["enable", id]).success();
@@ -485,7 +485,7 @@ fn minitools_off_runs_them_as_before_and_status_says_so() {
     out.success();
     assert_eq!(
         out.json()["minitools"],
-        json!({"setting": "manifest", "status": "enforced"})
+        json!({"setting": "manifest", "status": "enforced", "unconfined": []})
     );
     s.ctx.write_config("[sandbox]\nminitools = \"off\"\n");
     let dir = s.minitool("escape", json!({}), &[]);
@@ -496,7 +496,7 @@ fn minitools_off_runs_them_as_before_and_status_says_so() {
     let out = s.ctx.run(&["sandbox", "status", "--json"]);
     assert_eq!(
         out.json()["minitools"],
-        json!({"setting": "off", "status": "off"})
+        json!({"setting": "off", "status": "off", "unconfined": []})
     );
     s.ctx
         .run(&["sandbox", "status"])

@@ -40,5 +40,6 @@ mod suites;
 mod suites_app;
 mod tables;
 mod trust;
+mod unconfined;
 mod update;
 mod verdaccio;

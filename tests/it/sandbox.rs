@@ -106,7 +106,7 @@ fn the_kernel_here_enforces_both_profiles() {
     );
     assert_eq!(
         status["minitools"],
-        json!({"setting": "manifest", "status": "enforced"})
+        json!({"setting": "manifest", "status": "enforced", "unconfined": []})
     );
     let text = ctx.run(&["sandbox", "status"]);
     text.success();

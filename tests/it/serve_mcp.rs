@@ -47,7 +47,7 @@ fn client_script() -> PathBuf {
 
 /// The Python client that starts `finch run --serve mcp <finch_args>`, in the sealed
 /// environment of `ctx`, run in its work directory.
-fn client(ctx: &TestContext, plan: &Value, finch_args: &[&str]) -> Command {
+pub(crate) fn client(ctx: &TestContext, plan: &Value, finch_args: &[&str]) -> Command {
     let mut cmd = Command::new(python());
     cmd.arg(client_script())
         .arg(plan.to_string())

@@ -190,6 +190,11 @@ pub enum Outcome {
     Failed {
         error: String,
     },
+    /// Not started: the kernel cannot confine it here and nobody agreed that it runs
+    /// unconfined (`minitool::confine::Mode::refusal` is the error).
+    Refused {
+        error: String,
+    },
     /// Not started (shadowed by another of the same id).
     Skipped {
         reason: String,
@@ -246,6 +251,7 @@ impl ToolReport {
                 self.id,
                 self.log.display()
             ),
+            Outcome::Refused { error } => format!("✖ {} refused: {error}", self.id),
             Outcome::Skipped { reason } => format!("• {} skipped: {reason}", self.id),
             Outcome::Replaced { by, storage } => format!(
                 "• {} (installed) is replaced for this run by --minitool {}, which shares its storage: {}",
@@ -260,6 +266,7 @@ impl ToolReport {
         let (status, tools, error) = match &self.outcome {
             Outcome::Activated { tools } => ("activated", Some(*tools), None),
             Outcome::Failed { error } => ("failed", None, Some(error.clone())),
+            Outcome::Refused { error } => ("refused", None, Some(error.clone())),
             Outcome::Skipped { reason } => ("skipped", None, Some(reason.clone())),
             Outcome::Replaced { .. } => ("replaced", None, None),
         };
@@ -478,6 +485,10 @@ pub struct StartOptions<'a> {
     /// the event hook as they happen, not in the start report. `None`: every mini tool is
     /// active (or failed) when `start` returns.
     pub background: Option<Vec<ToolDef>>,
+    /// Who agrees that a mini tool the kernel cannot confine here runs unconfined (asked once
+    /// for each such mini tool before anything starts); `None`: nobody, so it does not start
+    /// unless a grant is recorded.
+    pub consent: Option<&'a dyn crate::minitool::confine::Consent>,
 }
 
 /// Why the runtime could not start at all: a `--minitool` directory the author must fix.
@@ -691,10 +702,15 @@ impl MiniToolRuntime {
                 ))
             })
             .collect();
-        let instances = match opts.only {
+        let mut instances = match opts.only {
             Some(ids) => needed(instances, ids),
             None => instances,
         };
+        if let Some(consent) = opts.consent {
+            for inst in &mut instances {
+                agree_unconfined(inst, consent);
+            }
+        }
         let node = crate::node::find_node(opts.settings, opts.env)
             .map(|(path, _)| path)
             .ok_or_else(|| {
@@ -793,6 +809,9 @@ impl MiniToolRuntime {
                 log: inst.log.clone(),
                 outcome: match result {
                     Ok(tools) => Outcome::Activated { tools },
+                    Err(error) if inst.sandbox.refusal(&inst.id).is_some() => {
+                        Outcome::Refused { error }
+                    }
                     Err(error) => Outcome::Failed { error },
                 },
             });
@@ -880,6 +899,17 @@ impl Provider for MiniToolRuntime {
 
     fn observe(&self, event: &super::CallEvent) {
         self.inner.observe(event);
+    }
+
+    /// A tool named as a refused mini tool's would be (`<id>_…`): that mini tool was not
+    /// started, and the refusal says how a person lets it.
+    fn not_started(&self, name: &str) -> Option<String> {
+        self.inner
+            .instances
+            .iter()
+            .filter(|i| name.starts_with(&crate::host::naming::minitool_tool(&i.id, "")))
+            .max_by_key(|i| i.id.len())
+            .and_then(|i| i.sandbox.refusal(&i.id))
     }
 
     fn defs(&self) -> Vec<ToolDef> {
@@ -2210,6 +2240,30 @@ fn seconds(d: Duration) -> String {
         format!("{} s", d.as_secs())
     } else {
         format!("{:.1} s", d.as_secs_f64())
+    }
+}
+
+/// Asks `consent` whether `inst`, which the kernel cannot confine here, runs unconfined; when
+/// a person agrees it starts so (the agreement is recorded by `consent`).
+fn agree_unconfined(inst: &mut Arc<Instance>, consent: &dyn crate::minitool::confine::Consent) {
+    use crate::minitool::confine::{Mode, Unconfined};
+    let Mode::Refused { declared, why } = &inst.sandbox else {
+        return;
+    };
+    let request = Unconfined {
+        id: inst.id.clone(),
+        display_name: inst.display_name.clone(),
+        declared: *declared,
+        why: why.clone(),
+    };
+    // Nothing else holds the instance yet (it is being built).
+    if let Some(inst) = Arc::get_mut(inst)
+        && consent.agree(&request)
+    {
+        inst.sandbox = Mode::Unconfined {
+            declared: request.declared,
+            why: request.why,
+        };
     }
 }
 

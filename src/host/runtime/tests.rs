@@ -76,6 +76,7 @@ fn start(s: &Setup, dirs: &[PathBuf]) -> (MiniToolRuntime, Vec<ToolReport>, Even
         dirs,
         session: None,
         hook: Some(hook),
+        consent: None,
     })
     .unwrap();
     assert!(report.problems.is_empty(), "{report:?}");
