@@ -108,6 +108,7 @@ pub(crate) fn host_options(ctx: &Context, args: &SessionArgs, layers: Layers) ->
         approve: args.approve.clone(),
         cwd: absolutize(args.cwd.as_deref().unwrap_or(&ctx.cwd), &ctx.cwd),
         session: args.session.clone(),
+        join_titled: None,
         minitools: args
             .minitool
             .iter()

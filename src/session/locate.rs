@@ -105,6 +105,41 @@ fn pick(sessions: Vec<SessionRef>, query: &str) -> Result<SessionRef, SessionErr
     }
 }
 
+/// The newest transcript of `cwd` started at or after `since` whose title is `title` and that
+/// holds no conversation (no message besides finch's records of calls): the session `finch tool
+/// call` adds a day's calls in one directory to (`HostOptions::join_titled`). A session renamed
+/// since, or resumed by pi, is no longer joined. Only `cwd`'s own directory is read, and in it
+/// only transcripts whose file names say they started since `since`.
+pub fn find_titled(
+    sessions_dir: &Path,
+    cwd: &Path,
+    title: &str,
+    since: DateTime<Utc>,
+) -> Option<PathBuf> {
+    let started = since.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+    let first = transcript::new_transcript_path(sessions_dir, cwd, &started, "");
+    let dir = first.parent()?;
+    let first_name = first.file_name()?.to_string_lossy().into_owned();
+    let mut recent: Vec<PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .filter(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            !name.starts_with('.') && name.ends_with(".jsonl") && name >= first_name
+        })
+        .map(|e| e.path())
+        .collect();
+    recent.sort_by(|a, b| b.file_name().cmp(&a.file_name()));
+    let cwd = cwd.to_string_lossy();
+    recent.into_iter().find(|path| {
+        transcript::summarize(path).is_ok_and(|(s, _)| {
+            s.name.as_deref() == Some(title)
+                && s.workspace.as_deref() == Some(&*cwd)
+                && s.messages == s.calls
+        })
+    })
+}
+
 /// What `list` shows.
 #[derive(Debug, Clone, Default)]
 pub struct ListOptions {
