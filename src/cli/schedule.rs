@@ -14,12 +14,11 @@ use serde_json::{Value, json};
 
 use crate::Context;
 use crate::error::{CommandError, ErrorKind, Result};
-use crate::schedule::ScheduleError;
 use crate::schedule::daemon::{Daemon, DaemonEvent, DaemonOptions};
 use crate::schedule::history::{self, LastRun, RunRecord, RunStatus, Trigger};
 use crate::schedule::report::{
-    TaskSettings, When, find_task, invalid, listed_task_json, local_zone_in, mode_of, outcome,
-    runner_for, schedule_of, target_in, task_json, timeout_of,
+    TaskSettings, When, find_task, history_task, invalid, listed_task_json, local_zone_in, mode_of,
+    outcome, runner_for, schedule_of, target_in, task_json, timeout_of,
 };
 use crate::schedule::runner::{Cancel, RunStarted, Runner};
 use crate::schedule::signals::on_stop_signal;
@@ -146,7 +145,7 @@ pub enum ScheduleCommand {
     ///
     /// An empty value (`--model ""`) clears --model, --effort, --timeout, --space and --cwd.
     Update {
-        /// The task id (t-…)
+        /// The task: its id (t-…), its name, or the beginning of its id
         #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::task_ids))]
         id: String,
         /// A new name
@@ -162,31 +161,31 @@ pub enum ScheduleCommand {
     },
     /// Enable a task
     Enable {
-        /// The task id (t-…)
+        /// The task: its id (t-…), its name, or the beginning of its id
         #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::task_ids))]
         id: String,
     },
     /// Disable a task (it stays in the list and keeps its history)
     Disable {
-        /// The task id (t-…)
+        /// The task: its id (t-…), its name, or the beginning of its id
         #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::task_ids))]
         id: String,
     },
     /// Delete a task (its history is kept)
     Delete {
-        /// The task id (t-…)
+        /// The task: its id (t-…), its name, or the beginning of its id
         #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::task_ids))]
         id: String,
     },
     /// Run a task now, in the foreground
     Run {
-        /// The task id (t-…)
+        /// The task: its id (t-…), its name, or the beginning of its id
         #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::task_ids))]
         id: String,
     },
     /// Show run history, newest first
     History {
-        /// Only this task's runs
+        /// Only this task's runs (its id, its name, or the beginning of its id)
         #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::task_ids))]
         id: Option<String>,
         /// How many runs to show
@@ -336,15 +335,8 @@ fn cmd_enable(ctx: &Context, id: &str, enabled: bool) -> Result<()> {
 
 fn cmd_delete(ctx: &Context, id: &str) -> Result<()> {
     let file = load(ctx)?;
-    let name = match file.find(id) {
-        Some(task) => task.name.clone(),
-        None if file.broken.iter().any(|b| b.id.as_deref() == Some(id)) => String::new(),
-        None => {
-            return Err(CommandError::from(ScheduleError::UnknownTask(
-                id.to_string(),
-            )));
-        }
-    };
+    let id = &file.resolve_id(id).map_err(CommandError::from)?;
+    let name = file.find(id).map(|t| t.name.clone()).unwrap_or_default();
     if !ctx.ui.confirm(&format!(
         "Delete task {id} \"{name}\"? (its run history is kept)"
     ))? {
@@ -581,16 +573,11 @@ fn cmd_run(ctx: &Context, id: &str) -> Result<()> {
 
 fn cmd_history(ctx: &Context, id: Option<&str>, limit: usize) -> Result<()> {
     let homes = ctx.homes()?;
-    if let Some(id) = id {
-        let file = load(ctx)?;
-        let known =
-            file.find(id).is_some() || file.broken.iter().any(|b| b.id.as_deref() == Some(id));
-        if !known && !history::exists(homes, id) {
-            return Err(CommandError::from(ScheduleError::UnknownTask(
-                id.to_string(),
-            )));
-        }
-    }
+    let id = match id {
+        Some(query) => Some(history_task(&load(ctx)?, homes, query)?),
+        None => None,
+    };
+    let id = id.as_deref();
     let found = history::read(homes, id, limit).map_err(CommandError::from)?;
     for problem in &found.problems {
         ctx.ui.warn(problem);

@@ -12,6 +12,7 @@ use chrono::{DateTime, Utc};
 use super::transcript::{self, Header, SessionSummary};
 use super::{SessionError, Warning, par_map};
 use crate::homes::Homes;
+use crate::ids::Picked;
 
 /// One transcript file and the id it answers to.
 #[derive(Debug, Clone, PartialEq)]
@@ -82,25 +83,14 @@ pub fn resolve(homes: &Homes, query: &str) -> Result<SessionRef, SessionError> {
 }
 
 fn pick(sessions: Vec<SessionRef>, query: &str) -> Result<SessionRef, SessionError> {
-    let wanted = query.to_lowercase();
-    let mut exact: Vec<SessionRef> = Vec::new();
-    let mut prefixed: Vec<SessionRef> = Vec::new();
-    for s in sessions {
-        let id = s.id.to_lowercase();
-        if id == wanted {
-            exact.push(s);
-        } else if id.starts_with(&wanted) {
-            prefixed.push(s);
-        }
-    }
-    let candidates = if exact.is_empty() { prefixed } else { exact };
-    let mut rest = candidates.into_iter();
-    match (rest.next(), rest.next()) {
-        (None, _) => Err(SessionError::NotFound(query.to_string())),
-        (Some(one), None) => Ok(one),
-        (Some(a), Some(b)) => Err(SessionError::Ambiguous {
+    let exact = |s: &SessionRef| crate::ids::same(&s.id, query);
+    let begins = |s: &SessionRef| crate::ids::begins(&s.id, query);
+    match crate::ids::pick(sessions, &[&exact, &begins]) {
+        Picked::One(one) => Ok(one),
+        Picked::Nothing => Err(SessionError::NotFound(query.to_string())),
+        Picked::Several(candidates) => Err(SessionError::Ambiguous {
             query: query.to_string(),
-            candidates: [a, b].into_iter().chain(rest).collect(),
+            candidates,
         }),
     }
 }

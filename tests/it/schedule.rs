@@ -521,6 +521,90 @@ fn update_enable_disable_and_delete_keep_what_they_do_not_touch() {
     assert_eq!(doc, json!({"schemaVersion": 2, "tasks": []}));
 }
 
+/// Issue 31, item 5: every command that takes a task takes its name or the beginning of its
+/// id as well; a name or a beginning that several tasks answer to is a usage error (exit 2)
+/// listing them, and changes nothing.
+#[test]
+fn tasks_are_named_by_id_name_or_unique_id_prefix_everywhere() {
+    let ctx = TestContext::new();
+    install_agent(&ctx, 0, 0);
+    let report = create(
+        &ctx,
+        &[
+            "--name",
+            "Morning report",
+            "--prompt",
+            "Summarise",
+            "--daily",
+            "07:00",
+        ],
+    );
+    let twin_a = create(
+        &ctx,
+        &["--name", "twin", "--prompt", "A", "--daily", "08:00"],
+    );
+    let twin_b = create(
+        &ctx,
+        &["--name", "twin", "--prompt", "B", "--daily", "09:00"],
+    );
+    // The shortest beginning that no other id shares.
+    let prefix = (3..report.len())
+        .map(|n| &report[..n])
+        .find(|p| ![&twin_a, &twin_b].iter().any(|o| o.starts_with(p)))
+        .expect("ids differ")
+        .to_string();
+    let named = |args: &[&str]| {
+        let mut all = vec!["--json", "schedule"];
+        all.extend_from_slice(args);
+        let out = run_at(&ctx, NOW, &all);
+        out.success();
+        out.json()
+    };
+    // By name (any case) and by the beginning of the id.
+    assert_eq!(named(&["disable", "morning REPORT"])["enabled"], false);
+    assert_eq!(named(&["enable", &prefix])["enabled"], true);
+    assert_eq!(
+        named(&["update", &prefix.to_uppercase(), "--name", "Evening report"])["name"],
+        "Evening report"
+    );
+    let ran = named(&["run", "evening report"]);
+    assert_eq!(ran["taskId"], report.as_str(), "{ran}");
+    let runs = named(&["history", "Evening report"]);
+    assert_eq!(runs.as_array().map(Vec::len), Some(1), "{runs}");
+    assert_eq!(runs[0]["taskId"], report.as_str());
+
+    // Two tasks named "twin", and "t-" begins every id: usage errors that list the candidates.
+    let before = std::fs::read(tasks_json(&ctx)).unwrap();
+    for args in [
+        &["schedule", "update", "twin", "--name", "x"][..],
+        &["schedule", "enable", "twin"],
+        &["schedule", "disable", "twin"],
+        &["--yes", "schedule", "delete", "twin"],
+        &["schedule", "run", "twin"],
+        &["schedule", "history", "twin"],
+        &["schedule", "run", "t-"],
+    ] {
+        let out = run_at(&ctx, NOW, args);
+        out.failure(2);
+        let query = if args.contains(&"t-") { "t-" } else { "twin" };
+        let count = if query == "t-" { 3 } else { 2 };
+        out.stderr_has(&format!("Error: \"{query}\" matches {count} tasks:\n"));
+        out.stderr_has(&format!("  {twin_a}  twin\n"));
+        out.stderr_has(&format!("  {twin_b}  twin\n"));
+        out.stderr_has("hint: give the task's whole id, or more of it");
+    }
+    let out = run_at(&ctx, NOW, &["--json", "schedule", "run", "twin"]);
+    out.failure(2);
+    assert_eq!(out.json()["error"]["code"], "ambiguous_id");
+    assert_eq!(std::fs::read(tasks_json(&ctx)).unwrap(), before);
+
+    // A whole id wins over the name, and delete takes a name too.
+    named(&["update", &twin_a, "--name", &twin_b]);
+    assert_eq!(named(&["disable", &twin_b])["id"], twin_b.as_str());
+    let gone = named(&["--yes", "delete", "evening report"]);
+    assert_eq!(gone["deleted"]["id"], report.as_str(), "{gone}");
+}
+
 #[test]
 fn unknown_ids_exit_3() {
     let ctx = TestContext::new();
@@ -535,7 +619,7 @@ fn unknown_ids_exit_3() {
     ] {
         let out = ctx.run(args);
         out.failure(3);
-        out.stderr_has("Error: no task with id \"t-000000\"");
+        out.stderr_has("Error: no task with the id or name \"t-000000\"");
         out.stderr_has("hint: run `finch schedule list` to see the task ids");
     }
     let out = ctx.run(&["--json", "schedule", "run", "t-000000"]);

@@ -293,9 +293,9 @@ fn ids_may_be_abbreviated_when_unique() {
     ctx.run(&["session", "show", "0195AAAA-2"])
         .success()
         .stdout_has(&format!("Session {ID_B}"));
-    // Two sessions share `0195aaaa`: exit 1, both named.
+    // Two sessions share `0195aaaa`: a usage error (exit 2), both named.
     let out = ctx.run(&["session", "show", "0195aaaa"]);
-    out.failure(1)
+    out.failure(2)
         .stderr_has("Error: \"0195aaaa\" matches 2 sessions:")
         .stderr_has(&format!(
             "  {ID_A}  started 2026-01-10T09:00:00.000Z  in /w/alpha"
@@ -303,7 +303,7 @@ fn ids_may_be_abbreviated_when_unique() {
         .stderr_has(&format!("  {ID_B}  started"))
         .stderr_has("hint: give more characters of the id");
     let out = ctx.run(&["session", "rename", "0195", "x", "--json"]);
-    out.failure(1);
+    out.failure(2);
     assert_eq!(out.json()["error"]["code"], "ambiguous_id", "{out}");
     // Unknown: exit 3.
     let out = ctx.run(&["session", "show", "ffff"]);

@@ -1284,7 +1284,8 @@ fn schedule_errors_say_what_to_give() {
     for action in ["update", "enable", "disable", "delete", "run", "history"] {
         let text = fails(&ctx, "Schedule", json!({"action": action, "id": "t-nope"}));
         assert_eq!(
-            text, "no task with id \"t-nope\"\nhint: run `finch schedule list` to see the task ids",
+            text,
+            "no task with the id or name \"t-nope\"\nhint: run `finch schedule list` to see the task ids",
             "{action}"
         );
     }
