@@ -129,6 +129,24 @@ pub enum ScheduleCommand {
     #[command(visible_alias = "ls")]
     List,
     /// Create a task
+    ///
+    /// A task runs the agent command set in `<runtime>/config/finch.toml` under `[agent]
+    /// command`; there is none by default, and runs fail until one is set. Each argument is
+    /// passed as written (never through a shell), with `{prompt}`, `{model}`, `{effort}`,
+    /// `{cwd}`, `{session}` and `{mode}` replaced by the task's values.
+    ///
+    /// For pi (docs/pi.md adds the task's --model and --effort):
+    ///
+    ///     [agent]
+    ///     command = ["pi", "--session", "{session}", "-p", "{prompt}"]
+    ///
+    /// For a plain shell command (here the prompt is added to a file):
+    ///
+    ///     [agent]
+    ///     command = ["sh", "-c", "echo \"$1\" >> \"$HOME/reminders.txt\"", "sh", "{prompt}"]
+    ///
+    /// On a terminal, with no agent command set and pi on PATH, `create` offers to set pi's.
+    #[command(verbatim_doc_comment)]
     Create {
         /// A name to recognise the task by
         #[arg(long)]
@@ -259,8 +277,8 @@ fn cmd_create(
     let homes = ctx.homes()?;
     let task = tasks::create_with(homes, new, catch_up, now, ctx.settings()?.lock_timeout)
         .map_err(CommandError::from)?;
-    warn_without_agent(ctx);
-    print_task(ctx, &task, now, "Created")
+    print_task(ctx, &task, now, "Created")?;
+    offer_agent(ctx)
 }
 
 fn cmd_update(
@@ -935,15 +953,73 @@ fn refuse_what_pi_misreads(ctx: &Context, prompt: &str) -> Result<()> {
     }
 }
 
-fn warn_without_agent(ctx: &Context) {
-    if let (Ok(settings), Ok(homes)) = (ctx.settings(), ctx.homes())
-        && settings.agent_command.is_none()
-    {
-        ctx.ui.warn(format!(
-            "no agent command is configured yet; runs fail until `[agent] command` is set in {}",
-            homes.finch_toml().display()
-        ));
+/// pi's command line for scheduled runs (docs/pi.md), offered when pi is on `PATH`.
+const PI_AGENT: [&str; 9] = [
+    "pi",
+    "--model",
+    "{model}",
+    "--thinking",
+    "{effort}",
+    "--session",
+    "{session}",
+    "-p",
+    "{prompt}",
+];
+
+/// After `create`, when no `[agent] command` is set: on a terminal (not with `--json`), with
+/// pi on `PATH`, asks whether to set pi's command line (`config::set_agent_command`);
+/// otherwise, or when the answer is no, warns that runs fail until one is set, and how.
+fn offer_agent(ctx: &Context) -> Result<()> {
+    let (Ok(settings), Ok(homes)) = (ctx.settings(), ctx.homes()) else {
+        return Ok(());
+    };
+    if settings.agent_command.is_some() {
+        return Ok(());
     }
+    let toml = homes.finch_toml();
+    let interactive = ctx.ui.stdin_tty && ctx.ui.stderr_tty && !ctx.ui.json;
+    if let Some(pi) = program_on_path(ctx, "pi").filter(|_| interactive) {
+        let question = format!(
+            "No agent command is set, so the task cannot run yet. Run tasks with pi ({})? \
+             This sets [agent] command in {}",
+            pi.display(),
+            toml.display()
+        );
+        if ctx.ui.confirm(&question)? {
+            let command: Vec<String> = PI_AGENT.iter().map(|a| a.to_string()).collect();
+            crate::config::set_agent_command(&toml, &command, settings.lock_timeout).map_err(
+                |e| match e {
+                    crate::config::ConfigError::Lock(l) => {
+                        CommandError::new(ErrorKind::Locked, l.to_string())
+                    }
+                    other => CommandError::failed(other.to_string()),
+                },
+            )?;
+            return ctx.ui.done_line(format!(
+                "{} Set [agent] command in {}: tasks run pi (see `finch schedule create --help`)",
+                ctx.ui.green("✓"),
+                toml.display()
+            ));
+        }
+    }
+    ctx.ui.warn(format!(
+        "no agent command is configured yet; runs fail until `[agent] command` is set in {} \
+         (for pi: command = [\"pi\", \"-p\", \"{{prompt}}\"]; `finch schedule create --help` says more)",
+        toml.display()
+    ));
+    Ok(())
+}
+
+/// The first executable file named `program` in the directories of `PATH`.
+fn program_on_path(ctx: &Context, program: &str) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let path = ctx.env.get("PATH")?;
+    std::env::split_paths(&path)
+        .filter(|dir| dir.is_absolute())
+        .map(|dir| dir.join(program))
+        .find(|p| {
+            std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
 }
 
 fn spinner(ctx: &Context, message: &str) -> indicatif::ProgressBar {

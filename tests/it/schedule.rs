@@ -1416,3 +1416,112 @@ fn children_that_setsid_away_with_the_output_open_are_killed() {
     );
     assert_eq!(record["outputTail"], "agent leaves\n");
 }
+
+/// A `bin` directory holding an executable `pi` that only exits, and a PATH that finds it
+/// first.
+fn fake_pi(ctx: &TestContext) -> String {
+    let bin = ctx.base().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let pi = bin.join("pi");
+    std::fs::write(&pi, "#!/bin/sh\nexit 0\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&pi, std::fs::Permissions::from_mode(0o755)).unwrap();
+    format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
+
+const CREATE: [&str; 8] = [
+    "schedule", "create", "--name", "Digest", "--prompt", "Sum up", "--daily", "08:00",
+];
+
+/// Issue 31, item 9: on a terminal, with no `[agent] command` and pi on PATH, `schedule
+/// create` offers to set pi's; yes writes it to finch.toml (keeping what the file held), no
+/// leaves the file alone and says how to set one.
+#[test]
+fn create_on_a_terminal_offers_to_set_pi_as_the_agent() {
+    use crate::cards::Pty;
+    let ctx = TestContext::new();
+    let path = fake_pi(&ctx);
+    let toml = ctx.runtime.join("config/finch.toml");
+    std::fs::create_dir_all(toml.parent().unwrap()).unwrap();
+    std::fs::write(&toml, "# my settings\n[host]\nmode = \"ask\"\n").unwrap();
+
+    let mut pty = Pty::spawn_env(&ctx, &CREATE, &[("PATH", &path), ("FINCH_NOW", NOW)]);
+    pty.expect("Created task");
+    let asked = pty.expect("[y/N] ");
+    assert!(asked.contains("Run tasks with pi ("), "{asked}");
+    assert!(asked.contains(&format!("{}", toml.display())), "{asked}");
+    pty.send("n\r");
+    pty.expect("warning: no agent command is configured yet");
+    let (code, tail) = pty.finish();
+    assert_eq!(code, 0, "{tail}");
+    assert_eq!(
+        std::fs::read_to_string(&toml).unwrap(),
+        "# my settings\n[host]\nmode = \"ask\"\n"
+    );
+
+    let mut pty = Pty::spawn_env(&ctx, &CREATE, &[("PATH", &path), ("FINCH_NOW", NOW)]);
+    pty.expect("[y/N] ");
+    pty.send("y\r");
+    pty.expect("Set [agent] command in");
+    let (code, tail) = pty.finish();
+    assert_eq!(code, 0, "{tail}");
+    assert!(!tail.contains("warning"), "{tail}");
+    assert_eq!(
+        std::fs::read_to_string(&toml).unwrap(),
+        "# my settings\n[host]\nmode = \"ask\"\n\n[agent]\ncommand = [\"pi\", \"--model\", \"{model}\", \"--thinking\", \"{effort}\", \"--session\", \"{session}\", \"-p\", \"{prompt}\"]\n"
+    );
+
+    // Set now: the next create asks nothing.
+    let pty = Pty::spawn_env(&ctx, &CREATE, &[("PATH", &path), ("FINCH_NOW", NOW)]);
+    let (code, tail) = pty.finish();
+    assert_eq!(code, 0, "{tail}");
+    assert!(
+        tail.contains("Created task") && !tail.contains("[y/N]"),
+        "{tail}"
+    );
+}
+
+/// Issue 31, item 9: on a pipe `schedule create` never asks, even with pi on PATH: it warns and
+/// says how to set the agent command, and writes no settings.
+#[test]
+fn create_on_a_pipe_never_asks_and_says_how_to_set_the_agent() {
+    let ctx = TestContext::new();
+    let path = fake_pi(&ctx);
+    let out = Run(ctx
+        .cmd()
+        .env("PATH", &path)
+        .env("FINCH_NOW", NOW)
+        .args(CREATE)
+        .output()
+        .unwrap());
+    out.success();
+    assert!(!out.stderr().contains("[y/N]"), "{out}");
+    out.stderr_has(&format!(
+        "warning: no agent command is configured yet; runs fail until `[agent] command` is set in {} (for pi: command = [\"pi\", \"-p\", \"{{prompt}}\"]; `finch schedule create --help` says more)",
+        ctx.runtime.join("config/finch.toml").display()
+    ));
+    assert!(!ctx.runtime.join("config/finch.toml").exists());
+}
+
+/// Issue 31, item 9: `schedule create --help` says what a task runs and how to set it, for pi
+/// and for a plain shell command.
+#[test]
+fn create_help_explains_the_agent_command() {
+    let ctx = TestContext::new();
+    let out = ctx.run(&["schedule", "create", "--help"]);
+    out.success();
+    let help = out.stdout();
+    for needle in [
+        "A task runs the agent command set in `<runtime>/config/finch.toml` under `[agent]",
+        "there is none by default, and runs fail until one is set",
+        "    command = [\"pi\", \"--session\", \"{session}\", \"-p\", \"{prompt}\"]",
+        "    command = [\"sh\", \"-c\", \"echo \\\"$1\\\" >> \\\"$HOME/reminders.txt\\\"\", \"sh\", \"{prompt}\"]",
+        "offers to set pi's",
+    ] {
+        assert!(help.contains(needle), "{needle:?} not in:\n{help}");
+    }
+}
