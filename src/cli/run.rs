@@ -57,7 +57,7 @@ pub struct SessionArgs {
     #[arg(long, value_name = "ID")]
     pub session: Option<String>,
     /// Load the mini tool in this directory for this run only, without installing it (repeatable)
-    #[arg(long = "minitool", value_name = "DIR")]
+    #[arg(long = "minitool", value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
     pub minitool: Vec<PathBuf>,
 }
 

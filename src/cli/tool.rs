@@ -88,7 +88,7 @@ pub struct CallArgs {
     #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::tool_names))]
     pub name: String,
     /// The arguments: one JSON object, or key=value pairs (typed by the tool's schema: text for a string parameter, JSON for the others)
-    #[arg(value_name = "ARGS")]
+    #[arg(value_name = "ARGS", add = clap_complete::engine::ArgValueCompleter::new(crate::cli::complete::tool_arguments))]
     pub args: Vec<String>,
     #[command(flatten)]
     pub session: SessionArgs,
