@@ -1,6 +1,7 @@
 //! finch's own settings file, `<runtime>/config/finch.toml`, read once per command that needs it.
-//! Unknown keys are ignored here (finch never rewrites this file), so newer settings written by a
-//! newer finch do not break an older one.
+//! Unknown keys are ignored here, so newer settings written by a newer finch do not break an
+//! older one. finch writes to the file only when a person says yes to setting `[agent] command`
+//! (`set_agent_command`): one line added, everything else kept as written.
 //!
 //! ```toml
 //! registry = "https://registry.example/"   # npm registry for `add`/`update` (see SPEC §3.3)
@@ -380,6 +381,93 @@ pub enum ConfigError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Lock(#[from] crate::store::LockError),
+}
+
+/// Sets `[agent] command` to `command` in the file at `path` (created when missing), under the
+/// lock of its directory, with an atomic write: the `command = […]` line goes right after an
+/// `[agent]` header the file has, else an `[agent]` table is added at the end; every other
+/// line, comment and key stays as written. A file that is not valid TOML, already sets the
+/// command, or spells `agent` in a way one line cannot extend (`agent.x = …`, an inline table)
+/// is left untouched: `Invalid`, with what to do by hand.
+pub fn set_agent_command(
+    path: &Path,
+    command: &[String],
+    lock_timeout: Duration,
+) -> Result<(), ConfigError> {
+    let invalid = |message: String| ConfigError::Invalid {
+        path: path.to_path_buf(),
+        message,
+    };
+    let write_err = |source| ConfigError::Write {
+        path: path.to_path_buf(),
+        source,
+    };
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(write_err)?;
+    let _lock = crate::store::DirLock::acquire(dir, &path.display().to_string(), lock_timeout)?;
+    let text = match crate::store::read_regular_text(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(source) => {
+            return Err(ConfigError::Read {
+                path: path.to_path_buf(),
+                source,
+            });
+        }
+    };
+    let table: toml::Table =
+        toml::from_str(&text).map_err(|e| invalid(e.to_string().trim_end().to_string()))?;
+    let quoted: Vec<String> = command
+        .iter()
+        .map(|a| toml::Value::String(a.clone()).to_string())
+        .collect();
+    let line = format!("command = [{}]", quoted.join(", "));
+    let lines: Vec<&str> = text.lines().collect();
+    let header = lines.iter().position(|l| {
+        let l = l.trim();
+        l == "[agent]" || l.starts_with("[agent]") && l[7..].trim_start().starts_with('#')
+    });
+    let updated = match (table.get("agent"), header) {
+        (None, _) => {
+            let mut out = text.clone();
+            if !out.is_empty() && !out.ends_with('\n') {
+                out.push('\n');
+            }
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            out.push_str(&format!("[agent]\n{line}\n"));
+            out
+        }
+        (Some(toml::Value::Table(agent)), Some(at)) if !agent.contains_key("command") => {
+            let mut out: Vec<&str> = lines.clone();
+            out.insert(at + 1, &line);
+            let mut joined = out.join("\n");
+            joined.push('\n');
+            joined
+        }
+        (Some(toml::Value::Table(agent)), _) if agent.contains_key("command") => {
+            return Err(invalid("[agent] command is already set".to_string()));
+        }
+        _ => {
+            return Err(invalid(format!(
+                "its `agent` is not a plain [agent] table; add `{line}` under [agent] by hand"
+            )));
+        }
+    };
+    // The edit must say what was meant, or nothing is written.
+    let check: Config = toml::from_str(&updated).map_err(|e| invalid(e.to_string()))?;
+    if check.agent.command.as_deref() != Some(command) {
+        return Err(invalid(format!("add `{line}` under [agent] by hand")));
+    }
+    crate::store::write_atomic(path, updated.as_bytes()).map_err(write_err)
 }
 
 /// Settings after defaults and validation: what the rest of finch uses.
@@ -530,6 +618,52 @@ pub fn parse_duration(text: &str) -> Option<Duration> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn set_in(text: Option<&str>) -> (Result<(), ConfigError>, Option<String>) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config/finch.toml");
+        if let Some(text) = text {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, text).unwrap();
+        }
+        let command: Vec<String> = ["pi", "-p", "{prompt}"].map(String::from).to_vec();
+        let result = set_agent_command(&path, &command, Duration::from_secs(1));
+        (result, std::fs::read_to_string(&path).ok())
+    }
+
+    #[test]
+    fn setting_the_agent_command_keeps_the_rest_of_the_file() {
+        let line = "command = [\"pi\", \"-p\", \"{prompt}\"]";
+        assert_eq!(set_in(None).1.unwrap(), format!("[agent]\n{line}\n"));
+        let (done, text) = set_in(Some("# mine\nnode = \"/n\" # here\n[host]\nmode = \"ask\""));
+        assert!(done.is_ok());
+        assert_eq!(
+            text.unwrap(),
+            format!("# mine\nnode = \"/n\" # here\n[host]\nmode = \"ask\"\n\n[agent]\n{line}\n")
+        );
+        let (done, text) = set_in(Some(
+            "[agent] # who runs\n# a note\n[host]\nmode = \"ask\"\n",
+        ));
+        assert!(done.is_ok());
+        assert_eq!(
+            text.unwrap(),
+            format!("[agent] # who runs\n{line}\n# a note\n[host]\nmode = \"ask\"\n")
+        );
+    }
+
+    #[test]
+    fn setting_the_agent_command_refuses_what_one_line_cannot_say() {
+        for text in [
+            "[agent]\ncommand = [\"x\"]\n",
+            "agent.command = [\"x\"]\n",
+            "agent = { }\n",
+            "[agent\n",
+        ] {
+            let (done, after) = set_in(Some(text));
+            assert!(matches!(done, Err(ConfigError::Invalid { .. })), "{text}");
+            assert_eq!(after.as_deref(), Some(text), "untouched");
+        }
+    }
 
     #[test]
     fn durations() {

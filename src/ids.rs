@@ -3,6 +3,9 @@
 //! session ids (UUID version 4), and jitter. Randomness comes from the kernel (`/dev/urandom`);
 //! where that cannot be read, from a hash of the time, the process id and a counter, which is
 //! unique enough for ids that are also checked against the ids already in use.
+//!
+//! Also the one way finch turns what a person typed for an id — the id, an unambiguous
+//! beginning of it, or a name — into the thing it names (`pick`), used by sessions and tasks.
 
 use std::io::Read;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -96,9 +99,77 @@ pub fn new_session_id() -> String {
     )
 }
 
+/// What a typed id or name picked out of a list (`pick`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Picked<T> {
+    One(T),
+    Nothing,
+    /// Several items match in the first way of naming that matched any.
+    Several(Vec<T>),
+}
+
+/// The one item of `items` that a person's words name. Each of `ways` is one way of naming an
+/// item (the whole id, a name, the beginning of an id), tried in order: the first way that
+/// matches any item decides, so an exact id wins over a longer id it begins, and a name over an
+/// id it happens to begin.
+pub fn pick<T>(items: Vec<T>, ways: &[&dyn Fn(&T) -> bool]) -> Picked<T> {
+    for way in ways {
+        let hits: Vec<bool> = items.iter().map(way).collect();
+        if !hits.contains(&true) {
+            continue;
+        }
+        let mut chosen: Vec<T> = items
+            .into_iter()
+            .zip(hits)
+            .filter_map(|(item, hit)| hit.then_some(item))
+            .collect();
+        return match chosen.len() {
+            1 => chosen.pop().map_or(Picked::Nothing, Picked::One),
+            _ => Picked::Several(chosen),
+        };
+    }
+    Picked::Nothing
+}
+
+/// Whether `text` equals `query`, ignoring case.
+pub fn same(text: &str, query: &str) -> bool {
+    text.to_lowercase() == query.to_lowercase()
+}
+
+/// Whether `text` begins with `query`, ignoring case.
+pub fn begins(text: &str, query: &str) -> bool {
+    text.to_lowercase().starts_with(&query.to_lowercase())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pick_tries_each_way_in_order() {
+        let items = vec![
+            ("t-abc123", "daily"),
+            ("t-abd456", "t-abc"),
+            ("t-ff0000", "Daily"),
+        ];
+        let id = |q: &'static str| move |t: &(&str, &str)| same(t.0, q);
+        let name = |q: &'static str| move |t: &(&str, &str)| same(t.1, q);
+        let begins = |q: &'static str| move |t: &(&str, &str)| begins(t.0, q);
+        let by = |q: &'static str| pick(items.clone(), &[&id(q), &name(q), &begins(q)]);
+        assert_eq!(by("T-ABD456"), Picked::One(("t-abd456", "t-abc")));
+        // A name wins over an id it begins.
+        assert_eq!(by("t-abc"), Picked::One(("t-abd456", "t-abc")));
+        assert_eq!(by("t-f"), Picked::One(("t-ff0000", "Daily")));
+        assert_eq!(
+            by("daily"),
+            Picked::Several(vec![("t-abc123", "daily"), ("t-ff0000", "Daily")])
+        );
+        assert_eq!(
+            by("t-ab").clone(),
+            Picked::Several(vec![items[0], items[1]])
+        );
+        assert_eq!(by("x"), Picked::Nothing);
+    }
 
     #[test]
     fn ids_have_their_shapes() {

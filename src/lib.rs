@@ -112,7 +112,10 @@ pub fn main() -> ExitCode {
     // clap's whole tree cost more than a sixth of `finch --version`.
     // `COMPLETE=<shell> finch -- <words>`: the shell asks for completions (`cli::complete`);
     // answered and exited here, before anything else reads the command line.
-    clap_complete::CompleteEnv::with_factory(<Cli as clap::CommandFactory>::command).complete();
+    clap_complete::CompleteEnv::with_factory(|| {
+        cli::complete::flags_after_dash(<Cli as clap::CommandFactory>::command())
+    })
+    .complete();
     // The examples are only read by `--help`: a run that does not ask for help skips adding
     // them to every command.
     let asks_for_help = std::env::args_os()

@@ -121,6 +121,7 @@ fn worker(
         // (minitool::confine) is confined, from its start, to the host's directory and below.
         cwd: workspaces.clone(),
         session: None,
+        join_titled: None,
         minitools: vec![options.package.to_path_buf()],
         layers: Layers {
             builtins: false,

@@ -1,7 +1,9 @@
 //! Dynamic shell completions: the scripts `finch completions <shell>` prints register finch
 //! itself as the completer (`COMPLETE=<shell> finch -- <words>`, clap_complete's dynamic
 //! engine), so Tab offers what is there now — installed mini tool ids, task ids, session ids,
-//! tool names, memory files — besides the commands and flags.
+//! tool names, a tool's argument names (`key=`) after `tool call <tool>`, memory files — besides
+//! the commands, paths where a path goes (`add`, `doctor`, `--minitool`), and flags once a `-`
+//! is typed (`flags_after_dash`).
 //!
 //! Each candidate function reads the state files without locking or writing and without
 //! starting anything, and offers nothing when it cannot read them (a completion must never
@@ -79,8 +81,9 @@ pub fn session_ids() -> Vec<CompletionCandidate> {
     candidates(sessions.into_iter().map(|s| (s.short_id, s.title)))
 }
 
-/// Tool names: the built-ins, the suites and what the last `finch reload` cached.
-pub fn tool_names() -> Vec<CompletionCandidate> {
+/// The tools a call could name: the built-ins, the suites and what the last `finch reload`
+/// cached.
+fn known_tools() -> crate::host::catalog::Catalog {
     use crate::host::Provider;
     let mut defs = crate::host::builtins::Builtins.defs();
     defs.extend(crate::host::suites::Suites::default().defs());
@@ -89,12 +92,141 @@ pub fn tool_names() -> Vec<CompletionCandidate> {
     {
         defs.extend(cached);
     }
-    let catalog = crate::host::catalog::Catalog::build(defs);
+    crate::host::catalog::Catalog::build(defs)
+}
+
+/// Tool names: the built-ins, the suites and what the last `finch reload` cached.
+pub fn tool_names() -> Vec<CompletionCandidate> {
+    let catalog = known_tools();
     candidates(catalog.tools().iter().map(|t| {
         (
             t.name.clone(),
             Some(brief(&crate::ui::first_line(&t.def.description))),
         )
+    }))
+}
+
+/// The words of the command line being completed (after `finch -- `, the program's name
+/// first) and the index of the one under the cursor: bash says which (`_CLAP_COMPLETE_INDEX`),
+/// the other shells complete the last.
+fn words_being_completed() -> Option<(Vec<String>, usize)> {
+    let args: Vec<String> = std::env::args().collect();
+    let words = args[args.iter().position(|a| a == "--")? + 1..].to_vec();
+    let index = std::env::var("_CLAP_COMPLETE_INDEX")
+        .ok()
+        .and_then(|i| i.parse::<usize>().ok())
+        .unwrap_or(words.len().saturating_sub(1));
+    Some((words, index))
+}
+
+/// The command tree completions are asked of, its flags and options hidden unless the word
+/// under the cursor starts with `-`: Tab offers subcommands and values first, and flags once a
+/// `-` is typed. The engine still offers hidden flags where it has nothing else to offer.
+pub fn flags_after_dash(mut cmd: clap::Command) -> clap::Command {
+    let dash = words_being_completed()
+        .and_then(|(words, index)| words.get(index).map(|w| w.starts_with('-')))
+        .unwrap_or(false);
+    if dash {
+        return cmd;
+    }
+    // Built first, so the generated --help and --version are there to hide as well.
+    cmd.build();
+    hide_flags(cmd)
+}
+
+fn hide_flags(cmd: clap::Command) -> clap::Command {
+    cmd.mut_args(|a| if a.is_positional() { a } else { a.hide(true) })
+        .mut_subcommands(hide_flags)
+}
+
+/// Flags of `tool call` that take the next word as their value.
+const CALL_VALUE_FLAGS: [&str; 5] = ["--mode", "--approve", "--cwd", "--session", "--minitool"];
+
+/// The tool name of the `finch tool call <tool> …` being completed, and the `key=` words
+/// given after it.
+fn tool_being_called() -> Option<(String, Vec<String>)> {
+    let (words, index) = words_being_completed()?;
+    let call = words
+        .windows(2)
+        .position(|w| w[0] == "tool" && w[1] == "call")?
+        + 2;
+    let mut rest = words
+        .iter()
+        .enumerate()
+        .skip(call)
+        .take_while(|(i, _)| *i < index);
+    let mut tool = None;
+    let mut given = Vec::new();
+    while let Some((_, word)) = rest.next() {
+        if word.starts_with('-') {
+            if CALL_VALUE_FLAGS.contains(&word.as_str()) {
+                rest.next();
+            }
+        } else if tool.is_none() {
+            tool = Some(word.clone());
+        } else if let Some((key, _)) = word.split_once('=') {
+            given.push(key.to_string());
+        }
+    }
+    Some((tool?, given))
+}
+
+/// After the tool of `finch tool call <tool>`: the tool's argument names from its schema
+/// (`key=`, required ones first, those already given left out), and after `key=` the values an
+/// enum or a boolean parameter takes.
+pub fn tool_arguments(current: &std::ffi::OsStr) -> Vec<CompletionCandidate> {
+    use serde_json::Value;
+    let current = current.to_string_lossy();
+    let Some((tool, given)) = tool_being_called() else {
+        return Vec::new();
+    };
+    let catalog = known_tools();
+    let crate::host::catalog::Lookup::Found(i) = catalog.lookup(&tool) else {
+        return Vec::new();
+    };
+    let schema = &catalog.get(i).def.input_schema;
+    let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    if let Some((key, typed)) = current.split_once('=') {
+        let Some(property) = properties.get(key) else {
+            return Vec::new();
+        };
+        let values: Vec<String> = match property.get("enum").and_then(Value::as_array) {
+            Some(options) => options
+                .iter()
+                .map(|o| o.as_str().map_or_else(|| o.to_string(), str::to_string))
+                .collect(),
+            None if property.get("type").and_then(Value::as_str) == Some("boolean") => {
+                vec!["true".into(), "false".into()]
+            }
+            None => return Vec::new(),
+        };
+        return candidates(
+            values
+                .into_iter()
+                .filter(|v| v.starts_with(typed))
+                .map(|v| (format!("{key}={v}"), None)),
+        );
+    }
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let mut names: Vec<(&String, &Value)> = properties
+        .iter()
+        .filter(|(k, _)| k.starts_with(current.as_ref()) && !given.contains(k))
+        .collect();
+    names.sort_by_key(|(k, _)| !required.contains(&k.as_str()));
+    candidates(names.into_iter().map(|(k, p)| {
+        let about = p.get("description").and_then(Value::as_str).map(brief);
+        let about = match (required.contains(&k.as_str()), about) {
+            (true, Some(a)) => Some(format!("(required) {a}")),
+            (true, None) => Some("(required)".to_string()),
+            (false, a) => a,
+        };
+        (format!("{k}="), about)
     }))
 }
 

@@ -25,6 +25,7 @@ use crate::minitool::update::{self, BatchItem, UpdateOutcome};
 #[derive(Debug, Args)]
 pub struct AddArgs {
     /// npm package (name[@version|@range|@tag]), directory, .tgz/.zip file, or http(s) URL of one
+    #[arg(value_hint = clap::ValueHint::AnyPath)]
     pub source: String,
     /// Install into the global tier (<runtime>/extensions)
     #[arg(short, long)]
@@ -90,6 +91,7 @@ pub struct IdArgs {
 pub struct DoctorArgs {
     /// A mini tool package directory to check (default: the current directory when it is a
     /// package, else the environment)
+    #[arg(value_hint = clap::ValueHint::DirPath)]
     pub path: Option<PathBuf>,
     /// Check finch's state files and offer to move corrupt ones aside
     #[arg(long, conflicts_with_all = ["path", "env"])]

@@ -57,7 +57,7 @@ pub struct SessionArgs {
     #[arg(long, value_name = "ID")]
     pub session: Option<String>,
     /// Load the mini tool in this directory for this run only, without installing it (repeatable)
-    #[arg(long = "minitool", value_name = "DIR")]
+    #[arg(long = "minitool", value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
     pub minitool: Vec<PathBuf>,
     /// Where the kernel cannot confine mini tools: let this one start unconfined, and record
     /// that agreement for its id (repeatable)
@@ -115,6 +115,7 @@ pub(crate) fn host_options(ctx: &Context, args: &SessionArgs, layers: Layers) ->
         approve: args.approve.clone(),
         cwd: absolutize(args.cwd.as_deref().unwrap_or(&ctx.cwd), &ctx.cwd),
         session: args.session.clone(),
+        join_titled: None,
         minitools: args
             .minitool
             .iter()

@@ -14,12 +14,11 @@ use serde_json::{Value, json};
 
 use crate::Context;
 use crate::error::{CommandError, ErrorKind, Result};
-use crate::schedule::ScheduleError;
 use crate::schedule::daemon::{Daemon, DaemonEvent, DaemonOptions};
 use crate::schedule::history::{self, LastRun, RunRecord, RunStatus, Trigger};
 use crate::schedule::report::{
-    TaskSettings, When, find_task, invalid, listed_task_json, local_zone_in, mode_of, outcome,
-    runner_for, schedule_of, target_in, task_json, timeout_of,
+    TaskSettings, When, find_task, history_task, invalid, listed_task_json, local_zone_in, mode_of,
+    outcome, runner_for, schedule_of, target_in, task_json, timeout_of,
 };
 use crate::schedule::runner::{Cancel, RunStarted, Runner};
 use crate::schedule::signals::on_stop_signal;
@@ -130,6 +129,24 @@ pub enum ScheduleCommand {
     #[command(visible_alias = "ls")]
     List,
     /// Create a task
+    ///
+    /// A task runs the agent command set in `<runtime>/config/finch.toml` under `[agent]
+    /// command`; there is none by default, and runs fail until one is set. Each argument is
+    /// passed as written (never through a shell), with `{prompt}`, `{model}`, `{effort}`,
+    /// `{cwd}`, `{session}` and `{mode}` replaced by the task's values.
+    ///
+    /// For pi (docs/pi.md adds the task's --model and --effort):
+    ///
+    ///     [agent]
+    ///     command = ["pi", "--session", "{session}", "-p", "{prompt}"]
+    ///
+    /// For a plain shell command (here the prompt is added to a file):
+    ///
+    ///     [agent]
+    ///     command = ["sh", "-c", "echo \"$1\" >> \"$HOME/reminders.txt\"", "sh", "{prompt}"]
+    ///
+    /// On a terminal, with no agent command set and pi on PATH, `create` offers to set pi's.
+    #[command(verbatim_doc_comment)]
     Create {
         /// A name to recognise the task by
         #[arg(long)]
@@ -146,7 +163,7 @@ pub enum ScheduleCommand {
     ///
     /// An empty value (`--model ""`) clears --model, --effort, --timeout, --space and --cwd.
     Update {
-        /// The task id (t-…)
+        /// The task: its id (t-…), its name, or the beginning of its id
         #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::task_ids))]
         id: String,
         /// A new name
@@ -162,31 +179,31 @@ pub enum ScheduleCommand {
     },
     /// Enable a task
     Enable {
-        /// The task id (t-…)
+        /// The task: its id (t-…), its name, or the beginning of its id
         #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::task_ids))]
         id: String,
     },
     /// Disable a task (it stays in the list and keeps its history)
     Disable {
-        /// The task id (t-…)
+        /// The task: its id (t-…), its name, or the beginning of its id
         #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::task_ids))]
         id: String,
     },
     /// Delete a task (its history is kept)
     Delete {
-        /// The task id (t-…)
+        /// The task: its id (t-…), its name, or the beginning of its id
         #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::task_ids))]
         id: String,
     },
     /// Run a task now, in the foreground
     Run {
-        /// The task id (t-…)
+        /// The task: its id (t-…), its name, or the beginning of its id
         #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::task_ids))]
         id: String,
     },
     /// Show run history, newest first
     History {
-        /// Only this task's runs
+        /// Only this task's runs (its id, its name, or the beginning of its id)
         #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::task_ids))]
         id: Option<String>,
         /// How many runs to show
@@ -260,8 +277,8 @@ fn cmd_create(
     let homes = ctx.homes()?;
     let task = tasks::create_with(homes, new, catch_up, now, ctx.settings()?.lock_timeout)
         .map_err(CommandError::from)?;
-    warn_without_agent(ctx);
-    print_task(ctx, &task, now, "Created")
+    print_task(ctx, &task, now, "Created")?;
+    offer_agent(ctx)
 }
 
 fn cmd_update(
@@ -336,15 +353,8 @@ fn cmd_enable(ctx: &Context, id: &str, enabled: bool) -> Result<()> {
 
 fn cmd_delete(ctx: &Context, id: &str) -> Result<()> {
     let file = load(ctx)?;
-    let name = match file.find(id) {
-        Some(task) => task.name.clone(),
-        None if file.broken.iter().any(|b| b.id.as_deref() == Some(id)) => String::new(),
-        None => {
-            return Err(CommandError::from(ScheduleError::UnknownTask(
-                id.to_string(),
-            )));
-        }
-    };
+    let id = &file.resolve_id(id).map_err(CommandError::from)?;
+    let name = file.find(id).map(|t| t.name.clone()).unwrap_or_default();
     if !ctx.ui.confirm(&format!(
         "Delete task {id} \"{name}\"? (its run history is kept)"
     ))? {
@@ -581,16 +591,11 @@ fn cmd_run(ctx: &Context, id: &str) -> Result<()> {
 
 fn cmd_history(ctx: &Context, id: Option<&str>, limit: usize) -> Result<()> {
     let homes = ctx.homes()?;
-    if let Some(id) = id {
-        let file = load(ctx)?;
-        let known =
-            file.find(id).is_some() || file.broken.iter().any(|b| b.id.as_deref() == Some(id));
-        if !known && !history::exists(homes, id) {
-            return Err(CommandError::from(ScheduleError::UnknownTask(
-                id.to_string(),
-            )));
-        }
-    }
+    let id = match id {
+        Some(query) => Some(history_task(&load(ctx)?, homes, query)?),
+        None => None,
+    };
+    let id = id.as_deref();
     let found = history::read(homes, id, limit).map_err(CommandError::from)?;
     for problem in &found.problems {
         ctx.ui.warn(problem);
@@ -948,15 +953,73 @@ fn refuse_what_pi_misreads(ctx: &Context, prompt: &str) -> Result<()> {
     }
 }
 
-fn warn_without_agent(ctx: &Context) {
-    if let (Ok(settings), Ok(homes)) = (ctx.settings(), ctx.homes())
-        && settings.agent_command.is_none()
-    {
-        ctx.ui.warn(format!(
-            "no agent command is configured yet; runs fail until `[agent] command` is set in {}",
-            homes.finch_toml().display()
-        ));
+/// pi's command line for scheduled runs (docs/pi.md), offered when pi is on `PATH`.
+const PI_AGENT: [&str; 9] = [
+    "pi",
+    "--model",
+    "{model}",
+    "--thinking",
+    "{effort}",
+    "--session",
+    "{session}",
+    "-p",
+    "{prompt}",
+];
+
+/// After `create`, when no `[agent] command` is set: on a terminal (not with `--json`), with
+/// pi on `PATH`, asks whether to set pi's command line (`config::set_agent_command`);
+/// otherwise, or when the answer is no, warns that runs fail until one is set, and how.
+fn offer_agent(ctx: &Context) -> Result<()> {
+    let (Ok(settings), Ok(homes)) = (ctx.settings(), ctx.homes()) else {
+        return Ok(());
+    };
+    if settings.agent_command.is_some() {
+        return Ok(());
     }
+    let toml = homes.finch_toml();
+    let interactive = ctx.ui.stdin_tty && ctx.ui.stderr_tty && !ctx.ui.json;
+    if let Some(pi) = program_on_path(ctx, "pi").filter(|_| interactive) {
+        let question = format!(
+            "No agent command is set, so the task cannot run yet. Run tasks with pi ({})? \
+             This sets [agent] command in {}",
+            pi.display(),
+            toml.display()
+        );
+        if ctx.ui.confirm(&question)? {
+            let command: Vec<String> = PI_AGENT.iter().map(|a| a.to_string()).collect();
+            crate::config::set_agent_command(&toml, &command, settings.lock_timeout).map_err(
+                |e| match e {
+                    crate::config::ConfigError::Lock(l) => {
+                        CommandError::new(ErrorKind::Locked, l.to_string())
+                    }
+                    other => CommandError::failed(other.to_string()),
+                },
+            )?;
+            return ctx.ui.done_line(format!(
+                "{} Set [agent] command in {}: tasks run pi (see `finch schedule create --help`)",
+                ctx.ui.green("✓"),
+                toml.display()
+            ));
+        }
+    }
+    ctx.ui.warn(format!(
+        "no agent command is configured yet; runs fail until `[agent] command` is set in {} \
+         (for pi: command = [\"pi\", \"-p\", \"{{prompt}}\"]; `finch schedule create --help` says more)",
+        toml.display()
+    ));
+    Ok(())
+}
+
+/// The first executable file named `program` in the directories of `PATH`.
+fn program_on_path(ctx: &Context, program: &str) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let path = ctx.env.get("PATH")?;
+    std::env::split_paths(&path)
+        .filter(|dir| dir.is_absolute())
+        .map(|dir| dir.join(program))
+        .find(|p| {
+            std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
 }
 
 fn spinner(ctx: &Context, message: &str) -> indicatif::ProgressBar {

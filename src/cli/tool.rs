@@ -9,6 +9,10 @@
 //! to ask); a Bash call that ran exits with its command's own status (`ran_status`), except
 //! with `--json`, whose record carries it as `exitCode`.
 //!
+//! Without `--session`, the calls of one day in one directory share a session titled `tool calls
+//! on <date>` (`day_session_title`, `HostOptions::join_titled`), and a call of an unknown tool or
+//! one refused before a card was shown leaves no session behind (`SessionState::forget_run`).
+//!
 //! `call` names its tool exactly, so a dynamic tool it names is activated first: a person or
 //! script that names a tool has done what ToolSearch does for a model.
 
@@ -84,7 +88,7 @@ pub struct CallArgs {
     #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::tool_names))]
     pub name: String,
     /// The arguments: one JSON object, or key=value pairs (typed by the tool's schema: text for a string parameter, JSON for the others)
-    #[arg(value_name = "ARGS")]
+    #[arg(value_name = "ARGS", add = clap_complete::engine::ArgValueCompleter::new(crate::cli::complete::tool_arguments))]
     pub args: Vec<String>,
     #[command(flatten)]
     pub session: SessionArgs,
@@ -617,8 +621,17 @@ fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
         external: external_for(ctx, &args.name, !args.session.minitool.is_empty()),
         background: false,
     };
-    let assembly = Assembly::new(host_options(ctx, &args.session, layers), &ctx.ui);
-    let mut host = assembly.open(ctx.host_env()?)?;
+    let env = ctx.host_env()?;
+    let mut options = host_options(ctx, &args.session, layers);
+    // Without --session, the calls of one day in one directory share a session.
+    let joins_day = options.session.is_none();
+    if joins_day {
+        options.join_titled = Some(day_session_title(env.now_utc()));
+    }
+    let assembly = Assembly::new(options, &ctx.ui);
+    let mut host = assembly.open(env)?;
+    // Written at the end, so that a call that leaves no trace can be forgotten.
+    host.defer_records();
     let mut call_args = call_args;
     let name = match host.catalog().lookup(&args.name) {
         Lookup::Found(i) => {
@@ -640,14 +653,22 @@ fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
         _ => args.name.clone(),
     };
     let progress = crate::host::frontend::progress::on_stderr(&ctx.ui, &name);
-    let title = crate::host::frontend::new_session_title(&host, "tool call", &name, &call_args);
     let record = host.call_with(
         &name,
         call_args,
         &crate::host::cancel::Cancel::new(),
         &progress,
     );
-    crate::host::frontend::title_session(&mut host, title);
+    // A call of a tool that is not there, or refused before any person saw it (a rule, no
+    // one to ask), leaves no session behind (clutter in `session list`). A card shown to a
+    // person is kept, as is everything in a session named with --session.
+    let refused_unseen = record.failure == Some(Failure::Refused)
+        && !crate::host::prompt::shown_on_a_card(&record.decided_by);
+    if joins_day && (record.failure == Some(Failure::UnknownTool) || refused_unseen) {
+        host.session_mut()
+            .forget_run()
+            .map_err(CommandError::from)?;
+    }
     host.finish().map_err(crate::error::CommandError::from)?;
     if ctx.ui.json {
         ctx.ui.json(&record.to_json())?;
@@ -689,6 +710,13 @@ fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
     };
     // The record (with --json) or the content already said everything.
     Err(err.json_reported())
+}
+
+/// The title of the session that keeps the `tool call`s of one day (the local date of `now`) in
+/// one working directory.
+fn day_session_title(now: chrono::DateTime<chrono::Utc>) -> String {
+    let day = now.with_timezone(&chrono::Local).date_naive();
+    format!("tool calls on {}", day.format("%Y-%m-%d"))
 }
 
 /// The installed but disabled mini tool whose tools `name` would be one of

@@ -79,6 +79,11 @@ pub struct HostOptions {
     pub cwd: PathBuf,
     /// A session to continue (id or unique prefix) instead of starting a new transcript.
     pub session: Option<String>,
+    /// Without `session`: continue the newest transcript of the working directory started in
+    /// the last day that carries this title and no conversation (`session::locate::
+    /// find_titled`), else start one with this title. How `finch tool call` keeps a day's
+    /// calls in one directory in one session: the title names the day.
+    pub join_titled: Option<String>,
     /// Mini tool directories loaded for this run only (`--minitool`).
     pub minitools: Vec<PathBuf>,
     pub layers: Layers,
@@ -156,7 +161,22 @@ impl<'a> Assembly<'a> {
                 session.continue_transcript(&found.path, lock_timeout)
             }
             None => {
-                session.start_transcript(&env.homes.sessions_dir(), env.now_utc(), lock_timeout)
+                let now = env.now_utc();
+                let sessions_dir = env.homes.sessions_dir();
+                let joined = options.join_titled.as_deref().and_then(|title| {
+                    let since = now - chrono::Duration::days(1);
+                    crate::session::locate::find_titled(&sessions_dir, &session.cwd, title, since)
+                });
+                match joined {
+                    Some(path) => session.continue_transcript(&path, lock_timeout),
+                    None => session
+                        .start_transcript(&sessions_dir, now, lock_timeout)
+                        .map(|()| {
+                            if let Some(title) = &options.join_titled {
+                                session.title_if_new(title, now);
+                            }
+                        }),
+                }
             }
         };
         recorded.map_err(CommandError::from)?;

@@ -97,6 +97,12 @@ pub enum CardAnswer {
     Withdrawn,
 }
 
+/// Whether a call's `decidedBy` (`CardAnswer::decided_by`) is the answer of a card that was
+/// shown, as opposed to a rule, a mode or `noPerson`.
+pub fn shown_on_a_card(decided_by: &str) -> bool {
+    decided_by.starts_with("card:")
+}
+
 impl CardAnswer {
     /// The `decidedBy` recorded in the transcript.
     pub fn decided_by(&self) -> &'static str {

@@ -22,7 +22,7 @@ use crate::session::transcript::{self, Transcript};
 /// The custom entry type of a to-do list written by `TodoWrite`.
 pub const TODOS_ENTRY: &str = "finch.todos";
 /// The custom entry type of one call of a run.
-pub const TOOL_CALL_ENTRY: &str = "finch.toolCall";
+pub const TOOL_CALL_ENTRY: &str = transcript::TOOL_CALL_RECORD;
 /// The custom entry type of a trusted directory.
 pub const TRUSTED_DIR_ENTRY: &str = "finch.trustedDir";
 /// The most entries that wait while writing is deferred (see `SessionState::defer_records`).
@@ -58,6 +58,8 @@ pub struct SessionState {
     untitled_new: bool,
     /// The title `sync` writes unless the run named the session itself.
     pending_title: Option<(String, DateTime<Utc>)>,
+    /// This run created the transcript (`start_transcript`), so `forget_run` may remove it.
+    created: bool,
 }
 
 impl SessionState {
@@ -79,6 +81,7 @@ impl SessionState {
             cwd_dir: Arc::default(),
             untitled_new: false,
             pending_title: None,
+            created: false,
         }
     }
 
@@ -100,6 +103,7 @@ impl SessionState {
         });
         self.transcript = Some(Appender::create(&path, &header, lock_timeout)?);
         self.untitled_new = true;
+        self.created = true;
         Ok(())
     }
 
@@ -242,6 +246,33 @@ impl SessionState {
         written
     }
 
+    /// Leaves no trace of this run in the transcript: drops the records that wait (writing
+    /// must have been deferred, `defer_records`) and the pending title, and removes the
+    /// transcript if this run created it (its workspace's directory stays: its lock file may
+    /// be open in another finch). What `finch tool call` does after a refused call or an
+    /// unknown tool.
+    pub fn forget_run(&mut self) -> Result<(), SessionError> {
+        if self.pending.take().is_some() {
+            crate::host::control::records_wait(false);
+        }
+        self.pending_title = None;
+        self.untitled_new = false;
+        if !std::mem::take(&mut self.created) {
+            return Ok(());
+        }
+        let Some(appender) = self.transcript.take() else {
+            return Ok(());
+        };
+        let path = appender.path().to_path_buf();
+        drop(appender);
+        match std::fs::remove_file(&path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(source) => return Err(SessionError::Write { path, source }),
+        }
+        Ok(())
+    }
+
     /// Writes what waits and flushes the transcript to disk (end of a run).
     pub fn sync(&mut self) -> Result<(), SessionError> {
         self.flush_records()?;
@@ -272,6 +303,7 @@ impl SessionState {
             cwd_dir: Arc::clone(&self.cwd_dir),
             untitled_new: false,
             pending_title: None,
+            created: false,
         }
     }
 

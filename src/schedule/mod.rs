@@ -29,8 +29,14 @@ pub enum ScheduleError {
     /// A field of the task is not valid; nothing was written.
     #[error("{0}")]
     Invalid(#[from] FieldError),
-    #[error("no task with id \"{0}\"")]
+    #[error("no task with the id or name \"{0}\"")]
     UnknownTask(String),
+    /// Several tasks answer to what was given (a name, the beginning of ids): `(id, name)`.
+    #[error("\"{query}\" matches {} tasks", candidates.len())]
+    AmbiguousTask {
+        query: String,
+        candidates: Vec<(String, String)>,
+    },
     #[error("task \"{id}\" cannot be read from tasks.json: {reason}")]
     BrokenTask { id: String, reason: String },
     #[error("no space with the id or name \"{0}\"")]

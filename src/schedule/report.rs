@@ -110,7 +110,9 @@ pub fn local_zone_in(env: &Env) -> Zone {
     )
 }
 
-pub fn find_task<'a>(file: &'a TaskFile, id: &str) -> Result<&'a Task> {
+/// The task `query` names (its id, its name or the beginning of its id: `TaskFile::resolve_id`).
+pub fn find_task<'a>(file: &'a TaskFile, query: &str) -> Result<&'a Task> {
+    let id = &file.resolve_id(query).map_err(CommandError::from)?;
     if let Some(task) = file.find(id) {
         return Ok(task);
     }
@@ -123,6 +125,17 @@ pub fn find_task<'a>(file: &'a TaskFile, id: &str) -> Result<&'a Task> {
             None => ScheduleError::UnknownTask(id.to_string()),
         },
     ))
+}
+
+/// The id whose run history `query` asks for: a task's (`TaskFile::resolve_id`), or the whole
+/// id of a deleted task whose history is kept.
+pub fn history_task(file: &TaskFile, homes: &crate::homes::Homes, query: &str) -> Result<String> {
+    match file.resolve_id(query) {
+        Err(ScheduleError::UnknownTask(_)) if super::history::exists(homes, query) => {
+            Ok(query.to_string())
+        }
+        found => found.map_err(CommandError::from),
+    }
 }
 
 /// The schedule the flags give, if any (clap lets at most one through).
@@ -244,6 +257,15 @@ impl From<ScheduleError> for CommandError {
             }
             ScheduleError::UnknownTask(_) => CommandError::not_found(message)
                 .with_hint("run `finch schedule list` to see the task ids"),
+            ScheduleError::AmbiguousTask { candidates, .. } => {
+                let lines: Vec<String> = candidates
+                    .iter()
+                    .map(|(id, name)| format!("  {id}  {name}"))
+                    .collect();
+                CommandError::usage(format!("{message}:\n{}", lines.join("\n")))
+                    .with_code("ambiguous_id")
+                    .with_hint("give the task's whole id, or more of it")
+            }
             ScheduleError::UnknownSpace(_) => CommandError::not_found(message)
                 .with_hint("run `finch space list` to see the spaces"),
             ScheduleError::MissingDir(_) => CommandError::not_found(message),

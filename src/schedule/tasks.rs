@@ -233,6 +233,42 @@ impl TaskFile {
     pub fn find(&self, id: &str) -> Option<&Task> {
         self.tasks.iter().find(|t| t.id == id)
     }
+
+    /// The id of the task `query` names: its whole id, else its name, else the beginning of
+    /// its id (each ignoring case, `ids::pick`). An entry that cannot be read answers to its
+    /// id and the beginning of it only. Several tasks of one name, or ids that begin alike,
+    /// are `AmbiguousTask`.
+    pub fn resolve_id(&self, query: &str) -> Result<String, ScheduleError> {
+        let query = query.trim();
+        let mut named: Vec<(&str, Option<&str>)> = self
+            .tasks
+            .iter()
+            .map(|t| (t.id.as_str(), Some(t.name.as_str())))
+            .collect();
+        named.extend(
+            self.broken
+                .iter()
+                .filter_map(|b| Some((b.id.as_deref()?, None))),
+        );
+        let id = |(id, _): &(&str, Option<&str>)| ids::same(id, query);
+        let name =
+            |(_, name): &(&str, Option<&str>)| name.is_some_and(|n| ids::same(n.trim(), query));
+        let begins = |(id, _): &(&str, Option<&str>)| ids::begins(id, query);
+        if query.is_empty() {
+            return Err(ScheduleError::UnknownTask(query.to_string()));
+        }
+        match ids::pick(named, &[&id, &name, &begins]) {
+            ids::Picked::One((id, _)) => Ok(id.to_string()),
+            ids::Picked::Nothing => Err(ScheduleError::UnknownTask(query.to_string())),
+            ids::Picked::Several(candidates) => Err(ScheduleError::AmbiguousTask {
+                query: query.to_string(),
+                candidates: candidates
+                    .into_iter()
+                    .map(|(id, name)| (id.to_string(), name.unwrap_or("").to_string()))
+                    .collect(),
+            }),
+        }
+    }
 }
 
 /// What `create` needs.
@@ -450,6 +486,7 @@ pub fn update_with(
         check_effort(effort)?;
     }
     change(homes, lock_timeout, |items, file| {
+        let id = &file.resolve_id(id)?;
         let index = index_of(items, id)?;
         let mut task = match file.find(id) {
             Some(t) => t.clone(),
@@ -527,8 +564,8 @@ pub fn update_with(
 
 /// Removes a task from the file (its run history stays). Returns the entry as it was stored.
 pub fn delete(homes: &Homes, id: &str, lock_timeout: Duration) -> Result<Value, ScheduleError> {
-    change(homes, lock_timeout, |items, _| {
-        let index = index_of(items, id)?;
+    change(homes, lock_timeout, |items, file| {
+        let index = index_of(items, &file.resolve_id(id)?)?;
         Ok(items.remove(index))
     })
 }

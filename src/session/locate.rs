@@ -12,6 +12,7 @@ use chrono::{DateTime, Utc};
 use super::transcript::{self, Header, SessionSummary};
 use super::{SessionError, Warning, par_map};
 use crate::homes::Homes;
+use crate::ids::Picked;
 
 /// One transcript file and the id it answers to.
 #[derive(Debug, Clone, PartialEq)]
@@ -82,27 +83,51 @@ pub fn resolve(homes: &Homes, query: &str) -> Result<SessionRef, SessionError> {
 }
 
 fn pick(sessions: Vec<SessionRef>, query: &str) -> Result<SessionRef, SessionError> {
-    let wanted = query.to_lowercase();
-    let mut exact: Vec<SessionRef> = Vec::new();
-    let mut prefixed: Vec<SessionRef> = Vec::new();
-    for s in sessions {
-        let id = s.id.to_lowercase();
-        if id == wanted {
-            exact.push(s);
-        } else if id.starts_with(&wanted) {
-            prefixed.push(s);
-        }
-    }
-    let candidates = if exact.is_empty() { prefixed } else { exact };
-    let mut rest = candidates.into_iter();
-    match (rest.next(), rest.next()) {
-        (None, _) => Err(SessionError::NotFound(query.to_string())),
-        (Some(one), None) => Ok(one),
-        (Some(a), Some(b)) => Err(SessionError::Ambiguous {
+    let exact = |s: &SessionRef| crate::ids::same(&s.id, query);
+    let begins = |s: &SessionRef| crate::ids::begins(&s.id, query);
+    match crate::ids::pick(sessions, &[&exact, &begins]) {
+        Picked::One(one) => Ok(one),
+        Picked::Nothing => Err(SessionError::NotFound(query.to_string())),
+        Picked::Several(candidates) => Err(SessionError::Ambiguous {
             query: query.to_string(),
-            candidates: [a, b].into_iter().chain(rest).collect(),
+            candidates,
         }),
     }
+}
+
+/// The newest transcript of `cwd` started at or after `since` whose title is `title` and that
+/// holds no conversation (no message besides finch's records of calls): the session `finch tool
+/// call` adds a day's calls in one directory to (`HostOptions::join_titled`). A session renamed
+/// since, or resumed by pi, is no longer joined. Only `cwd`'s own directory is read, and in it
+/// only transcripts whose file names say they started since `since`.
+pub fn find_titled(
+    sessions_dir: &Path,
+    cwd: &Path,
+    title: &str,
+    since: DateTime<Utc>,
+) -> Option<PathBuf> {
+    let started = since.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+    let first = transcript::new_transcript_path(sessions_dir, cwd, &started, "");
+    let dir = first.parent()?;
+    let first_name = first.file_name()?.to_string_lossy().into_owned();
+    let mut recent: Vec<PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .filter(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            !name.starts_with('.') && name.ends_with(".jsonl") && name >= first_name
+        })
+        .map(|e| e.path())
+        .collect();
+    recent.sort_by(|a, b| b.file_name().cmp(&a.file_name()));
+    let cwd = cwd.to_string_lossy();
+    recent.into_iter().find(|path| {
+        transcript::summarize(path).is_ok_and(|(s, _)| {
+            s.name.as_deref() == Some(title)
+                && s.workspace.as_deref() == Some(&*cwd)
+                && s.messages == s.calls
+        })
+    })
 }
 
 /// What `list` shows.

@@ -78,7 +78,7 @@ pub enum SessionError {
 }
 
 /// Session errors as exit codes: unknown ids and missing paths are "not found" (3), a held lock
-/// is 5, a bad query or `--since` is usage (2), everything else 1.
+/// is 5, a bad query or `--since` or an id that begins several is usage (2), everything else 1.
 impl From<SessionError> for CommandError {
     fn from(err: SessionError) -> CommandError {
         let message = err.to_string();
@@ -90,7 +90,7 @@ impl From<SessionError> for CommandError {
         }
         SessionError::Ambiguous { query, candidates } => {
             let lines: Vec<String> = candidates.iter().map(describe_candidate).collect();
-            CommandError::failed(format!(
+            CommandError::usage(format!(
                 "\"{query}\" matches {} sessions:\n{}",
                 candidates.len(),
                 lines.join("\n")

@@ -17,6 +17,8 @@ use super::{SessionError, Warning};
 
 /// How many characters of the first user message make a title.
 const TITLE_CHARS: usize = 80;
+/// The custom entry type of finch's record of one call (`host::session::TOOL_CALL_ENTRY`).
+pub const TOOL_CALL_RECORD: &str = "finch.toolCall";
 /// The longest header line read when only the header is wanted.
 const MAX_HEADER_BYTES: u64 = 1 << 20;
 
@@ -218,8 +220,12 @@ pub struct SessionSummary {
     pub started: Option<String>,
     /// The timestamp of the last entry (the header's when there is none).
     pub last_activity: Option<String>,
-    /// `message` entries of any role, not counting the opening of a transcript finch created.
+    /// `message` entries of any role (not counting the opening of a transcript finch created),
+    /// and finch's records of calls (`finch.toolCall`: a call and its result, which pi would
+    /// have written as messages), so a session of `finch run` or `tool call` counts its calls.
     pub messages: usize,
+    /// The `finch.toolCall` records among `messages`.
+    pub calls: usize,
 }
 
 impl SessionSummary {
@@ -233,6 +239,7 @@ impl SessionSummary {
             "started": self.started,
             "lastActivity": self.last_activity,
             "messages": self.messages,
+            "calls": self.calls,
             "path": self.path,
         })
     }
@@ -247,6 +254,8 @@ struct LightEntry {
     timestamp: Option<Value>,
     name: Option<Value>,
     message: Option<LightMessage>,
+    #[serde(rename = "customType")]
+    custom_type: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -269,6 +278,7 @@ pub fn summarize(path: &Path) -> Result<(SessionSummary, Vec<Warning>), SessionE
         started: None,
         last_activity: None,
         messages: 0,
+        calls: 0,
     };
     let mut first_user: Option<String> = None;
     let warnings = for_each_line(path, |_, line| {
@@ -279,7 +289,7 @@ pub fn summarize(path: &Path) -> Result<(SessionSummary, Vec<Warning>), SessionE
             header = Header::from_value(&value);
             return Ok(());
         }
-        let (kind, timestamp, name, role, finch_said) =
+        let (kind, timestamp, name, role, finch_said, custom_type) =
             match serde_json::from_slice::<LightEntry>(line) {
                 Ok(light) => {
                     let (role, provider) = light
@@ -292,6 +302,7 @@ pub fn summarize(path: &Path) -> Result<(SessionSummary, Vec<Warning>), SessionE
                         str_of(&light.name),
                         role,
                         finch_said,
+                        str_of(&light.custom_type),
                     )
                 }
                 Err(_) => {
@@ -304,6 +315,7 @@ pub fn summarize(path: &Path) -> Result<(SessionSummary, Vec<Warning>), SessionE
                         s("name"),
                         role.map(str::to_string),
                         super::append::is_opening(&v),
+                        s("customType"),
                     )
                 }
             };
@@ -328,6 +340,10 @@ pub fn summarize(path: &Path) -> Result<(SessionSummary, Vec<Warning>), SessionE
                         first_user = Some(cut(&text, TITLE_CHARS));
                     }
                 }
+            }
+            Some("custom") if custom_type.as_deref() == Some(TOOL_CALL_RECORD) => {
+                summary.messages += 1;
+                summary.calls += 1;
             }
             Some("session_info") => {
                 // The last name wins; a blank one clears it, as pi reads it.

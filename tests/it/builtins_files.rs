@@ -398,20 +398,21 @@ fn the_transcript_records_each_call() {
     call(&ctx, "Read", json!({"file_path": "a.txt"})).success();
     call(&ctx, "Read", json!({"file_path": "nope.txt"})).failure(1);
 
+    // Both calls of the day in this directory are in one session.
     let transcripts = ctx.transcripts();
-    assert_eq!(transcripts.len(), 2, "{transcripts:?}");
+    assert_eq!(transcripts.len(), 1, "{transcripts:?}");
     let calls = ctx.tool_calls(&transcripts[0]);
-    assert_eq!(calls.len(), 1);
+    assert_eq!(calls.len(), 2);
     assert_eq!(calls[0]["tool"], "Read");
     assert_eq!(calls[0]["arguments"], json!({"file_path": "a.txt"}));
     assert_eq!(calls[0]["decision"], "allow");
     assert_eq!(calls[0]["decidedBy"], "fastLane");
     assert_eq!(calls[0]["isError"], false);
     assert_eq!(calls[0]["result"]["content"][0]["text"], "     1\thello\n");
-    let failed = ctx.tool_calls(&transcripts[1]);
-    assert_eq!(failed[0]["isError"], true);
+    let failed = &calls[1];
+    assert_eq!(failed["isError"], true);
     assert!(
-        failed[0]["result"]["content"][0]["text"]
+        failed["result"]["content"][0]["text"]
             .as_str()
             .unwrap()
             .contains("does not exist")

@@ -139,3 +139,98 @@ fn a_completion_with_unreadable_state_offers_nothing_and_no_error() {
     assert!(out.status.success(), "{out:?}");
     assert!(out.stderr.is_empty(), "{out:?}");
 }
+
+/// Issue 31, item 7: where a path goes (`add`, `doctor`, `--minitool`), Tab offers paths.
+#[test]
+fn paths_complete_for_add_doctor_and_minitool() {
+    let ctx = TestContext::new();
+    std::fs::create_dir_all(ctx.work.join("example-tool")).unwrap();
+    std::fs::write(ctx.work.join("example.tgz"), b"").unwrap();
+    for shell in ["zsh", "fish", "bash"] {
+        let cases: [(&[&str], &[&str]); 4] = [
+            (
+                &["finch", "add", "./exa"],
+                &["./example-tool/", "./example.tgz"],
+            ),
+            (&["finch", "doctor", "exa"], &["example-tool/"]),
+            (&["finch", "run", "--minitool", "exa"], &["example-tool/"]),
+            (
+                &["finch", "tool", "call", "--minitool", "exa"],
+                &["example-tool/"],
+            ),
+        ];
+        for (words, want) in cases {
+            let mut offered = ask(&ctx, shell, words);
+            offered.sort();
+            assert_eq!(offered, want.to_vec(), "{shell}: {words:?}");
+        }
+    }
+}
+
+/// Issue 31, item 7: flags are offered once a `-` is typed, not before: an empty word offers
+/// the values and subcommands that go there.
+#[test]
+fn flags_are_offered_only_after_a_dash() {
+    let (ctx, task, _) = state();
+    for shell in ["zsh", "fish", "bash"] {
+        let offered = ask(&ctx, shell, &["finch", "schedule", "run", ""]);
+        assert_eq!(offered, std::slice::from_ref(&task), "{shell}");
+        let offered = ask(&ctx, shell, &["finch", "schedule", ""]);
+        assert!(
+            offered.contains(&"create".to_string()),
+            "{shell}: {offered:?}"
+        );
+        assert!(
+            !offered.iter().any(|o| o.starts_with('-')),
+            "{shell}: {offered:?}"
+        );
+        let offered = ask(&ctx, shell, &["finch", "schedule", "run", "-"]);
+        for flag in ["--json", "-h"] {
+            assert!(offered.contains(&flag.to_string()), "{shell}: {offered:?}");
+        }
+        let offered = ask(&ctx, shell, &["finch", "tool", "call", "Read", "--ap"]);
+        assert_eq!(offered, ["--approve"], "{shell}");
+    }
+}
+
+/// Issue 31, item 7: after the tool of `tool call`, Tab offers the tool's argument names from
+/// its schema (`key=`, required first, those given left out), and an enum's values after
+/// `key=`; flags before the tool are skipped.
+#[test]
+fn tool_call_offers_the_tools_argument_names() {
+    let ctx = TestContext::new();
+    for shell in ["zsh", "fish", "bash"] {
+        let offered = ask(&ctx, shell, &["finch", "tool", "call", "Read", ""]);
+        assert_eq!(
+            offered,
+            ["file_path=", "offset=", "limit=", "pages="],
+            "{shell}"
+        );
+        let offered = ask(
+            &ctx,
+            shell,
+            &[
+                "finch",
+                "tool",
+                "call",
+                "--mode",
+                "ask",
+                "Read",
+                "file_path=a",
+                "o",
+            ],
+        );
+        assert_eq!(offered, ["offset="], "{shell}");
+        let offered = ask(
+            &ctx,
+            shell,
+            &["finch", "tool", "call", "Memory", "action=s"],
+        );
+        assert_eq!(offered, ["action=search", "action=show"], "{shell}");
+        let offered = ask(&ctx, shell, &["finch", "tool", "call", "NoSuchTool", ""]);
+        assert!(
+            offered.iter().all(|o| o.starts_with('-')),
+            "{shell}: {offered:?}"
+        );
+    }
+}

@@ -241,7 +241,11 @@ fn pi_resumes_a_finch_transcript_and_it_stays_one_tree_with_one_header() {
 
     let summary = session_summary(&ctx, &id);
     assert_eq!(summary["title"], "From finch");
-    assert_eq!(summary["messages"], 4, "pi's messages, not the opening");
+    assert_eq!(
+        summary["messages"], 5,
+        "pi's messages and finch's record of the Read, not the opening"
+    );
+    assert_eq!(summary["calls"], 1);
     let shown = ctx.run(&["session", "show", &id]);
     shown.success();
     assert_eq!(shown.stdout().matches("Read {").count(), 1, "{shown}");

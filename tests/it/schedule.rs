@@ -521,6 +521,90 @@ fn update_enable_disable_and_delete_keep_what_they_do_not_touch() {
     assert_eq!(doc, json!({"schemaVersion": 2, "tasks": []}));
 }
 
+/// Issue 31, item 5: every command that takes a task takes its name or the beginning of its
+/// id as well; a name or a beginning that several tasks answer to is a usage error (exit 2)
+/// listing them, and changes nothing.
+#[test]
+fn tasks_are_named_by_id_name_or_unique_id_prefix_everywhere() {
+    let ctx = TestContext::new();
+    install_agent(&ctx, 0, 0);
+    let report = create(
+        &ctx,
+        &[
+            "--name",
+            "Morning report",
+            "--prompt",
+            "Summarise",
+            "--daily",
+            "07:00",
+        ],
+    );
+    let twin_a = create(
+        &ctx,
+        &["--name", "twin", "--prompt", "A", "--daily", "08:00"],
+    );
+    let twin_b = create(
+        &ctx,
+        &["--name", "twin", "--prompt", "B", "--daily", "09:00"],
+    );
+    // The shortest beginning that no other id shares.
+    let prefix = (3..report.len())
+        .map(|n| &report[..n])
+        .find(|p| ![&twin_a, &twin_b].iter().any(|o| o.starts_with(p)))
+        .expect("ids differ")
+        .to_string();
+    let named = |args: &[&str]| {
+        let mut all = vec!["--json", "schedule"];
+        all.extend_from_slice(args);
+        let out = run_at(&ctx, NOW, &all);
+        out.success();
+        out.json()
+    };
+    // By name (any case) and by the beginning of the id.
+    assert_eq!(named(&["disable", "morning REPORT"])["enabled"], false);
+    assert_eq!(named(&["enable", &prefix])["enabled"], true);
+    assert_eq!(
+        named(&["update", &prefix.to_uppercase(), "--name", "Evening report"])["name"],
+        "Evening report"
+    );
+    let ran = named(&["run", "evening report"]);
+    assert_eq!(ran["taskId"], report.as_str(), "{ran}");
+    let runs = named(&["history", "Evening report"]);
+    assert_eq!(runs.as_array().map(Vec::len), Some(1), "{runs}");
+    assert_eq!(runs[0]["taskId"], report.as_str());
+
+    // Two tasks named "twin", and "t-" begins every id: usage errors that list the candidates.
+    let before = std::fs::read(tasks_json(&ctx)).unwrap();
+    for args in [
+        &["schedule", "update", "twin", "--name", "x"][..],
+        &["schedule", "enable", "twin"],
+        &["schedule", "disable", "twin"],
+        &["--yes", "schedule", "delete", "twin"],
+        &["schedule", "run", "twin"],
+        &["schedule", "history", "twin"],
+        &["schedule", "run", "t-"],
+    ] {
+        let out = run_at(&ctx, NOW, args);
+        out.failure(2);
+        let query = if args.contains(&"t-") { "t-" } else { "twin" };
+        let count = if query == "t-" { 3 } else { 2 };
+        out.stderr_has(&format!("Error: \"{query}\" matches {count} tasks:\n"));
+        out.stderr_has(&format!("  {twin_a}  twin\n"));
+        out.stderr_has(&format!("  {twin_b}  twin\n"));
+        out.stderr_has("hint: give the task's whole id, or more of it");
+    }
+    let out = run_at(&ctx, NOW, &["--json", "schedule", "run", "twin"]);
+    out.failure(2);
+    assert_eq!(out.json()["error"]["code"], "ambiguous_id");
+    assert_eq!(std::fs::read(tasks_json(&ctx)).unwrap(), before);
+
+    // A whole id wins over the name, and delete takes a name too.
+    named(&["update", &twin_a, "--name", &twin_b]);
+    assert_eq!(named(&["disable", &twin_b])["id"], twin_b.as_str());
+    let gone = named(&["--yes", "delete", "evening report"]);
+    assert_eq!(gone["deleted"]["id"], report.as_str(), "{gone}");
+}
+
 #[test]
 fn unknown_ids_exit_3() {
     let ctx = TestContext::new();
@@ -535,7 +619,7 @@ fn unknown_ids_exit_3() {
     ] {
         let out = ctx.run(args);
         out.failure(3);
-        out.stderr_has("Error: no task with id \"t-000000\"");
+        out.stderr_has("Error: no task with the id or name \"t-000000\"");
         out.stderr_has("hint: run `finch schedule list` to see the task ids");
     }
     let out = ctx.run(&["--json", "schedule", "run", "t-000000"]);
@@ -1331,4 +1415,113 @@ fn children_that_setsid_away_with_the_output_open_are_killed() {
         format!("killed 1 process(es) the agent left behind holding its output (pid {escapee})")
     );
     assert_eq!(record["outputTail"], "agent leaves\n");
+}
+
+/// A `bin` directory holding an executable `pi` that only exits, and a PATH that finds it
+/// first.
+fn fake_pi(ctx: &TestContext) -> String {
+    let bin = ctx.base().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let pi = bin.join("pi");
+    std::fs::write(&pi, "#!/bin/sh\nexit 0\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&pi, std::fs::Permissions::from_mode(0o755)).unwrap();
+    format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
+
+const CREATE: [&str; 8] = [
+    "schedule", "create", "--name", "Digest", "--prompt", "Sum up", "--daily", "08:00",
+];
+
+/// Issue 31, item 9: on a terminal, with no `[agent] command` and pi on PATH, `schedule
+/// create` offers to set pi's; yes writes it to finch.toml (keeping what the file held), no
+/// leaves the file alone and says how to set one.
+#[test]
+fn create_on_a_terminal_offers_to_set_pi_as_the_agent() {
+    use crate::cards::Pty;
+    let ctx = TestContext::new();
+    let path = fake_pi(&ctx);
+    let toml = ctx.runtime.join("config/finch.toml");
+    std::fs::create_dir_all(toml.parent().unwrap()).unwrap();
+    std::fs::write(&toml, "# my settings\n[host]\nmode = \"ask\"\n").unwrap();
+
+    let mut pty = Pty::spawn_env(&ctx, &CREATE, &[("PATH", &path), ("FINCH_NOW", NOW)]);
+    pty.expect("Created task");
+    let asked = pty.expect("[y/N] ");
+    assert!(asked.contains("Run tasks with pi ("), "{asked}");
+    assert!(asked.contains(&format!("{}", toml.display())), "{asked}");
+    pty.send("n\r");
+    pty.expect("warning: no agent command is configured yet");
+    let (code, tail) = pty.finish();
+    assert_eq!(code, 0, "{tail}");
+    assert_eq!(
+        std::fs::read_to_string(&toml).unwrap(),
+        "# my settings\n[host]\nmode = \"ask\"\n"
+    );
+
+    let mut pty = Pty::spawn_env(&ctx, &CREATE, &[("PATH", &path), ("FINCH_NOW", NOW)]);
+    pty.expect("[y/N] ");
+    pty.send("y\r");
+    pty.expect("Set [agent] command in");
+    let (code, tail) = pty.finish();
+    assert_eq!(code, 0, "{tail}");
+    assert!(!tail.contains("warning"), "{tail}");
+    assert_eq!(
+        std::fs::read_to_string(&toml).unwrap(),
+        "# my settings\n[host]\nmode = \"ask\"\n\n[agent]\ncommand = [\"pi\", \"--model\", \"{model}\", \"--thinking\", \"{effort}\", \"--session\", \"{session}\", \"-p\", \"{prompt}\"]\n"
+    );
+
+    // Set now: the next create asks nothing.
+    let pty = Pty::spawn_env(&ctx, &CREATE, &[("PATH", &path), ("FINCH_NOW", NOW)]);
+    let (code, tail) = pty.finish();
+    assert_eq!(code, 0, "{tail}");
+    assert!(
+        tail.contains("Created task") && !tail.contains("[y/N]"),
+        "{tail}"
+    );
+}
+
+/// Issue 31, item 9: on a pipe `schedule create` never asks, even with pi on PATH: it warns and
+/// says how to set the agent command, and writes no settings.
+#[test]
+fn create_on_a_pipe_never_asks_and_says_how_to_set_the_agent() {
+    let ctx = TestContext::new();
+    let path = fake_pi(&ctx);
+    let out = Run(ctx
+        .cmd()
+        .env("PATH", &path)
+        .env("FINCH_NOW", NOW)
+        .args(CREATE)
+        .output()
+        .unwrap());
+    out.success();
+    assert!(!out.stderr().contains("[y/N]"), "{out}");
+    out.stderr_has(&format!(
+        "warning: no agent command is configured yet; runs fail until `[agent] command` is set in {} (for pi: command = [\"pi\", \"-p\", \"{{prompt}}\"]; `finch schedule create --help` says more)",
+        ctx.runtime.join("config/finch.toml").display()
+    ));
+    assert!(!ctx.runtime.join("config/finch.toml").exists());
+}
+
+/// Issue 31, item 9: `schedule create --help` says what a task runs and how to set it, for pi
+/// and for a plain shell command.
+#[test]
+fn create_help_explains_the_agent_command() {
+    let ctx = TestContext::new();
+    let out = ctx.run(&["schedule", "create", "--help"]);
+    out.success();
+    let help = out.stdout();
+    for needle in [
+        "A task runs the agent command set in `<runtime>/config/finch.toml` under `[agent]",
+        "there is none by default, and runs fail until one is set",
+        "    command = [\"pi\", \"--session\", \"{session}\", \"-p\", \"{prompt}\"]",
+        "    command = [\"sh\", \"-c\", \"echo \\\"$1\\\" >> \\\"$HOME/reminders.txt\\\"\", \"sh\", \"{prompt}\"]",
+        "offers to set pi's",
+    ] {
+        assert!(help.contains(needle), "{needle:?} not in:\n{help}");
+    }
 }

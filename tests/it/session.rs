@@ -204,6 +204,7 @@ fn list_json_workspace_and_limit() {
             "started": "2026-01-10T09:00:00.000Z",
             "lastActivity": "2026-01-10T09:00:04.000Z",
             "messages": 2,
+            "calls": 0,
             "path": path_str(&a),
         })
     );
@@ -292,9 +293,9 @@ fn ids_may_be_abbreviated_when_unique() {
     ctx.run(&["session", "show", "0195AAAA-2"])
         .success()
         .stdout_has(&format!("Session {ID_B}"));
-    // Two sessions share `0195aaaa`: exit 1, both named.
+    // Two sessions share `0195aaaa`: a usage error (exit 2), both named.
     let out = ctx.run(&["session", "show", "0195aaaa"]);
-    out.failure(1)
+    out.failure(2)
         .stderr_has("Error: \"0195aaaa\" matches 2 sessions:")
         .stderr_has(&format!(
             "  {ID_A}  started 2026-01-10T09:00:00.000Z  in /w/alpha"
@@ -302,7 +303,7 @@ fn ids_may_be_abbreviated_when_unique() {
         .stderr_has(&format!("  {ID_B}  started"))
         .stderr_has("hint: give more characters of the id");
     let out = ctx.run(&["session", "rename", "0195", "x", "--json"]);
-    out.failure(1);
+    out.failure(2);
     assert_eq!(out.json()["error"]["code"], "ambiguous_id", "{out}");
     // Unknown: exit 3.
     let out = ctx.run(&["session", "show", "ffff"]);
@@ -756,11 +757,17 @@ fn sessions_of_tool_call_and_jsonl_get_titles_and_are_found_by_their_arguments()
         .map(|s| s["title"].as_str().unwrap_or_default().to_string())
         .collect();
     titles.sort();
+    // The day is the local date of the real clock.
+    for t in &mut titles {
+        if t.starts_with("tool calls on 20") && t.len() == "tool calls on 2026-12-01".len() {
+            *t = "tool calls on <day>".into();
+        }
+    }
     assert_eq!(
         titles,
         [
             "finch run --jsonl: ToolSearch {\"query\":\"quokka\"}",
-            "tool call: ToolSearch {\"query\":\"zebracorn pictures\"}"
+            "tool calls on <day>",
         ],
         "{listed}"
     );
@@ -800,4 +807,157 @@ fn sessions_of_tool_call_and_jsonl_get_titles_and_are_found_by_their_arguments()
             .any(|t| t.as_str().unwrap_or("").contains("\"x\"")),
         "{again}"
     );
+}
+
+/// `finch tool call` at `now` (RFC 3339) with `TZ=UTC`, in `cwd`, without `--json`.
+fn call_at(ctx: &TestContext, now: &str, cwd: &Path, args: &[&str]) -> std::process::Output {
+    let mut cmd = ctx.cmd();
+    cmd.env("FINCH_NOW", now)
+        .env("TZ", "UTC")
+        .current_dir(cwd)
+        .args(["tool", "call"])
+        .args(args);
+    cmd.output().expect("finch runs")
+}
+
+/// Issue 31, item 8: a refused call and a call of a tool that is not there leave no session
+/// behind — not a new transcript, and no record in the day's session either.
+#[test]
+fn refused_and_unknown_tool_calls_leave_no_session() {
+    let ctx = TestContext::new();
+    let now = "2026-12-01T10:00:00Z";
+    let unknown = call_at(&ctx, now, &ctx.work, &["NoSuchTool", "x=1"]);
+    assert_eq!(unknown.status.code(), Some(3), "{unknown:?}");
+    let refused = call_at(&ctx, now, &ctx.work, &["Bash", "command=rm -rf gone"]);
+    assert_eq!(refused.status.code(), Some(4), "{refused:?}");
+    assert_eq!(ctx.transcripts(), Vec::<PathBuf>::new());
+    let listed = ctx.run(&["session", "list"]);
+    listed.success();
+    assert_eq!(listed.stdout(), "");
+
+    // A call that ran starts the day's session; a refused one adds nothing to it.
+    let ran = call_at(&ctx, now, &ctx.work, &["ToolSearch", "query=read"]);
+    assert!(ran.status.success(), "{ran:?}");
+    call_at(&ctx, now, &ctx.work, &["Bash", "command=rm -rf gone"]);
+    call_at(&ctx, now, &ctx.work, &["NoSuchTool"]);
+    let files = ctx.transcripts();
+    assert_eq!(files.len(), 1, "{files:?}");
+    let tools: Vec<Value> = ctx
+        .tool_calls(&files[0])
+        .iter()
+        .map(|c| c["tool"].clone())
+        .collect();
+    assert_eq!(tools, [json!("ToolSearch")]);
+
+    // With --session the person chose the session: a refused call is recorded in it.
+    let id = serde_json::from_str::<Value>(
+        std::fs::read_to_string(&files[0])
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    call_at(
+        &ctx,
+        now,
+        &ctx.work,
+        &["Bash", "command=rm -rf gone", "--session", &id],
+    );
+    assert_eq!(ctx.tool_calls(&files[0]).len(), 2);
+}
+
+/// Issue 31, item 8: the `tool call`s of one day in one directory are one session, titled with
+/// the day; another directory, another day, or a session renamed or holding a conversation
+/// starts a new one.
+#[test]
+fn tool_calls_of_one_day_and_directory_share_one_session() {
+    let ctx = TestContext::new();
+    let other = ctx.base().join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    let day1 = ["2026-12-01T08:00:00Z", "2026-12-01T23:59:00Z"];
+    for now in day1 {
+        for query in ["read", "write"] {
+            let out = call_at(
+                &ctx,
+                now,
+                &ctx.work,
+                &["ToolSearch", &format!("query={query}")],
+            );
+            assert!(out.status.success(), "{out:?}");
+        }
+    }
+    let out = call_at(&ctx, day1[0], &other, &["ToolSearch", "query=grep"]);
+    assert!(out.status.success(), "{out:?}");
+    let files = ctx.transcripts();
+    assert_eq!(files.len(), 2, "{files:?}");
+    let listed = ctx.run(&["--json", "session", "list"]).success().json();
+    let rows: Vec<(String, String, u64)> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["title"].as_str().unwrap().to_string(),
+                s["workspace"].as_str().unwrap().to_string(),
+                s["calls"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let work = ctx.work.to_string_lossy().to_string();
+    let other_dir = other.to_string_lossy().to_string();
+    assert_eq!(
+        rows,
+        [
+            ("tool calls on 2026-12-01".to_string(), work.clone(), 4),
+            ("tool calls on 2026-12-01".to_string(), other_dir, 1),
+        ],
+        "{listed}"
+    );
+
+    // The next day starts another.
+    call_at(
+        &ctx,
+        "2026-12-02T00:01:00Z",
+        &ctx.work,
+        &["ToolSearch", "query=a"],
+    );
+    assert_eq!(ctx.transcripts().len(), 3);
+    // A renamed session is the person's own: the next call starts another.
+    let id = listed[0]["id"].as_str().unwrap();
+    ctx.run(&["session", "rename", id, "Mine"]).success();
+    call_at(
+        &ctx,
+        "2026-12-01T23:59:30Z",
+        &ctx.work,
+        &["ToolSearch", "query=b"],
+    );
+    assert_eq!(ctx.transcripts().len(), 4);
+}
+
+/// Issue 31, item 8: `session list` counts the calls finch recorded (it said 0 for every
+/// session finch made, whose calls are `finch.toolCall` records, not pi messages).
+#[test]
+fn session_list_counts_recorded_calls_as_messages() {
+    let ctx = TestContext::new();
+    for query in ["read", "write", "grep"] {
+        call_at(
+            &ctx,
+            "2026-12-01T08:00:00Z",
+            &ctx.work,
+            &["ToolSearch", &format!("query={query}")],
+        );
+    }
+    let listed = ctx.run(&["session", "list"]);
+    listed.success();
+    let line = listed.stdout();
+    let fields: Vec<&str> = line.trim_end().split('\t').collect();
+    assert_eq!(fields[1], "tool calls on 2026-12-01", "{line}");
+    assert_eq!(fields.last(), Some(&"3"), "{line}");
+    let json = ctx.run(&["--json", "session", "list"]).success().json();
+    assert_eq!(json[0]["messages"], 3);
+    assert_eq!(json[0]["calls"], 3);
 }

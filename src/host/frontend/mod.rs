@@ -26,7 +26,8 @@ fn reload_if_minitools_changed(host: &mut Host) {
 }
 
 /// The title a session this run started gets after its first call: `finch run --jsonl: Read
-/// notes.txt`, `tool call: Bash ls -la`; `None` once the run has one (or continues a session).
+/// notes.txt`, `finch run: Bash ls -la`; `None` once the run has one (or continues a session).
+/// (`finch tool call` titles the session of its day instead, `HostOptions::join_titled`.)
 /// Made before the call (which takes the arguments), given after it (`title_session`).
 pub fn new_session_title(
     host: &Host,

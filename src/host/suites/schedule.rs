@@ -16,11 +16,10 @@ use super::super::output::{Content, ToolOutput};
 use super::super::{CallCx, HostEnv};
 use super::{About, Action, ActionError, Suite};
 use crate::error::CommandError;
-use crate::schedule::ScheduleError;
 use crate::schedule::history::{self, RunStatus, Trigger};
 use crate::schedule::report::{
-    TaskSettings, When, find_task, invalid, listed_task_json, local_zone_in, mode_of, outcome,
-    runner_for, schedule_of, target_in, task_json, timeout_of,
+    TaskSettings, When, find_task, history_task, invalid, listed_task_json, local_zone_in, mode_of,
+    outcome, runner_for, schedule_of, target_in, task_json, timeout_of,
 };
 use crate::schedule::runner::Cancel;
 use crate::schedule::tasks::{self, NewTask, TaskChanges, TaskFile};
@@ -49,7 +48,7 @@ impl Suite for ScheduleSuite {
     }
 
     fn actions(&self) -> Vec<Action> {
-        let id = json!({"type": "string", "description": "The task id (t-…), as list shows it"});
+        let id = json!({"type": "string", "description": "The task: its id (t-…) as list shows it, its name, or the beginning of its id"});
         let task_properties = |for_update: bool| {
             let clears = if for_update {
                 "; an empty string clears it"
@@ -389,9 +388,13 @@ fn enable(
 }
 
 fn delete(args: &Map<String, Value>, env: &HostEnv) -> Result<ToolOutput, ActionError> {
-    let id = id(args);
-    let removed =
-        tasks::delete(&env.homes, &id, env.settings.lock_timeout).map_err(CommandError::from)?;
+    let removed = tasks::delete(&env.homes, &id(args), env.settings.lock_timeout)
+        .map_err(CommandError::from)?;
+    let id = removed
+        .get("id")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
     let mut output = ToolOutput::json(json!({ "deleted": removed }));
     if history::exists(&env.homes, &id) {
         output.content.push(Content::Text(format!(
@@ -448,14 +451,10 @@ fn run_now(args: &Map<String, Value>, env: &HostEnv) -> Result<ToolOutput, Actio
 fn history_of(args: &Map<String, Value>, env: &HostEnv) -> Result<ToolOutput, ActionError> {
     let homes = &env.homes;
     let id = text(args, "id");
-    if let Some(id) = &id {
-        let file = load(env)?;
-        let known =
-            file.find(id).is_some() || file.broken.iter().any(|b| b.id.as_deref() == Some(id));
-        if !known && !history::exists(homes, id) {
-            return Err(CommandError::from(ScheduleError::UnknownTask(id.clone())).into());
-        }
-    }
+    let id = match id {
+        Some(query) => Some(history_task(&load(env)?, homes, &query)?),
+        None => None,
+    };
     let limit = args
         .get("limit")
         .and_then(Value::as_u64)
