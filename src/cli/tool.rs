@@ -143,7 +143,7 @@ fn cmd_list(ctx: &Context, args: &ListArgs) -> Result<()> {
         return ctx.ui.json(&Value::Array(list));
     }
     let mut table = Table::new(&["NAME", "LAYER", "EXPOSURE", "DESCRIPTION"])
-        .whole(&["NAME"])
+        .cut(&["DESCRIPTION"])
         .optional(&["EXPOSURE", "LAYER"]);
     for tool in tools {
         table.row(vec![
@@ -153,7 +153,7 @@ fn cmd_list(ctx: &Context, args: &ListArgs) -> Result<()> {
             first_line(&tool.def.description),
         ]);
     }
-    ctx.ui.lines(table.render(ctx.ui.width()))
+    ctx.ui.table(&table)
 }
 
 fn cmd_search(ctx: &Context, args: &SearchArgs) -> Result<()> {
@@ -181,7 +181,9 @@ fn cmd_search(ctx: &Context, args: &SearchArgs) -> Result<()> {
             .status(format!("No tool matches \"{}\".", args.query));
         return Ok(());
     }
-    let mut table = Table::new(&["NAME", "SOURCE", "DESCRIPTION"]).whole(&["NAME"]);
+    let mut table = Table::new(&["NAME", "SOURCE", "DESCRIPTION"])
+        .cut(&["DESCRIPTION"])
+        .optional(&["SOURCE"]);
     for hit in &found {
         let text = |k: &str| hit[k].as_str().unwrap_or_default().to_string();
         table.row(vec![
@@ -190,13 +192,12 @@ fn cmd_search(ctx: &Context, args: &SearchArgs) -> Result<()> {
             first_line(&text("description")),
         ]);
     }
-    let mut lines = table.render(ctx.ui.width());
+    ctx.ui.table(&table)?;
     if args.explain {
-        for hit in &found {
-            lines.extend(explanation_lines(hit));
-        }
+        // Asked for, so on stdout after the rows, on a pipe too.
+        ctx.ui.lines(found.iter().flat_map(explanation_lines))?;
     }
-    ctx.ui.lines(lines)
+    Ok(())
 }
 
 /// `tool search` without the index: every cached tool ranked from the mapped cache.

@@ -6,6 +6,7 @@
 pub mod activity;
 pub mod card;
 pub mod diff;
+pub mod jq;
 mod table;
 
 /// `eprintln!` that cannot panic: on a closed or full stderr (`2>&-`, `2>/dev/full`) the line
@@ -58,6 +59,8 @@ pub struct Ui {
     color_out: bool,
     color_err: bool,
     width: usize,
+    /// `--jq`: what every JSON document and JSON line goes through on its way to stdout.
+    jq: Option<std::sync::Arc<jq::JqFilter>>,
 }
 
 impl Ui {
@@ -94,7 +97,22 @@ impl Ui {
             color_out: colored(stdout_tty),
             color_err: colored(stderr_tty),
             width,
+            jq: None,
         }
+    }
+
+    /// Filters every JSON document and line through `jq` (`--jq`).
+    pub fn with_jq(mut self, jq: Option<jq::JqFilter>) -> Ui {
+        self.jq = jq.map(std::sync::Arc::new);
+        self
+    }
+
+    /// `value` through the `--jq` filter: its outputs, one a line.
+    fn filtered(&self, filter: &jq::JqFilter, value: &serde_json::Value) -> Result<()> {
+        let lines = filter
+            .run(value)
+            .map_err(|why| CommandError::failed(format!("--jq: {why}")))?;
+        self.lines(lines)
     }
 
     pub fn width(&self) -> usize {
@@ -143,13 +161,29 @@ impl Ui {
             .map_err(stdout_error)
     }
 
+    /// A listing: an aligned table fitted to the width on a terminal, whole tab-separated values
+    /// without a header on a pipe (`table`'s module docs). Every list of the CLI prints here.
+    pub fn table(&self, table: &Table) -> Result<()> {
+        if self.stdout_tty {
+            self.lines(table.render(self.width))
+        } else {
+            self.lines(table.tsv())
+        }
+    }
+
     /// The one JSON document of a `--json` command.
     pub fn json(&self, value: &serde_json::Value) -> Result<()> {
+        if let Some(filter) = &self.jq {
+            return self.filtered(filter, value);
+        }
         self.line(crate::store::to_pretty_json(value).trim_end())
     }
 
     /// One compact JSON document on one line (JSON Lines output of `run` and the daemon).
     pub fn json_line(&self, value: &serde_json::Value) -> Result<()> {
+        if let Some(filter) = &self.jq {
+            return self.filtered(filter, value);
+        }
         self.line(value.to_string())
     }
 
@@ -181,7 +215,8 @@ impl Ui {
 
     /// Reports a failed command: JSON on stdout with `--json`, `Error:`/`hint:` on stderr always.
     pub fn error(&self, err: &CommandError) {
-        if self.json && !err.json_reported {
+        // With `--jq` stdout carries only what the filter printed: the error is on stderr.
+        if self.json && !err.json_reported && self.jq.is_none() {
             // A closed stdout leaves stderr as the only channel, which follows anyway.
             let _ = self.json(&err.to_json());
         }

@@ -537,7 +537,7 @@ fn print_search(ui: &Ui, record: &CallRecord) -> Result<()> {
         return print_record(ui, record);
     };
     print_verdict(ui, record);
-    let mut table = Table::new(&["NAME", "SOURCE", "DESCRIPTION"]).whole(&["NAME"]);
+    let mut table = Table::new(&["NAME", "SOURCE", "DESCRIPTION"]).cut(&["DESCRIPTION"]);
     for tool in found {
         let text = |key: &str| tool.get(key).and_then(Value::as_str).unwrap_or_default();
         table.row(vec![
@@ -550,7 +550,7 @@ fn print_search(ui: &Ui, record: &CallRecord) -> Result<()> {
 }
 
 fn print_tools(ui: &Ui, host: &Host) -> Result<()> {
-    let mut table = Table::new(&["NAME", "LAYER", "DESCRIPTION"]).whole(&["NAME"]);
+    let mut table = Table::new(&["NAME", "LAYER", "DESCRIPTION"]).cut(&["DESCRIPTION"]);
     for tool in host.active_tools() {
         table.row(vec![
             tool.name.clone(),
