@@ -200,6 +200,8 @@ pub(crate) fn cut_to(text: &str, width: usize) -> String {
         used += w;
         out.push(c);
     }
+    // "wrote the…", not "wrote the …".
+    out.truncate(out.trim_end().len());
     out.push('…');
     out
 }
@@ -289,7 +291,7 @@ mod tests {
             narrow,
             vec![
                 "ID   STARTED              TITLE",
-                "s-1  2026-12-01 16:52:10  A title long …",
+                "s-1  2026-12-01 16:52:10  A title long…",
             ]
         );
         // Nothing left to cut or drop: the line is wider than asked, the values whole.

@@ -238,7 +238,7 @@ fn list_long_at_60_and_120_columns_keeps_ids_whole() {
     ");
     insta::assert_snapshot!(list_at(&ctx, 60), @r"
     ID                                      STATUS    NAME
-    a-very-long-mini-tool-name-for-copying  disabled  天气预报 …
+    a-very-long-mini-tool-name-for-copying  disabled  天气预报…
     devtool                                 disabled  Dev Tool
     ");
     // The id as shown is the id `enable` takes.
