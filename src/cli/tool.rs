@@ -665,8 +665,14 @@ fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
             _ => Ok(()),
         };
     };
-    // A failed call's text is the error message, on stderr.
-    let message = record.output.text_content().trim_end().to_string();
+    // A failed call's text is the error message, on stderr, in the person's words: the
+    // record (and `--json`) keeps the model's.
+    let model_words = record.output.text_content().trim_end().to_string();
+    let (message, hints) = if ctx.ui.json {
+        (model_words, Vec::new())
+    } else {
+        person_words(&model_words)
+    };
     let err = match failure {
         Failure::UnknownTool => match disabled_owner(ctx, &name) {
             // The person's words, not the model's (`ToolSearch`): the tool is there, switched off.
@@ -688,8 +694,75 @@ fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
         Failure::ToolError => CommandError::failed(message).with_code("tool_error"),
         Failure::Cancelled => CommandError::failed(message).with_code("cancelled"),
     };
+    let err = hints.into_iter().fold(err, CommandError::with_hint);
     // The record (with --json) or the content already said everything.
     Err(err.json_reported())
+}
+
+/// A failed call's message for the person at `finch tool call`: the advice the host writes for
+/// the model (call ToolSearch, use Glob or Write, do not retry) is left out of the message and
+/// comes back as hints naming the finch command that does it. Anything else is kept as it is.
+fn person_words(message: &str) -> (String, Vec<String>) {
+    // The path a builtin's message starts with: "`/abs/path` does not exist…".
+    let path = message
+        .strip_prefix('`')
+        .and_then(|rest| rest.split_once('`'))
+        .map(|(p, _)| p.to_string())
+        .unwrap_or_default();
+    let file_name = std::path::Path::new(&path)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let glob_for_file = format!("find it with `finch tool call Glob pattern='**/{file_name}'`");
+    let list_dir = format!("list it with `finch tool call Glob pattern='*' path='{path}'`");
+    let mut text = message.to_string();
+    let mut hints = Vec::new();
+    let advice: [(&str, Vec<String>); 7] = [
+        (
+            " Check the path, or use Glob to find the file.",
+            vec![glob_for_file.clone()],
+        ),
+        (
+            " Edit changes existing files: use Write to create it, or Glob to find the file you meant.",
+            vec![
+                format!("create it with `finch tool call Write file_path='{path}' content=…`"),
+                glob_for_file,
+            ],
+        ),
+        (
+            " Use Glob to find the file inside it.",
+            vec![list_dir.clone()],
+        ),
+        (
+            &format!(
+                " Use Glob (for example pattern `*` with path `{path}`) to list what it holds, then Read one of its files."
+            ),
+            vec![list_dir],
+        ),
+        (
+            " Use ToolSearch to find tools by what they do.",
+            vec!["find one by what it does with `finch tool search <words>`".to_string()],
+        ),
+        (" Do not retry the same call; ask the user.", Vec::new()),
+        (" Do not retry the same call.", Vec::new()),
+    ];
+    let mut changed = false;
+    for (sentence, more) in advice {
+        if let Some(at) = text.find(sentence) {
+            text.replace_range(at..at + sentence.len(), "");
+            hints.extend(more);
+            changed = true;
+        }
+    }
+    // The person at the terminal is the one who answered the card.
+    if let Some(rest) = text.strip_prefix("The user denied ") {
+        text = format!("you denied {rest}");
+        changed = true;
+    }
+    if changed {
+        text = text.trim_end_matches('.').to_string();
+    }
+    (text, hints)
 }
 
 /// The installed but disabled mini tool whose tools `name` would be one of
@@ -874,5 +947,61 @@ fn source_filter(text: Option<&str>) -> Result<SourceFilter> {
     match text {
         None => Ok(SourceFilter::Any),
         Some(t) => SourceFilter::parse(t).map_err(CommandError::usage),
+    }
+}
+
+#[cfg(test)]
+mod person_words_tests {
+    use super::person_words;
+
+    #[test]
+    fn the_models_advice_becomes_finch_commands() {
+        let (text, hints) = person_words(
+            "`/w/notes.txt` does not exist. Check the path, or use Glob to find the file.",
+        );
+        assert_eq!(text, "`/w/notes.txt` does not exist");
+        assert_eq!(
+            hints,
+            ["find it with `finch tool call Glob pattern='**/notes.txt'`"]
+        );
+
+        let (text, hints) = person_words(
+            "`/w/a.rs` does not exist. Edit changes existing files: use Write to create it, or Glob to find the file you meant.",
+        );
+        assert_eq!(text, "`/w/a.rs` does not exist");
+        assert_eq!(
+            hints,
+            [
+                "create it with `finch tool call Write file_path='/w/a.rs' content=…`",
+                "find it with `finch tool call Glob pattern='**/a.rs'`"
+            ]
+        );
+
+        let (text, hints) = person_words(
+            "`/w` is a directory, not a file. Use Glob (for example pattern `*` with path `/w`) to list what it holds, then Read one of its files.",
+        );
+        assert_eq!(text, "`/w` is a directory, not a file");
+        assert_eq!(
+            hints,
+            ["list it with `finch tool call Glob pattern='*' path='/w'`"]
+        );
+
+        let (text, hints) = person_words("The user denied `Bash`. Do not retry the same call.");
+        assert_eq!(text, "you denied `Bash`");
+        assert!(hints.is_empty());
+
+        let (text, _) = person_words(
+            "Permission denied: nobody answered the permission card for `Bash` in time. Do not retry the same call; ask the user.",
+        );
+        assert_eq!(
+            text,
+            "Permission denied: nobody answered the permission card for `Bash` in time"
+        );
+    }
+
+    #[test]
+    fn other_messages_are_kept_whole() {
+        let m = "Permission denied: `Read` needs a person's approval (x), and this run has nobody to ask. Rerun with --approve Read to allow it, or use a tool that does not need approval.";
+        assert_eq!(person_words(m), (m.to_string(), Vec::<String>::new()));
     }
 }

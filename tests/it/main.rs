@@ -43,3 +43,4 @@ mod tables;
 mod trust;
 mod update;
 mod verdaccio;
+mod wording;
