@@ -556,6 +556,8 @@ fn cmd_info(ctx: &Context, args: &InfoArgs) -> Result<()> {
     }
     lines.push(String::new());
     lines.extend(tool.def.description.lines().map(str::to_string));
+    // Wrapped at spaces to the terminal (never on a pipe); the schema is JSON, left as it is.
+    let mut lines: Vec<String> = lines.iter().flat_map(|l| ctx.ui.prose(l)).collect();
     lines.push(String::new());
     lines.push("input schema:".into());
     lines.extend(
@@ -694,7 +696,12 @@ fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
         Failure::ToolError => CommandError::failed(message).with_code("tool_error"),
         Failure::Cancelled => CommandError::failed(message).with_code("cancelled"),
     };
-    let err = hints.into_iter().fold(err, CommandError::with_hint);
+    // An unknown tool's hints are its own (above).
+    let err = if matches!(failure, Failure::UnknownTool) {
+        err
+    } else {
+        hints.into_iter().fold(err, CommandError::with_hint)
+    };
     // The record (with --json) or the content already said everything.
     Err(err.json_reported())
 }

@@ -171,6 +171,25 @@ impl Ui {
         }
     }
 
+    /// Prose for stdout (a description, a summary line): wrapped at spaces to the terminal's
+    /// width on a terminal, as it is on a pipe.
+    pub fn prose(&self, text: &str) -> Vec<String> {
+        if self.stdout_tty {
+            wrap(text, self.width)
+        } else {
+            text.split('\n').map(str::to_string).collect()
+        }
+    }
+
+    /// `prose` for stderr (the console's banner, errors): wrapped where stderr is a terminal.
+    pub fn prose_err(&self, text: &str) -> Vec<String> {
+        if self.stderr_tty {
+            wrap(text, self.width)
+        } else {
+            text.split('\n').map(str::to_string).collect()
+        }
+    }
+
     /// The one JSON document of a `--json` command.
     pub fn json(&self, value: &serde_json::Value) -> Result<()> {
         if let Some(filter) = &self.jq {
@@ -191,7 +210,10 @@ impl Ui {
     /// user info of its URLs redacted (`crate::redact`).
     pub fn status(&self, text: impl AsRef<str>) {
         if !self.quiet && !self.json {
-            crate::eline!("{}", crate::redact::userinfo(text.as_ref()));
+            // Wrapped at spaces where stderr is a terminal.
+            for line in self.prose_err(&crate::redact::userinfo(text.as_ref())) {
+                crate::eline!("{line}");
+            }
         }
     }
 
@@ -225,14 +247,34 @@ impl Ui {
         } else {
             "Error:".to_string()
         };
-        crate::eline!("{label} {}", crate::redact::userinfo(&err.message));
+        // Wrapped at spaces on a terminal (a refusal runs to 300 characters), the lines after
+        // the first under the text, not under the label.
+        let say = |label: &str, painted: String, text: &str| {
+            let text = crate::redact::userinfo(text);
+            let pad = display_width(label) + 1;
+            let lines = if self.stderr_tty {
+                wrap(&text, self.width.saturating_sub(pad))
+            } else {
+                vec![text.to_string()]
+            };
+            for (i, line) in lines.iter().enumerate() {
+                if i == 0 {
+                    crate::eline!("{painted} {line}");
+                } else if line.is_empty() {
+                    crate::eline!();
+                } else {
+                    crate::eline!("{:pad$}{line}", "");
+                }
+            }
+        };
+        say("Error:", label, &err.message);
         for hint in &err.hints {
             let label = if self.color_err {
                 "hint:".cyan().to_string()
             } else {
                 "hint:".to_string()
             };
-            crate::eline!("{label} {}", crate::redact::userinfo(hint));
+            say("hint:", label, hint);
         }
     }
 

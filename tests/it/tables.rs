@@ -105,7 +105,7 @@ fn schedule_list_sorts_by_next_run_in_one_zone_with_offsets() {
     ID        NAME         NEXT RUN
     t-[2]     Once soon    Sat 2026-03-07 18:30 +05:30 (in 1 h)
     t-[1]     Daily stan…  Sun 2026-03-08 09:00 +05:30 (in 16 h)
-    t-[0]     Weekly in …  Mon 2026-03-09 08:00 +01:00 (in 2 d)
+    t-[0]     Weekly in…   Mon 2026-03-09 08:00 +01:00 (in 2 d)
     t-[3]     Switched o…  disabled
     ");
 }

@@ -77,3 +77,43 @@ fn the_model_keeps_its_own_words_in_jsonl_and_json() {
     out.failure(1);
     assert!(out.stdout().contains("use Glob to find the file"), "{out}");
 }
+
+/// Issue 31, item 3: error lines and `tool info` wrapped mid-word (the terminal's own wrap) or
+/// not at all; on a terminal they wrap at spaces to its width, on a pipe never.
+#[test]
+fn errors_and_tool_info_wrap_at_spaces_on_a_terminal_only() {
+    let ctx = TestContext::new();
+    let pty =
+        crate::cards::Pty::spawn_env(&ctx, &["tool", "call", "NoSuchTool"], &[("COLUMNS", "60")]);
+    let (code, shown) = pty.finish();
+    assert_eq!(code, 3, "{shown}");
+    insta::assert_snapshot!(shown.replace('\r', ""), @r"
+    Error: there is no tool named `NoSuchTool`
+    hint: find one by what it does with `finch tool search
+          <words>`, or list them with `finch tool list`
+    ");
+    let piped = ctx.run(&["tool", "call", "NoSuchTool"]);
+    piped.failure(3);
+    assert_eq!(piped.stderr().lines().count(), 2, "{piped}");
+
+    let pty = crate::cards::Pty::spawn_env(&ctx, &["tool", "info", "Write"], &[("COLUMNS", "60")]);
+    let (code, shown) = pty.finish();
+    assert_eq!(code, 0, "{shown}");
+    let shown = shown.replace('\r', "");
+    let prose = shown.split("input schema:").next().unwrap();
+    for line in prose.lines() {
+        assert!(
+            unicode_width::UnicodeWidthStr::width(line) <= 60,
+            "{line:?}\n{shown}"
+        );
+    }
+    assert!(
+        prose.contains("\nWrite a file to the local filesystem: creates"),
+        "{shown}"
+    );
+    let piped = ctx.run(&["tool", "info", "Write"]);
+    assert!(
+        piped.stdout().lines().any(|l| l.len() > 200),
+        "the description in one line on a pipe:\n{piped}"
+    );
+}

@@ -64,12 +64,15 @@ fn serve(host: &mut Host, assembly: &Assembly) -> Result<()> {
     let ui = assembly.ui;
     if ui.stdin_tty {
         if !ui.quiet {
-            crate::eline!(
+            let banner = format!(
                 "finch run — session {} in {} ({} mode). Type `<Tool> <json>`, `<Tool> key=value …`, /tools, /search <query>, /help, /quit. Tab completes.",
                 host.session().id,
                 host.session().cwd.display(),
                 host.session().mode.as_str()
             );
+            for line in ui.prose_err(&banner) {
+                crate::eline!("{line}");
+            }
         }
         match editor(host) {
             Ok(editor) => {
