@@ -160,7 +160,28 @@ pub fn main() -> ExitCode {
     };
     let env = Env::from_process();
     let g = &cli.global;
-    let ui = Ui::new(g.json, g.quiet, g.verbose, g.yes, g.color, &env);
+    // `--jq` implies `--json`; an expression that does not compile is a usage error before the
+    // command does anything.
+    let jq = match g.jq.as_deref().map(ui::jq::JqFilter::compile) {
+        None => None,
+        Some(Ok(filter)) => Some(filter),
+        Some(Err(why)) => {
+            let ui = Ui::new(false, g.quiet, g.verbose, g.yes, g.color, &env);
+            let err = CommandError::usage(format!("invalid --jq expression: {why}"))
+                .with_hint("the expression is jq's language, as in `finch list --jq '.[].id'`");
+            ui.error(&err);
+            return ExitCode::from(err.exit_code());
+        }
+    };
+    let ui = Ui::new(
+        g.json || jq.is_some(),
+        g.quiet,
+        g.verbose,
+        g.yes,
+        g.color,
+        &env,
+    )
+    .with_jq(jq);
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let ctx = Context {
         ui,

@@ -111,7 +111,6 @@ fn cmd_list(ctx: &Context) -> Result<()> {
         ));
     }
     let mut table = Table::new(&["NAME", "TRANSPORT", "SOURCE", "OWNER", "STATUS", "TOOLS"])
-        .whole(&["NAME"])
         .optional(&["OWNER", "SOURCE", "TRANSPORT"]);
     let mut notes = Vec::new();
     for s in &statuses {
@@ -144,12 +143,18 @@ fn cmd_list(ctx: &Context) -> Result<()> {
             "-".into(),
         ]);
     }
-    let mut lines = table.render(ctx.ui.width());
-    if !notes.is_empty() {
-        lines.push(String::new());
-        lines.extend(notes);
+    ctx.ui.table(&table)?;
+    if notes.is_empty() {
+        Ok(())
+    } else if ctx.ui.stdout_tty {
+        ctx.ui.lines(std::iter::once(String::new()).chain(notes))
+    } else {
+        // On a pipe stdout holds the rows only; why a server failed is a warning.
+        for note in notes {
+            ctx.ui.warn(note);
+        }
+        Ok(())
     }
-    ctx.ui.lines(lines)
 }
 
 /// One server of `mcp list --json` (docs/json.md).
@@ -483,14 +488,14 @@ fn cmd_tools(ctx: &Context, name: &str) -> Result<()> {
         ));
         return Ok(());
     }
-    let mut table = Table::new(&["NAME", "DESCRIPTION"]);
+    let mut table = Table::new(&["NAME", "DESCRIPTION"]).cut(&["DESCRIPTION"]);
     for t in tools {
         table.row(vec![
             naming::mcp_tool(&server, &t.name),
             t.description.lines().next().unwrap_or("").to_string(),
         ]);
     }
-    ctx.ui.lines(table.render(ctx.ui.width()))
+    ctx.ui.table(&table)
 }
 
 fn file_error(err: ServersFileError) -> CommandError {

@@ -310,16 +310,9 @@ pub fn run(ctx: &Context, command: &MemoryCommand) -> Result<()> {
                 });
                 return Ok(());
             }
-            if !ctx.ui.stdout_tty {
-                for e in &entries {
-                    ctx.ui
-                        .line(format!("{}\t{}:{}\t{}", e.id, e.file.name, e.line, e.text))?;
-                }
-                return Ok(());
-            }
-            // Sub-items are indented under the item they are nested in.
+            // Sub-items are indented under the item they are nested in (on a terminal).
             let mut table = Table::new(&["ID", "WHERE", "TEXT"])
-                .whole(&["ID"])
+                .cut(&["TEXT"])
                 .optional(&["WHERE"]);
             let mut depth: Vec<(String, usize)> = Vec::new();
             for e in &entries {
@@ -332,16 +325,17 @@ pub fn run(ctx: &Context, command: &MemoryCommand) -> Result<()> {
                     None => 0,
                 };
                 depth.push((e.id.clone(), d));
-                table.row(vec![
-                    e.id.clone(),
-                    format!("{}:{}", e.file.name, e.line),
-                    format!("{}{}", "  ".repeat(d), e.text),
-                ]);
+                let place = format!("{}:{}", e.file.name, e.line);
+                table.row_piped(
+                    vec![
+                        e.id.clone(),
+                        place.clone(),
+                        format!("{}{}", "  ".repeat(d), e.text),
+                    ],
+                    vec![e.id.clone(), place, e.text.clone()],
+                );
             }
-            for line in table.render(ctx.ui.width()) {
-                ctx.ui.line(line)?;
-            }
-            Ok(())
+            ctx.ui.table(&table)
         }
         MemoryCommand::Show { what } => {
             let home = home(ctx, false)?;

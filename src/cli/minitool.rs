@@ -408,12 +408,12 @@ pub fn cmd_list(ctx: &Context, args: &ListArgs) -> Result<()> {
         state: &listing.state,
         known: listing.state_problem.is_none(),
     };
-    // The id and the path are copied into other commands: never cut; the path goes first
-    // on a narrow terminal, then the version.
+    // Only the display name is free text; on a narrow terminal the path goes first, then the
+    // version. On a pipe, `--long` gives these rows as tab-separated values (the app's format
+    // plus the entries it leaves out).
     let mut out = crate::ui::Table::new(&["ID", "VERSION", "STATUS", "NAME", "PATH"])
-        .whole(&["ID", "PATH"])
+        .cut(&["NAME"])
         .optional(&["PATH", "VERSION"]);
-    let mut any = false;
     let mut tab_lines = Vec::new();
     let shown = |e: &&TierEntry| table || listing::in_app_format(e);
     // The app reads the "none" line on stdout, but only when nothing at all is listed: with
@@ -422,19 +422,19 @@ pub fn cmd_list(ctx: &Context, args: &ListArgs) -> Result<()> {
         .tiers
         .iter()
         .all(|t| !t.entries.iter().any(|e| shown(&e)));
+    let mut empty_tiers = Vec::new();
     for t in &listing.tiers {
         let entries: Vec<&TierEntry> = t.entries.iter().filter(shown).collect();
         if entries.is_empty() {
-            let none = format!("No extensions installed in {}", t.dir.display());
             if all_empty && !table {
-                ctx.ui.line(none)?;
+                ctx.ui
+                    .line(format!("No extensions installed in {}", t.dir.display()))?;
             } else {
-                ctx.ui.status(none);
+                empty_tiers.push(t);
             }
             continue;
         }
         for e in entries {
-            any = true;
             if table {
                 out.row(table_cells(e, &state).to_vec());
             } else {
@@ -442,10 +442,21 @@ pub fn cmd_list(ctx: &Context, args: &ListArgs) -> Result<()> {
             }
         }
     }
-    if table && any {
-        return ctx.ui.lines(out.render(ctx.ui.width()));
+    if table {
+        ctx.ui.table(&out)?;
+    } else {
+        ctx.ui.lines(tab_lines)?;
     }
-    ctx.ui.lines(tab_lines)
+    // Said after the listing, naming the tier: above a table that lists the other tier's
+    // tools, "No extensions installed in <dir>" read as if it spoke of them.
+    for t in empty_tiers {
+        ctx.ui.status(format!(
+            "No extensions installed in the {} tier ({})",
+            t.tier.name(),
+            t.dir.display()
+        ));
+    }
+    Ok(())
 }
 
 /// The enabled state a listing shows, and whether it could be read at all.

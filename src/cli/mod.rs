@@ -82,6 +82,9 @@ pub struct GlobalArgs {
     /// Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)
     #[arg(long, global = true, help_heading = GLOBAL)]
     pub json: bool,
+    /// Filter the JSON output with a jq expression (implies --json)
+    #[arg(long, global = true, value_name = "EXPR", help_heading = GLOBAL)]
+    pub jq: Option<String>,
     /// Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)
     #[arg(long, global = true, value_name = "DIR", help_heading = GLOBAL)]
     pub runtime_home: Option<PathBuf>,

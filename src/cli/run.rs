@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use crate::Context;
-use crate::error::Result;
+use crate::error::{CommandError, Result};
 use crate::homes::absolutize;
 use crate::host::assembly::{Assembly, External, HostOptions, Layers};
 use crate::host::frontend;
@@ -84,6 +84,13 @@ impl From<ModeArg> for Mode {
 }
 
 pub fn cmd_run(ctx: &Context, args: &RunArgs) -> Result<()> {
+    if ctx.global.jq.is_some() && (args.jsonl || args.serve.is_some()) {
+        // Their stdout is a protocol the other side parses, not `--json` output to filter.
+        return Err(CommandError::usage(
+            "--jq filters --json output; --jsonl and --serve speak a protocol on stdout",
+        )
+        .with_hint("pipe the JSON Lines through jq instead"));
+    }
     let layers = Layers {
         builtins: !args.no_builtins,
         external: External::All,

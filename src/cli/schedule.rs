@@ -450,31 +450,13 @@ fn cmd_list(ctx: &Context) -> Result<()> {
         ));
         return Ok(());
     }
-    if !ctx.ui.stdout_tty {
-        // One string and one write for the whole list, not one per line.
-        let mut out = String::with_capacity(rows.len() * 128);
-        for (task, next, last) in &rows {
-            use std::fmt::Write;
-            let _ = writeln!(
-                out,
-                "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
-                task.id,
-                one_line(&task.name),
-                if task.enabled { "enabled" } else { "disabled" },
-                task.schedule,
-                task.timezone.name(),
-                next.map_or("-".to_string(), timestamp),
-                last.as_ref().map_or("-", |r| r.status.as_str()),
-                last.as_ref().map_or("-", |r| r.finished_at.as_str()),
-            );
-        }
-        return ctx.ui.line(out.trim_end_matches('\n'));
-    }
-    // The next run comes first; times are in the user's zone, or in the task's own when it
-    // has another (set with --tz), always with the offset; a disabled task or one that does not
-    // fire again goes last.
+    // On a terminal the next run comes first; times are in the user's zone, or in the task's
+    // own when it has another (set with --tz), always with the offset; a disabled task or one
+    // that does not fire again goes last. On a pipe the tasks keep the file's order.
     let mut rows = rows;
-    rows.sort_by_key(|(task, next, _)| (next.is_none() || !task.enabled, *next));
+    if ctx.ui.stdout_tty {
+        rows.sort_by_key(|(task, next, _)| (next.is_none() || !task.enabled, *next));
+    }
     let local = local_zone(ctx);
     let shown_zone = |task: &Task| {
         if task.timezone.name() == local.name() {
@@ -491,9 +473,21 @@ fn cmd_list(ctx: &Context) -> Result<()> {
         "TIME ZONE",
         "LAST RESULT",
     ])
-    .whole(&["ID", "NEXT RUN"])
+    .cut(&["NAME"])
     .optional(&["TIME ZONE", "LAST RESULT", "SCHEDULE"]);
     for (task, next, last) in &rows {
+        let piped = vec![
+            task.id.clone(),
+            one_line(&task.name).into_owned(),
+            if task.enabled { "enabled" } else { "disabled" }.to_string(),
+            task.schedule.to_string(),
+            task.timezone.name().to_string(),
+            next.map_or("-".to_string(), timestamp),
+            last.as_ref().map_or("-", |r| r.status.as_str()).to_string(),
+            last.as_ref()
+                .map_or("-", |r| r.finished_at.as_str())
+                .to_string(),
+        ];
         let next = match next {
             _ if !task.enabled => "disabled".to_string(),
             Some(t) => format!(
@@ -509,16 +503,19 @@ fn cmd_list(ctx: &Context) -> Result<()> {
                 .unwrap_or_else(|_| r.finished_at.clone());
             format!("{} {when}", r.status.as_str())
         });
-        table.row(vec![
-            task.id.clone(),
-            one_line(&task.name).into_owned(),
-            next,
-            task.schedule.to_string(),
-            task.timezone.name().to_string(),
-            last,
-        ]);
+        table.row_piped(
+            vec![
+                task.id.clone(),
+                one_line(&task.name).into_owned(),
+                next,
+                task.schedule.to_string(),
+                task.timezone.name().to_string(),
+                last,
+            ],
+            piped,
+        );
     }
-    ctx.ui.line(table.render(ctx.ui.width()).join("\n"))
+    ctx.ui.table(&table)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -635,27 +632,6 @@ fn cmd_history(ctx: &Context, id: Option<&str>, limit: usize) -> Result<()> {
             .or_else(|| r.signal.map(|s| format!("sig{s}")))
             .unwrap_or_else(|| "-".to_string())
     };
-    if !ctx.ui.stdout_tty {
-        let lines: Vec<String> = found
-            .runs
-            .iter()
-            .map(|r| {
-                [
-                    r.run_id.clone(),
-                    r.task_id.clone(),
-                    r.scheduled_for.clone().unwrap_or_else(|| "-".into()),
-                    r.started_at.clone(),
-                    r.finished_at.clone(),
-                    r.status.as_str().to_string(),
-                    exit(r),
-                    r.session_id.clone().unwrap_or_else(|| "-".into()),
-                    last_line(r),
-                ]
-                .join("\t")
-            })
-            .collect();
-        return ctx.ui.line(lines.join("\n"));
-    }
     let mut table = Table::new(&[
         "RUN",
         "TASK",
@@ -667,26 +643,41 @@ fn cmd_history(ctx: &Context, id: Option<&str>, limit: usize) -> Result<()> {
         "SESSION",
         "OUTPUT",
     ])
-    .whole(&["RUN"])
-    .optional(&["SCHEDULED FOR", "SESSION", "FINISHED", "EXIT", "TASK"]);
+    .cut(&["OUTPUT"])
+    // SCHEDULED FOR goes last: it tells a late or missed run from one on time.
+    .optional(&["SESSION", "FINISHED", "EXIT", "TASK", "SCHEDULED FOR"]);
     for r in &found.runs {
-        // Times in the local zone; the session id shortened like a commit id (all of it is in
-        // the piped and JSON output).
-        table.row(vec![
+        let piped = vec![
             r.run_id.clone(),
             r.task_id.clone(),
-            time(r.scheduled_for.as_deref(), "%Y-%m-%d %H:%M %:z"),
-            time(Some(&r.started_at), "%Y-%m-%d %H:%M:%S %:z"),
-            time(Some(&r.finished_at), "%H:%M:%S"),
+            r.scheduled_for.clone().unwrap_or_else(|| "-".into()),
+            r.started_at.clone(),
+            r.finished_at.clone(),
             r.status.as_str().to_string(),
             exit(r),
-            r.session_id
-                .as_deref()
-                .map_or("-".to_string(), |s| s.chars().take(8).collect()),
+            r.session_id.clone().unwrap_or_else(|| "-".into()),
             last_line(r),
-        ]);
+        ];
+        // Times in the local zone; the session id shortened like a commit id (all of it is in
+        // the piped and JSON output).
+        table.row_piped(
+            vec![
+                r.run_id.clone(),
+                r.task_id.clone(),
+                time(r.scheduled_for.as_deref(), "%Y-%m-%d %H:%M %:z"),
+                time(Some(&r.started_at), "%Y-%m-%d %H:%M:%S %:z"),
+                time(Some(&r.finished_at), "%H:%M:%S"),
+                r.status.as_str().to_string(),
+                exit(r),
+                r.session_id
+                    .as_deref()
+                    .map_or("-".to_string(), |s| s.chars().take(8).collect()),
+                last_line(r),
+            ],
+            piped,
+        );
     }
-    ctx.ui.line(table.render(ctx.ui.width()).join("\n"))
+    ctx.ui.table(&table)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -701,7 +692,7 @@ fn cmd_daemon(ctx: &Context) -> Result<()> {
     daemon
         .run(&mut |event| {
             let result = if ctx.ui.json {
-                ctx.ui.line(event_json(&event).to_string())
+                ctx.ui.json_line(&event_json(&event))
             } else {
                 ctx.ui.status(format!(
                     "{} {}",

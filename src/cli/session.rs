@@ -143,20 +143,6 @@ fn cmd_list(ctx: &Context, workspace: Option<&PathBuf>, limit: usize) -> Result<
         return Ok(());
     }
     let text = |s: &Option<String>| s.as_deref().map(one_field).unwrap_or_default();
-    if !ctx.ui.stdout_tty {
-        for s in &sessions {
-            ctx.ui.line(format!(
-                "{}\t{}\t{}\t{}\t{}\t{}",
-                s.id,
-                text(&s.title),
-                text(&s.workspace),
-                text(&s.started),
-                text(&s.last_activity),
-                s.messages
-            ))?;
-        }
-        return Ok(());
-    }
     let mut table = Table::new(&[
         "ID",
         "TITLE",
@@ -165,22 +151,30 @@ fn cmd_list(ctx: &Context, workspace: Option<&PathBuf>, limit: usize) -> Result<
         "LAST ACTIVITY",
         "MESSAGES",
     ])
-    .whole(&["ID"])
+    .cut(&["TITLE"])
     .optional(&["WORKSPACE", "STARTED", "MESSAGES"]);
     for s in &sessions {
-        table.row(vec![
-            s.short_id.clone(),
-            text(&s.title),
-            text(&s.workspace),
-            local_time(s.started.as_deref()),
-            local_time(s.last_activity.as_deref()),
-            s.messages.to_string(),
-        ]);
+        // On a pipe: the whole id and the times as recorded.
+        table.row_piped(
+            vec![
+                s.short_id.clone(),
+                text(&s.title),
+                text(&s.workspace),
+                local_time(s.started.as_deref()),
+                local_time(s.last_activity.as_deref()),
+                s.messages.to_string(),
+            ],
+            vec![
+                s.id.clone(),
+                text(&s.title),
+                text(&s.workspace),
+                text(&s.started),
+                text(&s.last_activity),
+                s.messages.to_string(),
+            ],
+        );
     }
-    for line in table.render(ctx.ui.width()) {
-        ctx.ui.line(line)?;
-    }
-    Ok(())
+    ctx.ui.table(&table)
 }
 
 fn cmd_show(ctx: &Context, id: &str) -> Result<()> {

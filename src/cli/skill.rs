@@ -48,21 +48,8 @@ fn cmd_list(ctx: &Context, skills: &[Skill]) -> Result<()> {
             .map(|d| d.split_whitespace().collect::<Vec<_>>().join(" "))
             .unwrap_or_default()
     };
-    if !ui.stdout_tty {
-        for s in skills {
-            ui.line(format!(
-                "{}\t{}\t{}\t{}\t{}",
-                s.name,
-                s.source.label(),
-                status(s),
-                description(s),
-                s.path.display()
-            ))?;
-        }
-        return Ok(());
-    }
     let mut table = Table::new(&["NAME", "SOURCE", "STATUS", "DESCRIPTION", "PATH"])
-        .whole(&["NAME", "PATH"])
+        .cut(&["DESCRIPTION"])
         .optional(&["PATH", "SOURCE"]);
     for s in skills {
         table.row(vec![
@@ -73,10 +60,7 @@ fn cmd_list(ctx: &Context, skills: &[Skill]) -> Result<()> {
             s.path.display().to_string(),
         ]);
     }
-    for line in table.render(ui.width()) {
-        ui.line(line)?;
-    }
-    Ok(())
+    ui.table(&table)
 }
 
 fn cmd_show(ctx: &Context, skills: &[Skill], name: &str) -> Result<()> {

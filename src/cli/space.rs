@@ -47,20 +47,8 @@ pub fn run(ctx: &Context, command: &SpaceCommand) -> Result<()> {
                     .map(|d| d.display().to_string())
                     .unwrap_or_default()
             };
-            if !ctx.ui.stdout_tty {
-                for s in &spaces {
-                    ctx.ui.line(format!(
-                        "{}\t{}\t{}\t{}",
-                        s.id,
-                        s.name,
-                        dir(s),
-                        s.created_at
-                    ))?;
-                }
-                return Ok(());
-            }
             let mut table = Table::new(&["ID", "NAME", "DIRECTORY", "CREATED"])
-                .whole(&["ID", "DIRECTORY"])
+                .cut(&["NAME"])
                 .optional(&["CREATED", "DIRECTORY"]);
             for s in &spaces {
                 table.row(vec![
@@ -70,10 +58,7 @@ pub fn run(ctx: &Context, command: &SpaceCommand) -> Result<()> {
                     s.created_at.clone(),
                 ]);
             }
-            for line in table.render(ctx.ui.width()) {
-                ctx.ui.line(line)?;
-            }
-            Ok(())
+            ctx.ui.table(&table)
         }
         SpaceCommand::Create { name, dir } => {
             let dir = dir.as_ref().map(|d| absolutize(d, &ctx.cwd));

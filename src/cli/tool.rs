@@ -147,7 +147,7 @@ fn cmd_list(ctx: &Context, args: &ListArgs) -> Result<()> {
         return ctx.ui.json(&Value::Array(list));
     }
     let mut table = Table::new(&["NAME", "LAYER", "EXPOSURE", "DESCRIPTION"])
-        .whole(&["NAME"])
+        .cut(&["DESCRIPTION"])
         .optional(&["EXPOSURE", "LAYER"]);
     for tool in tools {
         table.row(vec![
@@ -157,7 +157,7 @@ fn cmd_list(ctx: &Context, args: &ListArgs) -> Result<()> {
             first_line(&tool.def.description),
         ]);
     }
-    ctx.ui.lines(table.render(ctx.ui.width()))
+    ctx.ui.table(&table)
 }
 
 fn cmd_search(ctx: &Context, args: &SearchArgs) -> Result<()> {
@@ -185,7 +185,9 @@ fn cmd_search(ctx: &Context, args: &SearchArgs) -> Result<()> {
             .status(format!("No tool matches \"{}\".", args.query));
         return Ok(());
     }
-    let mut table = Table::new(&["NAME", "SOURCE", "DESCRIPTION"]).whole(&["NAME"]);
+    let mut table = Table::new(&["NAME", "SOURCE", "DESCRIPTION"])
+        .cut(&["DESCRIPTION"])
+        .optional(&["SOURCE"]);
     for hit in &found {
         let text = |k: &str| hit[k].as_str().unwrap_or_default().to_string();
         table.row(vec![
@@ -194,13 +196,12 @@ fn cmd_search(ctx: &Context, args: &SearchArgs) -> Result<()> {
             first_line(&text("description")),
         ]);
     }
-    let mut lines = table.render(ctx.ui.width());
+    ctx.ui.table(&table)?;
     if args.explain {
-        for hit in &found {
-            lines.extend(explanation_lines(hit));
-        }
+        // Asked for, so on stdout after the rows, on a pipe too.
+        ctx.ui.lines(found.iter().flat_map(explanation_lines))?;
     }
-    ctx.ui.lines(lines)
+    Ok(())
 }
 
 /// `tool search` without the index: every cached tool ranked from the mapped cache.
@@ -559,6 +560,8 @@ fn cmd_info(ctx: &Context, args: &InfoArgs) -> Result<()> {
     }
     lines.push(String::new());
     lines.extend(tool.def.description.lines().map(str::to_string));
+    // Wrapped at spaces to the terminal (never on a pipe); the schema is JSON, left as it is.
+    let mut lines: Vec<String> = lines.iter().flat_map(|l| ctx.ui.prose(l)).collect();
     lines.push(String::new());
     lines.push("input schema:".into());
     lines.extend(
@@ -685,8 +688,14 @@ fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
             _ => Ok(()),
         };
     };
-    // A failed call's text is the error message, on stderr.
-    let message = record.output.text_content().trim_end().to_string();
+    // A failed call's text is the error message, on stderr, in the person's words: the
+    // record (and `--json`) keeps the model's.
+    let model_words = record.output.text_content().trim_end().to_string();
+    let (message, hints) = if ctx.ui.json {
+        (model_words, Vec::new())
+    } else {
+        person_words(&model_words)
+    };
     let err = match failure {
         Failure::UnknownTool => match disabled_owner(ctx, &name) {
             // The person's words, not the model's (`ToolSearch`): the tool is there, switched off.
@@ -708,6 +717,12 @@ fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
         Failure::ToolError => CommandError::failed(message).with_code("tool_error"),
         Failure::Cancelled => CommandError::failed(message).with_code("cancelled"),
     };
+    // An unknown tool's hints are its own (above).
+    let err = if matches!(failure, Failure::UnknownTool) {
+        err
+    } else {
+        hints.into_iter().fold(err, CommandError::with_hint)
+    };
     // The record (with --json) or the content already said everything.
     Err(err.json_reported())
 }
@@ -717,6 +732,72 @@ fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
 fn day_session_title(now: chrono::DateTime<chrono::Utc>) -> String {
     let day = now.with_timezone(&chrono::Local).date_naive();
     format!("tool calls on {}", day.format("%Y-%m-%d"))
+}
+
+/// A failed call's message for the person at `finch tool call`: the advice the host writes for
+/// the model (call ToolSearch, use Glob or Write, do not retry) is left out of the message and
+/// comes back as hints naming the finch command that does it. Anything else is kept as it is.
+fn person_words(message: &str) -> (String, Vec<String>) {
+    // The path a builtin's message starts with: "`/abs/path` does not exist…".
+    let path = message
+        .strip_prefix('`')
+        .and_then(|rest| rest.split_once('`'))
+        .map(|(p, _)| p.to_string())
+        .unwrap_or_default();
+    let file_name = std::path::Path::new(&path)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let glob_for_file = format!("find it with `finch tool call Glob pattern='**/{file_name}'`");
+    let list_dir = format!("list it with `finch tool call Glob pattern='*' path='{path}'`");
+    let mut text = message.to_string();
+    let mut hints = Vec::new();
+    let advice: [(&str, Vec<String>); 7] = [
+        (
+            " Check the path, or use Glob to find the file.",
+            vec![glob_for_file.clone()],
+        ),
+        (
+            " Edit changes existing files: use Write to create it, or Glob to find the file you meant.",
+            vec![
+                format!("create it with `finch tool call Write file_path='{path}' content=…`"),
+                glob_for_file,
+            ],
+        ),
+        (
+            " Use Glob to find the file inside it.",
+            vec![list_dir.clone()],
+        ),
+        (
+            &format!(
+                " Use Glob (for example pattern `*` with path `{path}`) to list what it holds, then Read one of its files."
+            ),
+            vec![list_dir],
+        ),
+        (
+            " Use ToolSearch to find tools by what they do.",
+            vec!["find one by what it does with `finch tool search <words>`".to_string()],
+        ),
+        (" Do not retry the same call; ask the user.", Vec::new()),
+        (" Do not retry the same call.", Vec::new()),
+    ];
+    let mut changed = false;
+    for (sentence, more) in advice {
+        if let Some(at) = text.find(sentence) {
+            text.replace_range(at..at + sentence.len(), "");
+            hints.extend(more);
+            changed = true;
+        }
+    }
+    // The person at the terminal is the one who answered the card.
+    if let Some(rest) = text.strip_prefix("The user denied ") {
+        text = format!("you denied {rest}");
+        changed = true;
+    }
+    if changed {
+        text = text.trim_end_matches('.').to_string();
+    }
+    (text, hints)
 }
 
 /// The installed but disabled mini tool whose tools `name` would be one of
@@ -901,5 +982,61 @@ fn source_filter(text: Option<&str>) -> Result<SourceFilter> {
     match text {
         None => Ok(SourceFilter::Any),
         Some(t) => SourceFilter::parse(t).map_err(CommandError::usage),
+    }
+}
+
+#[cfg(test)]
+mod person_words_tests {
+    use super::person_words;
+
+    #[test]
+    fn the_models_advice_becomes_finch_commands() {
+        let (text, hints) = person_words(
+            "`/w/notes.txt` does not exist. Check the path, or use Glob to find the file.",
+        );
+        assert_eq!(text, "`/w/notes.txt` does not exist");
+        assert_eq!(
+            hints,
+            ["find it with `finch tool call Glob pattern='**/notes.txt'`"]
+        );
+
+        let (text, hints) = person_words(
+            "`/w/a.rs` does not exist. Edit changes existing files: use Write to create it, or Glob to find the file you meant.",
+        );
+        assert_eq!(text, "`/w/a.rs` does not exist");
+        assert_eq!(
+            hints,
+            [
+                "create it with `finch tool call Write file_path='/w/a.rs' content=…`",
+                "find it with `finch tool call Glob pattern='**/a.rs'`"
+            ]
+        );
+
+        let (text, hints) = person_words(
+            "`/w` is a directory, not a file. Use Glob (for example pattern `*` with path `/w`) to list what it holds, then Read one of its files.",
+        );
+        assert_eq!(text, "`/w` is a directory, not a file");
+        assert_eq!(
+            hints,
+            ["list it with `finch tool call Glob pattern='*' path='/w'`"]
+        );
+
+        let (text, hints) = person_words("The user denied `Bash`. Do not retry the same call.");
+        assert_eq!(text, "you denied `Bash`");
+        assert!(hints.is_empty());
+
+        let (text, _) = person_words(
+            "Permission denied: nobody answered the permission card for `Bash` in time. Do not retry the same call; ask the user.",
+        );
+        assert_eq!(
+            text,
+            "Permission denied: nobody answered the permission card for `Bash` in time"
+        );
+    }
+
+    #[test]
+    fn other_messages_are_kept_whole() {
+        let m = "Permission denied: `Read` needs a person's approval (x), and this run has nobody to ask. Rerun with --approve Read to allow it, or use a tool that does not need approval.";
+        assert_eq!(person_words(m), (m.to_string(), Vec::<String>::new()));
     }
 }

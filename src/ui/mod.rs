@@ -6,6 +6,7 @@
 pub mod activity;
 pub mod card;
 pub mod diff;
+pub mod jq;
 mod table;
 
 /// `eprintln!` that cannot panic: on a closed or full stderr (`2>&-`, `2>/dev/full`) the line
@@ -58,6 +59,8 @@ pub struct Ui {
     color_out: bool,
     color_err: bool,
     width: usize,
+    /// `--jq`: what every JSON document and JSON line goes through on its way to stdout.
+    jq: Option<std::sync::Arc<jq::JqFilter>>,
 }
 
 impl Ui {
@@ -94,7 +97,22 @@ impl Ui {
             color_out: colored(stdout_tty),
             color_err: colored(stderr_tty),
             width,
+            jq: None,
         }
+    }
+
+    /// Filters every JSON document and line through `jq` (`--jq`).
+    pub fn with_jq(mut self, jq: Option<jq::JqFilter>) -> Ui {
+        self.jq = jq.map(std::sync::Arc::new);
+        self
+    }
+
+    /// `value` through the `--jq` filter: its outputs, one a line.
+    fn filtered(&self, filter: &jq::JqFilter, value: &serde_json::Value) -> Result<()> {
+        let lines = filter
+            .run(value)
+            .map_err(|why| CommandError::failed(format!("--jq: {why}")))?;
+        self.lines(lines)
     }
 
     pub fn width(&self) -> usize {
@@ -143,13 +161,48 @@ impl Ui {
             .map_err(stdout_error)
     }
 
+    /// A listing: an aligned table fitted to the width on a terminal, whole tab-separated values
+    /// without a header on a pipe (`table`'s module docs). Every list of the CLI prints here.
+    pub fn table(&self, table: &Table) -> Result<()> {
+        if self.stdout_tty {
+            self.lines(table.render(self.width))
+        } else {
+            self.lines(table.tsv())
+        }
+    }
+
+    /// Prose for stdout (a description, a summary line): wrapped at spaces to the terminal's
+    /// width on a terminal, as it is on a pipe.
+    pub fn prose(&self, text: &str) -> Vec<String> {
+        if self.stdout_tty {
+            wrap(text, self.width)
+        } else {
+            text.split('\n').map(str::to_string).collect()
+        }
+    }
+
+    /// `prose` for stderr (the console's banner, errors): wrapped where stderr is a terminal.
+    pub fn prose_err(&self, text: &str) -> Vec<String> {
+        if self.stderr_tty {
+            wrap(text, self.width)
+        } else {
+            text.split('\n').map(str::to_string).collect()
+        }
+    }
+
     /// The one JSON document of a `--json` command.
     pub fn json(&self, value: &serde_json::Value) -> Result<()> {
+        if let Some(filter) = &self.jq {
+            return self.filtered(filter, value);
+        }
         self.line(crate::store::to_pretty_json(value).trim_end())
     }
 
     /// One compact JSON document on one line (JSON Lines output of `run` and the daemon).
     pub fn json_line(&self, value: &serde_json::Value) -> Result<()> {
+        if let Some(filter) = &self.jq {
+            return self.filtered(filter, value);
+        }
         self.line(value.to_string())
     }
 
@@ -157,7 +210,10 @@ impl Ui {
     /// user info of its URLs redacted (`crate::redact`).
     pub fn status(&self, text: impl AsRef<str>) {
         if !self.quiet && !self.json {
-            crate::eline!("{}", crate::redact::userinfo(text.as_ref()));
+            // Wrapped at spaces where stderr is a terminal.
+            for line in self.prose_err(&crate::redact::userinfo(text.as_ref())) {
+                crate::eline!("{line}");
+            }
         }
     }
 
@@ -181,7 +237,8 @@ impl Ui {
 
     /// Reports a failed command: JSON on stdout with `--json`, `Error:`/`hint:` on stderr always.
     pub fn error(&self, err: &CommandError) {
-        if self.json && !err.json_reported {
+        // With `--jq` stdout carries only what the filter printed: the error is on stderr.
+        if self.json && !err.json_reported && self.jq.is_none() {
             // A closed stdout leaves stderr as the only channel, which follows anyway.
             let _ = self.json(&err.to_json());
         }
@@ -190,14 +247,34 @@ impl Ui {
         } else {
             "Error:".to_string()
         };
-        crate::eline!("{label} {}", crate::redact::userinfo(&err.message));
+        // Wrapped at spaces on a terminal (a refusal runs to 300 characters), the lines after
+        // the first under the text, not under the label.
+        let say = |label: &str, painted: String, text: &str| {
+            let text = crate::redact::userinfo(text);
+            let pad = display_width(label) + 1;
+            let lines = if self.stderr_tty {
+                wrap(&text, self.width.saturating_sub(pad))
+            } else {
+                vec![text.to_string()]
+            };
+            for (i, line) in lines.iter().enumerate() {
+                if i == 0 {
+                    crate::eline!("{painted} {line}");
+                } else if line.is_empty() {
+                    crate::eline!();
+                } else {
+                    crate::eline!("{:pad$}{line}", "");
+                }
+            }
+        };
+        say("Error:", label, &err.message);
         for hint in &err.hints {
             let label = if self.color_err {
                 "hint:".cyan().to_string()
             } else {
                 "hint:".to_string()
             };
-            crate::eline!("{label} {}", crate::redact::userinfo(hint));
+            say("hint:", label, hint);
         }
     }
 

@@ -1,15 +1,22 @@
 //! Aligned tables for terminals, measured in display columns (`unicode-width`: a CJK character
-//! is two columns). Plain text, so colour is never needed to read it.
+//! is two columns), and the same listing as tab-separated values on a pipe (`Ui::table` picks
+//! one): every list of the CLI goes through here, so that `finch … | cut -f1` works on each.
+//! Plain text, so colour is never needed to read it.
 //!
-//! When a table is wider than the terminal it gives way in this order, as `gh` does:
-//! 1. the cuttable columns (descriptions, names) shrink to at most [`SOFT_MIN`] columns, `…`
-//!    marking each cut;
+//! Only the columns declared free text (`cut`: descriptions, titles, output) are ever cut, `…`
+//! marking each cut; ids, paths, names, timestamps and states stand whole. When a table is wider
+//! than the terminal it gives way in this order:
+//! 1. the free-text columns shrink to at most [`SOFT_MIN`] columns;
 //! 2. the columns marked `optional` are dropped whole, the first named first;
-//! 3. the cuttable columns shrink further, to 6 columns.
+//! 3. the free-text columns shrink further, to [`HARD_MIN`] columns.
 //!
-//! A column marked `whole` (an id or a path the user copies into the next command) is never
-//! cut: a line too wide for the terminal rather than an id that cannot be copied.
-
+//! A table with nothing left to give prints lines wider than the terminal rather than an id that
+//! cannot be copied.
+//!
+//! On a pipe each row is one line of whole values separated by tabs (tabs and line breaks inside
+//! a value become spaces), without the header: a row's piped values can differ from what the
+//! terminal shows (a full id where the table shows a short one, RFC 3339 where it shows local
+//! time), given with [`Table::row_piped`].
 /// How narrow a cuttable column gets before optional columns are dropped.
 const SOFT_MIN: usize = 16;
 /// How narrow a cuttable column gets at most.
@@ -18,7 +25,10 @@ const HARD_MIN: usize = 6;
 pub struct Table {
     header: Vec<String>,
     rows: Vec<Vec<String>>,
-    whole: Vec<bool>,
+    /// The rows as they go down a pipe.
+    piped: Vec<Vec<String>>,
+    /// Free-text columns, the only ones ever cut.
+    cut: Vec<bool>,
     /// Column indexes in the order they are dropped.
     optional: Vec<usize>,
 }
@@ -28,20 +38,24 @@ impl Table {
         Table {
             header: header.iter().map(|h| h.to_string()).collect(),
             rows: Vec::new(),
-            whole: vec![false; header.len()],
+            piped: Vec::new(),
+            cut: vec![false; header.len()],
             optional: Vec::new(),
         }
     }
 
     fn index(&self, name: &str) -> Option<usize> {
-        self.header.iter().position(|h| h == name)
+        let found = self.header.iter().position(|h| h == name);
+        // A name that is not a header is a slip in the table's own code.
+        debug_assert!(found.is_some(), "no column {name} in {:?}", self.header);
+        found
     }
 
-    /// These columns are never cut (ids, paths).
-    pub fn whole(mut self, columns: &[&str]) -> Table {
+    /// These columns are free text (descriptions, titles): they may be cut to fit.
+    pub fn cut(mut self, columns: &[&str]) -> Table {
         for c in columns {
             if let Some(i) = self.index(c) {
-                self.whole[i] = true;
+                self.cut[i] = true;
             }
         }
         self
@@ -53,12 +67,38 @@ impl Table {
         self
     }
 
+    /// A row, the same on a terminal and on a pipe.
     pub fn row(&mut self, cells: Vec<String>) {
+        self.piped.push(cells.clone());
         self.rows.push(cells);
     }
 
-    /// Renders the table to lines no wider than `width` where it can be done without cutting
-    /// a `whole` column (see the module docs).
+    /// A row whose values on a pipe are not the ones a person reads (whole ids, RFC 3339
+    /// times, other columns).
+    pub fn row_piped(&mut self, cells: Vec<String>, piped: Vec<String>) {
+        self.rows.push(cells);
+        self.piped.push(piped);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// The rows as tab-separated lines, whole, without the header.
+    pub fn tsv(&self) -> Vec<String> {
+        self.piped
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .map(|v| one_field(v))
+                    .collect::<Vec<_>>()
+                    .join("\t")
+            })
+            .collect()
+    }
+
+    /// Renders the table to lines no wider than `width` where it can be done by cutting free
+    /// text and dropping optional columns (see the module docs).
     pub fn render(&self, width: usize) -> Vec<String> {
         let cols = self.header.len();
         let mut widths: Vec<usize> = self
@@ -121,7 +161,7 @@ impl Table {
         let mut over = total(widths, shown).saturating_sub(width);
         while over > 0 {
             let widest = (0..widths.len())
-                .filter(|&i| shown[i] && !self.whole[i] && widths[i] > floor)
+                .filter(|&i| shown[i] && self.cut[i] && widths[i] > floor)
                 .max_by_key(|&i| widths[i]);
             let Some(i) = widest else {
                 return;
@@ -129,6 +169,19 @@ impl Table {
             widths[i] -= 1;
             over -= 1;
         }
+    }
+}
+
+/// A value for a tab-separated line: tabs, line breaks and other control characters become
+/// spaces.
+fn one_field(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains(char::is_control) {
+        text.chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect::<String>()
+            .into()
+    } else {
+        text.into()
     }
 }
 
@@ -147,6 +200,8 @@ pub(crate) fn cut_to(text: &str, width: usize) -> String {
         used += w;
         out.push(c);
     }
+    // "wrote the…", not "wrote the …".
+    out.truncate(out.trim_end().len());
     out.push('…');
     out
 }
@@ -158,7 +213,7 @@ mod tests {
 
     #[test]
     fn aligns_and_cuts_the_widest_column() {
-        let mut t = Table::new(&["ID", "PATH"]);
+        let mut t = Table::new(&["ID", "PATH"]).cut(&["PATH"]);
         t.row(vec!["a".into(), "/very/long/path/to/something".into()]);
         t.row(vec!["longer-id".into(), "/p".into()]);
         assert_eq!(
@@ -176,14 +231,14 @@ mod tests {
 
     #[test]
     fn wide_characters_take_two_columns() {
-        let mut t = Table::new(&["ID", "TEXT"]);
+        let mut t = Table::new(&["ID", "TEXT"]).cut(&["TEXT"]);
         t.row(vec!["m1".into(), "日本語のメモ".into()]);
         t.row(vec!["m2".into(), "plain".into()]);
         let lines = t.render(80);
         assert_eq!(lines[0], "ID  TEXT");
         assert_eq!(lines[1], "m1  日本語のメモ");
         // Cut by columns: 12 columns of CJK into 9 leaves four characters and the mark.
-        let mut t = Table::new(&["ID", "TEXT"]);
+        let mut t = Table::new(&["ID", "TEXT"]).cut(&["TEXT"]);
         t.row(vec![
             "m1".into(),
             "日本語のメモ 日本語のメモ 日本語のメモ".into(),
@@ -197,7 +252,7 @@ mod tests {
     fn whole_columns_are_never_cut_and_optional_ones_go_first() {
         let id = "a-very-long-mini-tool-name-that-must-be-copied";
         let mut t = Table::new(&["ID", "VERSION", "NAME", "PATH"])
-            .whole(&["ID", "PATH"])
+            .cut(&["NAME"])
             .optional(&["PATH", "VERSION"]);
         t.row(vec![
             id.into(),
@@ -218,5 +273,43 @@ mod tests {
         // Narrower than the id itself: the id still stands whole.
         let tiny = t.render(30);
         assert!(tiny[1].starts_with(id), "{tiny:?}");
+    }
+
+    #[test]
+    fn only_free_text_is_cut_and_timestamps_stand_whole() {
+        let mut t = Table::new(&["ID", "STARTED", "STATUS", "TITLE"])
+            .cut(&["TITLE"])
+            .optional(&["STATUS"]);
+        t.row(vec![
+            "s-1".into(),
+            "2026-12-01 16:52:10".into(),
+            "succeeded".into(),
+            "A title long enough to be cut at a narrow width".into(),
+        ]);
+        let narrow = t.render(40);
+        assert_eq!(
+            narrow,
+            vec![
+                "ID   STARTED              TITLE",
+                "s-1  2026-12-01 16:52:10  A title long…",
+            ]
+        );
+        // Nothing left to cut or drop: the line is wider than asked, the values whole.
+        let tiny = t.render(20);
+        assert!(
+            tiny[1].starts_with("s-1  2026-12-01 16:52:10  "),
+            "{tiny:?}"
+        );
+    }
+
+    #[test]
+    fn piped_rows_are_whole_tab_separated_values_without_header() {
+        let mut t = Table::new(&["ID", "TEXT"]).cut(&["TEXT"]);
+        t.row(vec!["a".into(), "tab\there and\nline".into()]);
+        t.row_piped(
+            vec!["short".into(), "x".into()],
+            vec!["full-id".into(), "x".into(), "more".into()],
+        );
+        assert_eq!(t.tsv(), vec!["a\ttab here and line", "full-id\tx\tmore"]);
     }
 }

@@ -31,13 +31,10 @@ fn add(ctx: &TestContext, package: &str, version: &str, name: &str, extra: &[&st
 }
 
 /// `finch list --long` on a terminal wide enough that no column is cut.
-fn long_list(ctx: &TestContext) -> Run {
-    Run(ctx
-        .cmd()
-        .args(["list", "--long"])
-        .env("COLUMNS", "300")
-        .output()
-        .unwrap())
+/// `finch list --long` on a terminal 300 columns wide: what it shows (stdout and stderr, as a
+/// terminal shows them), its temp paths as `[BASE]`.
+fn long_list(ctx: &TestContext) -> String {
+    list_at(ctx, 300)
 }
 
 fn path_str(path: &Path) -> &str {
@@ -162,32 +159,68 @@ fn list_long_renders_an_aligned_table() {
     ctx.run(&["enable", "devtool"]).success();
 
     // Wide enough that no cell is cut, whatever the temp dir is called.
-    let out = long_list(&ctx);
-    out.success();
-    insta::assert_snapshot!(ctx.filter(&out.stdout()), @r"
+    insta::assert_snapshot!(long_list(&ctx), @r"
     ID       VERSION  STATUS          NAME      PATH
     devtool  0.3.1    enabled,linked  Dev Tool  [BASE]/home/finchnest/.finch/extensions/devtool
     weather  1.0.0    disabled        Weather   [BASE]/home/finchnest/.finch/extensions/weather
     ");
 
     // Narrow: every line fits; the path, which must not be cut, is left out whole.
-    let out = list_at(&ctx, 60);
-    let stdout = out.stdout();
-    let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines.len(), 3, "{out}");
-    assert!(lines.iter().all(|l| l.chars().count() <= 60), "{out}");
-    assert!(!stdout.contains("PATH") && !stdout.contains('…'), "{out}");
+    let shown = list_at(&ctx, 60);
+    let lines: Vec<&str> = shown.lines().collect();
+    assert_eq!(lines.len(), 3, "{shown}");
+    assert!(lines.iter().all(|l| l.chars().count() <= 60), "{shown}");
+    assert!(!shown.contains("PATH") && !shown.contains('…'), "{shown}");
+
+    // On a pipe --long is tab-separated values, whole, without the header (issue 31).
+    let out = ctx.run(&["list", "--long"]);
+    out.success();
+    assert_eq!(
+        ctx.filter(&out.stdout()),
+        "devtool\t0.3.1\tenabled,linked\tDev Tool\t[BASE]/home/finchnest/.finch/extensions/devtool\n\
+         weather\t1.0.0\tdisabled\tWeather\t[BASE]/home/finchnest/.finch/extensions/weather\n",
+        "{out}"
+    );
 }
 
-fn list_at(ctx: &TestContext, columns: usize) -> Run {
-    let out = Run(ctx
-        .cmd()
-        .args(["list", "--long"])
-        .env("COLUMNS", columns.to_string())
-        .output()
-        .unwrap());
+/// Issue 31: `--all-tiers` with one tier empty said "No extensions installed in <global dir>"
+/// above a table listing a personal tool, as if it spoke of that one. It names the tier now,
+/// after the table; on a pipe the empty tier's line stays off stdout.
+#[test]
+fn all_tiers_names_the_empty_tier_after_the_table() {
+    let ctx = TestContext::new();
+    add(&ctx, "weather", "1.0.0", "Weather", &[]);
+    let pty = crate::cards::Pty::spawn_env(&ctx, &["list", "--all-tiers"], &[("COLUMNS", "300")]);
+    let (code, shown) = pty.finish();
+    assert_eq!(code, 0, "{shown}");
+    insta::assert_snapshot!(ctx.filter(&shown.replace('\r', "")), @r"
+    ID       VERSION  STATUS    NAME     PATH
+    weather  1.0.0    disabled  Weather  [BASE]/home/finchnest/.finch/extensions/weather
+    No extensions installed in the global tier ([BASE]/home/.finch/extensions)
+    ");
+    let out = ctx.run(&["list", "--all-tiers"]);
     out.success();
-    out
+    assert_eq!(
+        out.stdout(),
+        format!(
+            "weather\t1.0.0\tdisabled\tWeather\t{}\n",
+            ctx.personal_tier().join("weather").display()
+        ),
+        "{out}"
+    );
+    out.stderr_has("No extensions installed in the global tier (");
+}
+
+/// `finch list --long` on a terminal `columns` wide, as `long_list`.
+fn list_at(ctx: &TestContext, columns: usize) -> String {
+    let pty = crate::cards::Pty::spawn_env(
+        ctx,
+        &["list", "--long"],
+        &[("COLUMNS", &columns.to_string())],
+    );
+    let (code, shown) = pty.finish();
+    assert_eq!(code, 0, "{shown}");
+    ctx.filter(&shown.replace('\r', ""))
 }
 
 /// A CJK name is measured in columns, a long id is never cut (it is what `enable` takes), and
@@ -198,14 +231,14 @@ fn list_long_at_60_and_120_columns_keeps_ids_whole() {
     let id = "a-very-long-mini-tool-name-for-copying";
     add(&ctx, id, "1.0.0", "天气预报 Weather", &[]);
     add(&ctx, "devtool", "0.3.1", "Dev Tool", &[]);
-    insta::assert_snapshot!(ctx.filter(&list_at(&ctx, 120).stdout()), @r"
+    insta::assert_snapshot!(list_at(&ctx, 120), @r"
     ID                                      VERSION  STATUS    NAME
     a-very-long-mini-tool-name-for-copying  1.0.0    disabled  天气预报 Weather
     devtool                                 0.3.1    disabled  Dev Tool
     ");
-    insta::assert_snapshot!(ctx.filter(&list_at(&ctx, 60).stdout()), @r"
+    insta::assert_snapshot!(list_at(&ctx, 60), @r"
     ID                                      STATUS    NAME
-    a-very-long-mini-tool-name-for-copying  disabled  天气预报 …
+    a-very-long-mini-tool-name-for-copying  disabled  天气预报…
     devtool                                 disabled  Dev Tool
     ");
     // The id as shown is the id `enable` takes.
@@ -394,14 +427,18 @@ fn a_corrupt_package_json_is_left_out_of_the_pipe_format_and_warns() {
         .stderr_has("; not listed (reinstall it with `finch add`, or remove it with `finch remove weather`)");
 
     // The table and --json show it, with its problem.
-    let out = long_list(&ctx);
-    out.success();
-    insta::assert_snapshot!(ctx.filter(&out.stdout()), @r"
+    let shown = long_list(&ctx);
+    assert!(!shown.contains("not listed"), "{shown}");
+    let table: String = shown
+        .lines()
+        .filter(|l| !l.starts_with("warning:"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    insta::assert_snapshot!(table, @r"
     ID       VERSION  STATUS            NAME     PATH
     weather  unknown  disabled,invalid  weather  [BASE]/home/finchnest/.finch/extensions/weather
     zephyr   4.0.0    disabled          Zephyr   [BASE]/home/finchnest/.finch/extensions/zephyr
     ");
-    assert!(!out.stderr().contains("not listed"), "{out}");
     ctx.run(&["list", "--all-tiers"])
         .success()
         .stdout_has("zephyr");
@@ -457,9 +494,12 @@ fn the_pipe_format_leaves_out_what_is_not_a_valid_mini_tool() {
         ));
     }
 
-    let out = long_list(&ctx);
-    out.success();
-    insta::assert_snapshot!(ctx.filter(&out.stdout()), @r"
+    let table: String = long_list(&ctx)
+        .lines()
+        .filter(|l| !l.starts_with("warning:"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    insta::assert_snapshot!(table, @r"
     ID            VERSION  STATUS            NAME          PATH
     node_modules  unknown  disabled,invalid  node_modules  [BASE]/home/finchnest/.finch/extensions/node_modules
     stray         unknown  disabled,invalid  stray         [BASE]/home/finchnest/.finch/extensions/stray
@@ -536,9 +576,12 @@ fn a_corrupt_extensions_json_still_lists_every_tool_and_changes_nothing() {
     );
     out.stderr_has("enabled state unknown, every tool shown as disabled (fix the file by hand, or run `finch doctor --state` to move it aside)");
 
-    let out = long_list(&ctx);
-    out.success();
-    insta::assert_snapshot!(ctx.filter(&out.stdout()), @r"
+    let table: String = long_list(&ctx)
+        .lines()
+        .filter(|l| !l.starts_with("warning:"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    insta::assert_snapshot!(table, @r"
     ID       VERSION  STATUS   NAME     PATH
     weather  1.0.0    unknown  Weather  [BASE]/home/finchnest/.finch/extensions/weather
     zephyr   4.0.0    unknown  Zephyr   [BASE]/home/finchnest/.finch/extensions/zephyr

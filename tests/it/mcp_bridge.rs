@@ -340,12 +340,12 @@ fn a_python_sdk_server_over_stdio_lists_and_answers_calls() {
         )
     );
     assert_eq!(s["command"], python());
+    // On a pipe: tab-separated values without the header (issue 31).
     let text = ctx.run(&["mcp", "list"]);
     text.success();
     assert_eq!(
         text.stdout(),
-        "NAME     TRANSPORT  SOURCE  OWNER    STATUS     TOOLS\n\
-         Py-Test  stdio      user    Py-Test  connected  14\n"
+        "Py-Test\tstdio\tuser\tPy-Test\tconnected\t14\n"
     );
 
     let tools = ctx.run(&["mcp", "tools", "py-test", "--json"]);
@@ -462,7 +462,7 @@ fn server_everything_over_stdio_through_tool_call_and_run() {
     );
     assert!(s["tools"].as_u64().is_some_and(|n| n >= 10), "{s}");
     let tools = ctx.run(&["mcp", "tools", "everything"]);
-    tools.success().stdout_has("mcp__everything__echo ");
+    tools.success().stdout_has("mcp__everything__echo\t");
     tools.stdout_has("Echoes back the input string");
 
     let echo = approved_call(&ctx, "mcp__everything__echo", json!({"message": "hello"}));
@@ -651,12 +651,13 @@ fn servers_that_do_not_start_are_reported_and_the_host_goes_on() {
         .to_string();
     assert!(nowhere.contains("onnection refused"), "{nowhere}");
     assert_eq!(server(&list, "fine")["status"], "connected");
+    // On a pipe: one tab-separated row a server, why one failed as a warning on stderr.
     let table = ctx.run(&["mcp", "list"]);
     table
         .success()
-        .stdout_has("quits    stdio      user    quits    failed     -\n");
-    table.stdout_has(
-        "\nmissing: cannot start the server: `no-such-mcp-server-program` was not found on PATH\n",
+        .stdout_has("quits\tstdio\tuser\tquits\tfailed\t-\n");
+    table.stderr_has(
+        "warning: missing: cannot start the server: `no-such-mcp-server-program` was not found on PATH\n",
     );
 
     // The session starts anyway, warns, and has the working server's tools (from the catalog

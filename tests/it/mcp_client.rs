@@ -322,7 +322,7 @@ fn tool_list_and_search_follow_a_changed_servers_json_without_a_reload() {
     // No cache yet: the first read builds it, connecting the server, and says so.
     let list = ctx.run(&["tool", "list", "--source", "mcp"]);
     list.success()
-        .stdout_has("mcp__fine__echo ")
+        .stdout_has("mcp__fine__echo\t")
         .stderr_has("changed since the tool catalog was built: refreshing it");
     assert!(!list.stderr().contains("hint:"), "{list}");
     // Nothing changed since: no refresh.

@@ -37,7 +37,8 @@ fn memory_list_measures_cjk_in_columns_and_keeps_ids_whole() {
 
 /// `finch schedule list` on a terminal, at a fixed now (Saturday 2026-03-07 12:00 UTC) in
 /// Asia/Kolkata: sorted by next run, each time with its offset (the user's zone, or the task's
-/// own when it has another), how far off it is, and whole columns dropped at 60 columns.
+/// own when it has another), how far off it is, and whole columns dropped at 60 columns. The
+/// schedule (a timestamp for `--once`) is never cut: the time zone goes instead (issue 31).
 #[test]
 fn schedule_list_sorts_by_next_run_in_one_zone_with_offsets() {
     const NOW: &str = "2026-03-07T12:00:00Z";
@@ -94,17 +95,17 @@ fn schedule_list_sorts_by_next_run_in_one_zone_with_offsets() {
         text
     };
     insta::assert_snapshot!(list("120"), @r"
-    ID        NAME                 NEXT RUN                               SCHEDULE                TIME ZONE      LAST RESULT
-    t-[2]     Once soon            Sat 2026-03-07 18:30 +05:30 (in 1 h)   once 2026-03-07T18:30…  Asia/Kolkata   -
-    t-[1]     Daily standup notes  Sun 2026-03-08 09:00 +05:30 (in 16 h)  daily 09:00             Asia/Kolkata   -
-    t-[0]     Weekly in Berlin     Mon 2026-03-09 08:00 +01:00 (in 2 d)   weekly mon 08:00        Europe/Berlin  -
-    t-[3]     Switched off         disabled                               hourly at :15           Asia/Kolkata   -
+    ID        NAME              NEXT RUN                               SCHEDULE                        LAST RESULT
+    t-[2]     Once soon         Sat 2026-03-07 18:30 +05:30 (in 1 h)   once 2026-03-07T18:30:00+05:30  -
+    t-[1]     Daily standup n…  Sun 2026-03-08 09:00 +05:30 (in 16 h)  daily 09:00                     -
+    t-[0]     Weekly in Berlin  Mon 2026-03-09 08:00 +01:00 (in 2 d)   weekly mon 08:00                -
+    t-[3]     Switched off      disabled                               hourly at :15                   -
     ");
     insta::assert_snapshot!(list("60"), @r"
     ID        NAME         NEXT RUN
     t-[2]     Once soon    Sat 2026-03-07 18:30 +05:30 (in 1 h)
     t-[1]     Daily stan…  Sun 2026-03-08 09:00 +05:30 (in 16 h)
-    t-[0]     Weekly in …  Mon 2026-03-09 08:00 +01:00 (in 2 d)
+    t-[0]     Weekly in…   Mon 2026-03-09 08:00 +01:00 (in 2 d)
     t-[3]     Switched o…  disabled
     ");
 }

@@ -64,12 +64,15 @@ fn serve(host: &mut Host, assembly: &Assembly) -> Result<()> {
     let ui = assembly.ui;
     if ui.stdin_tty {
         if !ui.quiet {
-            crate::eline!(
+            let banner = format!(
                 "finch run — session {} in {} ({} mode). Type `<Tool> <json>`, `<Tool> key=value …`, /tools, /search <query>, /help, /quit. Tab completes.",
                 host.session().id,
                 host.session().cwd.display(),
                 host.session().mode.as_str()
             );
+            for line in ui.prose_err(&banner) {
+                crate::eline!("{line}");
+            }
         }
         match editor(host) {
             Ok(editor) => {
@@ -537,7 +540,7 @@ fn print_search(ui: &Ui, record: &CallRecord) -> Result<()> {
         return print_record(ui, record);
     };
     print_verdict(ui, record);
-    let mut table = Table::new(&["NAME", "SOURCE", "DESCRIPTION"]).whole(&["NAME"]);
+    let mut table = Table::new(&["NAME", "SOURCE", "DESCRIPTION"]).cut(&["DESCRIPTION"]);
     for tool in found {
         let text = |key: &str| tool.get(key).and_then(Value::as_str).unwrap_or_default();
         table.row(vec![
@@ -550,7 +553,7 @@ fn print_search(ui: &Ui, record: &CallRecord) -> Result<()> {
 }
 
 fn print_tools(ui: &Ui, host: &Host) -> Result<()> {
-    let mut table = Table::new(&["NAME", "LAYER", "DESCRIPTION"]).whole(&["NAME"]);
+    let mut table = Table::new(&["NAME", "LAYER", "DESCRIPTION"]).cut(&["DESCRIPTION"]);
     for tool in host.active_tools() {
         table.row(vec![
             tool.name.clone(),

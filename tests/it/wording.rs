@@ -1,0 +1,119 @@
+//! Issue 31, item 4: `finch tool call` speaks to the person — `finch tool call Glob …`, `finch
+//! tool search`, `you denied` — where the host's message advises the model (use Glob, call
+//! ToolSearch, do not retry); the model keeps its own words in `--jsonl` and `--json`.
+
+use serde_json::json;
+
+use crate::common::TestContext;
+
+#[test]
+fn a_missing_file_names_the_finch_command_that_finds_it() {
+    let ctx = TestContext::new();
+    let missing = ctx.work.join("nope.txt");
+    let out = ctx.run(&[
+        "tool",
+        "call",
+        "Read",
+        "file_path=nope.txt",
+        "--approve",
+        "Read",
+    ]);
+    out.failure(1);
+    assert_eq!(
+        out.stderr(),
+        format!(
+            "Error: `{}` does not exist\n\
+             hint: find it with `finch tool call Glob pattern='**/nope.txt'`\n",
+            missing.display()
+        ),
+        "{out}"
+    );
+
+    let out = ctx.run(&[
+        "tool",
+        "call",
+        "Edit",
+        "file_path=nope.txt",
+        "old_string=a",
+        "new_string=b",
+        "--approve",
+        "Edit",
+    ]);
+    out.failure(1);
+    assert_eq!(
+        out.stderr(),
+        format!(
+            "Error: `{path}` does not exist\n\
+             hint: create it with `finch tool call Write file_path='{path}' content=…`\n\
+             hint: find it with `finch tool call Glob pattern='**/nope.txt'`\n",
+            path = missing.display()
+        ),
+        "{out}"
+    );
+}
+
+#[test]
+fn the_model_keeps_its_own_words_in_jsonl_and_json() {
+    let ctx = TestContext::new();
+    let (responses, out) = ctx.jsonl(
+        &["--approve", "Read"],
+        &[json!({"id": 1, "tool": "Read", "arguments": {"file_path": "nope.txt"}})],
+    );
+    out.failure(1);
+    let answer = responses[0].to_string();
+    assert!(
+        answer.contains("Check the path, or use Glob to find the file."),
+        "{answer}"
+    );
+    let out = ctx.run(&[
+        "--json",
+        "tool",
+        "call",
+        "Read",
+        "file_path=nope.txt",
+        "--approve",
+        "Read",
+    ]);
+    out.failure(1);
+    assert!(out.stdout().contains("use Glob to find the file"), "{out}");
+}
+
+/// Issue 31, item 3: error lines and `tool info` wrapped mid-word (the terminal's own wrap) or
+/// not at all; on a terminal they wrap at spaces to its width, on a pipe never.
+#[test]
+fn errors_and_tool_info_wrap_at_spaces_on_a_terminal_only() {
+    let ctx = TestContext::new();
+    let pty =
+        crate::cards::Pty::spawn_env(&ctx, &["tool", "call", "NoSuchTool"], &[("COLUMNS", "60")]);
+    let (code, shown) = pty.finish();
+    assert_eq!(code, 3, "{shown}");
+    insta::assert_snapshot!(shown.replace('\r', ""), @r"
+    Error: there is no tool named `NoSuchTool`
+    hint: find one by what it does with `finch tool search
+          <words>`, or list them with `finch tool list`
+    ");
+    let piped = ctx.run(&["tool", "call", "NoSuchTool"]);
+    piped.failure(3);
+    assert_eq!(piped.stderr().lines().count(), 2, "{piped}");
+
+    let pty = crate::cards::Pty::spawn_env(&ctx, &["tool", "info", "Write"], &[("COLUMNS", "60")]);
+    let (code, shown) = pty.finish();
+    assert_eq!(code, 0, "{shown}");
+    let shown = shown.replace('\r', "");
+    let prose = shown.split("input schema:").next().unwrap();
+    for line in prose.lines() {
+        assert!(
+            unicode_width::UnicodeWidthStr::width(line) <= 60,
+            "{line:?}\n{shown}"
+        );
+    }
+    assert!(
+        prose.contains("\nWrite a file to the local filesystem: creates"),
+        "{shown}"
+    );
+    let piped = ctx.run(&["tool", "info", "Write"]);
+    assert!(
+        piped.stdout().lines().any(|l| l.len() > 200),
+        "the description in one line on a pipe:\n{piped}"
+    );
+}
