@@ -458,16 +458,34 @@ mod tests {
     #[test]
     fn confined_calls_leave_no_descriptor_behind() {
         // The rule paths are cached with their descriptors; the per-call TMPDIR must not be,
-        // or a long session runs out of descriptors (one leaked per call).
+        // or a long session runs out of descriptors (one leaked per call). Calls that may
+        // write the workspace get a new TMPDIR each (`tmp::Reuse::Never`).
         let dir = tempfile::tempdir().unwrap();
+        let writing = || {
+            let places = Places {
+                roots: vec![dir.path().to_path_buf()],
+                path: std::env::var_os("PATH"),
+                ..Places::default()
+            };
+            let mut access = Access::for_profile(Profile::ReadOnly, &places);
+            access.write.push(dir.path().to_path_buf());
+            Confinement::prepare(access).unwrap()
+        };
         let open_fds = || std::fs::read_dir("/proc/self/fd").unwrap().count();
-        drop(confinement(dir.path())); // the cache and the TMPDIR worker are set up
+        drop(writing()); // the cache and the TMPDIR worker are set up
         let before = open_fds();
+        let mut tmpdirs = std::collections::HashSet::new();
         for _ in 0..40 {
-            let confinement = confinement(dir.path());
+            let confinement = writing();
+            tmpdirs.insert(confinement.tmpdir().to_path_buf());
             let (status, _) = run(&confinement, dir.path(), "true");
             assert!(status.success());
         }
+        assert_eq!(
+            tmpdirs.len(),
+            40,
+            "each writing call had a TMPDIR of its own"
+        );
         let after = open_fds();
         assert!(
             after < before + 10,
