@@ -189,7 +189,7 @@ fn flags_are_offered_only_after_a_dash() {
             assert!(offered.contains(&flag.to_string()), "{shell}: {offered:?}");
         }
         let offered = ask(&ctx, shell, &["finch", "tool", "call", "Read", "--ap"]);
-        assert_eq!(offered, ["--approve"], "{shell}");
+        assert_eq!(offered, ["--approve", "--approve-unconfined"], "{shell}");
     }
 }
 
