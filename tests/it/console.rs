@@ -361,3 +361,32 @@ fn keys_typed_ahead_in_the_console_never_answer_a_card() {
     let transcript = &ctx.transcripts()[0];
     assert_eq!(ctx.tool_calls(transcript)[0]["decidedBy"], "card:deny");
 }
+
+/// Issue 31: the banner wraps at spaces to the terminal's width (here 60 columns), where it
+/// used to break words.
+#[test]
+fn the_banner_wraps_at_spaces_to_the_terminal_width() {
+    let ctx = TestContext::new();
+    let mut pty = Pty::spawn_env(&ctx, &["run"], &[("COLUMNS", "60")]);
+    let shown = pty.expect(PROMPT).replace('\r', "");
+    let banner: Vec<&str> = shown
+        .lines()
+        .take_while(|l| !l.contains(PROMPT.trim_end()))
+        .collect();
+    assert!(banner.len() >= 3, "the banner is wrapped: {shown}");
+    for line in &banner {
+        assert!(
+            unicode_width::UnicodeWidthStr::width(*line) <= 60,
+            "{line:?}\n{shown}"
+        );
+    }
+    let words = banner.join(" ");
+    for whole in [
+        "`<Tool> <json>`,",
+        "/search <query>,",
+        "/help, /quit. Tab completes.",
+    ] {
+        assert!(words.contains(whole), "{whole:?} broken: {shown}");
+    }
+    quit(pty);
+}
