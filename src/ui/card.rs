@@ -863,10 +863,7 @@ fn render_card_page(
         format!("Permission needed: {tool} — {title}")
     };
     let width = width.saturating_sub(1);
-    writeln!(out)?;
-    for line in wrap_whole(&heading, width) {
-        writeln!(out, "{}", paint(color, &line, |t| t.bold().to_string()))?;
-    }
+    write_heading(out, &heading, width, color)?;
     field(out, "layer", card.layer, width)?;
     if let Some(owner) = &card.owner {
         field(out, "owner", &visible(owner), width)?;
@@ -937,6 +934,15 @@ fn unconfined_items(id: &str) -> Vec<Item> {
     ]
 }
 
+/// A blank line, then `heading` in bold, wrapped whole to `width`: how every card begins.
+fn write_heading(out: &mut impl Write, heading: &str, width: usize, color: bool) -> io::Result<()> {
+    writeln!(out)?;
+    for line in wrap_whole(heading, width) {
+        writeln!(out, "{}", paint(color, &line, |t| t.bold().to_string()))?;
+    }
+    Ok(())
+}
+
 /// The card of a mini tool the kernel cannot confine, above its choices.
 fn render_unconfined(
     out: &mut impl Write,
@@ -952,10 +958,7 @@ fn render_unconfined(
         format!("Run mini tool {id} ({name}) without confinement?")
     };
     let width = width.saturating_sub(1);
-    writeln!(out)?;
-    for line in wrap_whole(&heading, width) {
-        writeln!(out, "{}", paint(color, &line, |t| t.bold().to_string()))?;
-    }
+    write_heading(out, &heading, width, color)?;
     field(out, "declares", &request.declares(), width)?;
     field(
         out,
@@ -1107,10 +1110,7 @@ fn render_question(
         None => "Question".to_string(),
     };
     let width = width.saturating_sub(1);
-    writeln!(out)?;
-    for line in wrap_whole(&heading, width) {
-        writeln!(out, "{}", paint(color, &line, |t| t.bold().to_string()))?;
-    }
+    write_heading(out, &heading, width, color)?;
     for line in question.question.lines() {
         for part in wrap_whole(&visible(line), width.saturating_sub(2)) {
             writeln!(out, "  {part}")?;
