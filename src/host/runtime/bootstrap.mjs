@@ -52,11 +52,16 @@ process.on("uncaughtException", (err) => {
 });
 
 // The call whose `execute` (and whatever it awaits) is running: a dialog asked through ctx.ui
-// names it, so the host asks it of that call's person, whichever calls run side by side.
+// names it, so the host asks it of that call's person, whichever calls run side by side. In
+// node 20 an AsyncLocalStorage in use costs every promise of the process a hook, so it is used
+// only while calls overlap: a call that starts while none runs runs outside it (`alone`), and a
+// dialog asked outside every call's context while it runs is that call's — as the host would
+// route it anyway (to a call running now). When the last call ends, it is switched off again.
 const currentCall = new AsyncLocalStorage();
+let alone = null;
 
 function callExtra() {
-  const call = currentCall.getStore();
+  const call = currentCall.getStore() ?? alone;
   return call ? { toolCallId: call.toolCallId } : {};
 }
 
@@ -161,9 +166,11 @@ function dispatch(line) {
   const params = message.params ?? {};
   if (message.id === undefined) {
     if (handler) {
-      Promise.resolve()
-        .then(() => handler(params))
-        .catch((err) => logLine("error", `${message.method}: ${err && err.stack ? err.stack : err}`));
+      settle(
+        () => handler(params),
+        () => {},
+        (err) => logLine("error", `${message.method}: ${err && err.stack ? err.stack : err}`),
+      );
     }
     return;
   }
@@ -171,17 +178,109 @@ function dispatch(line) {
     send({ jsonrpc: "2.0", id: message.id, error: { code: -32601, message: `unknown method ${message.method}` } });
     return;
   }
-  Promise.resolve()
-    .then(() => handler(params, message.id))
-    .then(
-      (result) => reply(message.id, result),
-      (err) => send({ jsonrpc: "2.0", id: message.id, error: toRpcError(err) }),
-    );
+  settle(
+    () => handler(params, message.id),
+    (result) => reply(message.id, result),
+    (err) => send({ jsonrpc: "2.0", id: message.id, error: toRpcError(err) }),
+  );
+}
+
+// Runs a handler now, in the order the messages came, and hands on what it settles to: its
+// value, its promise's outcome, or what it threw. (Not deferred to a microtask first: that
+// costs every call two turns of the queue and changes no order.)
+function settle(run, done, failed) {
+  let result;
+  try {
+    result = run();
+  } catch (err) {
+    failed(err);
+    return;
+  }
+  if (result !== null && typeof result === "object" && typeof result.then === "function") result.then(done, failed);
+  else done(result);
 }
 
 // The log file is this process's stderr; the logger writes dated, levelled lines to it.
 function logLine(level, text) {
   process.stderr.write(`${new Date().toISOString()} [${level}] ${text}\n`);
+}
+
+// One running `execute`. Its `exec` argument's signal, logger, progress and ui are made when a
+// tool first reads them: most tools read none, and an AbortController alone costs a call more
+// than the rest of its trip through this file.
+class Call {
+  constructor(toolCallId, tool) {
+    this.toolCallId = toolCallId;
+    this.tool = tool;
+    this.controller = null;
+    this.reason = undefined;
+    this.aborted = false;
+  }
+
+  get signal() {
+    if (this.controller === null) {
+      this.controller = new AbortController();
+      if (this.aborted) this.controller.abort(this.reason);
+    }
+    return this.controller.signal;
+  }
+
+  abort(reason) {
+    if (this.controller !== null) this.controller.abort(reason);
+    else if (!this.aborted) {
+      this.aborted = true;
+      this.reason = reason;
+    }
+  }
+
+  exec(info) {
+    const call = this;
+    const { toolCallId, tool } = this;
+    let logger, progress, ui;
+    return {
+      toolCallId,
+      sessionId: info.sessionId,
+      spaceId: info.spaceId ?? undefined,
+      cwd: info.cwd,
+      get signal() {
+        return call.signal;
+      },
+      get logger() {
+        return (logger ??= makeLogger(tool));
+      },
+      storage: ctx.storage,
+      secrets: ctx.secrets,
+      get progress() {
+        return (progress ??= {
+          report: (update) => {
+            const body = typeof update === "object" && update !== null ? update : { message: String(update) };
+            notify(M.notify.progress, {
+              toolCallId,
+              tool,
+              message: body.message === undefined ? undefined : String(body.message),
+              percent: typeof body.percent === "number" ? body.percent : undefined,
+              increment: typeof body.increment === "number" ? body.increment : undefined,
+              total: typeof body.total === "number" ? body.total : undefined,
+            });
+          },
+        });
+      },
+      get ui() {
+        return (ui ??= {
+          requestForm(form) {
+            const asked = request(M.request.uiForm, { ...prompt(form), toolCallId });
+            const ms = form && typeof form.timeoutMs === "number" && form.timeoutMs > 0 ? form.timeoutMs : null;
+            if (ms === null) return asked;
+            let timer;
+            const timedOut = new Promise((resolve) => {
+              timer = setTimeout(() => resolve({ submitted: false, values: {}, reason: "timeout" }), ms);
+            });
+            return Promise.race([asked, timedOut]).finally(() => clearTimeout(timer));
+          },
+        });
+      },
+    };
+  }
 }
 
 function makeLogger(scope) {
@@ -741,52 +840,24 @@ const handlers = {
   async [M.host.execute](p, id) {
     const def = tools.get(p.name);
     if (!def) throw new Error(`no tool named "${p.name}" is registered`);
+    // The host sends the session and workspace when they changed since its last call here.
     if (p.session) {
       ctx.session = p.session;
       if (p.workspace) ctx.workspace = p.workspace;
     }
-    const controller = new AbortController();
-    calls.set(id, controller);
-    const toolCallId = p.exec?.toolCallId;
-    const exec = {
-      toolCallId,
-      sessionId: p.exec?.sessionId,
-      spaceId: p.exec?.spaceId ?? undefined,
-      cwd: p.exec?.cwd,
-      signal: controller.signal,
-      logger: makeLogger(p.name),
-      storage: ctx.storage,
-      secrets: ctx.secrets,
-      progress: {
-        report: (update) => {
-          const body = typeof update === "object" && update !== null ? update : { message: String(update) };
-          notify(M.notify.progress, {
-            toolCallId,
-            tool: p.name,
-            message: body.message === undefined ? undefined : String(body.message),
-            percent: typeof body.percent === "number" ? body.percent : undefined,
-            increment: typeof body.increment === "number" ? body.increment : undefined,
-            total: typeof body.total === "number" ? body.total : undefined,
-          });
-        },
-      },
-      ui: {
-        requestForm(form) {
-          const asked = request(M.request.uiForm, { ...prompt(form), toolCallId });
-          const ms = form && typeof form.timeoutMs === "number" && form.timeoutMs > 0 ? form.timeoutMs : null;
-          if (ms === null) return asked;
-          let timer;
-          const timedOut = new Promise((resolve) => {
-            timer = setTimeout(() => resolve({ submitted: false, values: {}, reason: "timeout" }), ms);
-          });
-          return Promise.race([asked, timedOut]).finally(() => clearTimeout(timer));
-        },
-      },
-    };
+    const info = p.exec ?? {};
+    const call = new Call(info.toolCallId, p.name);
+    const overlaps = calls.size > 0;
+    calls.set(id, call);
+    if (!overlaps) alone = call;
     try {
-      return await currentCall.run({ toolCallId }, () => def.execute(p.input ?? {}, exec));
+      const exec = call.exec(info);
+      if (!overlaps) return await def.execute(p.input ?? {}, exec);
+      return await currentCall.run(call, () => def.execute(p.input ?? {}, exec));
     } finally {
       calls.delete(id);
+      if (alone === call) alone = null;
+      if (calls.size === 0) currentCall.disable();
     }
   },
 
@@ -811,8 +882,8 @@ const handlers = {
   },
 
   [M.push.cancel](p) {
-    const controller = calls.get(p.id);
-    if (controller) controller.abort(new Error(p.reason ?? "cancelled by the finch host"));
+    const call = calls.get(p.id);
+    if (call) call.abort(new Error(p.reason ?? "cancelled by the finch host"));
   },
 
   async [M.host.capabilityInvoke](p) {
@@ -847,7 +918,7 @@ const handlers = {
   },
 
   async [M.host.deactivate]() {
-    for (const controller of calls.values()) controller.abort(new Error("the finch host is shutting down"));
+    for (const call of calls.values()) call.abort(new Error("the finch host is shutting down"));
     let failure = null;
     try {
       if (entry && typeof entry.deactivate === "function") await entry.deactivate();

@@ -432,7 +432,7 @@ impl UnsupportedUse {
 }
 
 /// The session a runtime's mini tools see as `ctx.session` and `ctx.workspace`.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SessionInfo {
     pub id: String,
     pub cwd: PathBuf,
@@ -441,16 +441,27 @@ pub struct SessionInfo {
 }
 
 impl SessionInfo {
-    /// `ctx.session` (`SessionInfo`): finch sessions have no title, space or known model.
-    fn session_json(&self) -> Value {
-        json!({"id": self.id, "title": null, "spaceId": null, "cwd": self.cwd, "model": ""})
+    fn session_view(&self) -> protocol::SessionView<'_> {
+        protocol::SessionView {
+            id: &self.id,
+            title: None,
+            space_id: None,
+            cwd: &self.cwd,
+            model: "",
+        }
     }
 
-    /// `ctx.workspace` (`WorkspaceInfo`, with finch's own `cwd`, `root` and `trustedDirs`).
-    fn workspace_json(&self) -> Value {
-        json!({"spaceId": null, "spaceName": null, "directoryPath": null,
-               "projectPath": self.project, "cwd": self.cwd, "root": self.project,
-               "rootPath": self.project, "trustedDirs": self.trusted})
+    fn workspace_view(&self) -> protocol::WorkspaceView<'_> {
+        protocol::WorkspaceView {
+            space_id: None,
+            space_name: None,
+            directory_path: None,
+            project_path: &self.project,
+            cwd: &self.cwd,
+            root: &self.project,
+            root_path: &self.project,
+            trusted_dirs: &self.trusted,
+        }
     }
 }
 
@@ -547,6 +558,10 @@ pub(crate) struct Instance {
     /// Held while a call starts (or restarts) the process, so that calls running side by
     /// side start it once.
     starting: Mutex<()>,
+    /// The session its process was last sent with an `execute` (`Weak`: the process it was
+    /// sent to, whose allocation this keeps from being reused by another's): a call sends the
+    /// session again only when it differs or the process is another.
+    told: Mutex<Option<(std::sync::Weak<Conn>, SessionInfo)>>,
 }
 
 struct InstanceState {
@@ -1372,8 +1387,8 @@ impl Inner {
             "settings": inst.settings,
             "i18n": inst.i18n,
             "app": self.app_info,
-            "session": session.as_ref().map(SessionInfo::session_json),
-            "workspace": session.as_ref().map(SessionInfo::workspace_json),
+            "session": session.as_ref().map(SessionInfo::session_view),
+            "workspace": session.as_ref().map(SessionInfo::workspace_view),
             "capabilities": {
                 "provides": inst.provides,
                 "requires": inst.requires,
@@ -1586,17 +1601,16 @@ impl Inner {
         };
         let seq = self.call_seq.fetch_add(1, Ordering::SeqCst) + 1;
         let tool_call_id = format!("call_{:x}_{seq}", std::process::id());
-        let params = json!({
-            "name": reg.name,
-            "input": args,
-            "exec": {"toolCallId": tool_call_id, "sessionId": session.id, "spaceId": null,
-                     "cwd": session.cwd},
-            "session": session.session_json(),
-            "workspace": session.workspace_json(),
-        });
         let (tx, rx) = mpsc::channel();
-        let _route = CallRoute::set(self, tool_call_id, tx.clone());
-        self.execute(inst, tool, &conn, &reg, params, (tx, rx), job)
+        let _route = CallRoute::set(self, tool_call_id.clone(), tx.clone());
+        let call = Call {
+            tool,
+            reg: &reg,
+            tool_call_id: &tool_call_id,
+            input: &args,
+            session: &session,
+        };
+        self.execute(inst, &conn, call, (tx, rx), job)
     }
 
     /// Where a dialog goes: to the call it names (`toolCallId`, which the bootstrap adds to
@@ -1683,20 +1697,42 @@ impl Inner {
     }
 
     /// Sends `execute` and waits for its answer, its timeout, or its caller's cancellation.
-    #[allow(clippy::too_many_arguments)]
     fn execute(
         self: &Arc<Inner>,
         inst: &Arc<Instance>,
-        tool: &ToolSpec,
         conn: &Arc<Conn>,
-        reg: &Registered,
-        params: Value,
+        call: Call<'_>,
         (tx, rx): (Sender<MainMsg>, mpsc::Receiver<MainMsg>),
         cx: &JobCx,
     ) -> ToolOutput {
+        let (tool, reg) = (call.tool, call.reg);
         let cancelled = tx.clone();
-        let request = match conn.request(HostRequest::Execute, params, Pending::Main { tx, tag: 0 })
-        {
+        let sent = {
+            // Held until the request is written, so that what the process was told is what
+            // it reads in this order.
+            let mut told = lock(&inst.told);
+            let known = told.as_ref().is_some_and(|(to, s)| {
+                std::ptr::eq(to.as_ptr(), Arc::as_ptr(conn)) && s == call.session
+            });
+            let params = protocol::Execute {
+                name: &reg.name,
+                input: call.input,
+                exec: protocol::ExecInfo {
+                    tool_call_id: call.tool_call_id,
+                    session_id: &call.session.id,
+                    space_id: None,
+                    cwd: &call.session.cwd,
+                },
+                session: (!known).then(|| call.session.session_view()),
+                workspace: (!known).then(|| call.session.workspace_view()),
+            };
+            let sent = conn.request(HostRequest::Execute, &params, Pending::Main { tx, tag: 0 });
+            if sent.is_ok() && !known {
+                *told = Some((Arc::downgrade(conn), call.session.clone()));
+            }
+            sent
+        };
+        let request = match sent {
             Ok(id) => id,
             Err(e) => {
                 return ToolOutput::error(format!(
@@ -2090,6 +2126,15 @@ pub(crate) struct CallRoute {
     tx: Sender<MainMsg>,
 }
 
+/// One mini tool call on its way to `execute`.
+struct Call<'a> {
+    tool: &'a ToolSpec,
+    reg: &'a Registered,
+    tool_call_id: &'a str,
+    input: &'a Value,
+    session: &'a SessionInfo,
+}
+
 /// Removes its call's route when dropped.
 struct RouteGuard<'a> {
     inner: &'a Inner,
@@ -2470,6 +2515,7 @@ fn instance(
             failures: 0,
         }),
         starting: Mutex::new(()),
+        told: Mutex::new(None),
         id,
     }
 }

@@ -11,6 +11,8 @@
 //! (`process::ensure_bootstrap`). The bootstrap refuses a name it was not given, and the test
 //! below fails when it uses a method Rust does not have, or Rust has one it never uses.
 
+use std::path::{Path, PathBuf};
+
 use serde_json::{Value, json};
 
 /// One direction's methods: each variant has a wire name.
@@ -186,6 +188,73 @@ pub(crate) struct DiffSide {
 
 /// The most of one side's text the bootstrap sends with `ui.openDiff`.
 pub(crate) const DIFF_SIDE_MAX: u64 = 1024 * 1024;
+
+/// The params of `execute`, serialized straight onto the wire (no `Value` tree is built for a
+/// call). `session` and `workspace` are sent when they changed since the process was last
+/// told: its `ctx.session` and `ctx.workspace` keep them (`Inner::execute`).
+#[derive(Debug, serde::Serialize)]
+pub(crate) struct Execute<'a> {
+    pub name: &'a str,
+    pub input: &'a Value,
+    pub exec: ExecInfo<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<SessionView<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub workspace: Option<WorkspaceView<'a>>,
+}
+
+/// `execute`'s `exec`: what the tool's second argument carries besides the host's objects.
+#[derive(Debug, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ExecInfo<'a> {
+    pub tool_call_id: &'a str,
+    pub session_id: &'a str,
+    /// finch runs outside the app's spaces: always `null`.
+    pub space_id: Option<&'a str>,
+    #[serde(serialize_with = "lossy")]
+    pub cwd: &'a Path,
+}
+
+/// `ctx.session` (`SessionInfo`): finch sessions have no title, space or known model.
+#[derive(Debug, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct SessionView<'a> {
+    pub id: &'a str,
+    pub title: Option<&'a str>,
+    pub space_id: Option<&'a str>,
+    #[serde(serialize_with = "lossy")]
+    pub cwd: &'a Path,
+    pub model: &'a str,
+}
+
+/// `ctx.workspace` (`WorkspaceInfo`, with finch's own `cwd`, `root` and `trustedDirs`): the
+/// project is the root.
+#[derive(Debug, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct WorkspaceView<'a> {
+    pub space_id: Option<&'a str>,
+    pub space_name: Option<&'a str>,
+    pub directory_path: Option<&'a str>,
+    #[serde(serialize_with = "lossy")]
+    pub project_path: &'a Path,
+    #[serde(serialize_with = "lossy")]
+    pub cwd: &'a Path,
+    #[serde(serialize_with = "lossy")]
+    pub root: &'a Path,
+    #[serde(serialize_with = "lossy")]
+    pub root_path: &'a Path,
+    #[serde(serialize_with = "lossy_all")]
+    pub trusted_dirs: &'a [PathBuf],
+}
+
+/// A path as text (a name that is not UTF-8 is shown with U+FFFD, never a serializing error).
+fn lossy<S: serde::Serializer>(path: &&Path, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&path.to_string_lossy())
+}
+
+fn lossy_all<S: serde::Serializer>(paths: &&[PathBuf], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(paths.iter().map(|p| p.to_string_lossy()))
+}
 
 /// A message the bootstrap sent, decoded.
 #[derive(Debug, Clone, PartialEq)]

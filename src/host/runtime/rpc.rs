@@ -16,6 +16,7 @@ use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
+use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use super::process::Stream;
@@ -107,6 +108,16 @@ pub(crate) enum MainMsg {
     Cancelled,
 }
 
+/// A request (`id` set) or notification as it goes on the wire, its params serialized in place.
+#[derive(Serialize)]
+struct Envelope<P> {
+    jsonrpc: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<u64>,
+    method: &'static str,
+    params: P,
+}
+
 /// Who waits for the answer to a request the host sent a child.
 pub(crate) enum Pending {
     /// The main thread, on its channel.
@@ -173,12 +184,13 @@ impl Conn {
         self.alive.load(Ordering::SeqCst)
     }
 
-    fn write_line(&self, message: &Value) -> Result<(), String> {
-        let mut text = message.to_string();
-        text.push('\n');
+    fn write_line(&self, message: &impl Serialize) -> Result<(), String> {
+        let mut text = serde_json::to_vec(message)
+            .map_err(|e| format!("cannot write to mini tool \"{}\": {e}", self.id))?;
+        text.push(b'\n');
         let mut writer = lock(&self.writer);
         writer
-            .write_all(text.as_bytes())
+            .write_all(&text)
             .map_err(|e| format!("cannot write to mini tool \"{}\": {e}", self.id))
     }
 
@@ -187,13 +199,17 @@ impl Conn {
     pub fn request(
         &self,
         method: HostRequest,
-        params: Value,
+        params: impl Serialize,
         pending: Pending,
     ) -> Result<u64, String> {
         let id = self.next_id.fetch_add(1, Ordering::SeqCst);
         lock(&self.pending).insert(id, pending);
-        let message =
-            json!({"jsonrpc": "2.0", "id": id, "method": method.wire(), "params": params});
+        let message = Envelope {
+            jsonrpc: "2.0",
+            id: Some(id),
+            method: method.wire(),
+            params,
+        };
         if let Err(e) = self.write_line(&message) {
             lock(&self.pending).remove(&id);
             self.stop(StopReason::Fault(format!(
@@ -204,8 +220,13 @@ impl Conn {
         Ok(id)
     }
 
-    pub fn notify(&self, method: HostPush, params: Value) {
-        let message = json!({"jsonrpc": "2.0", "method": method.wire(), "params": params});
+    pub fn notify(&self, method: HostPush, params: impl Serialize) {
+        let message = Envelope {
+            jsonrpc: "2.0",
+            id: None,
+            method: method.wire(),
+            params,
+        };
         if let Err(e) = self.write_line(&message) {
             self.stop(StopReason::Fault(format!(
                 "stopped reading its channel ({e})"
