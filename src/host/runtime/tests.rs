@@ -392,3 +392,95 @@ fn results_become_tool_outputs() {
     assert_eq!(seconds(Duration::from_millis(1500)), "1.5 s");
     assert_eq!(seconds(Duration::from_millis(200)), "200 ms");
 }
+
+/// `execute` carries the session only when it changed since the process was last told: the
+/// process keeps it between calls, and a changed one reaches `ctx.session`/`ctx.workspace` and
+/// `exec` of the very call that changed it.
+#[test]
+fn the_session_reaches_the_process_whenever_it_changed() {
+    if !node_available() {
+        return;
+    }
+    let root = tempfile::tempdir().unwrap();
+    let s = setup(root.path());
+    let (runtime, _, _) = start(&s, &[ctx_demo(root.path())]);
+    let mut host = host(root.path(), &s, &runtime, &["ctx-demo_probe"], Vec::new());
+    let other = root.path().join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    let seen = |host: &mut Host| {
+        let out = host.call("ctx-demo_probe", json!({})).output;
+        let v = out.structured.clone().unwrap_or_else(|| panic!("{out:?}"));
+        let text = |p: &str| v.pointer(p).and_then(Value::as_str).map(PathBuf::from);
+        (
+            text("/session/cwd"),
+            text("/workspace/cwd"),
+            text("/exec/cwd"),
+            v.pointer("/workspace/trustedDirs").cloned(),
+        )
+    };
+    let first = root.path().to_path_buf();
+    let all = |dir: &Path| {
+        (
+            Some(dir.to_path_buf()),
+            Some(dir.to_path_buf()),
+            Some(dir.to_path_buf()),
+        )
+    };
+    let (a, b, c, _) = seen(&mut host);
+    assert_eq!((a, b, c), all(&first));
+    // Unchanged: not sent again, and still what the process holds.
+    let (a, b, c, _) = seen(&mut host);
+    assert_eq!((a, b, c), all(&first));
+    host.session_mut().cwd = other.clone();
+    host.session_mut().trusted = vec![other.clone()];
+    let (a, b, c, trusted) = seen(&mut host);
+    assert_eq!((a, b, c), all(&other));
+    assert_eq!(trusted, Some(json!([other.to_string_lossy()])));
+    host.session_mut().cwd = first.clone();
+    let (a, b, c, _) = seen(&mut host);
+    assert_eq!((a, b, c), all(&first));
+    runtime.shutdown();
+}
+
+/// A call's `exec.signal` is made when the tool first reads it: a call cancelled before that
+/// reads an aborted signal with the host's reason.
+#[test]
+fn a_signal_first_read_after_its_call_was_cancelled_is_aborted() {
+    if !node_available() {
+        return;
+    }
+    let root = tempfile::tempdir().unwrap();
+    let s = setup(root.path());
+    let dir = package(root.path(), "late", "late_signal.mjs", json!({}));
+    let (runtime, _, _) = start(&s, &[dir]);
+    let mut host = host(root.path(), &s, &runtime, &["late_look"], Vec::new());
+    // Its storage: the one place its wall lets it write.
+    let marks = s.homes.runtime.join("extension-data").join("late");
+    std::fs::create_dir_all(&marks).unwrap();
+    let cancel = crate::host::cancel::Cancel::new();
+    let canceller = {
+        let (cancel, marks) = (cancel.clone(), marks.clone());
+        std::thread::spawn(move || {
+            let deadline = Instant::now() + Duration::from_secs(30);
+            while !marks.join("started").exists() && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            cancel.cancel();
+            std::fs::write(marks.join("cancelled"), "").unwrap();
+        })
+    };
+    let record = host.call_with(
+        "late_look",
+        json!({}),
+        &cancel,
+        &crate::host::cancel::no_progress,
+    );
+    canceller.join().unwrap();
+    assert!(record.output.is_error, "{:?}", record.output);
+    runtime.shutdown();
+    let log = std::fs::read_to_string(s.homes.logs_dir().join("minitools/late.log")).unwrap();
+    assert!(
+        log.contains("signal first read: aborted=true reason=cancelled by the caller"),
+        "{log}"
+    );
+}
