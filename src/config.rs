@@ -18,7 +18,8 @@
 //! card_timeout = "5m"                      # an unanswered permission card is denied after this
 //! bash_timeout = "2m"                      # default timeout of the Bash built-in
 //! record_delay = "2ms"                     # serve mcp: call records written together, at
-//!                                          # most this late ("0": each call at once)
+//!                                          # most this late; --jsonl: each right after its
+//!                                          # response ("0": each before its response)
 //! max_calls = 16                           # serve mcp: calls that run side by side (more wait)
 //! [web_search]
 //! provider = "searxng"                     # searxng | brave; none → WebSearch says how to set one
@@ -487,8 +488,9 @@ pub struct Settings {
     /// `[host] bash_timeout` (default 2 minutes).
     pub bash_timeout: Duration,
     /// `[host] record_delay` (default 2 ms): how long `finch run --serve mcp` lets call
-    /// records wait from the first of them, so that a burst of calls is written at once; zero
-    /// writes each record as its call ends.
+    /// records wait from the first of them, so that a burst of calls is written at once
+    /// (`finch run --jsonl` writes each right after its response); zero writes each record
+    /// as its call ends, before its response.
     pub record_delay: Duration,
     /// `[host] max_calls` (default 16, at least 1): how many calls `finch run --serve mcp`
     /// runs side by side; a call beyond it waits for one to end.

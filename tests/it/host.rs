@@ -683,3 +683,28 @@ fn no_allow_rule_spares_a_protected_path_or_a_hidden_rm() {
         assert_eq!(out.json()["decidedBy"], "noPerson", "{tool} {args}: {out}");
     }
 }
+
+/// `--jsonl` writes a call's record right after its response, while the run goes on: the
+/// transcript has it before the next line comes, not at the end of the run.
+#[test]
+fn jsonl_records_each_call_after_its_response_while_the_run_goes_on() {
+    let ctx = TestContext::new();
+    let mut run = ctx.live_run(&[]);
+    let answer = run.call("ToolSearch", json!({"query": "memory"}));
+    assert_eq!(answer["tool"], "ToolSearch", "{answer}");
+    let recorded = || {
+        ctx.transcripts().iter().any(|t| {
+            std::fs::read_to_string(t)
+                .unwrap_or_default()
+                .lines()
+                .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+                .any(|e| e["customType"] == "finch.toolCall" && e["data"]["tool"] == "ToolSearch")
+        })
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !recorded() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert!(recorded(), "no record of the call while the run is open");
+    run.finish();
+}

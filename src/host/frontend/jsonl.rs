@@ -4,6 +4,10 @@
 //! progress updates come before its response, one line each (`progress::json_line`). The
 //! run's exit code says what its calls came to (`Tally`): 4 when any was refused, else 1 when
 //! any failed or a line was no request.
+//!
+//! A call's record is written to the transcript right after its response, not before
+//! (`Host::defer_records`): the caller does not wait for the transcript, and the record is
+//! there before the next line is read. With `[host] record_delay = "0s"` it is written first.
 
 use std::io::{BufRead, Write};
 
@@ -26,6 +30,9 @@ fn serve(host: &mut Host, assembly: &Assembly) -> Result<()> {
     let mut line = String::new();
     let mut input = stdin.lock();
     let mut tally = Tally::default();
+    if !host.env().settings.record_delay.is_zero() {
+        host.defer_records();
+    }
     loop {
         line.clear();
         match input.read_line(&mut line) {
@@ -39,7 +46,9 @@ fn serve(host: &mut Host, assembly: &Assembly) -> Result<()> {
         assembly.reload_if_asked(host);
         let response = answer_request(host, line.trim(), &mut tally);
         reload_if_minitools_changed(host);
-        if let Err(e) = write_line(&stdout, &response) {
+        let written = write_line(&stdout, &response);
+        host.write_records();
+        if let Err(e) = written {
             return if e.kind() == std::io::ErrorKind::BrokenPipe {
                 Err(CommandError::broken_pipe())
             } else {
