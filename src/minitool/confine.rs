@@ -17,7 +17,7 @@
 //! | `network: false` (or absent) | no socket of any family (the RPC channel is already open), no TCP |
 //! | `network: true` | TCP connect and bind, sockets of the unix, inet, inet6 and netlink families (DNS and TLS read `/etc`) |
 //! | `shell: false` (or absent) | execute nothing but node; what it can write (storage, TMPDIR, a writable workspace) is mounted `noexec`, so no library written there loads (`process.dlopen`), and no file can be made in memory (`memfd_create` fails), so none can be run from there either |
-//! | `shell: true` | execute programs under the rules of the Bash workspace-write profile: the system's directories, `PATH`, the toolchains under `$HOME`, `[sandbox] read` |
+//! | `shell: true` | execute programs under the rules of the Bash workspace-write profile: the system's directories, `PATH`, the toolchains under `$HOME`, `[sandbox] read`, and what it keeps in its `storagePath` (a writable workspace too: what it may write it may run, as the Bash tool may); its TMPDIR stays write-only |
 //!
 //! A person's grant (`finch sandbox grant <id> network|shell|filesystem=read|readwrite`) adds
 //! to what the manifest declares, never takes away; `[sandbox] minitools = "off"` confines
@@ -543,7 +543,14 @@ pub fn access(declared: &Declared, at: &Whereabouts) -> Access {
         access.read.push(at.package.to_path_buf());
     }
     access.read.push(at.bootstrap.to_path_buf());
-    access.write.push(at.storage.to_path_buf());
+    if declared.shell {
+        // Under the Bash profile's rules what a call may write it may run: the storage is the
+        // mini tool's own workspace, so a program it keeps there (an engine it downloaded on
+        // first use, as the public finch-ocr does) runs like one on `PATH`.
+        access.write_exec.push(at.storage.to_path_buf());
+    } else {
+        access.write.push(at.storage.to_path_buf());
+    }
     if declared.network
         && let Some(ca) = &at.extra_ca
     {
@@ -786,6 +793,9 @@ mod tests {
         assert!(shell.read_exec.contains(&"/usr/bin".into()));
         assert!(shell.read_exec.contains(&"/pkg".into()));
         assert!(!shell.noexec);
+        // What it keeps in its storage it may run (a downloaded engine); without shell, not.
+        assert_eq!(shell.write_exec, vec![PathBuf::from("/store")]);
+        assert!(shell.write.is_empty());
         assert!(
             !shell.read_exec.contains(&"/work".into()),
             "filesystem none"

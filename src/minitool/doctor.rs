@@ -104,7 +104,10 @@ fn lint_sources(m: &Manifest) -> Vec<Issue> {
         }
     }
     let mut headless: Vec<(&HeadlessMember, String)> = Vec::new();
-    let mut sources: Vec<(String, String)> = Vec::new();
+    let mut sources: Vec<(String, String, String)> = Vec::new();
+    let shipped = shipped_prefixes(&m.dir);
+    let main = m.main();
+    let main = main.trim_start_matches("./");
     for file in source_files(&m.dir) {
         let Ok(text) = std::fs::read_to_string(&file) else {
             continue;
@@ -114,16 +117,22 @@ fn lint_sources(m: &Manifest) -> Vec<Issue> {
             .unwrap_or(&file)
             .display()
             .to_string();
+        let code = code_only(&text);
         let text = strip_comments(&text);
-        for member in headless::members() {
-            if text.contains(member.needle) && !headless.iter().any(|(h, _)| *h == member) {
-                headless.push((member, rel.clone()));
-            }
-        }
         if file != entry {
             issues.extend(import_problems(&text, &rel, Severity::Warning));
         }
-        sources.push((rel, text));
+        // What runs in the mini tool is what ships: a build script the package's `files`
+        // leaves out (scripts/build-kb.mjs) never meets finch's sandbox or its headless ctx.
+        if !ships(&rel, shipped.as_deref(), main) {
+            continue;
+        }
+        for member in headless::members() {
+            if code.contains(member.needle) && !headless.iter().any(|(h, _)| *h == member) {
+                headless.push((member, rel.clone()));
+            }
+        }
+        sources.push((rel, text, code));
     }
     issues.extend(undeclared_uses(
         &super::confine::Declared::from_permissions(m.permissions()),
@@ -135,6 +144,40 @@ fn lint_sources(m: &Manifest) -> Vec<Issue> {
         official: None,
     }));
     issues
+}
+
+/// The paths package.json's `files` ships, as prefixes (a glob entry up to its first wildcard;
+/// negations left out), when it lists any; `None` ships everything, as npm does.
+fn shipped_prefixes(dir: &Path) -> Option<Vec<String>> {
+    let text = std::fs::read_to_string(dir.join("package.json")).ok()?;
+    let package: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let files = package.get("files")?.as_array()?;
+    Some(
+        files
+            .iter()
+            .filter_map(serde_json::Value::as_str)
+            .filter(|f| !f.starts_with('!'))
+            .map(|f| {
+                let f = f.trim_start_matches("./");
+                let f = f.split(['*', '?', '[', '{']).next().unwrap_or("");
+                f.trim_end_matches('/').to_string()
+            })
+            .collect(),
+    )
+}
+
+/// Whether the source at `rel` ships: the entry always does.
+fn ships(rel: &str, shipped: Option<&[String]>, main: &str) -> bool {
+    rel == main
+        || shipped.is_none_or(|prefixes| {
+            prefixes.iter().any(|p| {
+                p.is_empty()
+                    || rel == p
+                    || rel
+                        .strip_prefix(p.as_str())
+                        .is_some_and(|r| r.starts_with('/'))
+            })
+        })
 }
 
 /// Modules that reach the network, and those that start programs.
@@ -167,10 +210,13 @@ static FS_WRITE: LazyLock<Regex> = LazyLock::new(|| {
 /// confinement (`minitool::confine`) will refuse it: the network (`fetch`, `http`, …), programs
 /// (`child_process`, …), and file writes in a file that never mentions `storagePath` (the one
 /// place, with its TMPDIR, it may write without `filesystem: "readwrite"`). `sources` are
-/// (file, text without comments). One warning per kind, naming the first file.
+/// (file, text without comments, its code: without the text of string literals too, so
+/// documentation a bundle carries as strings — a knowledge base that mentions `fetch(` —
+/// reads as what it is). Calls and writes are looked for in the code, a native library's
+/// name (`engine.node`, a string) in the text. One warning per kind, naming the first file.
 pub fn undeclared_uses(
     declared: &super::confine::Declared,
-    sources: &[(String, String)],
+    sources: &[(String, String, String)],
 ) -> Vec<Issue> {
     let imports = |text: &str, modules: &[&str]| -> Option<String> {
         RUNTIME_IMPORT.captures_iter(text).find_map(|cap| {
@@ -182,7 +228,7 @@ pub fn undeclared_uses(
     let first = |find: &dyn Fn(&str) -> Option<String>| {
         sources
             .iter()
-            .find_map(|(file, text)| find(text).map(|what| (file.clone(), what)))
+            .find_map(|(file, _, code)| find(code).map(|what| (file.clone(), what)))
     };
     let mut out = Vec::new();
     let warn = |message: String| Issue {
@@ -211,10 +257,11 @@ pub fn undeclared_uses(
         )));
     }
     if !declared.shell
-        && let Some((file, what)) = first(&|t| {
-            let native = t.contains("process.dlopen")
-                || (t.contains("createRequire") && t.contains(".node"));
-            (native && t.contains("storagePath")).then(|| "native code (.node)".to_string())
+        && let Some((file, what)) = sources.iter().find_map(|(file, t, code)| {
+            let native = code.contains("process.dlopen")
+                || (code.contains("createRequire") && t.contains(".node"));
+            (native && code.contains("storagePath"))
+                .then(|| (file.clone(), "native code (.node)".to_string()))
         })
     {
         out.push(warn(format!(
@@ -300,6 +347,17 @@ const REGEX_PRECEDING_WORDS: [&str; 14] = [
 /// an operator, an opening bracket, a comma, or a keyword such as `return`), as JS parsers
 /// decide; elsewhere it is a division.
 fn strip_comments(text: &str) -> String {
+    strip(text, false)
+}
+
+/// The code of a source: `strip_comments`, and the text of its string and template literals
+/// blanked too (quotes, line breaks and `${…}` expressions kept), except a module's name after
+/// `import`, `from`, `require(` or `import(`.
+fn code_only(text: &str) -> String {
+    strip(text, true)
+}
+
+fn strip(text: &str, blank: bool) -> String {
     let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
     // The last significant character outside comments, and the word it ended, if any.
@@ -328,7 +386,8 @@ fn strip_comments(text: &str) -> String {
                 continue;
             }
             '"' | '\'' | '`' => {
-                i = copy_literal(&chars, i, c, &mut out);
+                let blank = blank && !names_a_module(&out);
+                i = copy_literal(&chars, i, c, &mut out, blank);
                 prev = Some(c);
                 word.clear();
                 continue;
@@ -368,21 +427,73 @@ fn regex_may_start(prev: Option<char>, word: &str) -> bool {
     }
 }
 
+/// Whether a literal starting after `before` is a module's name (`from "x"`, `require("x")`).
+fn names_a_module(before: &str) -> bool {
+    let t = before.trim_end();
+    let word_ends = |w: &str| {
+        t.strip_suffix(w).is_some_and(|rest| {
+            !rest
+                .chars()
+                .next_back()
+                .is_some_and(|p| p.is_alphanumeric() || p == '_' || p == '$' || p == '.')
+        })
+    };
+    if let Some(call) = t.strip_suffix('(') {
+        let call = call.trim_end();
+        return ["require", "import"].iter().any(|w| {
+            call.strip_suffix(w).is_some_and(|rest| {
+                !rest
+                    .chars()
+                    .next_back()
+                    .is_some_and(|p| p.is_alphanumeric() || p == '_' || p == '$')
+            })
+        });
+    }
+    word_ends("from") || word_ends("import")
+}
+
 /// Copies a quoted literal starting at `start`; a plain string also ends at a line break.
-fn copy_literal(chars: &[char], start: usize, quote: char, out: &mut String) -> usize {
+/// With `blank`, its text becomes spaces (line breaks kept), and a template's `${…}`
+/// expressions are kept as code.
+fn copy_literal(chars: &[char], start: usize, quote: char, out: &mut String, blank: bool) -> usize {
     out.push(quote);
     let mut i = start + 1;
+    let keep = |c: char, out: &mut String| out.push(if blank && c != '\n' { ' ' } else { c });
     while i < chars.len() {
         let c = chars[i];
-        out.push(c);
         i += 1;
         if c == '\\' {
+            keep(c, out);
             if let Some(&n) = chars.get(i) {
-                out.push(n);
+                keep(n, out);
                 i += 1;
             }
         } else if c == quote || (c == '\n' && quote != '`') {
+            out.push(c);
             break;
+        } else if blank && quote == '`' && c == '$' && chars.get(i) == Some(&'{') {
+            // An expression inside a template is code: copy it to its closing brace.
+            out.push_str("${");
+            i += 1;
+            let mut depth = 1;
+            while i < chars.len() {
+                let e = chars[i];
+                i += 1;
+                match e {
+                    '{' => depth += 1,
+                    '}' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            out.push('}');
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+                out.push(e);
+            }
+        } else {
+            keep(c, out);
         }
     }
     i
@@ -502,10 +613,10 @@ mod tests {
     fn undeclared_network_shell_and_writes_are_warned_once_each() {
         use crate::minitool::confine::Declared;
         let nothing = Declared::from_permissions(None);
-        let sources = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+        let sources = |pairs: &[(&str, &str)]| -> Vec<(String, String, String)> {
             pairs
                 .iter()
-                .map(|(f, t)| (f.to_string(), strip_comments(t)))
+                .map(|(f, t)| (f.to_string(), strip_comments(t), code_only(t)))
                 .collect()
         };
         let bundle = sources(&[
@@ -594,6 +705,67 @@ mod tests {
         for src in fine {
             assert_eq!(problems(src), Vec::<String>::new(), "{src}");
         }
+    }
+
+    #[test]
+    fn what_ships_is_what_files_lists_and_the_entry() {
+        let dir = tempfile::tempdir().unwrap();
+        let pkg = |files: serde_json::Value| {
+            std::fs::write(
+                dir.path().join("package.json"),
+                serde_json::json!({"name": "x", "files": files}).to_string(),
+            )
+            .unwrap();
+            shipped_prefixes(dir.path())
+        };
+        let shipped = pkg(serde_json::json!([
+            "dist/",
+            "./i18n",
+            "icons/**/*.svg",
+            "!dist/x.map"
+        ]));
+        let ships = |rel: &str| ships(rel, shipped.as_deref(), "main.js");
+        assert!(ships("dist/index.js") && ships("i18n/a.js") && ships("icons/a/b.js"));
+        assert!(ships("main.js"), "the entry always ships");
+        assert!(!ships("scripts/build-kb.mjs") && !ships("src/index.ts") && !ships("distant.js"));
+        std::fs::write(dir.path().join("package.json"), r#"{"name": "x"}"#).unwrap();
+        assert!(
+            shipped_prefixes(dir.path()).is_none(),
+            "no files: everything ships"
+        );
+        assert!(super::ships("scripts/a.js", None, "main.js"));
+    }
+
+    #[test]
+    fn the_text_of_strings_is_not_code() {
+        use crate::minitool::confine::Declared;
+        let src = "const kb = {\"text\": \"Call fetch(url) or ctx.ui.createPanel({}); require('child_process')\"};\n\
+                   const t = `see fetch(x) ${ctx.storagePath} \\` fetch(y)`;\n\
+                   import http from 'node:http';\nconst cp = require ( \"child_process\" );\n";
+        let code = code_only(src);
+        assert!(
+            !code.contains("fetch(") && !code.contains("createPanel("),
+            "{code}"
+        );
+        assert!(code.contains("'node:http'"), "{code}");
+        assert!(code.contains("\"child_process\""), "{code}");
+        assert!(code.contains("${ctx.storagePath}"), "{code}");
+        assert_eq!(code.lines().count(), src.lines().count());
+        let sources = vec![("kb.js".to_string(), strip_comments(src), code)];
+        let warnings: Vec<String> = undeclared_uses(&Declared::from_permissions(None), &sources)
+            .into_iter()
+            .map(|i| i.message)
+            .collect();
+        // The imports are real; the calls in the strings are not.
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert!(
+            warnings[0].starts_with("kb.js uses node:http,"),
+            "{warnings:?}"
+        );
+        assert!(
+            warnings[1].starts_with("kb.js uses child_process,"),
+            "{warnings:?}"
+        );
     }
 
     #[test]

@@ -100,6 +100,10 @@ pub const MEMBERS: &[HeadlessMember] = &[
         "registerSettingsMenu(",
     ),
     records("icons.register", "icons.register("),
+    // The app's permission and question waits, newer than the published finch.d.ts (the public
+    // finch-chan subscribes in activate()). finch's approvals are cards on its own terminal or
+    // MCP client, not session waits: it has none to send.
+    records("events.onInteractionWait", "onInteractionWait("),
     shows("ui.openDiff", "openDiff("),
     rejects("oauth", ".oauth."),
     rejects("navigation.openSession", "openSession("),

@@ -2,8 +2,8 @@
 //! `minitool::confine`), end to end: the real binary runs real `node` with the fixture
 //! `escape.mjs`, which tries — in `activate()` and in tool calls — to write outside its storage,
 //! read a key in a fake `$HOME/.ssh`, read and write the workspace, connect to a listener this
-//! test starts on 127.0.0.1 (by address and by name), start `/bin/sh`, and `process.dlopen` a
-//! library it copied into its TMPDIR. Declaring nothing, every attempt fails, the listener sees
+//! test starts on 127.0.0.1 (by address and by name), start `/bin/sh`, `process.dlopen` a
+//! library it copied into its TMPDIR, and run a program it wrote into its storage. Declaring nothing, every attempt fails, the listener sees
 //! nothing, nothing outside changes and the error names the declaration; declaring one
 //! permission allows exactly that one thing. Through `finch tool call`, `finch run --jsonl` and
 //! `finch run --serve mcp`, and `finch reload` for `activate()`. These tests fail (never skip)
@@ -31,6 +31,7 @@ const ATTEMPTS: &[(&str, &str)] = &[
     ("dns", "network: false"),
     ("sh", "shell: false"),
     ("dlopen", "shell: false"),
+    ("runStored", "shell: false"),
 ];
 
 /// A secret in finch's own environment, which no mini tool may see.
@@ -308,7 +309,7 @@ fn a_mini_tool_that_declares_nothing_can_do_nothing_through_serve_mcp() {
 fn each_declared_permission_allows_exactly_that_one_thing() {
     let cases: &[(Value, &[&str])] = &[
         (json!({"network": true}), &["tcp", "dns"]),
-        (json!({"shell": true}), &["sh", "dlopen"]),
+        (json!({"shell": true}), &["sh", "dlopen", "runStored"]),
         (json!({"filesystem": "read"}), &["readWorkspace"]),
         // `write` is the older spelling of `readwrite`.
         (
@@ -338,6 +339,29 @@ fn each_declared_permission_allows_exactly_that_one_thing() {
             "{permissions}"
         );
     }
+}
+
+/// A mini tool that declares `shell: true` runs the program it keeps in its own storage (the
+/// public finch-ocr downloads its engine there on first use and spawns it): under the Bash
+/// profile's rules what it may write it may run. Without `shell` the same program is refused,
+/// and the error names the declaration.
+#[test]
+fn a_mini_tool_with_shell_runs_a_program_it_keeps_in_its_storage() {
+    let s = Scene::new();
+    let dir = s.minitool("escape", json!({"shell": true}), &[]);
+    let out = s.call(&dir, "escape_attempt", json!({"what": "runStored"}));
+    let record = out.json();
+    assert_eq!(record["isError"], false, "{record}");
+    assert!(text_of(&record).contains("stored program ran"), "{record}");
+
+    let dir = s.minitool("escape", json!({"shell": false}), &[]);
+    let out = s.call(&dir, "escape_attempt", json!({"what": "runStored"}));
+    let record = out.json();
+    assert_eq!(record["isError"], true, "{record}");
+    assert!(
+        text_of(&record).contains("blocked: escape declares shell: false"),
+        "{record}"
+    );
 }
 
 /// Installs the fixture (`finch add` + `finch enable`) with `permissions`.

@@ -164,6 +164,64 @@ fn warnings_alone_exit_0() {
     "#);
 }
 
+/// Documentation a bundle carries as strings (the public finch-help bundles its knowledge base,
+/// which mentions `fetch(`, `ctx.ui.createPanel(`, `child_process`…) is not a use: no warning.
+/// The same bundle calling `fetch` for real is warned about.
+#[test]
+fn documentation_in_strings_is_not_a_use_but_a_real_call_is() {
+    let ctx = TestContext::new();
+    let kb = r#"const KB = {"chunks": [{"text": "Reach an API with fetch(url); open a panel with ctx.ui.createPanel({ id }); run programs with require('child_process'); save with fs.writeFileSync(file, data)."}]};
+"#;
+    let quiet = weather().entry_source(&format!(
+        "{kb}export function activate(ctx) {{\n  ctx.tools.register({{ name: 'help', description: KB.chunks[0].text.slice(0, 9), async execute() {{ return {{}}; }} }});\n}}\n"
+    ));
+    let (_, out) = doctor(&ctx, &quiet, "quiet", &[]);
+    out.success();
+    let stdout = out.stdout();
+    for word in [
+        "fetch",
+        "createPanel",
+        "child_process",
+        "writes files",
+        "warning",
+    ] {
+        assert!(!stdout.contains(word), "{word}:\n{out}");
+    }
+
+    let loud = weather().entry_source(&format!(
+        "{kb}export async function activate(ctx) {{\n  const r = await fetch('https://example.invalid/kb');\n}}\n"
+    ));
+    let (_, out) = doctor(&ctx, &loud, "loud", &[]);
+    out.success();
+    out.stdout_has("dist/index.js uses fetch, but the manifest does not declare \"network\": true");
+    assert!(!out.stdout().contains("createPanel"), "{out}");
+}
+
+/// A build script the package's `files` leaves out (the public finch-helper's
+/// scripts/build-kb.mjs writes the knowledge base) never runs in the mini tool: what it does is
+/// no warning. The same script inside `files` is.
+#[test]
+fn a_build_script_that_does_not_ship_is_not_held_to_the_manifest() {
+    let ctx = TestContext::new();
+    let script = "import fs from 'node:fs';\nconst kb = await fetch('https://example.invalid/docs');\nfs.mkdirSync('src', { recursive: true });\nfs.writeFileSync('src/kb.json', await kb.text());\n";
+    let tool = weather()
+        .package_field("files", json!(["dist/", "README.md"]))
+        .file("scripts/build-kb.mjs", script);
+    let (_, out) = doctor(&ctx, &tool, "left-out", &[]);
+    out.success();
+    assert!(out.stdout().contains("No issues found"), "{out}");
+
+    let shipped = weather()
+        .package_field("files", json!(["dist/", "scripts/"]))
+        .file("scripts/build-kb.mjs", script);
+    let (_, out) = doctor(&ctx, &shipped, "shipped", &[]);
+    out.success();
+    out.stdout_has(
+        "scripts/build-kb.mjs uses fetch, but the manifest does not declare \"network\": true",
+    );
+    out.stdout_has("scripts/build-kb.mjs writes files (mkdirSync) and never mentions storagePath");
+}
+
 #[test]
 fn ctx_members_finch_cannot_honour_are_warnings() {
     let ctx = TestContext::new();

@@ -1521,6 +1521,45 @@ fn a_session_started_in_one_tool_call_is_completed_and_read_in_the_next() {
     assert_eq!(doc["sessions"][0]["id"], started["sessionId"]);
 }
 
+/// `ctx.events.onInteractionWait` (the public finch-chan subscribes to it in `activate()`):
+/// accepted, so the mini tool activates and answers, and recorded as what finch cannot show —
+/// `finch reload --json` lists it, `finch doctor` warns about it.
+#[test]
+fn a_mini_tool_listening_for_interaction_waits_activates_and_is_told_finch_sends_none() {
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    let tool = MiniTool::new("pet", "1.0.0").entry_source(
+        r#"export function activate(ctx) {
+  const sub = ctx.events.onInteractionWait(() => {});
+  ctx.subscriptions.push(sub);
+  ctx.tools.register({
+    name: "status",
+    description: "Says it is listening",
+    async execute() {
+      return { listening: typeof sub.dispose === "function" };
+    },
+  });
+}
+"#,
+    );
+    let dir = install(&ctx, &tool);
+    let out = call(&ctx, "pet_status", json!({}));
+    out.success();
+    assert_eq!(out.json()["structuredContent"]["listening"], true, "{out}");
+    let json = ctx.run(&["reload", "--json"]).json();
+    assert_eq!(json["minitools"][0]["status"], "activated", "{json}");
+    assert!(
+        json["minitools"][0]["notShown"]
+            .as_array()
+            .is_some_and(|a| a.contains(&json!("events.onInteractionWait()"))),
+        "{json}"
+    );
+    let doctor = ctx.run(&["doctor", &dir.display().to_string()]);
+    doctor.stdout_has(
+        "dist/index.js uses ctx.events.onInteractionWait, which finch cannot honour: finch accepts it and shows nothing",
+    );
+}
+
 /// `ctx.appearance` (finch-skin-studio uses it): `setTheme` and `setHomeBackground` write the
 /// app's settings file (other keys kept), `get` reads it back; an unknown key is refused and
 /// changes nothing.

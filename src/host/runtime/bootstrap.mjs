@@ -695,6 +695,11 @@ function makeCtx(p) {
     extensions: list,
     events: {
       onAgentEvent: (listener, thisArgs, disposables) => agentEvents.on(listener, thisArgs, disposables),
+      // Newer than the published finch.d.ts (finch-chan uses it): finch has no app waits to send.
+      onInteractionWait(listener) {
+        record("events.onInteractionWait", null);
+        return disposable(() => {});
+      },
     },
     status: {
       get: () => request(M.request.statusGet, {}),

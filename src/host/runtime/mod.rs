@@ -70,7 +70,9 @@
 //! - Contributions finch cannot show — `ui.createPanel`, `ui.onDidOpenPanel`,
 //!   `ui.createCanvasWindow`, `ui.openFilePreview`, `ui.delivery.set`,
 //!   `composerActions.register`, `settingsMenu.register`,
-//!   `sessionContainers.registerSettingsMenu`, `icons.register`, and any other `ui.*` name —
+//!   `sessionContainers.registerSettingsMenu`, `icons.register`, `events.onInteractionWait`
+//!   (the app's permission and question waits; finch has none to send), and any other `ui.*`
+//!   name —
 //!   are accepted, logged, recorded (`unsupported`) and listed by the start report (`finch
 //!   reload`, `finch run --minitool`). Their handles work and do nothing: a panel is never
 //!   visible, its messages go nowhere; a canvas window's `ready` rejects (only for whoever
