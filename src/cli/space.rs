@@ -10,13 +10,13 @@ use crate::Context;
 use crate::error::{CommandError, Result};
 use crate::homes::absolutize;
 use crate::space::{self, Space};
-use crate::ui::Table;
+use crate::ui::{Table, TableArgs};
 
 #[derive(Debug, Subcommand)]
 pub enum SpaceCommand {
     /// List spaces
     #[command(visible_alias = "ls")]
-    List,
+    List(TableArgs),
     /// Create a space
     Create {
         name: String,
@@ -29,7 +29,7 @@ pub enum SpaceCommand {
 pub fn run(ctx: &Context, command: &SpaceCommand) -> Result<()> {
     let homes = ctx.homes()?;
     match command {
-        SpaceCommand::List => {
+        SpaceCommand::List(args) => {
             let spaces = space::list(homes).map_err(CommandError::from)?;
             if ctx.ui.json {
                 return ctx
@@ -58,7 +58,7 @@ pub fn run(ctx: &Context, command: &SpaceCommand) -> Result<()> {
                     s.created_at.clone(),
                 ]);
             }
-            ctx.ui.table(&table)
+            ctx.ui.table(&table, *args)
         }
         SpaceCommand::Create { name, dir } => {
             let dir = dir.as_ref().map(|d| absolutize(d, &ctx.cwd));

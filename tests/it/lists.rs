@@ -6,7 +6,7 @@ use crate::cards::Pty;
 use crate::common::TestContext;
 
 /// Writes one recorded run of task `t-abc123` (scheduled 02:30 UTC, started a second late).
-fn one_recorded_run(ctx: &TestContext) {
+pub(crate) fn one_recorded_run(ctx: &TestContext) {
     let runs = ctx.runtime.join("automation/runs");
     std::fs::create_dir_all(&runs).unwrap();
     let record = serde_json::json!({

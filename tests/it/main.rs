@@ -18,6 +18,7 @@ mod doctor;
 mod host;
 mod kill;
 mod list_enable_remove;
+mod list_headers;
 mod lists;
 mod mcp_bridge;
 mod mcp_client;
