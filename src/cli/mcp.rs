@@ -152,7 +152,9 @@ fn cmd_list(ctx: &Context, args: TableArgs) -> Result<()> {
     if notes.is_empty() {
         Ok(())
     } else if ctx.ui.stdout_tty {
-        ctx.ui.lines(std::iter::once(String::new()).chain(notes))
+        // Wrapped at spaces: a reason with its log's path runs past 150 columns.
+        ctx.ui
+            .lines(std::iter::once(String::new()).chain(notes.iter().flat_map(|n| ctx.ui.prose(n))))
     } else {
         // On a pipe stdout holds the rows only; why a server failed is a warning.
         for note in notes {

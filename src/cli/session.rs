@@ -338,7 +338,7 @@ fn one_field(text: &str) -> String {
 
 /// An ISO-8601 timestamp as local `YYYY-MM-DD HH:MM:SS` for people; as written when it does not
 /// parse.
-fn local_time(timestamp: Option<&str>) -> String {
+pub(crate) fn local_time(timestamp: Option<&str>) -> String {
     match locate::instant(timestamp) {
         Some(t) => t
             .with_timezone(&Local)

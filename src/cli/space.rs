@@ -51,12 +51,21 @@ pub fn run(ctx: &Context, command: &SpaceCommand) -> Result<()> {
                 .cut(&["NAME"])
                 .optional(&["CREATED", "DIRECTORY"]);
             for s in &spaces {
-                table.row(vec![
-                    s.id.clone(),
-                    s.name.clone(),
-                    dir(s),
-                    s.created_at.clone(),
-                ]);
+                // In local time, as sessions are listed; as recorded on a pipe.
+                table.row_piped(
+                    vec![
+                        s.id.clone(),
+                        s.name.clone(),
+                        dir(s),
+                        super::session::local_time(Some(&s.created_at)),
+                    ],
+                    vec![
+                        ("ID", s.id.clone()),
+                        ("NAME", s.name.clone()),
+                        ("DIRECTORY", dir(s)),
+                        ("CREATED", s.created_at.clone()),
+                    ],
+                );
             }
             ctx.ui.table(&table, *args)
         }

@@ -8,7 +8,8 @@
 //! than the terminal it gives way in this order:
 //! 1. the free-text columns shrink to at most [`SOFT_MIN`] columns;
 //! 2. the columns marked `optional` are dropped whole, the first named first;
-//! 3. the free-text columns shrink further, to [`HARD_MIN`] columns.
+//! 3. the free-text columns take back what the dropped columns left, and shrink further where
+//!    they must, to [`HARD_MIN`] columns.
 //!
 //! A table with nothing left to give prints lines wider than the terminal rather than an id that
 //! cannot be copied.
@@ -154,6 +155,7 @@ impl Table {
                 widths[i] = widths[i].max(super::display_width(cell));
             }
         }
+        let natural = widths.clone();
         let mut shown = vec![true; cols];
         let total = |widths: &[usize], shown: &[bool]| {
             let n = shown.iter().filter(|s| **s).count();
@@ -169,6 +171,11 @@ impl Table {
             if shown.iter().filter(|s| **s).count() > 1 {
                 shown[drop] = false;
             }
+        }
+        // The room a dropped column leaves goes back to the free text: from its whole width,
+        // cut again only as far as the columns still shown need.
+        for i in (0..cols).filter(|&i| self.cut[i]) {
+            widths[i] = natural[i];
         }
         self.shrink(&mut widths, &shown, width, HARD_MIN, total);
 
@@ -316,6 +323,26 @@ mod tests {
         // Narrower than the id itself: the id still stands whole.
         let tiny = t.render(30);
         assert!(tiny[1].starts_with(id), "{tiny:?}");
+    }
+
+    #[test]
+    fn free_text_takes_back_the_room_of_a_dropped_column() {
+        let mut t = Table::new(&["NAME", "DESCRIPTION", "PATH"])
+            .cut(&["DESCRIPTION"])
+            .optional(&["PATH"]);
+        t.row(vec![
+            "notes".into(),
+            "The steps of a release, in order".into(),
+            "/a/path/long/enough/that/it/cannot/stay/in/sixty/columns".into(),
+        ]);
+        // Before: the description stayed cut at 16 columns once PATH was gone.
+        assert_eq!(
+            t.render(60),
+            vec![
+                "NAME   DESCRIPTION",
+                "notes  The steps of a release, in order"
+            ]
+        );
     }
 
     #[test]
