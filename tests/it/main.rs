@@ -16,6 +16,7 @@ mod confine;
 mod console;
 mod doctor;
 mod host;
+mod jq_filters;
 mod kill;
 mod list_enable_remove;
 mod list_headers;
