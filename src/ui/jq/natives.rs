@@ -127,8 +127,8 @@ impl Flags {
                 // `.` matches a line break too.
                 's' => _ = out.regex.dot_matches_new_line(true),
                 'p' => _ = out.regex.multi_line(true).dot_matches_new_line(true),
-                // Repetitions lazy unless marked greedy: the longest match where jq's is the
-                // first.
+                // As jaq: greed swapped (`a+` lazy, `a+?` greedy). Oniguruma's longest-match
+                // mode, jq's `l`, has no counterpart in the regex crate.
                 'l' => _ = out.regex.swap_greed(true),
                 other => {
                     return Err(fail(format!(
