@@ -115,6 +115,7 @@ pub fn main() -> ExitCode {
     clap_complete::CompleteEnv::with_factory(|| {
         cli::complete::flags_after_dash(<Cli as clap::CommandFactory>::command())
     })
+    .shells(cli::complete::shells())
     .complete();
     // The examples are only read by `--help`: a run that does not ask for help skips adding
     // them to every command.

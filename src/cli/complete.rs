@@ -121,7 +121,7 @@ fn words_being_completed() -> Option<(Vec<String>, usize)> {
 
 /// The command tree completions are asked of, its flags and options hidden unless the word
 /// under the cursor starts with `-`: Tab offers subcommands and values first, and flags once a
-/// `-` is typed. The engine still offers hidden flags where it has nothing else to offer.
+/// `-` is typed ([`DashFirst`] keeps the engine from offering them where nothing else fits).
 pub fn flags_after_dash(mut cmd: clap::Command) -> clap::Command {
     let dash = words_being_completed()
         .and_then(|(words, index)| words.get(index).map(|w| w.starts_with('-')))
@@ -137,6 +137,69 @@ pub fn flags_after_dash(mut cmd: clap::Command) -> clap::Command {
 fn hide_flags(cmd: clap::Command) -> clap::Command {
     cmd.mut_args(|a| if a.is_positional() { a } else { a.hide(true) })
         .mut_subcommands(hide_flags)
+}
+
+/// The shells completions answer, each through [`DashFirst`].
+pub fn shells() -> clap_complete::env::Shells<'static> {
+    use clap_complete::env::{Bash, Elvish, EnvCompleter, Fish, Powershell, Zsh};
+    const SHELLS: &[&dyn EnvCompleter] = &[
+        &DashFirst(Bash),
+        &DashFirst(Elvish),
+        &DashFirst(Fish),
+        &DashFirst(Powershell),
+        &DashFirst(Zsh),
+    ];
+    clap_complete::env::Shells(SHELLS)
+}
+
+/// A shell's completer that offers nothing where all the engine has are the flags
+/// `flags_after_dash` hid: clap's engine offers hidden candidates when nothing else fits, which
+/// put every global flag (and `--version`) after `finch where <Tab>`. Once a `-` is typed the
+/// shell's own answer goes through unchanged.
+struct DashFirst<S>(S);
+
+impl<S: clap_complete::env::EnvCompleter> clap_complete::env::EnvCompleter for DashFirst<S> {
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
+
+    fn is(&self, name: &str) -> bool {
+        self.0.is(name)
+    }
+
+    fn write_registration(
+        &self,
+        var: &str,
+        name: &str,
+        bin: &str,
+        completer: &str,
+        buf: &mut dyn std::io::Write,
+    ) -> std::io::Result<()> {
+        self.0.write_registration(var, name, bin, completer, buf)
+    }
+
+    fn write_complete(
+        &self,
+        cmd: &mut clap::Command,
+        args: Vec<std::ffi::OsString>,
+        current_dir: Option<&std::path::Path>,
+        buf: &mut dyn std::io::Write,
+    ) -> std::io::Result<()> {
+        let index = std::env::var("_CLAP_COMPLETE_INDEX")
+            .ok()
+            .and_then(|i| i.parse::<usize>().ok())
+            .unwrap_or(args.len().saturating_sub(1));
+        let dash = args
+            .get(index)
+            .is_some_and(|w| w.to_string_lossy().starts_with('-'));
+        if !dash {
+            let offered = clap_complete::engine::complete(cmd, args.clone(), index, current_dir)?;
+            if offered.iter().all(|c| c.is_hide_set()) {
+                return Ok(());
+            }
+        }
+        self.0.write_complete(cmd, args, current_dir, buf)
+    }
 }
 
 /// Flags of `tool call` that take the next word as their value.

@@ -22,20 +22,25 @@ use crate::host::mcp::config::{self, ServersFileError, UserServers};
 use crate::host::mcp::{McpBridge, McpServerConfig, Origin, Problem, ServerStatus, Transport};
 use crate::host::naming;
 use crate::store::LockError;
-use crate::ui::Table;
+use crate::ui::{Table, TableArgs};
 
 #[derive(Debug, Subcommand)]
 pub enum McpCommand {
     /// List MCP servers: transport, source, owner, status and tool count (connects to each)
     #[command(visible_alias = "ls")]
-    List,
+    List(TableArgs),
     /// Add an MCP server: a stdio command after `--`, or --url for Streamable HTTP
     Add(AddArgs),
     /// Remove an MCP server from servers.json
     #[command(visible_alias = "rm")]
     Remove(NameArgs),
     /// Connect to an MCP server and list its tools
-    Tools(NameArgs),
+    Tools {
+        #[command(flatten)]
+        server: NameArgs,
+        #[command(flatten)]
+        table: TableArgs,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -75,10 +80,10 @@ pub struct NameArgs {
 
 pub fn run(ctx: &Context, command: &McpCommand) -> Result<()> {
     match command {
-        McpCommand::List => cmd_list(ctx),
+        McpCommand::List(table) => cmd_list(ctx, *table),
         McpCommand::Add(args) => cmd_add(ctx, args),
         McpCommand::Remove(args) => cmd_remove(ctx, &args.name),
-        McpCommand::Tools(args) => cmd_tools(ctx, &args.name),
+        McpCommand::Tools { server, table } => cmd_tools(ctx, &server.name, *table),
     }
 }
 
@@ -92,7 +97,7 @@ fn host_env(ctx: &Context) -> Result<HostEnv> {
     })
 }
 
-fn cmd_list(ctx: &Context) -> Result<()> {
+fn cmd_list(ctx: &Context, args: TableArgs) -> Result<()> {
     let env = host_env(ctx)?;
     let bridge = McpBridge::start(&env, &ctx.cwd, Vec::new());
     let statuses = bridge.statuses();
@@ -143,11 +148,13 @@ fn cmd_list(ctx: &Context) -> Result<()> {
             "-".into(),
         ]);
     }
-    ctx.ui.table(&table)?;
+    ctx.ui.table(&table, args)?;
     if notes.is_empty() {
         Ok(())
     } else if ctx.ui.stdout_tty {
-        ctx.ui.lines(std::iter::once(String::new()).chain(notes))
+        // Wrapped at spaces: a reason with its log's path runs past 150 columns.
+        ctx.ui
+            .lines(std::iter::once(String::new()).chain(notes.iter().flat_map(|n| ctx.ui.prose(n))))
     } else {
         // On a pipe stdout holds the rows only; why a server failed is a warning.
         for note in notes {
@@ -418,7 +425,7 @@ fn cmd_remove(ctx: &Context, name: &str) -> Result<()> {
     ctx.ui.lines(lines)
 }
 
-fn cmd_tools(ctx: &Context, name: &str) -> Result<()> {
+fn cmd_tools(ctx: &Context, name: &str, args: TableArgs) -> Result<()> {
     let env = host_env(ctx)?;
     let resolved = config::resolve(&env.homes, Vec::new());
     let wanted = config::normalize_name(name);
@@ -495,7 +502,7 @@ fn cmd_tools(ctx: &Context, name: &str) -> Result<()> {
             t.description.lines().next().unwrap_or("").to_string(),
         ]);
     }
-    ctx.ui.table(&table)
+    ctx.ui.table(&table, args)
 }
 
 fn file_error(err: ServersFileError) -> CommandError {

@@ -15,7 +15,7 @@ use crate::memory::{
     self, EntryMatch, Hit, MemoryFile, MemoryHome, SNIPPET_CHARS, Scope, SearchRequest, Skipped,
     Target, entry_json, hit_json, match_error, no_files, selection, show_json,
 };
-use crate::ui::Table;
+use crate::ui::{Table, TableArgs};
 
 #[derive(Debug, Subcommand)]
 pub enum MemoryCommand {
@@ -101,6 +101,8 @@ pub enum MemoryCommand {
         /// Only this space's memory
         #[arg(long)]
         space: Option<String>,
+        #[command(flatten)]
+        table: TableArgs,
     },
     /// Show a memory file, a day's log or a space's memory
     Show {
@@ -292,7 +294,11 @@ pub fn run(ctx: &Context, command: &MemoryCommand) -> Result<()> {
             }
             print_hits(ctx, &found.hits, &request)
         }
-        MemoryCommand::List { scope, space } => {
+        MemoryCommand::List {
+            scope,
+            space,
+            table: table_args,
+        } => {
             let selection = selection((*scope).into(), space.as_deref(), None, None)?;
             let home = home(ctx, false)?;
             let (entries, skipped) = memory::list(&home, &selection).map_err(CommandError::from)?;
@@ -332,10 +338,14 @@ pub fn run(ctx: &Context, command: &MemoryCommand) -> Result<()> {
                         place.clone(),
                         format!("{}{}", "  ".repeat(d), e.text),
                     ],
-                    vec![e.id.clone(), place, e.text.clone()],
+                    vec![
+                        ("ID", e.id.clone()),
+                        ("WHERE", place),
+                        ("TEXT", e.text.clone()),
+                    ],
                 );
             }
-            ctx.ui.table(&table)
+            ctx.ui.table(&table, *table_args)
         }
         MemoryCommand::Show { what } => {
             let home = home(ctx, false)?;

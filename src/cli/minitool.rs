@@ -75,9 +75,11 @@ pub struct ListArgs {
     /// List both tiers
     #[arg(long)]
     pub all_tiers: bool,
-    /// Print an aligned table even when stdout is not a terminal
+    /// List every entry, invalid ones too (marked `,invalid`); on a pipe, as tab-separated values
     #[arg(long)]
     pub long: bool,
+    #[command(flatten)]
+    pub table: crate::ui::TableArgs,
 }
 
 #[derive(Debug, Args)]
@@ -443,9 +445,12 @@ pub fn cmd_list(ctx: &Context, args: &ListArgs) -> Result<()> {
         }
     }
     if table {
-        ctx.ui.table(&out)?;
+        ctx.ui.table(&out, args.table)?;
     } else {
-        ctx.ui.lines(tab_lines)?;
+        // The app's lines, and above them (only when asked) the names of their columns, which
+        // are the table's.
+        let header = (args.table.header && !tab_lines.is_empty()).then(|| out.header_tsv());
+        ctx.ui.lines(header.into_iter().chain(tab_lines))?;
     }
     // Said after the listing, naming the tier: above a table that lists the other tier's
     // tools, "No extensions installed in <dir>" read as if it spoke of them.

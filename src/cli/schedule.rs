@@ -24,7 +24,7 @@ use crate::schedule::runner::{Cancel, RunStarted, Runner};
 use crate::schedule::signals::on_stop_signal;
 use crate::schedule::tasks::{self, NewTask, Target, Task, TaskChanges, TaskFile, timestamp};
 use crate::schedule::timing::parse_zone;
-use crate::ui::Table;
+use crate::ui::{Table, TableArgs};
 
 /// When a task fires: exactly one of these.
 #[derive(Debug, Args)]
@@ -127,7 +127,7 @@ impl From<&TaskOptions> for TaskSettings {
 pub enum ScheduleCommand {
     /// List tasks with their next run and last result
     #[command(visible_alias = "ls")]
-    List,
+    List(TableArgs),
     /// Create a task
     ///
     /// A task runs the agent command set in `<runtime>/config/finch.toml` under `[agent]
@@ -209,6 +209,8 @@ pub enum ScheduleCommand {
         /// How many runs to show
         #[arg(long, default_value_t = 20)]
         limit: usize,
+        #[command(flatten)]
+        table: TableArgs,
     },
     /// Run due tasks in the foreground until SIGINT or SIGTERM
     Daemon,
@@ -216,7 +218,7 @@ pub enum ScheduleCommand {
 
 pub fn run(ctx: &Context, command: &ScheduleCommand) -> Result<()> {
     match command {
-        ScheduleCommand::List => cmd_list(ctx),
+        ScheduleCommand::List(table) => cmd_list(ctx, *table),
         ScheduleCommand::Create {
             name,
             prompt,
@@ -234,7 +236,9 @@ pub fn run(ctx: &Context, command: &ScheduleCommand) -> Result<()> {
         ScheduleCommand::Disable { id } => cmd_enable(ctx, id, false),
         ScheduleCommand::Delete { id } => cmd_delete(ctx, id),
         ScheduleCommand::Run { id } => cmd_run(ctx, id),
-        ScheduleCommand::History { id, limit } => cmd_history(ctx, id.as_deref(), *limit),
+        ScheduleCommand::History { id, limit, table } => {
+            cmd_history(ctx, id.as_deref(), *limit, *table)
+        }
         ScheduleCommand::Daemon => cmd_daemon(ctx),
     }
 }
@@ -411,7 +415,7 @@ fn print_task(ctx: &Context, task: &Task, now: DateTime<Utc>, verb: &str) -> Res
 // ---------------------------------------------------------------------------------------------
 // list
 
-fn cmd_list(ctx: &Context) -> Result<()> {
+fn cmd_list(ctx: &Context, args: TableArgs) -> Result<()> {
     let now = now(ctx)?;
     let homes = ctx.homes()?;
     let file = load(ctx)?;
@@ -477,16 +481,25 @@ fn cmd_list(ctx: &Context) -> Result<()> {
     .optional(&["TIME ZONE", "LAST RESULT", "SCHEDULE"]);
     for (task, next, last) in &rows {
         let piped = vec![
-            task.id.clone(),
-            one_line(&task.name).into_owned(),
-            if task.enabled { "enabled" } else { "disabled" }.to_string(),
-            task.schedule.to_string(),
-            task.timezone.name().to_string(),
-            next.map_or("-".to_string(), timestamp),
-            last.as_ref().map_or("-", |r| r.status.as_str()).to_string(),
-            last.as_ref()
-                .map_or("-", |r| r.finished_at.as_str())
-                .to_string(),
+            ("ID", task.id.clone()),
+            ("NAME", one_line(&task.name).into_owned()),
+            (
+                "STATE",
+                if task.enabled { "enabled" } else { "disabled" }.to_string(),
+            ),
+            ("SCHEDULE", task.schedule.to_string()),
+            ("TIME ZONE", task.timezone.name().to_string()),
+            ("NEXT RUN", next.map_or("-".to_string(), timestamp)),
+            (
+                "LAST STATUS",
+                last.as_ref().map_or("-", |r| r.status.as_str()).to_string(),
+            ),
+            (
+                "LAST FINISHED",
+                last.as_ref()
+                    .map_or("-", |r| r.finished_at.as_str())
+                    .to_string(),
+            ),
         ];
         let next = match next {
             _ if !task.enabled => "disabled".to_string(),
@@ -515,7 +528,7 @@ fn cmd_list(ctx: &Context) -> Result<()> {
             piped,
         );
     }
-    ctx.ui.table(&table)
+    ctx.ui.table(&table, args)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -586,7 +599,7 @@ fn cmd_run(ctx: &Context, id: &str) -> Result<()> {
     })
 }
 
-fn cmd_history(ctx: &Context, id: Option<&str>, limit: usize) -> Result<()> {
+fn cmd_history(ctx: &Context, id: Option<&str>, limit: usize, args: TableArgs) -> Result<()> {
     let homes = ctx.homes()?;
     let id = match id {
         Some(query) => Some(history_task(&load(ctx)?, homes, query)?),
@@ -648,15 +661,21 @@ fn cmd_history(ctx: &Context, id: Option<&str>, limit: usize) -> Result<()> {
     .optional(&["SESSION", "FINISHED", "EXIT", "TASK", "SCHEDULED FOR"]);
     for r in &found.runs {
         let piped = vec![
-            r.run_id.clone(),
-            r.task_id.clone(),
-            r.scheduled_for.clone().unwrap_or_else(|| "-".into()),
-            r.started_at.clone(),
-            r.finished_at.clone(),
-            r.status.as_str().to_string(),
-            exit(r),
-            r.session_id.clone().unwrap_or_else(|| "-".into()),
-            last_line(r),
+            ("RUN", r.run_id.clone()),
+            ("TASK", r.task_id.clone()),
+            (
+                "SCHEDULED FOR",
+                r.scheduled_for.clone().unwrap_or_else(|| "-".into()),
+            ),
+            ("STARTED", r.started_at.clone()),
+            ("FINISHED", r.finished_at.clone()),
+            ("STATUS", r.status.as_str().to_string()),
+            ("EXIT", exit(r)),
+            (
+                "SESSION",
+                r.session_id.clone().unwrap_or_else(|| "-".into()),
+            ),
+            ("OUTPUT", last_line(r)),
         ];
         // Times in the local zone; the session id shortened like a commit id (all of it is in
         // the piped and JSON output).
@@ -677,7 +696,7 @@ fn cmd_history(ctx: &Context, id: Option<&str>, limit: usize) -> Result<()> {
             piped,
         );
     }
-    ctx.ui.table(&table)
+    ctx.ui.table(&table, args)
 }
 
 // ---------------------------------------------------------------------------------------------

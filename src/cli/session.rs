@@ -16,7 +16,7 @@ use crate::search::Snippet;
 use crate::session::locate::{self, ListOptions, SessionRef};
 use crate::session::transcript::{self, Transcript};
 use crate::session::{Appended, SearchOptions, append, search, since};
-use crate::ui::{Table, Ui};
+use crate::ui::{Table, TableArgs, Ui};
 
 #[derive(Debug, Subcommand)]
 pub enum SessionCommand {
@@ -29,6 +29,8 @@ pub enum SessionCommand {
         /// Show at most N sessions (0 for all)
         #[arg(long, default_value_t = 20, value_name = "N")]
         limit: usize,
+        #[command(flatten)]
+        table: TableArgs,
     },
     /// Show a transcript
     Show {
@@ -74,7 +76,11 @@ pub enum SessionCommand {
 
 pub fn run(ctx: &Context, command: &SessionCommand) -> Result<()> {
     match command {
-        SessionCommand::List { workspace, limit } => cmd_list(ctx, workspace.as_ref(), *limit),
+        SessionCommand::List {
+            workspace,
+            limit,
+            table,
+        } => cmd_list(ctx, workspace.as_ref(), *limit, *table),
         SessionCommand::Show { id } => cmd_show(ctx, id),
         SessionCommand::Search {
             query,
@@ -122,7 +128,12 @@ pub fn run(ctx: &Context, command: &SessionCommand) -> Result<()> {
     }
 }
 
-fn cmd_list(ctx: &Context, workspace: Option<&PathBuf>, limit: usize) -> Result<()> {
+fn cmd_list(
+    ctx: &Context,
+    workspace: Option<&PathBuf>,
+    limit: usize,
+    args: TableArgs,
+) -> Result<()> {
     let homes = ctx.homes()?;
     let options = ListOptions {
         workspace: workspace.map(|w| absolutize(w, &ctx.cwd)),
@@ -165,16 +176,16 @@ fn cmd_list(ctx: &Context, workspace: Option<&PathBuf>, limit: usize) -> Result<
                 s.messages.to_string(),
             ],
             vec![
-                s.id.clone(),
-                text(&s.title),
-                text(&s.workspace),
-                text(&s.started),
-                text(&s.last_activity),
-                s.messages.to_string(),
+                ("ID", s.id.clone()),
+                ("TITLE", text(&s.title)),
+                ("WORKSPACE", text(&s.workspace)),
+                ("STARTED", text(&s.started)),
+                ("LAST ACTIVITY", text(&s.last_activity)),
+                ("MESSAGES", s.messages.to_string()),
             ],
         );
     }
-    ctx.ui.table(&table)
+    ctx.ui.table(&table, args)
 }
 
 fn cmd_show(ctx: &Context, id: &str) -> Result<()> {
@@ -327,7 +338,7 @@ fn one_field(text: &str) -> String {
 
 /// An ISO-8601 timestamp as local `YYYY-MM-DD HH:MM:SS` for people; as written when it does not
 /// parse.
-fn local_time(timestamp: Option<&str>) -> String {
+pub(crate) fn local_time(timestamp: Option<&str>) -> String {
     match locate::instant(timestamp) {
         Some(t) => t
             .with_timezone(&Local)

@@ -6,13 +6,13 @@ use serde_json::Value;
 use crate::Context;
 use crate::error::{CommandError, Result};
 use crate::skill::{self, Skill};
-use crate::ui::Table;
+use crate::ui::{Table, TableArgs};
 
 #[derive(Debug, Subcommand)]
 pub enum SkillCommand {
     /// List skills of every source (project, personal, global, enabled mini tools)
     #[command(visible_alias = "ls")]
-    List,
+    List(TableArgs),
     /// Print the SKILL.md of the skill that wins for a name
     Show { name: String },
 }
@@ -24,12 +24,12 @@ pub fn run(ctx: &Context, command: &SkillCommand) -> Result<()> {
         ctx.ui.warn(w);
     }
     match command {
-        SkillCommand::List => cmd_list(ctx, &skills),
+        SkillCommand::List(args) => cmd_list(ctx, &skills, *args),
         SkillCommand::Show { name } => cmd_show(ctx, &skills, name),
     }
 }
 
-fn cmd_list(ctx: &Context, skills: &[Skill]) -> Result<()> {
+fn cmd_list(ctx: &Context, skills: &[Skill], args: TableArgs) -> Result<()> {
     let ui = &ctx.ui;
     if ui.json {
         return ui.json(&Value::Array(skills.iter().map(Skill::to_json).collect()));
@@ -60,7 +60,7 @@ fn cmd_list(ctx: &Context, skills: &[Skill]) -> Result<()> {
             s.path.display().to_string(),
         ]);
     }
-    ui.table(&table)
+    ui.table(&table, args)
 }
 
 fn cmd_show(ctx: &Context, skills: &[Skill], name: &str) -> Result<()> {

@@ -10,13 +10,13 @@ use crate::Context;
 use crate::error::{CommandError, Result};
 use crate::homes::absolutize;
 use crate::space::{self, Space};
-use crate::ui::Table;
+use crate::ui::{Table, TableArgs};
 
 #[derive(Debug, Subcommand)]
 pub enum SpaceCommand {
     /// List spaces
     #[command(visible_alias = "ls")]
-    List,
+    List(TableArgs),
     /// Create a space
     Create {
         name: String,
@@ -29,7 +29,7 @@ pub enum SpaceCommand {
 pub fn run(ctx: &Context, command: &SpaceCommand) -> Result<()> {
     let homes = ctx.homes()?;
     match command {
-        SpaceCommand::List => {
+        SpaceCommand::List(args) => {
             let spaces = space::list(homes).map_err(CommandError::from)?;
             if ctx.ui.json {
                 return ctx
@@ -51,14 +51,23 @@ pub fn run(ctx: &Context, command: &SpaceCommand) -> Result<()> {
                 .cut(&["NAME"])
                 .optional(&["CREATED", "DIRECTORY"]);
             for s in &spaces {
-                table.row(vec![
-                    s.id.clone(),
-                    s.name.clone(),
-                    dir(s),
-                    s.created_at.clone(),
-                ]);
+                // In local time, as sessions are listed; as recorded on a pipe.
+                table.row_piped(
+                    vec![
+                        s.id.clone(),
+                        s.name.clone(),
+                        dir(s),
+                        super::session::local_time(Some(&s.created_at)),
+                    ],
+                    vec![
+                        ("ID", s.id.clone()),
+                        ("NAME", s.name.clone()),
+                        ("DIRECTORY", dir(s)),
+                        ("CREATED", s.created_at.clone()),
+                    ],
+                );
             }
-            ctx.ui.table(&table)
+            ctx.ui.table(&table, *args)
         }
         SpaceCommand::Create { name, dir } => {
             let dir = dir.as_ref().map(|d| absolutize(d, &ctx.cwd));

@@ -37,7 +37,7 @@ use crate::host::tool::Layer;
 use crate::host::tool::ToolRef;
 use crate::host::toolsearch::index::Indexed;
 use crate::host::toolsearch::{self, Searchable, SourceFilter, search_once};
-use crate::ui::{Table, first_line};
+use crate::ui::{Table, TableArgs, first_line};
 
 #[derive(Debug, Subcommand)]
 pub enum ToolCommand {
@@ -57,6 +57,8 @@ pub struct ListArgs {
     /// Only tools from this source: builtin, suite, minitool, minitool:<id>, mcp, mcp:<server>
     #[arg(long, value_name = "SOURCE")]
     pub source: Option<String>,
+    #[command(flatten)]
+    pub table: TableArgs,
 }
 
 #[derive(Debug, Args)]
@@ -73,6 +75,8 @@ pub struct SearchArgs {
     /// added to its score (how the model will find a tool)
     #[arg(long)]
     pub explain: bool,
+    #[command(flatten)]
+    pub table: TableArgs,
 }
 
 #[derive(Debug, Args)]
@@ -157,7 +161,7 @@ fn cmd_list(ctx: &Context, args: &ListArgs) -> Result<()> {
             first_line(&tool.def.description),
         ]);
     }
-    ctx.ui.table(&table)
+    ctx.ui.table(&table, args.table)
 }
 
 fn cmd_search(ctx: &Context, args: &SearchArgs) -> Result<()> {
@@ -196,7 +200,7 @@ fn cmd_search(ctx: &Context, args: &SearchArgs) -> Result<()> {
             first_line(&text("description")),
         ]);
     }
-    ctx.ui.table(&table)?;
+    ctx.ui.table(&table, args.table)?;
     if args.explain {
         // Asked for, so on stdout after the rows, on a pipe too.
         ctx.ui.lines(found.iter().flat_map(explanation_lines))?;

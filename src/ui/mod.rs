@@ -37,7 +37,7 @@ use owo_colors::OwoColorize;
 use crate::env::Env;
 use crate::error::{CommandError, Result};
 
-pub use table::Table;
+pub use table::{Table, TableArgs};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum ColorChoice {
@@ -162,12 +162,13 @@ impl Ui {
     }
 
     /// A listing: an aligned table fitted to the width on a terminal, whole tab-separated values
-    /// without a header on a pipe (`table`'s module docs). Every list of the CLI prints here.
-    pub fn table(&self, table: &Table) -> Result<()> {
+    /// on a pipe, with the column names first only when `--header` asks (`table`'s module docs).
+    /// Every list of the CLI prints here.
+    pub fn table(&self, table: &Table, args: TableArgs) -> Result<()> {
         if self.stdout_tty {
             self.lines(table.render(self.width))
         } else {
-            self.lines(table.tsv())
+            self.lines(table.tsv(args.header))
         }
     }
 

@@ -8,25 +8,40 @@
 //! than the terminal it gives way in this order:
 //! 1. the free-text columns shrink to at most [`SOFT_MIN`] columns;
 //! 2. the columns marked `optional` are dropped whole, the first named first;
-//! 3. the free-text columns shrink further, to [`HARD_MIN`] columns.
+//! 3. the free-text columns take back what the dropped columns left, and shrink further where
+//!    they must, to [`HARD_MIN`] columns.
 //!
 //! A table with nothing left to give prints lines wider than the terminal rather than an id that
 //! cannot be copied.
 //!
 //! On a pipe each row is one line of whole values separated by tabs (tabs and line breaks inside
-//! a value become spaces), without the header: a row's piped values can differ from what the
-//! terminal shows (a full id where the table shows a short one, RFC 3339 where it shows local
-//! time), given with [`Table::row_piped`].
+//! a value become spaces), without the header unless `--header` ([`TableArgs`]) asks for it: a
+//! row's piped values can differ from what the terminal shows (a full id where the table shows a
+//! short one, RFC 3339 where it shows local time, columns of their own), given with
+//! [`Table::row_piped`] each beside the name of its column, so that the piped header is read off
+//! the values themselves and never kept in step with them by hand.
 /// How narrow a cuttable column gets before optional columns are dropped.
 const SOFT_MIN: usize = 16;
 /// How narrow a cuttable column gets at most.
 const HARD_MIN: usize = 6;
+
+/// The options every list command shares.
+#[derive(Debug, Clone, Copy, Default, clap::Args)]
+pub struct TableArgs {
+    /// On a pipe, print the column names first, as one more line of tab-separated values (a
+    /// terminal's table always has them)
+    #[arg(long)]
+    pub header: bool,
+}
 
 pub struct Table {
     header: Vec<String>,
     rows: Vec<Vec<String>>,
     /// The rows as they go down a pipe.
     piped: Vec<Vec<String>>,
+    /// The names of the piped columns when they are not `header`'s: those of the values given
+    /// to `row_piped`.
+    piped_header: Option<Vec<&'static str>>,
     /// Free-text columns, the only ones ever cut.
     cut: Vec<bool>,
     /// Column indexes in the order they are dropped.
@@ -39,6 +54,7 @@ impl Table {
             header: header.iter().map(|h| h.to_string()).collect(),
             rows: Vec::new(),
             piped: Vec::new(),
+            piped_header: None,
             cut: vec![false; header.len()],
             optional: Vec::new(),
         }
@@ -69,32 +85,60 @@ impl Table {
 
     /// A row, the same on a terminal and on a pipe.
     pub fn row(&mut self, cells: Vec<String>) {
+        debug_assert!(
+            self.piped_header.is_none(),
+            "a table's rows are all `row` or all `row_piped`"
+        );
         self.piped.push(cells.clone());
         self.rows.push(cells);
     }
 
     /// A row whose values on a pipe are not the ones a person reads (whole ids, RFC 3339
-    /// times, other columns).
-    pub fn row_piped(&mut self, cells: Vec<String>, piped: Vec<String>) {
+    /// times, other columns): each piped value with the name of its column, the same names in
+    /// the same order on every row.
+    pub fn row_piped(&mut self, cells: Vec<String>, piped: Vec<(&'static str, String)>) {
+        let (names, values): (Vec<&'static str>, Vec<String>) = piped.into_iter().unzip();
+        match &self.piped_header {
+            None => {
+                debug_assert!(
+                    self.rows.is_empty(),
+                    "a table's rows are all `row` or all `row_piped`"
+                );
+                self.piped_header = Some(names);
+            }
+            Some(known) => {
+                debug_assert_eq!(known, &names, "every piped row names its columns alike")
+            }
+        }
         self.rows.push(cells);
-        self.piped.push(piped);
+        self.piped.push(values);
     }
 
     pub fn is_empty(&self) -> bool {
         self.rows.is_empty()
     }
 
-    /// The rows as tab-separated lines, whole, without the header.
-    pub fn tsv(&self) -> Vec<String> {
-        self.piped
-            .iter()
-            .map(|row| {
+    /// The rows as tab-separated lines, whole; with `header`, the names of the piped columns
+    /// first (when there is a row to name).
+    pub fn tsv(&self, header: bool) -> Vec<String> {
+        let header = (header && !self.piped.is_empty()).then(|| self.header_tsv());
+        header
+            .into_iter()
+            .chain(self.piped.iter().map(|row| {
                 row.iter()
                     .map(|v| one_field(v))
                     .collect::<Vec<_>>()
                     .join("\t")
-            })
+            }))
             .collect()
+    }
+
+    /// The names of the columns on a pipe as one tab-separated line.
+    pub fn header_tsv(&self) -> String {
+        match &self.piped_header {
+            Some(names) => names.join("\t"),
+            None => self.header.join("\t"),
+        }
     }
 
     /// Renders the table to lines no wider than `width` where it can be done by cutting free
@@ -111,6 +155,7 @@ impl Table {
                 widths[i] = widths[i].max(super::display_width(cell));
             }
         }
+        let natural = widths.clone();
         let mut shown = vec![true; cols];
         let total = |widths: &[usize], shown: &[bool]| {
             let n = shown.iter().filter(|s| **s).count();
@@ -126,6 +171,11 @@ impl Table {
             if shown.iter().filter(|s| **s).count() > 1 {
                 shown[drop] = false;
             }
+        }
+        // The room a dropped column leaves goes back to the free text: from its whole width,
+        // cut again only as far as the columns still shown need.
+        for i in (0..cols).filter(|&i| self.cut[i]) {
+            widths[i] = natural[i];
         }
         self.shrink(&mut widths, &shown, width, HARD_MIN, total);
 
@@ -276,6 +326,26 @@ mod tests {
     }
 
     #[test]
+    fn free_text_takes_back_the_room_of_a_dropped_column() {
+        let mut t = Table::new(&["NAME", "DESCRIPTION", "PATH"])
+            .cut(&["DESCRIPTION"])
+            .optional(&["PATH"]);
+        t.row(vec![
+            "notes".into(),
+            "The steps of a release, in order".into(),
+            "/a/path/long/enough/that/it/cannot/stay/in/sixty/columns".into(),
+        ]);
+        // Before: the description stayed cut at 16 columns once PATH was gone.
+        assert_eq!(
+            t.render(60),
+            vec![
+                "NAME   DESCRIPTION",
+                "notes  The steps of a release, in order"
+            ]
+        );
+    }
+
+    #[test]
     fn only_free_text_is_cut_and_timestamps_stand_whole() {
         let mut t = Table::new(&["ID", "STARTED", "STATUS", "TITLE"])
             .cut(&["TITLE"])
@@ -306,10 +376,34 @@ mod tests {
     fn piped_rows_are_whole_tab_separated_values_without_header() {
         let mut t = Table::new(&["ID", "TEXT"]).cut(&["TEXT"]);
         t.row(vec!["a".into(), "tab\there and\nline".into()]);
+        t.row(vec!["b".into(), "x".into()]);
+        assert_eq!(t.tsv(false), vec!["a\ttab here and line", "b\tx"]);
+        assert_eq!(
+            t.tsv(true),
+            vec!["ID\tTEXT", "a\ttab here and line", "b\tx"]
+        );
+    }
+
+    #[test]
+    fn the_piped_header_names_the_piped_columns() {
+        let mut t = Table::new(&["ID", "TEXT"]).cut(&["TEXT"]);
         t.row_piped(
             vec!["short".into(), "x".into()],
-            vec!["full-id".into(), "x".into(), "more".into()],
+            vec![
+                ("ID", "full-id".into()),
+                ("TEXT", "x".into()),
+                ("MORE", "more".into()),
+            ],
         );
-        assert_eq!(t.tsv(), vec!["a\ttab here and line", "full-id\tx\tmore"]);
+        assert_eq!(t.tsv(false), vec!["full-id\tx\tmore"]);
+        assert_eq!(t.tsv(true), vec!["ID\tTEXT\tMORE", "full-id\tx\tmore"]);
+        // The terminal keeps its own columns.
+        assert_eq!(t.render(80), vec!["ID     TEXT", "short  x"]);
+    }
+
+    #[test]
+    fn an_empty_table_has_no_piped_header() {
+        let t = Table::new(&["ID", "TEXT"]);
+        assert!(t.tsv(true).is_empty());
     }
 }

@@ -193,6 +193,34 @@ fn flags_are_offered_only_after_a_dash() {
     }
 }
 
+/// Where only flags could follow (`finch where`, a list without arguments), Tab offers nothing
+/// until a `-` is typed. Before: clap's engine offered the hidden flags, `--version` among
+/// them, where it had nothing else.
+#[test]
+fn where_only_flags_fit_nothing_is_offered_before_a_dash() {
+    let (ctx, _, _) = state();
+    for shell in ["zsh", "fish", "bash"] {
+        for words in [
+            &["finch", "where", ""][..],
+            &["finch", "space", "list", ""],
+            &["finch", "memory", "list", "--scope", "all", ""],
+        ] {
+            assert_eq!(
+                ask(&ctx, shell, words),
+                Vec::<String>::new(),
+                "{shell} {words:?}"
+            );
+        }
+        let offered = ask(&ctx, shell, &["finch", "where", "-"]);
+        assert!(
+            offered.contains(&"--json".to_string()),
+            "{shell}: {offered:?}"
+        );
+        let offered = ask(&ctx, shell, &["finch", "space", "list", "--hea"]);
+        assert_eq!(offered, ["--header"], "{shell}");
+    }
+}
+
 /// Issue 31, item 7: after the tool of `tool call`, Tab offers the tool's argument names from
 /// its schema (`key=`, required first, those given left out), and an enum's values after
 /// `key=`; flags before the tool are skipped.

@@ -6,7 +6,7 @@ use crate::cards::Pty;
 use crate::common::TestContext;
 
 /// Writes one recorded run of task `t-abc123` (scheduled 02:30 UTC, started a second late).
-fn one_recorded_run(ctx: &TestContext) {
+pub(crate) fn one_recorded_run(ctx: &TestContext) {
     let runs = ctx.runtime.join("automation/runs");
     std::fs::create_dir_all(&runs).unwrap();
     let record = serde_json::json!({
@@ -189,4 +189,221 @@ fn a_jq_error_while_filtering_exits_1_and_the_protocols_refuse_jq() {
     let out = ctx.run(&["run", "--jsonl", "--jq", "."]);
     out.failure(2);
     out.stderr_has("--jq filters --json output; --jsonl and --serve speak a protocol");
+}
+
+/// The first lines of what `args` shows on a terminal at 60, 100 and 200 columns, one
+/// snapshot: widths in `[…]` lines between them.
+fn at_widths(ctx: &TestContext, args: &[&str]) -> String {
+    [60, 100, 200]
+        .iter()
+        .map(|&columns| format!("[{columns}]\n{}", on_terminal(ctx, args, columns)))
+        .collect()
+}
+
+/// `memory list`: ids and places whole, only the text cut (CJK by columns), sub-items indented
+/// under their item; WHERE is dropped before the text gets narrower than 16 columns. Memory ids
+/// are made from the entry's text, so the same file lists the same ids.
+#[test]
+fn memory_list_at_60_100_and_200_columns() {
+    let ctx = TestContext::new();
+    std::fs::create_dir_all(&ctx.agent).unwrap();
+    std::fs::write(
+        ctx.agent.join("MEMORY.md"),
+        "- The release build takes about eight minutes on two cores; run it before lunch\n  \
+         - Debug builds take forty seconds\n\
+         - 会議は毎週火曜日の午前十時から始まり、議事録は共有フォルダに保存する\n",
+    )
+    .unwrap();
+    insta::assert_snapshot!(at_widths(&ctx, &["memory", "list"]), @r"
+    [60]
+    ID        WHERE        TEXT
+    932bf0ee  MEMORY.md:1  The release build takes about eight…
+    90997604  MEMORY.md:2    Debug builds take forty seconds
+    4bcde849  MEMORY.md:3  会議は毎週火曜日の午前十時から始まり…
+    [100]
+    ID        WHERE        TEXT
+    932bf0ee  MEMORY.md:1  The release build takes about eight minutes on two cores; run it before lunc…
+    90997604  MEMORY.md:2    Debug builds take forty seconds
+    4bcde849  MEMORY.md:3  会議は毎週火曜日の午前十時から始まり、議事録は共有フォルダに保存する
+    [200]
+    ID        WHERE        TEXT
+    932bf0ee  MEMORY.md:1  The release build takes about eight minutes on two cores; run it before lunch - Debug builds take forty seconds
+    90997604  MEMORY.md:2    Debug builds take forty seconds
+    4bcde849  MEMORY.md:3  会議は毎週火曜日の午前十時から始まり、議事録は共有フォルダに保存する
+    ");
+}
+
+/// `space list`: the id and the directory whole, the name cut; CREATED goes first, then the
+/// directory. A fixed spaces.json, so ids and times are the same on every run.
+#[test]
+fn space_list_at_60_100_and_200_columns() {
+    let ctx = TestContext::new();
+    std::fs::create_dir_all(&ctx.runtime).unwrap();
+    let spaces = serde_json::json!({"spaces": [
+        {"id": "sp-0a1b2c3d", "name": "Work Notes", "directory": "/srv/projects/finch/notes",
+         "createdAt": "2026-03-07T02:30:00.000Z"},
+        {"id": "sp-4e5f6a7b", "name": "Travel plans for the spring, with every booking and the visa papers",
+         "createdAt": "2026-03-08T10:00:00.000Z"}
+    ]});
+    std::fs::write(ctx.runtime.join("spaces.json"), spaces.to_string()).unwrap();
+    insta::assert_snapshot!(at_widths(&ctx, &["space", "list"]), @r"
+    [60]
+    ID           NAME                  DIRECTORY
+    sp-0a1b2c3d  Work Notes            /srv/projects/finch/notes
+    sp-4e5f6a7b  Travel plans for th…
+    [100]
+    ID           NAME                                     DIRECTORY                  CREATED
+    sp-0a1b2c3d  Work Notes                               /srv/projects/finch/notes  2026-03-07 08:00:00
+    sp-4e5f6a7b  Travel plans for the spring, with ever…                             2026-03-08 15:30:00
+    [200]
+    ID           NAME                                                                 DIRECTORY                  CREATED
+    sp-0a1b2c3d  Work Notes                                                           /srv/projects/finch/notes  2026-03-07 08:00:00
+    sp-4e5f6a7b  Travel plans for the spring, with every booking and the visa papers                             2026-03-08 15:30:00
+    ");
+}
+
+/// `session list`: short ids and local times (Asia/Kolkata) whole, the title cut; the workspace,
+/// the start and the count go in that order. Transcripts written with fixed ids and times.
+#[test]
+fn session_list_at_60_100_and_200_columns() {
+    let ctx = TestContext::new();
+    crate::session::three_sessions(&ctx);
+    insta::assert_snapshot!(at_widths(&ctx, &["session", "list"]), @r"
+    [60]
+    ID          TITLE              LAST ACTIVITY        MESSAGES
+    0195aaaa-2  Write the releas…  2026-01-11 14:30:03  3
+    7c3e0000                       2026-01-10 17:30:01  0
+    0195aaaa-1  Login bug          2026-01-10 14:30:04  2
+    [100]
+    ID          TITLE                   WORKSPACE     STARTED              LAST ACTIVITY        MESSAGES
+    0195aaaa-2  Write the release not…  /w/alpha/sub  2026-01-11 14:30:00  2026-01-11 14:30:03  3
+    7c3e0000                            /w/beta       2026-01-10 17:30:00  2026-01-10 17:30:01  0
+    0195aaaa-1  Login bug               /w/alpha      2026-01-10 14:30:00  2026-01-10 14:30:04  2
+    [200]
+    ID          TITLE                    WORKSPACE     STARTED              LAST ACTIVITY        MESSAGES
+    0195aaaa-2  Write the release notes  /w/alpha/sub  2026-01-11 14:30:00  2026-01-11 14:30:03  3
+    7c3e0000                             /w/beta       2026-01-10 17:30:00  2026-01-10 17:30:01  0
+    0195aaaa-1  Login bug                /w/alpha      2026-01-10 14:30:00  2026-01-10 14:30:04  2
+    ");
+}
+
+/// `skill list`: names, sources and paths whole, the description cut; the path goes first,
+/// then the source. Skills of the project and the person's home, one shadowing the other. The
+/// paths are the test's temp dir (`[BASE]`): at 60 and 100 columns the path is dropped
+/// whatever its length, and at 200 it is the last column.
+#[test]
+fn skill_list_at_60_100_and_200_columns() {
+    let ctx = TestContext::new();
+    let skill = |dir: &std::path::Path, name: &str, description: &str| {
+        let path = dir.join(name).join("SKILL.md");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(
+            path,
+            format!("---\nname: {name}\ndescription: {description}\n---\n\nBody.\n"),
+        )
+        .unwrap();
+    };
+    let personal = ctx.agent.join("skills");
+    let project = ctx.work.join(".finch/skills");
+    skill(
+        &project,
+        "release-checklist",
+        "The steps of a release, in order, with who signs each one off",
+    );
+    skill(&personal, "release-checklist", "My own release steps");
+    skill(&personal, "notes", "Keep notes");
+    insta::assert_snapshot!(at_widths(&ctx, &["skill", "list"]), @r"
+    [60]
+    NAME               STATUS               DESCRIPTION
+    notes              active               Keep notes
+    release-checklist  active               The steps of a rele…
+    release-checklist  shadowed by project  My own release steps
+    [100]
+    NAME               SOURCE    STATUS               DESCRIPTION
+    notes              personal  active               Keep notes
+    release-checklist  project   active               The steps of a release, in order, with who signs…
+    release-checklist  personal  shadowed by project  My own release steps
+    [200]
+    NAME               SOURCE    STATUS               DESCRIPTION                                                    PATH
+    notes              personal  active               Keep notes                                                     [BASE]/home/finchnest/skills/notes/SKILL.md
+    release-checklist  project   active               The steps of a release, in order, with who signs each one off  [BASE]/work/.finch/skills/release-checklist/SKILL.md
+    release-checklist  personal  shadowed by project  My own release steps                                           [BASE]/home/finchnest/skills/release-checklist/SKILL.md
+    ");
+}
+
+/// `mcp list` and `mcp tools` against the Python SDK's test server (a real stdio server): names
+/// whole; `mcp list` drops OWNER, SOURCE and TRANSPORT in that order, `mcp tools` cuts the
+/// description. A server that cannot start is a row too, its reason under the table, wrapped
+/// at spaces (before: one line of 150 columns).
+#[test]
+fn mcp_list_and_tools_at_60_100_and_200_columns() {
+    let ctx = TestContext::new();
+    crate::mcp_bridge::write_servers(
+        &ctx,
+        &serde_json::json!({"servers": [
+            crate::mcp_bridge::python_entry("python-sdk-test-server", &[]),
+            {"name": "missing", "command": "/nonexistent/mcp-server"}
+        ]}),
+    );
+    // The table; the reasons under it name the test's temp dir, wrapped where it fits.
+    let table = |columns| {
+        let shown = on_terminal(&ctx, &["mcp", "list"], columns);
+        let (table, notes) = shown
+            .split_once("\n\n")
+            .expect("the reasons under the table");
+        for line in notes.lines() {
+            assert!(
+                line.chars().count() <= columns || !line.trim().contains(' '),
+                "wrapped at spaces to {columns}: {line:?}"
+            );
+        }
+        assert!(
+            notes
+                .replace('\n', " ")
+                .starts_with("missing: cannot start the server with `/nonexistent/mcp-server`"),
+            "{notes}"
+        );
+        format!("[{columns}]\n{table}\n")
+    };
+    insta::assert_snapshot!([60, 100, 200].map(table).concat(), @r"
+    [60]
+    NAME                    TRANSPORT  SOURCE  STATUS     TOOLS
+    missing                 stdio      user    failed     -
+    python-sdk-test-server  stdio      user    connected  14
+    [100]
+    NAME                    TRANSPORT  SOURCE  OWNER                   STATUS     TOOLS
+    missing                 stdio      user    missing                 failed     -
+    python-sdk-test-server  stdio      user    python-sdk-test-server  connected  14
+    [200]
+    NAME                    TRANSPORT  SOURCE  OWNER                   STATUS     TOOLS
+    missing                 stdio      user    missing                 failed     -
+    python-sdk-test-server  stdio      user    python-sdk-test-server  connected  14
+    ");
+    let tools = |columns| {
+        on_terminal(&ctx, &["mcp", "tools", "python-sdk-test-server"], columns)
+            .lines()
+            .take(4)
+            .map(|l| format!("{l}\n"))
+            .collect::<String>()
+    };
+    insta::assert_snapshot!(
+        [60, 100, 200].map(|c| format!("[{c}]\n{}", tools(c))).concat(),
+        @r"
+    [60]
+    NAME                                    DESCRIPTION
+    mcp__python_sdk_test_server__echo       Echoes back the mes…
+    mcp__python_sdk_test_server__add        Adds two integers
+    mcp__python_sdk_test_server__fail       Always fails with a…
+    [100]
+    NAME                                    DESCRIPTION
+    mcp__python_sdk_test_server__echo       Echoes back the message it is given
+    mcp__python_sdk_test_server__add        Adds two integers
+    mcp__python_sdk_test_server__fail       Always fails with an error the caller can read
+    [200]
+    NAME                                    DESCRIPTION
+    mcp__python_sdk_test_server__echo       Echoes back the message it is given
+    mcp__python_sdk_test_server__add        Adds two integers
+    mcp__python_sdk_test_server__fail       Always fails with an error the caller can read
+    "
+    );
 }

@@ -131,7 +131,7 @@ const ID_B: &str = "0195aaaa-2222-7000-8000-00000000000b";
 const ID_C: &str = "7c3e0000-3333-4000-8000-00000000000c";
 
 /// Three sessions: A (named twice, oldest activity), B (most recent), C (another workspace).
-fn three_sessions(ctx: &TestContext) -> [PathBuf; 3] {
+pub(crate) fn three_sessions(ctx: &TestContext) -> [PathBuf; 3] {
     let a = Session::new(ID_A, "/w/alpha", "2026-01-10T09:00:00.000Z")
         .user("Fix the login bug please")
         .assistant("Looking at it")

@@ -95,11 +95,11 @@ fn schedule_list_sorts_by_next_run_in_one_zone_with_offsets() {
         text
     };
     insta::assert_snapshot!(list("120"), @r"
-    ID        NAME              NEXT RUN                               SCHEDULE                        LAST RESULT
-    t-[2]     Once soon         Sat 2026-03-07 18:30 +05:30 (in 1 h)   once 2026-03-07T18:30:00+05:30  -
-    t-[1]     Daily standup n…  Sun 2026-03-08 09:00 +05:30 (in 16 h)  daily 09:00                     -
-    t-[0]     Weekly in Berlin  Mon 2026-03-09 08:00 +01:00 (in 2 d)   weekly mon 08:00                -
-    t-[3]     Switched off      disabled                               hourly at :15                   -
+    ID        NAME                 NEXT RUN                               SCHEDULE                        LAST RESULT
+    t-[2]     Once soon            Sat 2026-03-07 18:30 +05:30 (in 1 h)   once 2026-03-07T18:30:00+05:30  -
+    t-[1]     Daily standup notes  Sun 2026-03-08 09:00 +05:30 (in 16 h)  daily 09:00                     -
+    t-[0]     Weekly in Berlin     Mon 2026-03-09 08:00 +01:00 (in 2 d)   weekly mon 08:00                -
+    t-[3]     Switched off         disabled                               hourly at :15                   -
     ");
     insta::assert_snapshot!(list("60"), @r"
     ID        NAME         NEXT RUN
