@@ -394,6 +394,12 @@ pub(crate) struct Registered {
     pub timeout: Duration,
 }
 
+/// The registration a call goes to: the name the mini tool registered and its timeout.
+pub(crate) struct Target {
+    pub name: String,
+    pub timeout: Duration,
+}
+
 /// A tool a discovery provider of a mini tool found for a query.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Discovered {
@@ -633,8 +639,16 @@ impl Instance {
         }
     }
 
-    fn registered(&self, name: &str) -> Option<Registered> {
-        self.state().tools.iter().find(|t| t.name == name).cloned()
+    /// What a call of its tool `name` needs of it (not its whole definition, which stays).
+    fn registered(&self, name: &str) -> Option<Target> {
+        self.state()
+            .tools
+            .iter()
+            .find(|t| t.name == name)
+            .map(|t| Target {
+                name: t.name.clone(),
+                timeout: t.timeout,
+            })
     }
 
     /// The process `conn` is down for `reason`: if it is the current one, the mini tool is
@@ -969,9 +983,14 @@ impl Provider for MiniToolRuntime {
             project: cx.session.project.clone(),
             trusted: cx.session.trusted.clone(),
         };
-        let (inner, tool) = (self.inner.clone(), tool.clone());
+        // The job keeps the two names it needs, not the tool's whole definition.
+        let (inner, name, raw) = (
+            self.inner.clone(),
+            tool.name.clone(),
+            tool.def.raw_name.clone(),
+        );
         Started::Job(Box::new(move |job: &JobCx| {
-            inner.call(&inst, &tool, args, session, job)
+            inner.call(&inst, (&name, &raw), args, session, job)
         }))
     }
 }
@@ -1585,7 +1604,7 @@ impl Inner {
     fn call(
         self: &Arc<Inner>,
         inst: &Arc<Instance>,
-        tool: &ToolSpec,
+        (tool, raw): (&str, &str),
         args: Value,
         session: SessionInfo,
         job: &JobCx,
@@ -1595,10 +1614,10 @@ impl Inner {
             Ok(c) => c,
             Err(e) => return ToolOutput::error(e),
         };
-        let Some(reg) = inst.registered(&tool.def.raw_name) else {
+        let Some(reg) = inst.registered(raw) else {
             return ToolOutput::error(format!(
                 "mini tool \"{}\" no longer registers a tool named \"{}\" (it changed when it restarted); use ToolSearch or /reload to see its tools",
-                inst.id, tool.def.raw_name
+                inst.id, raw
             ));
         };
         let seq = self.call_seq.fetch_add(1, Ordering::SeqCst) + 1;
@@ -1760,7 +1779,7 @@ impl Inner {
         let deadline = Instant::now() + reg.timeout;
         match self.wait_reply(&rx, deadline, cx, &mut state) {
             Waited::Reply(result) => {
-                let mut output = self.finish_call(inst, &tool.name, result);
+                let mut output = self.finish_call(inst, tool, result);
                 // What the call showed that its prompter could not: in its result, for
                 // whoever reads it (an MCP client's person, `tool call`'s output).
                 for view in std::mem::take(&mut state.unseen) {
@@ -1776,7 +1795,7 @@ impl Inner {
                 let grace = (reg.timeout / 2).min(CANCEL_GRACE_MAX);
                 let _ = self.wait_reply(&rx, Instant::now() + grace, cx, &mut state);
                 conn.forget(request);
-                return super::cancel::cancelled_output(&tool.name);
+                return super::cancel::cancelled_output(tool);
             }
             Waited::Deadline => {}
         }
@@ -1790,17 +1809,17 @@ impl Inner {
         let settled = self.wait_reply(&rx, Instant::now() + grace, cx, &mut state);
         conn.forget(request);
         if cx.cancel.is_cancelled() {
-            return super::cancel::cancelled_output(&tool.name);
+            return super::cancel::cancelled_output(tool);
         }
         if let Waited::Reply(_) = settled {
             return ToolOutput::error(format!(
                 "`{}` timed out after {limit}; its signal was aborted and it stopped.",
-                tool.name
+                tool
             ));
         }
         let reason = format!(
             "did not finish `{}` within {limit} and ignored its abort signal",
-            tool.name
+            tool
         );
         conn.stop(StopReason::Fault(reason.clone()));
         inst.mark_down(conn, &reason);
@@ -2130,8 +2149,9 @@ pub(crate) struct CallRoute {
 
 /// One mini tool call on its way to `execute`.
 struct Call<'a> {
-    tool: &'a ToolSpec,
-    reg: &'a Registered,
+    /// The tool's model-facing name.
+    tool: &'a str,
+    reg: &'a Target,
     tool_call_id: &'a str,
     input: &'a Value,
     session: &'a SessionInfo,
