@@ -112,6 +112,15 @@ fn column(expr: &str, part: &str) -> usize {
 }
 
 /// What `found` reads as in a message: the start of the unexpected text, or the end.
+/// "expected X at column N (near …)": what the lexer or the parser wanted where `found` begins.
+fn unexpected(expr: &str, expected: &str, found: &str) -> String {
+    format!(
+        "expected {expected} at column {} ({})",
+        column(expr, found),
+        near(found)
+    )
+}
+
 fn near(found: &str) -> String {
     let word: String = found.chars().take(12).collect();
     if word.is_empty() {
@@ -133,22 +142,12 @@ fn load_message(expr: &str, errors: jaq_core::load::Errors<&str, ()>) -> String 
             }
             Error::Lex(list) => {
                 for (expected, found) in list {
-                    messages.push(format!(
-                        "expected {} at column {} ({})",
-                        expected.as_str(),
-                        column(expr, found),
-                        near(found)
-                    ));
+                    messages.push(unexpected(expr, expected.as_str(), found));
                 }
             }
             Error::Parse(list) => {
                 for (expected, found) in list {
-                    messages.push(format!(
-                        "expected {} at column {} ({})",
-                        expected.as_str(),
-                        column(expr, found),
-                        near(found)
-                    ));
+                    messages.push(unexpected(expr, expected.as_str(), found));
                 }
             }
         }
