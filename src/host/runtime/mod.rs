@@ -6,9 +6,12 @@
 //!
 //! Threads: each process has a reader thread that answers what the mini tool asks the host
 //! (storage, secrets, capabilities, tool registrations — `services`; agent sessions —
-//! `sessions`) and routes answers. Only prompts need the thread running `Host::call` (it owns
-//! the prompter): they are sent to it while a call is in progress (`ui`). Activation of every mini tool runs in parallel; a restart runs
-//! on the calling thread.
+//! `sessions`) and routes answers. During a burst of calls a call reads its own answer
+//! instead, handling what comes before it the same way (`rpc` says when; `Inner::read_own`),
+//! which spares each call one thread's wake-up. Only prompts need the thread running
+//! `Host::call` (it owns the prompter): they are sent to it while a call is in progress
+//! (`ui`). Activation of every mini tool runs in parallel; a restart runs on the calling
+//! thread.
 //!
 //! Faults — a mini tool that throws in `activate`, never settles it, crashes, hangs past its
 //! timeout, writes garbage on the channel, or exits — stop that process (its process group is
@@ -125,7 +128,6 @@ mod storage;
 mod ui;
 
 use std::collections::HashMap;
-use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};
@@ -1307,7 +1309,7 @@ impl Inner {
             })?;
         *lock(&inst.confinement) = confinement;
         let pid = child.id();
-        let conn = match Conn::new(&inst.id, child, ours) {
+        let conn = match Conn::new(&inst.id, child, ours, reader) {
             Ok(c) => Arc::new(c),
             Err(e) => {
                 process::kill_group(pid);
@@ -1324,7 +1326,7 @@ impl Inner {
         let (reader_inner, reader_inst, reader_conn) = (self.clone(), inst.clone(), conn.clone());
         let started = std::thread::Builder::new()
             .name(format!("finch-minitool-{}", inst.id))
-            .spawn(move || read_loop(reader_inner, reader_inst, reader_conn, reader));
+            .spawn(move || read_loop(reader_inner, reader_inst, reader_conn));
         if let Err(e) = started {
             conn.stop(StopReason::Fault(format!("no reader thread: {e}")));
             inst.mark_down(&conn, "could not start its reader thread");
@@ -1747,7 +1749,8 @@ impl Inner {
                 session: (!known).then(|| call.session.session_view()),
                 workspace: (!known).then(|| call.session.workspace_view()),
             };
-            let sent = conn.request(HostRequest::Execute, &params, Pending::Main { tx, tag: 0 });
+            let sent =
+                conn.request_own(HostRequest::Execute, &params, Pending::Main { tx, tag: 0 });
             if sent.is_ok() && !known {
                 *told = Some((Arc::downgrade(conn), call.session.clone()));
             }
@@ -1777,7 +1780,15 @@ impl Inner {
         }
         let mut state = CallState::default();
         let deadline = Instant::now() + reg.timeout;
-        match self.wait_reply(&rx, deadline, cx, &mut state) {
+        // The answer is read on this thread when the reader thread left the channel to calls.
+        #[cfg(unix)]
+        let waited = match conn.take_side() {
+            Some(side) => self.read_own(inst, conn, side, &rx, deadline, cx, &mut state),
+            None => self.wait_reply(&rx, deadline, cx, &mut state),
+        };
+        #[cfg(not(unix))]
+        let waited = self.wait_reply(&rx, deadline, cx, &mut state);
+        match waited {
             Waited::Reply(result) => {
                 let mut output = self.finish_call(inst, tool, result);
                 // What the call showed that its prompter could not: in its result, for
@@ -1850,37 +1861,109 @@ impl Inner {
                 return Waited::Deadline;
             }
             match rx.recv_timeout(left) {
-                Ok(MainMsg::Reply { tag: 0, result }) => return Waited::Reply(result),
-                Ok(MainMsg::Reply { .. }) => {}
-                Ok(MainMsg::Cancelled) => return Waited::Cancelled,
-                Ok(MainMsg::Progress(params)) => (cx.progress)(state.update(&params)),
-                Ok(MainMsg::Prompt {
-                    from,
-                    id,
-                    dialog,
-                    params,
-                }) => {
-                    // Asked where the prompter is (the host's thread); answered from there.
-                    let inner = Arc::clone(self);
-                    (cx.on_host)(Box::new(move |prompter| {
-                        inner.answer_dialog(&from, id, dialog, &params, prompter)
-                    }));
+                Ok(message) => {
+                    if let Some(waited) = self.take_message(message, cx, state) {
+                        return waited;
+                    }
                 }
-                Ok(MainMsg::Show {
-                    from,
-                    id,
-                    view,
-                    back,
-                }) => {
-                    let inner = Arc::clone(self);
-                    (cx.on_host)(Box::new(move |prompter| {
-                        inner.show_view(&from, id, view, back, prompter)
-                    }));
-                }
-                Ok(MainMsg::Unseen(view)) => state.unseen.push(view),
                 Err(_) => return Waited::Deadline,
             }
         }
+    }
+
+    /// `wait_reply` for a call holding the channel's read side (`rpc`): reads what the child
+    /// sends and handles it as the reader thread would, until the call's answer (delivered to
+    /// `rx` as it is read) or anything else for the call arrives. A dialog or a view may wait
+    /// for a person: the side goes back to the reader thread first, and the wait goes on as
+    /// `wait_reply`. Messages from other threads (a cancel, a dialog of another mini tool) are
+    /// seen within `OWN_READ_SLICE`.
+    #[cfg(unix)]
+    #[allow(clippy::too_many_arguments)]
+    fn read_own(
+        self: &Arc<Inner>,
+        inst: &Arc<Instance>,
+        conn: &Arc<Conn>,
+        mut side: rpc::ReadSide,
+        rx: &mpsc::Receiver<MainMsg>,
+        deadline: Instant,
+        cx: &JobCx,
+        state: &mut CallState,
+    ) -> Waited {
+        loop {
+            if let Ok(message) = rx.try_recv() {
+                if matches!(message, MainMsg::Prompt { .. } | MainMsg::Show { .. }) {
+                    conn.give_side(side, None);
+                    return match self.take_message(message, cx, state) {
+                        Some(waited) => waited,
+                        None => self.wait_reply(rx, deadline, cx, state),
+                    };
+                }
+                if let Some(waited) = self.take_message(message, cx, state) {
+                    conn.give_side(side, None);
+                    return waited;
+                }
+                continue;
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                conn.give_side(side, None);
+                return Waited::Deadline;
+            }
+            if side.reader.buffer().is_empty()
+                && !readable(side.reader.get_ref(), left.min(OWN_READ_SLICE))
+            {
+                continue;
+            }
+            match rpc::read_message(conn, &mut side.reader, &mut side.line) {
+                Ok(rpc::Incoming::Message(message)) => handle(self, inst, conn, message),
+                Ok(_) => {}
+                Err(end) => {
+                    // The reader thread tears the process down and fails what waits.
+                    conn.give_side(side, Some(end));
+                    return self.wait_reply(rx, deadline, cx, state);
+                }
+            }
+        }
+    }
+
+    /// One message for a waiting call: `Some` when the wait ends with it.
+    fn take_message(
+        self: &Arc<Inner>,
+        message: MainMsg,
+        cx: &JobCx,
+        state: &mut CallState,
+    ) -> Option<Waited> {
+        match message {
+            MainMsg::Reply { tag: 0, result } => return Some(Waited::Reply(result)),
+            MainMsg::Reply { .. } => {}
+            MainMsg::Cancelled => return Some(Waited::Cancelled),
+            MainMsg::Progress(params) => (cx.progress)(state.update(&params)),
+            MainMsg::Prompt {
+                from,
+                id,
+                dialog,
+                params,
+            } => {
+                // Asked where the prompter is (the host's thread); answered from there.
+                let inner = Arc::clone(self);
+                (cx.on_host)(Box::new(move |prompter| {
+                    inner.answer_dialog(&from, id, dialog, &params, prompter)
+                }));
+            }
+            MainMsg::Show {
+                from,
+                id,
+                view,
+                back,
+            } => {
+                let inner = Arc::clone(self);
+                (cx.on_host)(Box::new(move |prompter| {
+                    inner.show_view(&from, id, view, back, prompter)
+                }));
+            }
+            MainMsg::Unseen(view) => state.unseen.push(view),
+        }
+        None
     }
 
     /// Shows a person what a mini tool shows (`ctx.ui.openDiff`) and answers it `null`. What
@@ -2089,6 +2172,26 @@ impl Inner {
 }
 
 /// How a wait for a call's answer ended.
+/// How long a call reading its own answer blocks before it looks for messages from other
+/// threads (a cancel, another mini tool's dialog).
+#[cfg(unix)]
+const OWN_READ_SLICE: Duration = Duration::from_millis(20);
+
+/// Whether a read of `stream` would not block, waiting at most `within`.
+#[cfg(unix)]
+fn readable(stream: &process::Stream, within: Duration) -> bool {
+    use std::os::fd::AsRawFd;
+    let mut fd = libc::pollfd {
+        fd: stream.as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // Rounded up: a wait under a millisecond is not a busy loop.
+    let ms = i32::try_from(within.as_micros().div_ceil(1000)).unwrap_or(i32::MAX);
+    // SAFETY: one valid `pollfd` for the call's duration.
+    unsafe { libc::poll(&mut fd, 1, ms) > 0 }
+}
+
 enum Waited {
     Reply(RpcResult),
     /// The deadline passed (or the channel closed).
@@ -2178,27 +2281,39 @@ impl Drop for RouteGuard<'_> {
 
 /// The reader thread of one process: every message until the channel closes, then cleanup.
 /// It holds the runtime until its process is gone, which shutdown makes sure of.
-fn read_loop(inner: Arc<Inner>, inst: Arc<Instance>, conn: Arc<Conn>, stream: process::Stream) {
-    let mut reader = BufReader::with_capacity(64 * 1024, stream);
-    let mut line = Vec::new();
+/// What a child sent that is not an answer, handled by whichever thread read it.
+fn handle(inner: &Arc<Inner>, inst: &Arc<Instance>, conn: &Arc<Conn>, message: FromChild) {
+    match message {
+        FromChild::Request { id, method, params } => {
+            services::request(inner, inst, conn, id, method, params)
+        }
+        FromChild::Unknown { id, method } => conn.reply(
+            id,
+            Err(RpcError::new(
+                rpc::code::METHOD_NOT_FOUND,
+                format!("the finch host has no method {method}"),
+            )),
+        ),
+        FromChild::Notification(note) => services::notification(inner, inst, conn, note),
+    }
+}
+
+fn read_loop(inner: Arc<Inner>, inst: Arc<Instance>, conn: Arc<Conn>) {
     let end = loop {
-        match rpc::read_message(&conn, &mut reader, &mut line) {
-            Ok(rpc::Incoming::Nothing) => {}
-            Ok(rpc::Incoming::Message(FromChild::Request { id, method, params })) => {
-                services::request(&inner, &inst, &conn, id, method, params)
-            }
-            Ok(rpc::Incoming::Message(FromChild::Unknown { id, method })) => conn.reply(
-                id,
-                Err(RpcError::new(
-                    rpc::code::METHOD_NOT_FOUND,
-                    format!("the finch host has no method {method}"),
-                )),
-            ),
-            Ok(rpc::Incoming::Message(FromChild::Notification(note))) => {
-                services::notification(&inner, &inst, &conn, note)
-            }
+        let mut side = match conn.side_for_reader() {
+            Ok(side) => side,
+            // A call that read its own answer found the channel's end.
+            Err((_, end)) => break end,
+        };
+        let read = rpc::read_message(&conn, &mut side.reader, &mut side.line);
+        let answered = matches!(read, Ok(rpc::Incoming::Answered(true)));
+        match read {
+            Ok(rpc::Incoming::Message(message)) => handle(&inner, &inst, &conn, message),
+            Ok(_) => {}
             Err(end) => break end,
         }
+        // A call got its answer: the next call reads its own (see `rpc`).
+        conn.park(side, answered);
     };
     let garbage = match end {
         ReadEnd::Garbage(text) => {

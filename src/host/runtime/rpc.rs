@@ -1,19 +1,29 @@
 //! One JSON-RPC 2.0 connection to one mini tool process: newline-delimited JSON over the socket
 //! the child sees as fd 3. A `Conn` writes requests, notifications and replies (one writer at a
 //! time), remembers who waits for each of its requests (`Pending`), and when the process goes
-//! away fails every waiter with the reason, so no caller ever waits on a dead child. Reading is
-//! done by one thread per connection (`mod.rs`); what it reads is decoded here, once, into the
-//! typed messages of `protocol`.
+//! away fails every waiter with the reason, so no caller ever waits on a dead child. What is
+//! read is decoded here, once, into the typed messages of `protocol`.
+//!
+//! **Who reads.** One thread per connection (`mod.rs`, `read_loop`) reads whatever the child
+//! sends, except while a call reads its own answer. A call's answer handed from the reader
+//! thread to the calling thread costs one more wake-up on the call's path; so once the reader
+//! thread has handed a call its answer, it *parks* (`ReadSide` back on the shelf) for `PARK`,
+//! and a call made meanwhile reads the channel itself (`take_side`), handling whatever comes
+//! first exactly as the reader thread would, until its answer arrives. The reader thread stays
+//! parked while calls keep doing so, and reads again once `PARK` passed without one, or at
+//! once when somebody else waits for an answer (`rouse`). So what a child sends between calls
+//! of a burst — a timer's notification, a dialog — is read at most `PARK` late, and nothing is
+//! ever read by two threads at once: whoever reads holds the `ReadSide`.
 //!
 //! Nothing here knows what the methods mean; it must never block on a child that stopped
 //! reading (writes time out) and never panic on what a child sends.
 
 use std::collections::HashMap;
-use std::io::{BufRead, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::process::Child;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
 use serde::Serialize;
@@ -28,6 +38,8 @@ use crate::host::prompt::View;
 pub(crate) const MAX_LINE: usize = 64 << 20;
 /// How long a write to a child that stopped reading may block before the child counts as hung.
 const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long the reader thread leaves the channel to the calls after one read its own answer.
+const PARK: Duration = Duration::from_millis(5);
 
 /// JSON-RPC error codes used between host and bootstrap.
 pub(crate) mod code {
@@ -127,15 +139,44 @@ pub(crate) enum Pending {
 }
 
 impl Pending {
-    fn resolve(self, result: RpcResult) {
+    /// Delivers the answer; true when a thread waited for it (not a forward).
+    fn resolve(self, result: RpcResult) -> bool {
         match self {
             Pending::Main { tx, tag } => {
                 // The waiter may have given up (a timeout); then nobody needs the answer.
                 let _ = tx.send(MainMsg::Reply { tag, result });
+                true
             }
-            Pending::Forward { to, id } => to.reply(id, result),
+            Pending::Forward { to, id } => {
+                to.reply(id, result);
+                false
+            }
         }
     }
+}
+
+/// The read end of a channel and its buffers: held by whichever thread reads (see the module
+/// docs).
+pub(crate) struct ReadSide {
+    pub reader: BufReader<Stream>,
+    pub line: Vec<u8>,
+}
+
+/// Who may read the channel now.
+#[derive(Default)]
+struct Reading {
+    /// The read side, when nobody reads.
+    side: Option<ReadSide>,
+    /// The reader thread leaves the side to calls until `PARK` passes without one.
+    parked: bool,
+    /// A call read its own answer since the reader thread last looked.
+    used: bool,
+    /// Somebody waits for what only the reader thread would read: it must read now.
+    roused: bool,
+    /// The reader thread waits for a call to give the side back.
+    waiting: bool,
+    /// A call that read found the channel's end; the reader thread takes it from here.
+    ended: Option<ReadEnd>,
 }
 
 /// Why the host stopped a process on purpose.
@@ -158,6 +199,9 @@ pub(crate) struct Conn {
     alive: AtomicBool,
     stop_reason: Mutex<Option<StopReason>>,
     child: Mutex<Option<Child>>,
+    reading: Mutex<Reading>,
+    /// Wakes the reader thread (`rouse`, a side given back).
+    reading_changed: Condvar,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -166,8 +210,13 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Conn {
-    pub fn new(id: &str, child: Child, stream: Stream) -> std::io::Result<Conn> {
+    /// A connection over `stream`; `reader` is the same socket, for reading.
+    pub fn new(id: &str, child: Child, stream: Stream, reader: Stream) -> std::io::Result<Conn> {
         stream.set_write_timeout(Some(WRITE_TIMEOUT))?;
+        let side = ReadSide {
+            reader: BufReader::with_capacity(64 * 1024, reader),
+            line: Vec::new(),
+        };
         Ok(Conn {
             id: id.to_string(),
             pid: child.id(),
@@ -177,7 +226,93 @@ impl Conn {
             alive: AtomicBool::new(true),
             stop_reason: Mutex::new(None),
             child: Mutex::new(Some(child)),
+            reading: Mutex::new(Reading {
+                side: Some(side),
+                ..Reading::default()
+            }),
+            reading_changed: Condvar::new(),
         })
+    }
+
+    /// For the reader thread: the read side once it is its turn to read (see the module
+    /// docs), or how a call that read found the channel ended.
+    pub fn side_for_reader(&self) -> Result<ReadSide, (ReadSide, ReadEnd)> {
+        let mut r = lock(&self.reading);
+        loop {
+            if r.side.is_some() && (!r.parked || r.roused) {
+                let side = r.side.take().expect("checked above");
+                r.parked = false;
+                r.roused = false;
+                return match r.ended.take() {
+                    Some(end) => Err((side, end)),
+                    None => Ok(side),
+                };
+            }
+            if r.side.is_none() {
+                // A call reads; it says when it gives the side back.
+                r.waiting = true;
+                r = self
+                    .reading_changed
+                    .wait(r)
+                    .unwrap_or_else(|e| e.into_inner());
+                r.waiting = false;
+                continue;
+            }
+            let (mut g, waited) = self
+                .reading_changed
+                .wait_timeout(r, PARK)
+                .unwrap_or_else(|e| e.into_inner());
+            if waited.timed_out() && !std::mem::take(&mut g.used) {
+                g.parked = false;
+            }
+            r = g;
+        }
+    }
+
+    /// For the reader thread: gives the side back, parked when it just handed a call its
+    /// answer (the next call reads its own).
+    pub fn park(&self, side: ReadSide, park: bool) {
+        let mut r = lock(&self.reading);
+        r.side = Some(side);
+        r.parked = park;
+        r.used = false;
+    }
+
+    /// For a call about to wait for its answer: the read side, when the reader thread left it
+    /// on the shelf (else the reader thread reads, and the answer comes as a message).
+    pub fn take_side(&self) -> Option<ReadSide> {
+        let mut r = lock(&self.reading);
+        if r.roused || r.ended.is_some() {
+            return None;
+        }
+        r.side.take()
+    }
+
+    /// For a call that read: gives the side back. The reader thread reads at once when
+    /// somebody still waits for an answer, or when the call found the channel ended.
+    pub fn give_side(&self, side: ReadSide, ended: Option<ReadEnd>) {
+        let waiters = !lock(&self.pending).is_empty();
+        let mut r = lock(&self.reading);
+        r.side = Some(side);
+        r.used = true;
+        if ended.is_some() || waiters {
+            r.roused = true;
+        }
+        if ended.is_some() {
+            r.ended = ended;
+        }
+        if r.roused || r.waiting {
+            self.reading_changed.notify_one();
+        }
+    }
+
+    /// Makes a parked reader thread read now: somebody will wait for what it reads.
+    pub fn rouse(&self) {
+        let mut r = lock(&self.reading);
+        if r.parked && !r.roused {
+            r.roused = true;
+            self.reading_changed.notify_one();
+        }
     }
 
     pub fn is_alive(&self) -> bool {
@@ -194,9 +329,30 @@ impl Conn {
             .map_err(|e| format!("cannot write to mini tool \"{}\": {e}", self.id))
     }
 
-    /// Sends a request; `pending` gets the answer (or the reason there is none). Returns the
-    /// request's id.
+    /// Sends a request; `pending` gets the answer (or the reason there is none), read by the
+    /// reader thread. Returns the request's id.
     pub fn request(
+        &self,
+        method: HostRequest,
+        params: impl Serialize,
+        pending: Pending,
+    ) -> Result<u64, String> {
+        self.rouse();
+        self.send_request(method, params, pending)
+    }
+
+    /// `request` for a call that may read its answer itself (`take_side`): a parked reader
+    /// thread stays parked.
+    pub fn request_own(
+        &self,
+        method: HostRequest,
+        params: impl Serialize,
+        pending: Pending,
+    ) -> Result<u64, String> {
+        self.send_request(method, params, pending)
+    }
+
+    fn send_request(
         &self,
         method: HostRequest,
         params: impl Serialize,
@@ -248,12 +404,10 @@ impl Conn {
         }
     }
 
-    /// The answer to request `id` arrived.
-    fn resolve(&self, id: u64, result: RpcResult) {
+    /// The answer to request `id` arrived; true when a thread waited for it.
+    fn resolve(&self, id: u64, result: RpcResult) -> bool {
         let waiter = lock(&self.pending).remove(&id);
-        if let Some(w) = waiter {
-            w.resolve(result);
-        }
+        waiter.is_some_and(|w| w.resolve(result))
     }
 
     /// Forgets the waiter of a request (its caller gave up).
@@ -274,6 +428,8 @@ impl Conn {
         if self.is_alive() {
             super::process::kill_group(self.pid);
         }
+        // The reader thread sees the channel close and cleans up: not `PARK` later.
+        self.rouse();
     }
 
     pub fn stop_reason(&self) -> Option<StopReason> {
@@ -328,7 +484,9 @@ fn describe_status(status: std::process::ExitStatus) -> String {
 pub(crate) enum Incoming {
     /// A request or notification, decoded (`protocol`).
     Message(FromChild),
-    /// An answer (already delivered to its waiter), or a notification the host does not know.
+    /// An answer, already delivered; true when a thread waited for it (not a forward).
+    Answered(bool),
+    /// A notification the host does not know.
     Nothing,
 }
 
@@ -391,8 +549,7 @@ fn classify(
                 (Some(result), None) => Ok(result),
                 (None, None) => return Err(ReadEnd::Garbage(preview(text))),
             };
-            conn.resolve(id, result);
-            Ok(Incoming::Nothing)
+            Ok(Incoming::Answered(conn.resolve(id, result)))
         }
     }
 }
@@ -465,6 +622,55 @@ mod tests {
         assert_eq!(read_line_limited(&mut input, &mut line).ok(), Some(7));
         line.clear();
         assert_eq!(read_line_limited(&mut input, &mut line).ok(), Some(0));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn one_thread_reads_at_a_time_and_the_reader_thread_parks_after_handing_over_an_answer() {
+        let (ours, theirs) = super::super::process::pair().unwrap();
+        let child = std::process::Command::new("true").spawn().unwrap();
+        let conn = Conn::new("t", child, ours.try_clone().unwrap(), ours).unwrap();
+
+        // At first the reader thread reads, and no call can take the side from it.
+        let side = conn.side_for_reader().ok().unwrap();
+        assert!(conn.take_side().is_none());
+        // Not parked: a call finds the side on the shelf only in the moment between reads.
+        conn.park(side, false);
+        let side = conn.side_for_reader().ok().unwrap();
+
+        // It handed a call its answer: the next call reads its own.
+        conn.park(side, true);
+        let side = conn.take_side().expect("a parked side is left to calls");
+        assert!(conn.take_side().is_none(), "one reader at a time");
+
+        // Somebody else still waits for an answer when the call is done: the reader thread
+        // reads at once, and calls leave the side to it.
+        let (tx, _rx) = std::sync::mpsc::channel();
+        conn.request_own(
+            HostRequest::Execute,
+            json!({}),
+            Pending::Main { tx, tag: 7 },
+        )
+        .unwrap();
+        conn.give_side(side, None);
+        assert!(
+            conn.take_side().is_none(),
+            "roused: the side is the reader thread's"
+        );
+        let side = conn.side_for_reader().ok().unwrap();
+
+        // Parked with no call coming: it reads again once `PARK` has passed.
+        conn.park(side, true);
+        let side = conn.side_for_reader().ok().unwrap();
+
+        // A call that read found the channel's end: the reader thread is told, to clean up.
+        conn.park(side, true);
+        let side = conn.take_side().unwrap();
+        conn.give_side(side, Some(ReadEnd::Closed));
+        assert!(conn.take_side().is_none());
+        assert!(matches!(conn.side_for_reader(), Err((_, ReadEnd::Closed))));
+        drop(theirs);
+        conn.finish();
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! What the host answers when a mini tool asks (runs on that mini tool's reader thread): tool
+//! What the host answers when a mini tool asks (runs on whichever thread read it: that mini
+//! tool's reader thread, or a call reading its own answer — see `rpc`): tool
 //! registrations, `ctx.storage`, `ctx.secrets`, capabilities between mini tools (and the host's
 //! own `mcp.client`), `ctx.status`, `ctx.spaces`, and the UI calls — notices go to the event
 //! hook, contributions a headless host cannot show are recorded, and prompts go to the thread
