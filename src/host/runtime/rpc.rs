@@ -12,8 +12,8 @@
 //! first exactly as the reader thread would, until its answer arrives. The reader thread stays
 //! parked while calls keep doing so, and reads again once `PARK` passed without one, or at
 //! once when somebody else waits for an answer (`rouse`). So what a child sends between calls
-//! of a burst — a timer's notification, a dialog — is read at most `PARK` late, and nothing is
-//! ever read by two threads at once: whoever reads holds the `ReadSide`.
+//! of a burst — a timer's notification, a dialog — is read at most twice `PARK` late, and
+//! nothing is ever read by two threads at once: whoever reads holds the `ReadSide`.
 //!
 //! Nothing here knows what the methods mean; it must never block on a child that stopped
 //! reading (writes time out) and never panic on what a child sends.
@@ -239,8 +239,9 @@ impl Conn {
     pub fn side_for_reader(&self) -> Result<ReadSide, (ReadSide, ReadEnd)> {
         let mut r = lock(&self.reading);
         loop {
-            if r.side.is_some() && (!r.parked || r.roused) {
-                let side = r.side.take().expect("checked above");
+            if (!r.parked || r.roused)
+                && let Some(side) = r.side.take()
+            {
                 r.parked = false;
                 r.roused = false;
                 return match r.ended.take() {
