@@ -435,6 +435,67 @@ fn progress_and_notices_show_on_stderr_under_run_jsonl() {
     }
 }
 
+/// Calls sent back to back read their own answers (the reader thread parks between them, see
+/// `rpc` in the runtime): whatever the mini tool sends during such a call — progress, storage
+/// requests, a dialog — is still handled, in order, and every call gets its own answer.
+#[test]
+fn a_burst_of_calls_still_gets_its_progress_storage_and_dialogs_in_order() {
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    install(&ctx, &ctx_demo());
+    let mut requests = Vec::new();
+    for i in 0..10 {
+        let id = 3 * i;
+        requests.push(json!({"id": id + 1, "tool": "ctx-demo_progress", "arguments": {}}));
+        requests.push(json!({"id": id + 2, "tool": "ctx-demo_storage",
+                             "arguments": {"op": "set", "key": format!("k{i}"), "value": i}}));
+        requests.push(json!({"id": id + 3, "tool": "ctx-demo_ask", "arguments": {}}));
+    }
+    requests.push(json!({"id": 31, "tool": "ctx-demo_storage", "arguments": {"op": "keys"}}));
+    let approve = [
+        "--approve",
+        "ctx-demo_progress",
+        "--approve",
+        "ctx-demo_storage",
+        "--approve",
+        "ctx-demo_ask",
+    ];
+    let (lines, out) = ctx.jsonl(&approve, &requests);
+    out.success();
+
+    let mut answered = Vec::new();
+    let mut progress_of: Vec<i64> = Vec::new();
+    for line in &lines {
+        let id = line["id"].as_i64().expect("every line names its request");
+        if line.get("progress").is_some() {
+            assert!(!answered.contains(&id), "progress after its answer: {line}");
+            progress_of.push(id);
+            continue;
+        }
+        assert_eq!(line["isError"], false, "{line}");
+        answered.push(id);
+        match (id - 1) % 3 {
+            0 if id < 31 => {
+                assert_eq!(text_of(line), "finished");
+                let seen = progress_of.iter().filter(|&&p| p == id).count();
+                assert!(seen >= 2, "call {id} answered after {seen} progress lines");
+            }
+            2 => assert_eq!(
+                line["structuredContent"],
+                json!({"confirmed": false, "reason": "background"}),
+                "{line}"
+            ),
+            _ => {}
+        }
+    }
+    assert_eq!(answered, (1..=31).collect::<Vec<i64>>());
+    let keys: Vec<String> = (0..10).map(|i| format!("k{i}")).collect();
+    assert_eq!(
+        lines.last().unwrap()["structuredContent"],
+        json!({"keys": keys})
+    );
+}
+
 #[test]
 fn dialogs_with_nobody_to_ask_answer_cancelled_and_say_so_and_ui_surfaces_are_recorded() {
     let ctx = TestContext::new();
