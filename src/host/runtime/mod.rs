@@ -2177,7 +2177,8 @@ impl Inner {
 #[cfg(unix)]
 const OWN_READ_SLICE: Duration = Duration::from_millis(20);
 
-/// Whether a read of `stream` would not block, waiting at most `within`.
+/// Whether a read of `stream` would not block, waiting at most `within`. A failing `poll`
+/// (other than an interrupt) says yes: the read then meets the failure and ends the wait.
 #[cfg(unix)]
 fn readable(stream: &process::Stream, within: Duration) -> bool {
     use std::os::fd::AsRawFd;
@@ -2189,7 +2190,11 @@ fn readable(stream: &process::Stream, within: Duration) -> bool {
     // Rounded up: a wait under a millisecond is not a busy loop.
     let ms = i32::try_from(within.as_micros().div_ceil(1000)).unwrap_or(i32::MAX);
     // SAFETY: one valid `pollfd` for the call's duration.
-    unsafe { libc::poll(&mut fd, 1, ms) > 0 }
+    match unsafe { libc::poll(&mut fd, 1, ms) } {
+        0 => false,
+        n if n > 0 => true,
+        _ => std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted,
+    }
 }
 
 enum Waited {
