@@ -2308,7 +2308,7 @@ fn read_loop(inner: Arc<Inner>, inst: Arc<Instance>, conn: Arc<Conn>) {
         let mut side = match conn.side_for_reader() {
             Ok(side) => side,
             // A call that read its own answer found the channel's end.
-            Err((_, end)) => break end,
+            Err(end) => break end,
         };
         let read = rpc::read_message(&conn, &mut side.reader, &mut side.line);
         let answered = matches!(read, Ok(rpc::Incoming::Answered(true)));

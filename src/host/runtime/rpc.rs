@@ -236,7 +236,7 @@ impl Conn {
 
     /// For the reader thread: the read side once it is its turn to read (see the module
     /// docs), or how a call that read found the channel ended.
-    pub fn side_for_reader(&self) -> Result<ReadSide, (ReadSide, ReadEnd)> {
+    pub fn side_for_reader(&self) -> Result<ReadSide, ReadEnd> {
         let mut r = lock(&self.reading);
         loop {
             if (!r.parked || r.roused)
@@ -245,7 +245,7 @@ impl Conn {
                 r.parked = false;
                 r.roused = false;
                 return match r.ended.take() {
-                    Some(end) => Err((side, end)),
+                    Some(end) => Err(end),
                     None => Ok(side),
                 };
             }
@@ -669,7 +669,7 @@ mod tests {
         let side = conn.take_side().unwrap();
         conn.give_side(side, Some(ReadEnd::Closed));
         assert!(conn.take_side().is_none());
-        assert!(matches!(conn.side_for_reader(), Err((_, ReadEnd::Closed))));
+        assert!(matches!(conn.side_for_reader(), Err(ReadEnd::Closed)));
         drop(theirs);
         conn.finish();
     }
