@@ -130,6 +130,7 @@ mod events;
 mod instance;
 mod lifecycle;
 mod localized;
+mod mcp_client;
 mod process;
 mod protocol;
 mod rpc;
