@@ -15,6 +15,7 @@ mod completions;
 mod confine;
 mod console;
 mod doctor;
+mod doors;
 mod host;
 mod jq_filters;
 mod kill;

@@ -33,7 +33,7 @@ impl Inner {
             .iter()
             .flat_map(|s| std::iter::once(s.cwd.clone()).chain(s.trusted.iter().cloned()))
             .collect();
-        let protected = match (&session, declared.filesystem) {
+        let protected = match (&session, declared.workspace()) {
             (Some(s), confine::Filesystem::ReadWrite) => {
                 let workspace = crate::host::policy::Workspace {
                     cwd: s.cwd.clone(),
@@ -59,7 +59,7 @@ impl Inner {
             node,
             package: &inst.dir,
             storage: &inst.storage.dir,
-            bootstrap,
+            bootstrap: Some(bootstrap),
             roots,
             protected,
             home: ce.home.clone(),

@@ -106,15 +106,27 @@ impl Instance {
         }
     }
 
-    /// A mini tool's error, led by the declaration it ran into when the kernel refused it
-    /// something ("blocked: finch-x declares network: false (…)", `minitool::confine::explain`).
-    pub(super) fn explain(&self, message: &str) -> String {
+    /// How the kernel holds it, when it does (`minitool::confine::Held`, which words its
+    /// refusals).
+    pub(super) fn held(&self) -> Option<crate::minitool::confine::Held<'_>> {
         match &self.sandbox {
             crate::minitool::confine::Mode::Enforced(declared) => {
-                crate::minitool::confine::explain(&self.id, declared, message)
-                    .unwrap_or_else(|| message.to_string())
+                Some(crate::minitool::confine::Held {
+                    id: &self.id,
+                    declared: *declared,
+                    package: &self.dir,
+                })
             }
-            _ => message.to_string(),
+            _ => None,
+        }
+    }
+
+    /// A mini tool's error, led by what forbade it when the kernel refused it something
+    /// ("blocked: finch-x declares network: false; … (…)").
+    pub(super) fn explain(&self, message: &str) -> String {
+        match self.held() {
+            Some(held) => held.explain(message),
+            None => message.to_string(),
         }
     }
 
