@@ -174,6 +174,7 @@ fn status_json(s: &ServerStatus) -> Value {
         "status": if s.connected() { "connected" } else { "failed" },
         "tools": s.tools.as_ref().map(Vec::len),
         "error": s.error,
+        "sandbox": s.held.as_ref().map(|h| h.to_json()),
     });
     if let Some(map) = v.as_object_mut() {
         match &s.config.transport {

@@ -445,6 +445,7 @@ pub fn registered_servers(ui: &Ui, runtime: &MiniToolRuntime) -> Vec<McpServerCo
         .filter_map(|r| {
             let origin = mcp::Origin::Runtime {
                 id: r.minitool.clone(),
+                dir: r.dir.clone(),
             };
             match McpServerConfig::from_json(&r.config, origin) {
                 Ok(config) => Some(config),

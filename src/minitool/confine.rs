@@ -46,8 +46,10 @@
 //! (they load code).
 
 mod refusal;
+mod server;
 
 pub use refusal::Held;
+pub use server::{Narrowing, ServerConfinement, server_access};
 
 use std::ffi::OsString;
 use std::io::{Read, Seek, SeekFrom};
@@ -438,6 +440,29 @@ pub fn of_installed(homes: &Homes, settings: &crate::config::Settings, id: &str)
     let declared = Declared::from_permissions(permissions).with(&grant);
     let mut out = Mode::of(homes, settings, id, permissions).to_json(declared);
     out["grants"] = grant.to_json();
+    // The servers it contributes run confined as it does (`ServerConfinement`).
+    let servers: Vec<Value> = manifest
+        .fields
+        .get("contributes")
+        .and_then(|c| c.get("mcpServers"))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|entry| entry.get("command").is_some() || entry.get("url").is_some())
+        .map(|entry| {
+            let text = |k: &str| entry.get(k).and_then(Value::as_str).unwrap_or_default();
+            let held = ServerConfinement::of(homes, settings, id, &manifest.dir, None);
+            let reach = if entry.get("url").is_some() {
+                "url"
+            } else {
+                "command"
+            };
+            json!({"name": text("name"), reach: text(reach), "sandbox": held.to_json()})
+        })
+        .collect();
+    if !servers.is_empty() {
+        out["mcpServers"] = Value::Array(servers);
+    }
     Some(out)
 }
 
@@ -472,6 +497,19 @@ pub fn describe(sandbox: &Value) -> String {
     }
     if let Some(why) = sandbox.get("workspaceWhy").and_then(Value::as_str) {
         line.push_str(&format!("; writes the workspace: {why}"));
+    }
+    let servers: Vec<&str> = sandbox
+        .get("mcpServers")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|s| s.get("name").and_then(Value::as_str))
+        .collect();
+    if !servers.is_empty() {
+        line.push_str(&format!(
+            "; its MCP servers run confined the same: {}",
+            servers.join(", ")
+        ));
     }
     line
 }

@@ -76,8 +76,9 @@ impl Transport {
 pub enum Origin {
     /// `contributes.mcpServers` of an enabled mini tool installed at `dir`.
     MiniTool { id: String, dir: PathBuf },
-    /// Registered at run time by the mini tool `id` through the `mcp.client` capability.
-    Runtime { id: String },
+    /// Registered at run time by the mini tool `id`, whose package is at `dir`, through the
+    /// `mcp.client` capability.
+    Runtime { id: String, dir: PathBuf },
     /// The user's `servers.json`.
     User,
 }
@@ -87,7 +88,7 @@ impl Origin {
     pub fn source(&self) -> String {
         match self {
             Origin::MiniTool { id, .. } => format!("minitool:{id}"),
-            Origin::Runtime { id } => format!("runtime:{id}"),
+            Origin::Runtime { id, .. } => format!("runtime:{id}"),
             Origin::User => "user".into(),
         }
     }
@@ -95,7 +96,15 @@ impl Origin {
     /// The mini tool that contributed or registered the server, if one did.
     pub fn minitool(&self) -> Option<&str> {
         match self {
-            Origin::MiniTool { id, .. } | Origin::Runtime { id } => Some(id),
+            Origin::MiniTool { id, .. } | Origin::Runtime { id, .. } => Some(id),
+            Origin::User => None,
+        }
+    }
+
+    /// The mini tool that brings the server and its package directory, if one does.
+    pub fn package(&self) -> Option<(&str, &Path)> {
+        match self {
+            Origin::MiniTool { id, dir } | Origin::Runtime { id, dir } => Some((id, dir)),
             Origin::User => None,
         }
     }
@@ -144,6 +153,18 @@ impl ServerSandbox {
 
     pub fn to_json(self) -> Value {
         json!({"profile": self.profile.as_str(), "network": self.network})
+    }
+
+    /// As a cap on a mini tool's declaration (a mini tool's server entry only narrows).
+    pub fn narrowing(self) -> crate::minitool::confine::Narrowing {
+        use crate::minitool::confine::{Filesystem, Narrowing};
+        Narrowing {
+            filesystem: match self.profile {
+                crate::sandbox::Profile::ReadOnly => Filesystem::Read,
+                crate::sandbox::Profile::WorkspaceWrite => Filesystem::ReadWrite,
+            },
+            network: self.network,
+        }
     }
 }
 
@@ -282,6 +303,24 @@ impl McpServerConfig {
         normalize_name(&self.name)
     }
 
+    /// How the server is held when a mini tool brings it: confined as that mini tool, its
+    /// `"sandbox"` only narrowing (`minitool::confine::ServerConfinement`). `None` for a server
+    /// of the user's own (its `"sandbox"` entry, when it has one, is opt-in).
+    pub fn confinement(
+        &self,
+        homes: &Homes,
+        settings: &crate::config::Settings,
+    ) -> Option<crate::minitool::confine::ServerConfinement> {
+        let (id, dir) = self.origin.package()?;
+        Some(crate::minitool::confine::ServerConfinement::of(
+            homes,
+            settings,
+            id,
+            dir,
+            self.sandbox.map(ServerSandbox::narrowing),
+        ))
+    }
+
     /// Who the server's tools belong to: the mini tool that contributed or registered it, else
     /// (a server of the user's own) the server itself, by its name.
     pub fn owner(&self) -> String {
@@ -405,6 +444,20 @@ fn is_metadata_only(entry: &Value) -> bool {
 /// `{` is kept as it is. An unset variable without a default is an error naming it: a header
 /// sent without its token would only fail later, less clearly.
 pub fn expand_vars(text: &str, env: &Env) -> Result<String, String> {
+    expand_with(
+        text,
+        |var| env.get(var),
+        |var| format!("${{{var}}} is not set in the environment"),
+    )
+}
+
+/// `expand_vars` over what `lookup` finds; `missing` words the error of a variable it does not
+/// (a mini tool's server sees only the variables its mini tool may, `host::mcp::confine`).
+pub fn expand_with(
+    text: &str,
+    lookup: impl Fn(&str) -> Option<String>,
+    missing: impl Fn(&str) -> String,
+) -> Result<String, String> {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(at) = rest.find("${") {
@@ -420,10 +473,10 @@ pub fn expand_vars(text: &str, env: &Env) -> Result<String, String> {
             Some((v, d)) => (v, Some(d)),
             None => (inner, None),
         };
-        match (env.get(var), default) {
+        match (lookup(var).filter(|v| !v.is_empty()), default) {
             (Some(value), _) => out.push_str(&value),
             (None, Some(d)) => out.push_str(d),
-            (None, None) => return Err(format!("${{{var}}} is not set in the environment")),
+            (None, None) => return Err(missing(var)),
         }
         rest = &after[end + 1..];
     }

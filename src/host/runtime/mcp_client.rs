@@ -157,6 +157,7 @@ fn mcp_registry(
                 mcp.retain(|r| r.name != normalized);
                 mcp.push(McpRegistration {
                     minitool: inst.id.clone(),
+                    dir: inst.dir.clone(),
                     name: normalized.clone(),
                     config: first.clone(),
                 });

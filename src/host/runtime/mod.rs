@@ -427,6 +427,9 @@ pub struct Discovered {
 #[derive(Debug, Clone, PartialEq)]
 pub struct McpRegistration {
     pub minitool: String,
+    /// Its package directory: the server runs confined as the mini tool
+    /// (`minitool::confine::ServerConfinement`).
+    pub dir: PathBuf,
     /// The normalized name (lowercase, `[^a-z0-9]` → `_`) that merging goes by (§9.2).
     pub name: String,
     /// The config as registered (`{name, command, args, env, cwd}` or `{name, url, headers}`).

@@ -80,20 +80,16 @@ impl Held<'_> {
     }
 }
 
-/// What `error` shows the kernel refused, if it shows a refusal.
+/// What `error` shows the kernel refused, if it shows a refusal: read from the first part of
+/// the text (a line, or a `|`-joined line of a log's tail) that shows one, so that the words
+/// of another part (`connection closed` after a server died of a refused `open`) do not count.
 fn refused(error: &str, package: &Path) -> Option<Refused> {
-    let lower = error.to_ascii_lowercase();
+    let part = error
+        .split(['\n', '|'])
+        .find(|part| shows_refusal(part))
+        .or_else(|| shows_refusal(error).then_some(error))?;
+    let lower = part.to_ascii_lowercase();
     let has = |words: &[&str]| words.iter().any(|w| lower.contains(w));
-    if !has(&[
-        "eacces",
-        "eperm",
-        "erofs",
-        "permission denied",
-        "operation not permitted",
-        "failed to map segment",
-    ]) {
-        return None;
-    }
     Some(
         if has(&["spawn", "exec", "dlopen", "failed to map segment", ".node"]) {
             Refused::Exec
@@ -107,22 +103,38 @@ fn refused(error: &str, package: &Path) -> Option<Refused> {
         ]) {
             Refused::Process
         } else if has(&[
-            "connect",
+            "connect e",
+            "connect(",
             "socket",
             "getaddrinfo",
             "fetch failed",
-            "listen",
-            "bind",
+            "listen e",
+            "bind e",
             "eai_",
             "econnrefused",
         ]) {
             Refused::Network
-        } else if names_a_path_under(error, package) {
+        } else if names_a_path_under(part, package) {
             Refused::Package
         } else {
             Refused::Files
         },
     )
+}
+
+/// Whether some text shows a kernel refusal.
+fn shows_refusal(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    [
+        "eacces",
+        "eperm",
+        "erofs",
+        "permission denied",
+        "operation not permitted",
+        "failed to map segment",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
 }
 
 /// Whether `error` names a path below `dir` (as given, or with its links resolved: node reports
@@ -180,6 +192,11 @@ mod tests {
         let with_net = held(declared("none", true, false));
         assert_eq!(with_net.blocked_by("connect EPERM 1.2.3.4:80"), None);
         assert_eq!(h.blocked_by("blocked: already said (EPERM)"), None);
+        // The part that shows the refusal decides, not what came of it.
+        let died = h.explain("handshake failed: connection closed; stderr: python3: can't open file '/x/s.py': [Errno 13] Permission denied");
+        assert!(died.contains("declares filesystem: \"none\""), "{died}");
+        let tail = h.explain("initialize failed | sh: 1: cannot create /x: Permission denied | sh: 1: exec: sleep: Permission denied");
+        assert!(tail.contains("declares filesystem: \"none\""), "{tail}");
     }
 
     #[test]

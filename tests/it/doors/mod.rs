@@ -8,6 +8,7 @@
 //! These fail (never skip) where Landlock and user namespaces exist.
 
 mod errors;
+mod servers;
 mod shell;
 
 use std::io::Read;
@@ -140,6 +141,12 @@ impl Doors {
     pub(super) fn victim_alive(&mut self) -> bool {
         self.victim.try_wait().unwrap().is_none()
     }
+}
+
+/// A stdio server that marks the sentinel the moment it starts.
+pub(super) fn marking(name: &str, sentinel: &Path) -> Value {
+    json!({"name": name, "command": "sh",
+           "args": ["-c", format!("id > '{}'; exec sleep 3", sentinel.display())]})
 }
 
 pub(super) fn text_of(record: &Value) -> String {
