@@ -558,7 +558,18 @@ fn a_tool_call_of_a_mini_tool_that_requires_mcp_client_gets_it() {
     mailer.write_to(&dir);
     ctx.run(&["add", &dir.display().to_string()]).success();
     ctx.run(&["enable", "mailer"]).success();
-    let out = approved_call(&ctx, "mailer_status", json!({}));
+    // Its callTool is the MCP tool call it is: approved as the model's own would be.
+    let out = ctx.run(&[
+        "tool",
+        "call",
+        "mailer_status",
+        "{}",
+        "--approve",
+        "mailer_status",
+        "--approve",
+        "mcp__mail__echo",
+        "--json",
+    ]);
     out.success();
     let result = out.json();
     let value = &result["structuredContent"];

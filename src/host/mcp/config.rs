@@ -303,6 +303,22 @@ impl McpServerConfig {
         normalize_name(&self.name)
     }
 
+    /// `stdio: npx -y pkg` or `http: https://…`: what the entry runs or reaches, for a person.
+    pub fn reach(&self) -> String {
+        match &self.transport {
+            Transport::Stdio { command, args, .. } => {
+                let words: Vec<&str> = std::iter::once(command.as_str())
+                    .chain(args.iter().map(String::as_str))
+                    .collect();
+                format!(
+                    "stdio: {}",
+                    shlex::try_join(words.iter().copied()).unwrap_or_else(|_| words.join(" "))
+                )
+            }
+            Transport::Http { url, .. } => format!("http: {url}"),
+        }
+    }
+
     /// How the server is held when a mini tool brings it: confined as that mini tool, its
     /// `"sandbox"` only narrowing (`minitool::confine::ServerConfinement`). `None` for a server
     /// of the user's own (its `"sandbox"` entry, when it has one, is opt-in).
@@ -358,6 +374,9 @@ pub struct Problem {
 pub struct Resolved {
     pub servers: Vec<McpServerConfig>,
     pub problems: Vec<Problem>,
+    /// Entries of the user's `servers.json` that no person approved as they are now
+    /// (`trust`): they do not start.
+    pub waiting: Vec<McpServerConfig>,
 }
 
 /// Merges the three sources of SPEC §9.2. `runtime` holds the servers mini tools registered
@@ -366,8 +385,26 @@ pub fn resolve(homes: &Homes, runtime: Vec<McpServerConfig>) -> Resolved {
     let mut problems = Vec::new();
     let mut ordered = minitool_servers(homes, &mut problems);
     ordered.extend(runtime);
-    match UserServers::load(&homes.mcp_servers_json()) {
-        Ok(file) => ordered.extend(file.servers(&mut problems)),
+    let file = homes.mcp_servers_json();
+    let approved = super::trust::list(&homes.runtime).unwrap_or_else(|e| {
+        problems.push(Problem {
+            name: None,
+            source: Origin::User.source(),
+            message: format!("{e}; every servers.json entry waits for a person until it is fixed"),
+        });
+        Vec::new()
+    });
+    let mut waiting = Vec::new();
+    match UserServers::load(&file) {
+        Ok(list) => {
+            for server in list.servers(&mut problems) {
+                if super::trust::is_approved(&approved, &file, &server) {
+                    ordered.push(server);
+                } else {
+                    waiting.push(server);
+                }
+            }
+        }
         Err(e) => problems.push(Problem {
             name: None,
             source: Origin::User.source(),
@@ -381,6 +418,7 @@ pub fn resolve(homes: &Homes, runtime: Vec<McpServerConfig>) -> Resolved {
     Resolved {
         servers: merged.into_values().collect(),
         problems,
+        waiting,
     }
 }
 

@@ -44,6 +44,7 @@
 pub mod client;
 pub mod config;
 mod confine;
+pub mod trust;
 
 use std::path::Path;
 use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
@@ -155,6 +156,8 @@ pub struct ServerStatus {
     pub tools: Option<Vec<RemoteTool>>,
     /// Why it could not be reached (or why it is disconnected now).
     pub error: Option<String>,
+    /// A `servers.json` entry that waits for a person's approval (`trust`).
+    pub waiting: bool,
 }
 
 impl ServerStatus {
@@ -177,6 +180,7 @@ fn status_of(server: &Server) -> ServerStatus {
     ServerStatus {
         config: server.config.clone(),
         held: server.held.clone(),
+        waiting: false,
         tools: known
             .failure
             .is_none()
@@ -208,6 +212,8 @@ pub struct McpBridge {
     runtime: Option<tokio::runtime::Runtime>,
     servers: Vec<Arc<Server>>,
     problems: Vec<Problem>,
+    /// `servers.json` entries no person approved as they are (`trust`): not started.
+    waiting: Vec<McpServerConfig>,
     call_timeout: Duration,
     shutdown: watch::Sender<bool>,
     supervisors: Vec<tokio::task::JoinHandle<()>>,
@@ -233,11 +239,14 @@ impl McpBridge {
         let mut resolved = config::resolve(&env.homes, runtime);
         if let Some(only) = &options.only {
             resolved.servers.retain(|s| &s.normalized() == only);
+            resolved.waiting.retain(|s| &s.normalized() == only);
             resolved
                 .problems
                 .retain(|p| p.name.as_deref().map(normalize_name).as_ref() == Some(only));
         }
-        McpBridge::launch(env, cwd, resolved.servers, resolved.problems, options)
+        let mut bridge = McpBridge::launch(env, cwd, resolved.servers, resolved.problems, options);
+        bridge.waiting = resolved.waiting;
+        bridge
     }
 
     /// Connects to exactly these servers (`finch mcp tools` connects to one) and waits for
@@ -264,6 +273,7 @@ impl McpBridge {
             runtime: None,
             servers: Vec::new(),
             problems: Vec::new(),
+            waiting: Vec::new(),
             call_timeout: settings.call_timeout,
             shutdown,
             supervisors: Vec::new(),
@@ -353,7 +363,21 @@ impl McpBridge {
     /// Every configured server: its tools, or why it cannot be used (or that it is still
     /// connecting).
     pub fn statuses(&self) -> Vec<ServerStatus> {
-        self.servers.iter().map(|s| status_of(s)).collect()
+        let waiting = self.waiting.iter().map(|config| ServerStatus {
+            config: config.clone(),
+            held: None,
+            tools: None,
+            error: Some(format!(
+                "not started: this servers.json entry was added or changed by something other than finch, and no person approved it as it is; `finch mcp trust {}` approves it",
+                config.name
+            )),
+            waiting: true,
+        });
+        self.servers
+            .iter()
+            .map(|s| status_of(s))
+            .chain(waiting)
+            .collect()
     }
 
     /// Entries and files that could not be used (left out, with the reason).

@@ -358,6 +358,9 @@ impl Inner {
                 }));
             }
             MainMsg::Unseen(view) => state.unseen.push(view),
+            MainMsg::Permit { card, then } => {
+                (cx.on_host)(Box::new(move |prompter| then(prompter.card(&card))));
+            }
         }
         None
     }

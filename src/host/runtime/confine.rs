@@ -15,6 +15,9 @@ pub(super) struct ConfineEnv {
     /// `[sandbox] read`.
     pub(super) extra_read: Vec<PathBuf>,
     pub(super) home: Option<PathBuf>,
+    /// Where an approved Bash call runs, and so an agent a mini tool's session starts
+    /// (`sessions`).
+    pub(super) agent: crate::sandbox::Confine,
 }
 
 impl Inner {

@@ -43,6 +43,9 @@ pub(crate) struct Instance {
     /// (`minitool::confine`).
     pub declared: crate::minitool::confine::Declared,
     pub sandbox: crate::minitool::confine::Mode,
+    /// It may start agent sessions (`ctx.sessions`): `permissions.sessions`, or a person's
+    /// `finch sandbox grant <id> sessions`.
+    pub sessions: bool,
     /// The confinement of the running process (its private TMPDIR lives as long as this).
     pub(super) confinement: Mutex<Option<crate::sandbox::Confinement>>,
     pub(super) state: Mutex<InstanceState>,
@@ -329,6 +332,11 @@ pub(super) fn build(
     Instance {
         declared: crate::minitool::confine::Declared::from_permissions(permissions).with(&grant),
         sandbox: crate::minitool::confine::Mode::of(homes, settings, &id, permissions),
+        sessions: grant.sessions
+            || permissions
+                .and_then(|p| p.get("sessions"))
+                .and_then(Value::as_bool)
+                == Some(true),
         confinement: Mutex::new(None),
         display_name: m.display_name(),
         version: m.version.clone(),

@@ -7,8 +7,11 @@
 //! would end. Through `finch reload`, `finch tool call`, `finch run --jsonl` and `--serve mcp`.
 //! These fail (never skip) where Landlock and user namespaces exist.
 
+mod calls;
+mod config;
 mod errors;
 mod servers;
+mod sessions;
 mod shell;
 
 use std::io::Read;
