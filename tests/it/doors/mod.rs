@@ -9,6 +9,7 @@
 
 mod calls;
 mod config;
+mod doctor;
 mod errors;
 mod servers;
 mod sessions;
