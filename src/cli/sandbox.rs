@@ -67,6 +67,9 @@ pub struct RunArgs {
     /// Another directory the command may write (read in read-only) (repeatable)
     #[arg(long, value_name = "DIR")]
     pub writable: Vec<PathBuf>,
+    /// A Unix socket the command may connect to (repeatable; none by default)
+    #[arg(long = "unix-socket", value_name = "PATH")]
+    pub unix_sockets: Vec<PathBuf>,
     /// The working directory, and the workspace of the profile (default: the current directory)
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
@@ -319,9 +322,15 @@ fn cmd_run(ctx: &Context, args: &RunArgs) -> Result<()> {
         extra_read: settings.map(|s| s.sandbox.read.clone()).unwrap_or_default(),
         extra_write: writable,
         network: args.network,
+        unix_sockets: Vec::new(),
     };
     let mut access = Access::for_profile(profile, &places);
     access.network = args.network;
+    access.unix_sockets = args
+        .unix_sockets
+        .iter()
+        .map(|p| crate::homes::absolutize(p, &ctx.cwd))
+        .collect();
     let mut confinement =
         Confinement::prepare(access).map_err(|e| CommandError::failed(e.to_string()))?;
     let (program, rest) = args

@@ -48,10 +48,15 @@
 //! backend yet: there, `Support::profile` says `unavailable` and every Bash call takes a card.
 
 pub mod env;
+#[cfg(unix)]
+pub mod guard;
 #[cfg(target_os = "linux")]
 mod linux;
 #[cfg(target_os = "linux")]
+pub mod reaper;
+#[cfg(target_os = "linux")]
 mod seccomp;
+pub mod secrets;
 #[cfg(target_os = "linux")]
 mod spawn;
 mod support;
@@ -105,8 +110,12 @@ pub enum Confine {
     Unconfined,
     /// The fast lane.
     ReadOnly,
-    /// An approved call; `network` as `[sandbox] network` says.
-    WorkspaceWrite { network: bool },
+    /// An approved call; `network` as `[sandbox] network` says, its environment as
+    /// `[sandbox] approved_env` does.
+    WorkspaceWrite {
+        network: bool,
+        env: env::ApprovedEnv,
+    },
 }
 
 impl Confine {
@@ -127,7 +136,8 @@ impl Confine {
         }
     }
 
-    /// One line for a permission card: where the approved call will run.
+    /// One line for a permission card: where the approved call will run, and which of
+    /// finch's variables its environment leaves out (`[sandbox] approved_env`).
     pub fn describe(self) -> String {
         match self {
             Confine::Unconfined => "runs without finch's sandbox".to_string(),
@@ -135,11 +145,24 @@ impl Confine {
                 "runs in finch's read-only sandbox: no writes outside a private TMPDIR, no network"
                     .to_string()
             }
-            Confine::WorkspaceWrite { network } => format!(
-                "runs in finch's workspace-write sandbox: writes only the workspace and trusted \
-                 directories (protected paths stay read-only), network {}",
-                if network { "on" } else { "off" }
-            ),
+            Confine::WorkspaceWrite { network, env } => {
+                let mut line = format!(
+                    "runs in finch's workspace-write sandbox: writes only the workspace and \
+                     trusted directories (protected paths stay read-only), network {}",
+                    if network { "on" } else { "off" }
+                );
+                let names: Vec<std::ffi::OsString> = std::env::vars_os().map(|(k, _)| k).collect();
+                let dropped = env.dropped(names.iter().map(|n| n.as_os_str()));
+                if env == env::ApprovedEnv::Minimal {
+                    line.push_str("; with the minimal environment of the fast lane");
+                } else if !dropped.is_empty() {
+                    line.push_str(&format!(
+                        "; without the variables {} ([sandbox] approved_env)",
+                        dropped.join(", ")
+                    ));
+                }
+                line
+            }
         }
     }
 }
@@ -222,7 +245,23 @@ pub struct Access {
     /// over themselves in a private mount namespace: nothing written can be mapped executable
     /// (`dlopen`), which Landlock alone does not hold.
     pub noexec: bool,
+    /// Pathname Unix sockets the tree may connect to. Empty (the default): no Unix socket can
+    /// be opened at all (`socketpair` stays). Landlock holds a connection to one path only from
+    /// ABI 9; before it a non-empty list opens Unix sockets as a whole (`Support::unix_sockets`).
+    pub unix_sockets: Vec<PathBuf>,
+    /// Descriptor 3 stays open across `exec` (a mini tool's RPC channel); every other
+    /// descriptor above the standard three is closed.
+    pub keep_fd3: bool,
+    /// The user's home: its secrets are covered where the tree could read them (`secrets`).
+    /// `None`: `HOME` of this process.
+    pub home: Option<PathBuf>,
 }
+
+/// The most processes (and threads) a confined tree may have at once: its PID namespace's
+/// `pid_max` (Linux 6.14), and for a caller other than root also `RLIMIT_NPROC`, which a user
+/// namespace counts per tree. A fan-out past it fails to fork (`EAGAIN`) instead of filling
+/// the machine.
+pub const PROCESS_LIMIT: u32 = 1024;
 
 impl Access {
     /// The rights of `profile` for a call in `workspace` (its working directory and trusted
@@ -256,6 +295,7 @@ impl Access {
                 .read_exec
                 .extend(HOME_READ_EXEC.iter().map(|p| home.join(p)));
             access.read.extend(HOME_READ.iter().map(|p| home.join(p)));
+            access.home = Some(home.clone());
         }
         access.read_exec.extend(places.extra_read.iter().cloned());
         match profile {
@@ -269,6 +309,7 @@ impl Access {
                 access.write_exec.extend(places.extra_write.iter().cloned());
                 access.protected = places.protected.clone();
                 access.network = places.network;
+                access.unix_sockets = places.unix_sockets.clone();
             }
         }
         access
@@ -291,6 +332,8 @@ pub struct Places {
     pub extra_write: Vec<PathBuf>,
     /// Network for workspace-write (`[sandbox] network`, a grant).
     pub network: bool,
+    /// Pathname Unix sockets workspace-write may connect to (`[sandbox] unix_sockets`).
+    pub unix_sockets: Vec<PathBuf>,
 }
 
 /// Why a confinement could not be set up.
@@ -329,6 +372,11 @@ impl Confinement {
     /// Prepares `access`, adding a private TMPDIR it may write. Fails where the kernel cannot
     /// confine (see `Support`).
     pub fn prepare(mut access: Access) -> Result<Confinement, SandboxError> {
+        if access.home.is_none() {
+            access.home = std::env::var_os("HOME")
+                .map(PathBuf::from)
+                .filter(|h| h.is_absolute());
+        }
         // A call that may write no directory but its TMPDIR (devices such as /dev/null hold
         // nothing) can take a TMPDIR an earlier such call left empty.
         let writes_elsewhere = !(access.write.is_empty() && access.write_exec.is_empty());
@@ -391,12 +439,20 @@ impl Confinement {
     }
 
     /// Lays the confinement on `cmd`: `TMPDIR` and the steps that run in the child before
-    /// `exec` (after a `fork` of this process). Call once.
+    /// `exec` (after a `fork` of this process). The child the `Command` starts is the tree's
+    /// reaper (`reaper`): it ends as the program ends, and killing it ends the whole tree.
+    /// Set `cmd`'s working directory before; call once, as the last `pre_exec` hook.
     pub fn apply(&mut self, cmd: &mut Command) {
         cmd.env("TMPDIR", &self.tmp_path);
         #[cfg(target_os = "linux")]
         if let Some(plan) = self.plan.take() {
-            plan.apply(cmd);
+            let cwd = cmd
+                .get_current_dir()
+                .map(Path::to_path_buf)
+                .or_else(|| std::env::current_dir().ok())
+                .map(|d| std::path::absolute(&d).unwrap_or(d))
+                .unwrap_or_else(|| PathBuf::from("/"));
+            plan.apply(cmd, &cwd, linux::Reaper::new());
         }
     }
 }
@@ -439,6 +495,7 @@ mod tests {
             extra_read: vec!["/data".into()],
             extra_write: vec![],
             network: true,
+            unix_sockets: vec!["/run/db.sock".into()],
         };
         let ro = Access::for_profile(Profile::ReadOnly, &places);
         assert!(ro.read_exec.contains(&"/w".into()));
@@ -469,10 +526,14 @@ mod tests {
                 .any(|p| p.ends_with(".ssh"))
         );
 
+        assert!(ro.unix_sockets.is_empty(), "read-only opens no Unix socket");
+        assert_eq!(ro.home, Some(PathBuf::from("/home/u")));
+
         let ww = Access::for_profile(Profile::WorkspaceWrite, &places);
         assert_eq!(ww.write_exec, vec![PathBuf::from("/w")]);
         assert_eq!(ww.protected, vec![PathBuf::from("/w/.git/hooks")]);
         assert!(ww.network);
+        assert_eq!(ww.unix_sockets, vec![PathBuf::from("/run/db.sock")]);
     }
 
     #[test]
