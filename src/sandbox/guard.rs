@@ -7,8 +7,9 @@
 //! What it cannot hold is found here, by comparing what a walk of the protected paths
 //! (`Survey`, made by the policy's table) saw before the call with what one sees after:
 //! - a protected path that appeared (a new `.npmrc`, `.git/commondir`, a `.git` file, a hook):
-//!   removed, unless it lies inside a directory the call created (a `git clone`, `cargo new`)
-//!   — but never a git hook, nor a new repository's configuration that runs programs;
+//!   removed, unless it lies in a repository the call made (`git clone`, `git init`, `cargo
+//!   new`: its `.git` and the work tree's tracked files) — but never a git hook, nor a new
+//!   repository's configuration that runs programs, nor the user's log-in and autostart files;
 //! - a protected path in a dependency tree (watched, not bound: binding them would keep
 //!   `npm install` from replacing a package) that was changed or removed: put back as it was;
 //! - a protected file with a second name (a hard link, through which the next call would
@@ -30,6 +31,9 @@ pub struct Protected {
     pub why: &'static str,
     /// The kernel holds it during a call (a read-only bind); else it is only watched.
     pub bound: bool,
+    /// The user's session runs it (a log-in or autostart file, a directory on `PATH`): it may
+    /// never appear, not even in a repository the call made.
+    pub session: bool,
 }
 
 /// What a walk of the writable roots found.
@@ -298,7 +302,7 @@ impl Guard {
             if self.before.keys().any(|b| path.starts_with(b)) {
                 continue;
             }
-            if self.in_new_tree(path) {
+            if !p.session && self.in_new_repository(path) {
                 // It may stay, but no git hook and no configuration that runs a program.
                 for inner in git_runs_within(path) {
                     if std::fs::remove_file(&inner).is_ok() {
@@ -340,21 +344,26 @@ impl Guard {
         refusals
     }
 
-    /// Whether a protected path that appeared during the call lies in a tree the call made:
-    /// its parent is a directory the walk did not see before (`git clone`, `cargo new`), or it
-    /// is a `.git` directory where there was none (`git init`). Such a path may stay, but what
-    /// it holds that git would run may not (`git_runs_within`).
-    fn in_new_tree(&self, path: &Path) -> bool {
-        let Some(parent) = path.parent() else {
-            return false;
+    /// Whether a protected path that appeared during the call lies in a repository the call
+    /// made: it is a `.git` directory the walk did not see before (`git init`), or it lies in
+    /// the work tree of one, below a directory the walk did not see before either (`git
+    /// clone`, `cargo new`). Such a path may stay, but what it holds that git would run may
+    /// not (`git_runs_within`).
+    fn in_new_repository(&self, path: &Path) -> bool {
+        let new_dir = |dir: &Path| {
+            std::fs::symlink_metadata(dir)
+                .is_ok_and(|m| m.is_dir() && !self.dirs.contains(&(m.dev(), m.ino())))
         };
-        let parent_is_new = std::fs::symlink_metadata(parent)
-            .is_ok_and(|m| !self.dirs.contains(&(m.dev(), m.ino())));
-        let is_git_dir = path
+        if path
             .file_name()
             .is_some_and(|n| n.eq_ignore_ascii_case(".git"))
-            && std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir());
-        parent_is_new || is_git_dir
+        {
+            return new_dir(path);
+        }
+        path.ancestors()
+            .skip(1)
+            .take_while(|a| new_dir(a))
+            .any(|a| new_dir(&a.join(".git")))
     }
 }
 
@@ -602,6 +611,7 @@ mod tests {
             path: path.to_path_buf(),
             why: "test",
             bound,
+            session: false,
         }
     }
 
@@ -633,12 +643,12 @@ mod tests {
         let (guard, linked) = Guard::before(&survey);
         assert!(linked.is_empty());
         // The call: a hook changed, one added, the .envrc removed, a new .npmrc, and a new
-        // tree with a protected file of its own (allowed).
+        // repository with a protected file of its own (allowed).
         std::fs::write(hooks.join("pre-commit"), "#!/bin/sh\ntouch /tmp/pwn\n").unwrap();
         std::fs::write(hooks.join("post-checkout"), "#!/bin/sh\n").unwrap();
         std::fs::remove_file(w.join(".envrc")).unwrap();
         std::fs::write(w.join(".npmrc"), "node-options=--require ./evil.cjs\n").unwrap();
-        std::fs::create_dir_all(w.join("newpkg")).unwrap();
+        std::fs::create_dir_all(w.join("newpkg/.git")).unwrap();
         std::fs::write(w.join("newpkg/.npmrc"), "x\n").unwrap();
         let after = Survey {
             protected: vec![
@@ -671,7 +681,10 @@ mod tests {
             "export A=1\n"
         );
         assert!(!w.join(".npmrc").exists());
-        assert!(w.join("newpkg/.npmrc").exists(), "a new tree keeps its own");
+        assert!(
+            w.join("newpkg/.npmrc").exists(),
+            "a new repository keeps its own"
+        );
         assert!(
             refusals[0]
                 .to_string()
@@ -722,14 +735,21 @@ mod tests {
         std::fs::write(own.join("hooks/pre-commit"), "#!/bin/sh\n").unwrap();
         std::fs::write(own.join("config"), "[core]\n\tfsmonitor = touch pwn\n").unwrap();
         std::fs::write(w.join(".npmrc"), "x\n").unwrap();
-        assert!(guard.in_new_tree(&repo));
-        assert!(guard.in_new_tree(&own));
-        assert!(!guard.in_new_tree(&w.join(".npmrc")));
+        std::fs::create_dir_all(w.join("plain")).unwrap();
+        std::fs::write(w.join("plain/.envrc"), "x\n").unwrap();
+        assert!(guard.in_new_repository(&repo));
+        assert!(guard.in_new_repository(&own));
+        assert!(!guard.in_new_repository(&w.join(".npmrc")));
+        assert!(
+            !guard.in_new_repository(&w.join("plain/.envrc")),
+            "a new directory is not a repository"
+        );
         let now = Survey {
             protected: vec![
                 protected(&repo, false),
                 protected(&own, false),
                 protected(&w.join(".npmrc"), false),
+                protected(&w.join("plain/.envrc"), false),
             ],
             ..Survey::default()
         };
@@ -743,7 +763,8 @@ mod tests {
             [
                 Path::new(".git/config"),
                 Path::new(".git/hooks/pre-commit"),
-                Path::new(".npmrc")
+                Path::new(".npmrc"),
+                Path::new("plain/.envrc")
             ]
         );
         assert!(repo.join("config").exists() && repo.join("hooks/pre-commit.sample").exists());

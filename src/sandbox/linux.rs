@@ -68,10 +68,10 @@ struct Tree {
     uid_map: Vec<u8>,
     gid_map: Vec<u8>,
     mounts: Vec<Mount>,
-    /// The Landlock rights on `/proc`, given again to the tree's own `/proc` once it is
-    /// mounted: a rule holds for the files it was opened on, and the tree's `/proc` is not the
-    /// one the parent could open (nor does Landlock look through the mount it covers).
-    proc_rights: Option<u64>,
+    /// Landlock rules for what the tree mounts itself (its `/proc`, the layers over caches),
+    /// added once mounted: a rule holds for the files it was opened on, and these are not the
+    /// ones the parent could open (nor does Landlock look through the mount they cover).
+    mounted_rules: Vec<(CString, u64)>,
     /// This kernel keeps `pid_max` per PID namespace (Linux 6.14): the tree's is lowered to
     /// `PROCESS_LIMIT`.
     pid_max: bool,
@@ -91,6 +91,8 @@ enum Mount {
     },
     /// An empty read-only tmpfs over a directory of secrets.
     Empty { target: CString },
+    /// An overlay over a directory: the tree writes to a layer of its own (`layer`).
+    Layer { target: CString, options: CString },
 }
 
 /// A step of the confinement that failed in the child, and the error the kernel gave.
@@ -159,13 +161,34 @@ fn errno() -> i32 {
 }
 
 impl Plan {
-    /// Prepares `access`. `fresh` is a path named only by this plan (the call's private
-    /// TMPDIR): it is opened for its rule and not kept in the process's cache.
-    pub(super) fn new(access: &Access, fresh: Option<&Path>) -> Result<Plan, SandboxError> {
-        let namespaces = super::Support::get()
-            .namespaces()
-            .ok_or_else(|| SandboxError::Unavailable(super::support::NO_NAMESPACES.to_string()))?;
-        let ruleset = ruleset(access, fresh).map_err(SandboxError::Unavailable)?;
+    /// Prepares `access` for a tree in `namespaces`. `fresh` is a path named only by this plan
+    /// (the call's private TMPDIR): it is opened for its rule and not kept in the process's
+    /// cache.
+    pub(super) fn new(
+        access: &Access,
+        fresh: Option<&Path>,
+        namespaces: super::Namespaces,
+    ) -> Result<Plan, SandboxError> {
+        let hidden = super::secrets::hidden(access);
+        // A file bound in place of a secret is read through the bind, whose root is that
+        // file: it needs a rule of its own (Landlock does not look through the mount).
+        let replacements: Vec<PathBuf> = hidden
+            .iter()
+            .filter_map(|h| match &h.replacement {
+                super::secrets::Replacement::File(source) => Some(source.clone()),
+                _ => None,
+            })
+            .collect();
+        let ruleset = ruleset(access, fresh, &replacements).map_err(SandboxError::Unavailable)?;
+        let (mounts, layers) = mounts(access, hidden, fresh);
+        let mut mounted_rules: Vec<(CString, u64)> = proc_rights(access)
+            .map(|r| (c"/proc".to_owned(), r))
+            .into_iter()
+            .collect();
+        let layer_rights = (AccessFs::from_all(FS_ABI)
+            & !(AccessFs::Execute | AccessFs::MakeChar | AccessFs::MakeBlock))
+            .bits();
+        mounted_rules.extend(layers.into_iter().map(|l| (l, layer_rights)));
         let filter = filter(
             access.network,
             access.noexec,
@@ -184,8 +207,8 @@ impl Plan {
                 flags,
                 uid_map: format!("{uid} {uid} 1").into_bytes(),
                 gid_map: format!("{gid} {gid} 1").into_bytes(),
-                mounts: mounts(access),
-                proc_rights: proc_rights(access),
+                mounts,
+                mounted_rules,
                 pid_max: namespaces.pid_max,
             },
             last_cap: last_capability(),
@@ -240,15 +263,15 @@ impl Plan {
                 step: Step::Mounts,
                 errno,
             })?;
-            if let Some(rights) = tree.proc_rights {
-                let proc = libc::open(
-                    c"/proc".as_ptr(),
+            for (path, rights) in &tree.mounted_rules {
+                let dir = libc::open(
+                    path.as_ptr(),
                     libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC,
                 );
-                let added = proc >= 0 && add_rule_fd(&self.ruleset, proc, rights).is_ok();
+                let added = dir >= 0 && add_rule_fd(&self.ruleset, dir, *rights).is_ok();
                 let error = errno();
-                if proc >= 0 {
-                    libc::close(proc);
+                if dir >= 0 {
+                    libc::close(dir);
                 }
                 if !added {
                     return Err(Refused {
@@ -462,9 +485,16 @@ impl Reaper {
 
 /// The mounts of a tree, in order: writable directories made `noexec`, every directory
 /// between a writable root and a protected path bound over itself (so that none of them can
-/// be renamed or removed), the protected paths read-only, then the secrets hidden.
-fn mounts(access: &Access) -> Vec<Mount> {
+/// be renamed or removed), the protected paths read-only, the private layers over caches
+/// (`Access::layered`), then the secrets hidden. Also the mount points of the layers, which
+/// need rules of their own.
+fn mounts(
+    access: &Access,
+    hidden: Vec<super::secrets::Hidden>,
+    scratch: Option<&Path>,
+) -> (Vec<Mount>, Vec<CString>) {
     let mut mounts = Vec::new();
+    let mut layer_points = Vec::new();
     let writable: Vec<&PathBuf> = access.write.iter().chain(&access.write_exec).collect();
     let c = |p: &Path| CString::new(p.as_os_str().as_bytes()).ok();
     if access.noexec {
@@ -506,7 +536,16 @@ fn mounts(access: &Access) -> Vec<Mount> {
             remount: Some(mount_flags(p)? | libc::MS_RDONLY),
         })
     }));
-    for hidden in super::secrets::hidden(access) {
+    if let Some(scratch) = scratch {
+        for (n, dir) in access.layered.iter().enumerate() {
+            let Some(layer) = layer(dir, &scratch.join(format!(".layer-{n}"))) else {
+                continue;
+            };
+            mounts.push(layer);
+            layer_points.extend(c(dir));
+        }
+    }
+    for hidden in hidden {
         let Some(target) = c(&hidden.path) else {
             continue;
         };
@@ -531,7 +570,40 @@ fn mounts(access: &Access) -> Vec<Mount> {
             }
         });
     }
-    mounts
+    (mounts, layer_points)
+}
+
+/// A private layer over the directory `dir`: an overlay whose writes go to `scratch` (in the
+/// tree's TMPDIR) and end with it. `~/.npm` and `~/.cache` are made when missing (npm and
+/// most tools would make them on first use, which the tree could not); the other caches are
+/// layered only where they exist. `None` when it cannot be prepared, or `dir` is not one an
+/// overlay can name.
+fn layer(dir: &Path, scratch: &Path) -> Option<Mount> {
+    let text = dir.to_str()?;
+    if text.contains([',', ':', '\\']) {
+        return None;
+    }
+    let made_on_first_use = dir
+        .file_name()
+        .is_some_and(|n| n == ".npm" || n == ".cache");
+    if made_on_first_use && !dir.exists() && dir.parent().is_some_and(Path::is_dir) {
+        let _ = std::fs::create_dir(dir);
+    }
+    if !dir.is_dir() {
+        return None;
+    }
+    let (upper, work) = (scratch.join("upper"), scratch.join("work"));
+    std::fs::create_dir_all(&upper).ok()?;
+    std::fs::create_dir_all(&work).ok()?;
+    let options = format!(
+        "lowerdir={text},upperdir={},workdir={},userxattr",
+        upper.to_str()?,
+        work.to_str()?
+    );
+    Some(Mount::Layer {
+        target: CString::new(text).ok()?,
+        options: CString::new(options).ok()?,
+    })
 }
 
 /// In the child: the tree's mount namespace made private, its own `/proc` (the tree's PID
@@ -587,6 +659,20 @@ unsafe fn mount_all(mounts: &[Mount]) -> Result<(), i32> {
                         }
                     }
                 }
+                Mount::Layer { target, options } => {
+                    let t = target.as_ptr();
+                    let flags = libc::MS_NOSUID | libc::MS_NODEV;
+                    if libc::mount(
+                        c"overlay".as_ptr(),
+                        t,
+                        c"overlay".as_ptr(),
+                        flags,
+                        options.as_ptr().cast(),
+                    ) != 0
+                    {
+                        return fail();
+                    }
+                }
                 Mount::Empty { target } => {
                     let flags =
                         libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
@@ -618,7 +704,7 @@ unsafe fn mount_all(mounts: &[Mount]) -> Result<(), i32> {
 /// its rules are added with the raw system call, because the crate looks each rule's file up
 /// again (`fstat`) to tell a directory from a file, which the cache below already knows: on
 /// a call that names ~40 paths that halved the system calls of building the ruleset.
-fn ruleset(access: &Access, fresh: Option<&Path>) -> Result<OwnedFd, String> {
+fn ruleset(access: &Access, fresh: Option<&Path>, read_too: &[PathBuf]) -> Result<OwnedFd, String> {
     let all = AccessFs::from_all(FS_ABI);
     let read = AccessFs::ReadFile | AccessFs::ReadDir;
     let read_exec = read | AccessFs::Execute;
@@ -640,10 +726,11 @@ fn ruleset(access: &Access, fresh: Option<&Path>) -> Result<OwnedFd, String> {
     .map_err(|e| e.to_string())?;
     let ruleset = Option::<OwnedFd>::from(created)
         .ok_or_else(|| "Landlock gave no ruleset on this kernel".to_string())?;
-    let groups: [(&[PathBuf], BitFlags<AccessFs>); 6] = [
+    let groups: [(&[PathBuf], BitFlags<AccessFs>); 7] = [
         (&access.read_exec, read_exec),
         (&access.exec_files, read_exec),
         (&access.read, read),
+        (read_too, read),
         (&access.write_exec, write_exec),
         (&access.write, write),
         (&access.write_files, write_file),

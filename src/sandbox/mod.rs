@@ -69,7 +69,7 @@ use serde::Serialize;
 
 #[cfg(target_os = "linux")]
 pub use spawn::{Child, Spawn};
-pub use support::{LandlockState, ProfileState, Support};
+pub use support::{LandlockState, Namespaces, ProfileState, Support};
 
 /// The two confinements a Bash call can run in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -255,7 +255,28 @@ pub struct Access {
     /// The user's home: its secrets are covered where the tree could read them (`secrets`).
     /// `None`: `HOME` of this process.
     pub home: Option<PathBuf>,
+    /// Directories the tree writes through a private layer (an overlay in its TMPDIR): it
+    /// reads what is there and writes as it likes, and what it wrote ends with it. The caches
+    /// of package managers for workspace-write (`HOME_CACHES`), so that an approved `npm
+    /// install` works without letting it plant anything in a cache the person's next
+    /// install would trust.
+    pub layered: Vec<PathBuf>,
 }
+
+/// The package managers' and build tools' caches under the home that workspace-write may
+/// write through a private layer (`Access::layered`).
+pub const HOME_CACHES: &[&str] = &[
+    ".npm",
+    ".cache",
+    ".yarn",
+    ".pnpm-store",
+    ".local/share/pnpm",
+    ".cargo/registry",
+    ".cargo/git",
+    "go/pkg/mod",
+    ".m2/repository",
+    ".gradle/caches",
+];
 
 /// The most processes (and threads) a confined tree may have at once: its PID namespace's
 /// `pid_max` (Linux 6.14), and for a caller other than root also `RLIMIT_NPROC`, which a user
@@ -310,6 +331,13 @@ impl Access {
                 access.protected = places.protected.clone();
                 access.network = places.network;
                 access.unix_sockets = places.unix_sockets.clone();
+                if let Some(home) = &places.home {
+                    access.layered = HOME_CACHES
+                        .iter()
+                        .map(|c| home.join(c))
+                        .filter(|c| !places.roots.iter().any(|r| c.starts_with(r)))
+                        .collect();
+                }
             }
         }
         access
@@ -390,7 +418,10 @@ impl Confinement {
         access.write.push(tmp_path.clone());
         #[cfg(target_os = "linux")]
         {
-            let plan = linux::Plan::new(&access, Some(&tmp_path))?;
+            let namespaces = Support::get()
+                .namespaces()
+                .ok_or_else(|| SandboxError::Unavailable(support::NO_NAMESPACES.to_string()))?;
+            let plan = linux::Plan::new(&access, Some(&tmp_path), namespaces)?;
             Ok(Confinement {
                 tmp: Some(tmp),
                 tmp_path,

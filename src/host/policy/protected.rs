@@ -291,10 +291,16 @@ impl Walk {
     }
 
     fn found(&mut self, path: PathBuf, why: &'static str, in_dependency: bool) {
+        // The user's session runs its log-in and autostart files, what is on its PATH, and
+        // the start-up files right in the home.
+        let in_home = path
+            .parent()
+            .is_some_and(|p| lower_names(p) == self.home && !self.home.is_empty());
         self.survey.protected.push(Protected {
             path,
             why,
             bound: !in_dependency,
+            session: why == LOGIN || why == PATH_DIR || in_home,
         });
     }
 
