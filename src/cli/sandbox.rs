@@ -243,14 +243,9 @@ pub fn status_lines(support: &Support) -> Vec<(String, LineState, String)> {
             if support.seccomp { "yes" } else { "no" }.to_string(),
         ),
         (
-            "userns".to_string(),
-            ok(support.mount_namespace()),
-            if support.mount_namespace() {
-                "yes (private mount namespaces for read-only binds)"
-            } else {
-                "no"
-            }
-            .to_string(),
+            "trees".to_string(),
+            ok(support.namespaces().is_some() && support.process_limit()),
+            trees_line(support),
         ),
     ];
     // One line for both profiles, so that `finch doctor --env` keeps its columns.
@@ -269,7 +264,28 @@ pub fn status_lines(support: &Support) -> Vec<(String, LineState, String)> {
         ok(states.iter().all(ProfileState::is_enforced)),
         detail,
     ));
+    lines.push((
+        "sockets".to_string(),
+        LineState::Ok,
+        "pathname Unix sockets refused unless [sandbox] unix_sockets names one (Landlock cannot tell them apart before ABI 9, so naming one opens them all)".to_string(),
+    ));
     lines
+}
+
+/// What each confined process tree gets here: its namespaces, its `/proc`, its process limit.
+fn trees_line(support: &Support) -> String {
+    if support.namespaces().is_none() {
+        return format!("no: {}", crate::sandbox::NO_NAMESPACES);
+    }
+    let limit = if support.process_limit() {
+        format!("at most {} processes", crate::sandbox::PROCESS_LIMIT)
+    } else {
+        "no process limit (root, and this kernel keeps no pid_max per namespace before Linux 6.14)"
+            .to_string()
+    };
+    format!(
+        "each confined tree in a PID and mount namespace of its own, with its own /proc; {limit}"
+    )
 }
 
 fn cmd_run(ctx: &Context, args: &RunArgs) -> Result<()> {

@@ -69,7 +69,7 @@ use serde::Serialize;
 
 #[cfg(target_os = "linux")]
 pub use spawn::{Child, Spawn};
-pub use support::{LandlockState, Namespaces, ProfileState, Support};
+pub use support::{LandlockState, NO_NAMESPACES, Namespaces, ProfileState, Support};
 
 /// The two confinements a Bash call can run in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -420,7 +420,7 @@ impl Confinement {
         {
             let namespaces = Support::get()
                 .namespaces()
-                .ok_or_else(|| SandboxError::Unavailable(support::NO_NAMESPACES.to_string()))?;
+                .ok_or_else(|| SandboxError::Unavailable(NO_NAMESPACES.to_string()))?;
             let plan = linux::Plan::new(&access, Some(&tmp_path), namespaces)?;
             Ok(Confinement {
                 tmp: Some(tmp),
