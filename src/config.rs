@@ -48,7 +48,7 @@
 //! approved_env = "strip-secrets"           # an approved command's environment: strip-secrets
 //!                                          # (no *KEY*/*TOKEN*/*SECRET*/*PASSWORD*/*CREDENTIAL*
 //!                                          # names) | inherit | minimal
-//! unix_sockets = ["/run/user/1000/gnupg"]  # Unix sockets approved Bash may connect to
+//! unix_sockets = ["/run/postgresql/.s.PGSQL.5432"] # Unix sockets approved Bash may use
 //! read = ["/srv/data"]                     # more directories confined commands may read
 //! minitools = "manifest"                   # manifest | off: confine each mini tool's node to
 //!                                          # what its manifest declares (minitool::confine)

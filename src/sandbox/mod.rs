@@ -1,51 +1,84 @@
-//! The kernel wall (SPEC §8.5a): confines a child process before it `exec`s, so that what the
-//! permission gateway judged from a command's text is also what the kernel lets it do. The
-//! gateway decides whether a person is asked; this module decides what can happen. It never
-//! decides policy itself: callers say what a process may reach (`Access`), usually through one
-//! of the two Bash profiles (`Profile`), and this module makes the kernel hold it to that.
+//! The kernel wall (SPEC §8.5a): confines a process tree before its first program `exec`s,
+//! so that what the permission gateway judged from a command's text is also what the kernel
+//! lets it do. The gateway decides whether a person is asked; this module decides what can
+//! happen. It never decides policy itself: callers say what a tree may reach (`Access`),
+//! usually through one of the two Bash profiles (`Profile`), and this module makes the kernel
+//! hold it to that.
 //!
-//! On Linux a confined child gets, in this order, between `fork` and `exec`:
-//! 1. (workspace-write, and `Access::noexec`) a private mount namespace — in a user namespace
-//!    of its own when it can get one — where each protected path inside the writable
-//!    directories is bound read-only over itself (Landlock's rights are a union of allows, so
-//!    "write the workspace but not `.git/hooks`" needs the mount table), and with `noexec` each
-//!    writable directory is bound `noexec` over itself (Landlock checks `execve`, not `mmap`, so
-//!    "load no library you wrote" needs the mount flag too: a mini tool without `shell`);
-//! 2. no capabilities (a root caller's bounding, ambient, effective, permitted and inheritable
+//! # The whole process tree is the unit
+//!
+//! Every confined tree (a Bash call, a mini tool's node, a confined MCP server, an agent
+//! session a mini tool starts) gets, between `clone` and `exec` of its first process:
+//! 1. namespaces of its own: a PID namespace with its own `/proc` (the host and other programs
+//!    cannot be addressed by `kill`, `prlimit`, `ptrace` or `/proc/<pid>`, and when its first
+//!    process ends the kernel ends every other one), a mount namespace, and — for a caller other
+//!    than root — a user namespace; at most `PROCESS_LIMIT` processes (the namespace's
+//!    `pid_max`, and `RLIMIT_NPROC` counted per user namespace); a parent-death signal, so a
+//!    tree whose caller died ends too;
+//! 2. in its mount namespace: every directory between a writable root and a protected path
+//!    bound over itself (a mount point can be neither renamed nor removed), the protected paths
+//!    read-only (Landlock's rights are a union of allows, so "write the workspace but not
+//!    `.git/hooks`" needs the mount table), writable directories `noexec` where nothing written
+//!    may run (`Access::noexec`), the package managers' caches under an overlay of the tree's
+//!    own (`Access::layered`), and the home's secrets covered (`secrets`);
+//! 3. every descriptor above the standard three closed at `exec` (a mini tool's RPC channel
+//!    excepted, `Access::keep_fd3`);
+//! 4. no capabilities (a root caller's bounding, ambient, effective, permitted and inheritable
 //!    sets are emptied);
-//! 3. a Landlock ruleset (`landlock` crate): file system rights per directory, TCP connect and
+//! 5. a Landlock ruleset (`landlock` crate): file system rights per directory, TCP connect and
 //!    bind denied when the network is off (ABI ≥ 4), signals and abstract Unix sockets scoped
 //!    to the sandbox (ABI ≥ 6); `no_new_privs`;
-//! 4. a seccomp filter (`seccomp.rs`) for what Landlock cannot say.
+//! 6. a seccomp filter (`seccomp.rs`) for what Landlock cannot say, Unix sockets among it.
+//!
+//! What the kernel cannot stop — a protected path created, or changed where it is only
+//! watched — the guard finds after a call that may write and puts back (`guard`).
+//!
+//! # Two ways to start a tree, and why
+//!
+//! `Confinement::spawn` (`spawn.rs`), what the host uses for each Bash call, clones the child
+//! straight into its namespaces with `CLONE_VM | CLONE_VFORK`, borrowing the parent's memory
+//! until `exec` as `posix_spawn` does: the program is the first process of its PID namespace.
+//! `Confinement::apply` is a `pre_exec` hook on a `std::process::Command` for callers that need
+//! the whole `Command` (a mini tool's node, MCP servers, `finch sandbox run`): its `fork` of
+//! the caller clones the tree's first process, which forks the program; the first becomes the
+//! tree's init and the fork its reaper, each by `exec`ing finch itself (`reaper.rs`).
+//!
+//! The issue left open whether to confine between `fork` and `exec` of the multi-threaded host
+//! or in a single-threaded helper (finch re-executed, as codex-rs's `linux-sandbox` does).
+//! Measured here (`benches/sandbox.sh`, and an `exec` of the release binary that returns at
+//! once: about 2.5 ms more than `exec` of `/bin/true`), a helper per Bash call would cost more
+//! than the whole fast lane may add (30 %), so Bash calls keep the borrowed-memory child and
+//! its program is the first process of its namespace (`kill $$` is ignored there; a timeout's
+//! SIGTERM is followed by SIGKILL). The long-lived trees, started rarely, take the helper: an
+//! init that reaps what is orphaned in them (a mini tool that never waits would otherwise fill
+//! its process limit with zombies) and passes signals on, and a reaper that holds none of the
+//! host's memory. The `unsafe` code stays in three files: `linux.rs` (the steps), `spawn.rs`
+//! (the borrowed-memory child) and `reaper.rs` (waiting).
 //!
 //! Everything that allocates (opening the directories, building the ruleset and the filter,
-//! the strings written to `/proc/self/*_map`) happens in the parent; the child only makes
+//! the strings written to `/proc/self/*_map`) happens in the parent; the children only make
 //! system calls. A step that fails makes the spawn fail: nothing runs unconfined by accident.
-//! The directories' handles and the compiled filters are kept for the life of the process, so
-//! a call pays only for its ruleset and its TMPDIR.
-//!
-//! Two ways to start a confined child: `Confinement::spawn` (`spawn.rs`), which borrows the
-//! parent's memory until `exec` as `posix_spawn` does — what the host uses for each Bash call —
-//! and `Confinement::apply`, a `pre_exec` hook on a `std::process::Command` (a `fork` of the
-//! parent) for a caller that needs the whole `Command` (`finch sandbox run`).
+//! The directories' handles and the compiled filters are kept for the life of the process, and
+//! a tree's mount namespace is torn down on a worker thread (`tmp.rs`), so a call pays only
+//! for its ruleset, its namespaces and its TMPDIR.
 //!
 //! # The Bash profiles
 //!
 //! | | read-only | workspace-write |
 //! |---|---|---|
 //! | read + execute | the workspace, the trusted directories (`Session extendDir`), the system's directories (`SYSTEM_READ_EXEC`), the directories on `PATH`, the toolchains under `$HOME` (`HOME_READ_EXEC`), `[sandbox] read` | the same |
-//! | read only | `/etc`, `/proc`, `/sys`, `/dev/random`, `/dev/urandom` (never the disks of `/dev`), the user's git configuration and caches (`HOME_READ`) | the same |
-//! | write | `/dev/null` (and `/dev/zero`, `/dev/full`, `/dev/tty`), a private per-call `TMPDIR` (no execute) | also the workspace, the trusted directories and `--writable` directories, except the protected paths inside them (read-only binds) |
-//! | network | none: no socket of any family (`socketpair` stays), no TCP | on unless `[sandbox] network = false` |
-//! | always | no `ptrace`, `process_vm_*`, `io_uring_*`, `bpf`, `keyctl`, mounts, namespaces, module or kexec calls; `no_new_privs`; signals and abstract sockets only inside the sandbox; no capabilities | the same |
-//!
-//! Pathname Unix sockets: Landlock controls `connect` to them only from ABI 9; on older kernels
-//! the read-only profile denies `socket()` for every family instead, which closes them too.
+//! | read only | `/etc`, its own `/proc`, `/sys`, `/dev/random`, `/dev/urandom` (never the disks of `/dev`), the user's git configuration (without tokens) and caches (`HOME_READ`) | the same |
+//! | never | the home's secrets where the tree could read them (`secrets::HOME_SECRETS`) | the same |
+//! | write | `/dev/null` (and `/dev/zero`, `/dev/full`, `/dev/tty`), a private per-call `TMPDIR` (no execute) | also the workspace, the trusted directories and `--writable` directories, except the protected paths inside them; the caches of `HOME_CACHES` through a private layer |
+//! | network | none: no socket of any family (`socketpair` stays), no TCP | TCP unless `[sandbox] network = false`; Unix sockets only with `[sandbox] unix_sockets` |
+//! | always | its own PID namespace and `/proc`, at most `PROCESS_LIMIT` processes, nothing outlives it; no `ptrace`, `process_vm_*`, `io_uring_*`, `bpf`, `keyctl`, mounts, namespaces, module or kexec calls; `no_new_privs`; signals and abstract sockets only inside the sandbox; no capabilities; no inherited descriptor | the same |
 //!
 //! What the wall does not hold: the metadata of paths outside (`stat`, `ls -d`) — Landlock
 //! checks opens, not lookups; what a program prints of its own environment (which is why the
-//! fast lane gets a minimal one, `env`); and anything on macOS and Windows, which have no
-//! backend yet: there, `Support::profile` says `unavailable` and every Bash call takes a card.
+//! fast lane gets a minimal one, `env`); a pathname Unix socket's path once Unix sockets are
+//! allowed at all (Landlock holds one only from ABI 9); and anything on macOS and Windows,
+//! which have no backend yet: there, `Support::profile` says `unavailable` and every Bash call
+//! takes a card.
 
 pub mod env;
 #[cfg(unix)]

@@ -4,10 +4,12 @@
 //!
 //! The command gets `/dev/null` as stdin and a process group of its own, so a timeout stops
 //! everything it started (SIGTERM to the group, SIGKILL a second later). Each stream keeps its
-//! first and last 15,000 bytes; what lies between is cut and the result says so. Processes the
-//! command leaves in the background while still holding its output are stopped once the command
-//! itself exits (they would otherwise keep the call open); ones that redirected their output
-//! elsewhere keep running.
+//! first and last 15,000 bytes; what lies between is cut and the result says so. In the wall
+//! the command is the first process of a PID namespace of its own (`crate::sandbox`): when it
+//! exits, everything it started ends with it, wherever it went (`setsid`, `nohup`, double
+//! forks). Unconfined, processes it leaves in the background while still holding its output
+//! are stopped once it exits (they would otherwise keep the call open); ones that redirected
+//! their output elsewhere keep running.
 //!
 //! The kernel wall (`crate::sandbox`, SPEC §8.5a): a call the gateway let through without a
 //! card (the `acceptCalls` fast lane) runs in the read-only profile with a minimal environment
@@ -16,7 +18,13 @@
 //! when the wall is off, not available here, or the person chose "without the sandbox" on the
 //! card. A fast-lane command that failed with a refusal in its error output is told what the
 //! wall holds and how to ask for a person (`"escalate": true`). A confinement that cannot be
-//! set up runs nothing.
+//! set up runs nothing. An approved command's environment is finch's own as `[sandbox]
+//! approved_env` says (by default without the variables whose names hold a secret).
+//!
+//! A call that may write the workspace is watched (`Watch`): the protected paths are surveyed
+//! before it (what exists is bound read-only by the wall), and after it the sandbox's guard
+//! puts back what the kernel could not stop and the result says so (`blocked: the call changed
+//! … (protected); finch restored it`, and `protected` in the structured result).
 //!
 //! A command the classifier calls read-only (the only kind the fast lane runs without a card)
 //! runs with git settings that cannot execute anything, given as `GIT_CONFIG_COUNT`
@@ -66,12 +74,12 @@ directory and return its stdout, stderr and exit code. stdin is /dev/null, so co
 wait for input. A non-zero exit code is reported, not treated as a failure. The command is \
 stopped (with everything it started) after `timeout` milliseconds: by default the configured \
 `[host] bash_timeout` (2 minutes), at most 600000 (10 minutes). Each of stdout and stderr keeps \
-its first and last 15000 bytes; the middle of longer output is cut. Background processes that \
-still write to the command's output are stopped when the command exits; redirect their output \
-(`cmd > log 2>&1 &`) to keep them running. Prefer Read, Grep and Glob for reading and searching \
-files. A command that runs without a permission card runs in finch's read-only sandbox: it can \
-read the workspace and the system, write only $TMPDIR, and has no network; if the sandbox stops \
-it, call again with `escalate: true` to ask a person to run it with write access.";
+its first and last 15000 bytes; the middle of longer output is cut. When the command exits, \
+everything it started in the background ends with it (in finch's sandbox); nothing keeps \
+running after the call. Prefer Read, Grep and Glob for reading and searching files. A command \
+that runs without a permission card runs in finch's read-only sandbox: it can read \
+the workspace and the system, write only $TMPDIR, and has no network; if the sandbox stops it, \
+call again with `escalate: true` to ask a person to run it with write access.";
 
 /// What people type when they want this tool (ToolSearch ranks it beside the description).
 pub const KEYWORDS: &str = "run execute shell command terminal script program build test install npm git. 执行命令 运行命令 终端 命令行 运行脚本 执行脚本 跑测试 编译 執行指令 執行命令 終端機 命令列 執行腳本";
