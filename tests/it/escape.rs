@@ -751,6 +751,31 @@ fn nothing_outlives_a_call_that_timed_out() {
     );
 }
 
+#[test]
+fn nothing_outlives_a_cancelled_call() {
+    let s = Scene::new();
+    let mark = s.work().join("outlived-cancel");
+    let plan = json!({
+        "elicitation": null,
+        "timeout": 45,
+        "steps": [
+            {"op": "spawn", "id": "bash", "name": "Bash", "arguments": {"command": format!(
+                "setsid sh -c 'sleep 1.5; touch {}' >/dev/null 2>&1 & touch started; sleep 30",
+                mark.display()
+            )}},
+            {"op": "wait_file", "path": "started"},
+            {"op": "cancel", "id": "bash"},
+            {"op": "sleep", "seconds": 3},
+        ],
+    });
+    crate::serve_mcp::serve(&s.ctx, plan, &["--approve", "Bash"]);
+    assert!(s.work().join("started").exists(), "the call never started");
+    assert!(
+        !mark.exists(),
+        "a process of the cancelled call outlived it"
+    );
+}
+
 // 5. Descriptors and sockets.
 
 #[test]
