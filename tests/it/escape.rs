@@ -864,6 +864,31 @@ fn a_unix_socket_named_in_the_settings_is_reachable_from_approved_calls() {
     assert_eq!(got, "HELLO", "{record}");
 }
 
+#[test]
+fn an_abstract_unix_socket_outside_is_unreachable_even_with_unix_sockets_allowed() {
+    use std::os::linux::net::SocketAddrExt;
+    let s = Scene::new();
+    let name = format!("finch-escape-{}", std::process::id());
+    let addr = std::os::unix::net::SocketAddr::from_abstract_name(name.as_bytes()).unwrap();
+    let listener = UnixListener::bind_addr(&addr).unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let allowed = s.ctx.base().join("allowed.sock");
+    let command = format!(
+        "python3 -c 'import socket; s=socket.socket(socket.AF_UNIX); s.connect(\"\\0{name}\"); s.send(b\"PWN\")'"
+    );
+    let mut records = vec![s.approved(&command)];
+    s.ctx.write_config(&format!(
+        "[sandbox]\nunix_sockets = [{}]\n",
+        json!(allowed.display().to_string())
+    ));
+    records.push(s.approved(&command));
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(
+        listener.accept().is_err(),
+        "the abstract socket was reached: {records:?}"
+    );
+}
+
 // 6. Whole-machine views.
 
 #[test]
