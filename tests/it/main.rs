@@ -16,6 +16,8 @@ mod confine;
 mod console;
 mod doctor;
 mod doors;
+mod escape;
+mod everyday;
 mod host;
 mod jq_filters;
 mod kill;

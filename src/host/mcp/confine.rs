@@ -188,6 +188,7 @@ pub(super) fn user_server(
             .collect(),
         extra_write: Vec::new(),
         network: sandbox.network,
+        unix_sockets: Vec::new(),
     };
     let mut access = Access::for_profile(sandbox.profile, &places);
     access.network = sandbox.network;

@@ -716,7 +716,8 @@ fn agent_confinement(
             .map(|(_, v)| v.clone()),
         extra_read: ce.extra_read.clone(),
         extra_write: vec![turns.to_path_buf()],
-        network: matches!(ce.agent, Confine::WorkspaceWrite { network: true }),
+        network: matches!(ce.agent, Confine::WorkspaceWrite { network: true, .. }),
+        unix_sockets: Vec::new(),
     };
     Confinement::prepare(Access::for_profile(profile, &places))
         .map(Some)
