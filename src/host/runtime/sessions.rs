@@ -24,8 +24,9 @@
 //! the run (`session_mode`): never wider, never `bypassPermissions`, and a mode finch does not
 //! know is an error rather than a guess. The agent runs as an approved Bash call does — in the
 //! `[sandbox] approved` profile (workspace-write over the session's directory, protected paths
-//! read-only, network as `[sandbox] network` says; unconfined only where Bash would be) — with
-//! the minimal environment of the fast lane, so it sees no secret of finch's environment.
+//! read-only, network as `[sandbox] network` says; unconfined only where Bash would be), through
+//! `finch sandbox run` — with the minimal environment of the fast lane, so it sees no secret of
+//! finch's environment.
 //! A declared right takes no card, though SPEC §9.1 once asked for one the first time per
 //! mini tool: the person saw `sessions` among the permissions when they added and enabled the
 //! mini tool (or granted it themselves), a bot mini tool must be able to run unattended, and
@@ -50,7 +51,7 @@ use super::rpc::{Conn, RpcError, RpcResult};
 use super::services::str_param;
 use super::{Inner, Instance, lock, now_iso};
 use crate::host::policy::Mode;
-use crate::sandbox::{Access, Confine, Confinement, Places};
+use crate::sandbox::Confine;
 use crate::schedule::runner::{Placeholders, Signal, signal_group, substitute};
 use crate::store::DirLock;
 
@@ -558,8 +559,7 @@ fn send(
     let (answer, running) = sent;
     if let Some((runner, turn)) = running {
         // While this process lives: reap the runner, and tell the mini tool when the turn
-        // ended. The turn itself does not depend on this thread (its private TMPDIR, kept
-        // with the confinement, goes when it ends or this process does).
+        // ended. The turn itself does not depend on this thread.
         let (inner, to, minitool) = (inner.clone(), conn.clone(), inst.id.clone());
         let _ = spawn("finch-session-turn", move || {
             (runner.wait)();
@@ -591,16 +591,18 @@ struct Turn<'a> {
 struct Runner {
     /// Its process group.
     pid: u32,
-    /// Waits for it to end, then lets its confinement (and private TMPDIR) go.
+    /// Waits for it to end.
     wait: Box<dyn FnOnce() + Send>,
 }
 
 /// Starts a turn's runner, detached: a process group of its own, not killed when this finch
 /// ends. `sh` only waits for `previous` and writes the agent's exit status next to its output
-/// once it ended; the agent's words are passed as arguments, never as shell text. Runner and
-/// agent run as an approved Bash call does (`[sandbox] approved` over the session's directory,
-/// plus the turn files) with the fast lane's minimal environment; the confinement returned
-/// (`Runner::wait`) holds the private TMPDIR, which must live as long as the turn.
+/// once it ended; the agent's words are passed as arguments, never as shell text. The runner
+/// starts with the fast lane's minimal environment (and `FINCH_PERMISSION_MODE`); the agent
+/// runs as an approved Bash call does, through `finch sandbox run` in the `[sandbox] approved`
+/// profile over the session's directory. (A confined tree ends with the process that confined
+/// it, and a turn outlives the finch that sent it, so the runner's own `finch sandbox run`
+/// holds the wall.) The agent cannot write the turn files: the runner, outside, does.
 fn run_detached(inner: &Inner, argv: &[String], turn: &Turn) -> std::io::Result<Runner> {
     if argv.is_empty() {
         return Err(std::io::Error::other("the agent command is empty"));
@@ -609,119 +611,62 @@ fn run_detached(inner: &Inner, argv: &[String], turn: &Turn) -> std::io::Result<
 while [ -n "$prev" ] && [ ! -e "$prev" ]; do sleep 0.1; done
 "$@" >"$out" 2>/dev/null </dev/null
 echo $? >"$st.tmp" && mv "$st.tmp" "$st""#;
-    let turns = turn_file(turn.dir, turn.id, "out")
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| turn.dir.to_path_buf());
-    std::fs::create_dir_all(&turns)?;
+    let out = turn_file(turn.dir, turn.id, "out");
+    if let Some(turns) = out.parent() {
+        std::fs::create_dir_all(turns)?;
+    }
     // The agent home of a new installation may not exist yet.
     std::fs::create_dir_all(turn.cwd)?;
-    let mut args: Vec<std::ffi::OsString> = vec![
-        "-c".into(),
-        SCRIPT.into(),
-        "finch-session-turn".into(),
-        turn.previous
-            .clone()
-            .map(|p| p.into_os_string())
-            .unwrap_or_default(),
-        turn_file(turn.dir, turn.id, "out").into(),
-        turn_file(turn.dir, turn.id, "status").into(),
-    ];
-    args.extend(argv.iter().map(Into::into));
     let ce = &inner.confine_env;
-    let mut env: Vec<(std::ffi::OsString, std::ffi::OsString)> =
-        crate::sandbox::env::minimal(ce.vars.iter().map(|(k, v)| (k.as_str(), v)), &ce.extra_env)
-            .into_iter()
-            .map(|(k, v)| (k.into(), v))
-            .collect();
-    env.push(("FINCH_PERMISSION_MODE".into(), turn.mode.into()));
-    match agent_confinement(inner, turn.cwd, &turns)? {
-        #[cfg(target_os = "linux")]
-        Some(confinement) => {
-            let args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
-            let mut child = confinement.spawn(&crate::sandbox::Spawn {
-                program: std::ffi::OsStr::new("sh"),
-                args: &args,
-                cwd: turn.cwd,
-                env: &env,
-            })?;
-            // The runner writes nothing but its files.
-            child.stdout.take();
-            child.stderr.take();
-            Ok(Runner {
-                pid: child.id(),
-                wait: Box::new(move || {
-                    let _ = child.wait();
-                    drop(confinement);
-                }),
-            })
+    let mut command = Command::new("sh");
+    command
+        .arg("-c")
+        .arg(SCRIPT)
+        .arg("finch-session-turn")
+        .arg(
+            turn.previous
+                .clone()
+                .map(|p| p.into_os_string())
+                .unwrap_or_default(),
+        )
+        .arg(&out)
+        .arg(turn_file(turn.dir, turn.id, "status"));
+    if ce.agent.profile().is_some() {
+        let finch = std::env::current_exe()?;
+        command
+            .arg(finch)
+            .arg("--runtime-home")
+            .arg(&inner.homes.runtime)
+            .args(["sandbox", "run", "--profile", "workspace-write"]);
+        if matches!(ce.agent, Confine::WorkspaceWrite { network: true, .. }) {
+            command.arg("--network");
         }
-        #[cfg(not(target_os = "linux"))]
-        Some(_) => Err(std::io::Error::other(
-            "finch's kernel wall exists only on Linux so far",
-        )),
-        None => {
-            let mut command = Command::new("sh");
-            command
-                .args(&args)
-                .env_clear()
-                .envs(env)
-                .current_dir(turn.cwd)
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null());
-            #[cfg(unix)]
-            {
-                use std::os::unix::process::CommandExt;
-                command.process_group(0);
-            }
-            let mut child = command.spawn()?;
-            Ok(Runner {
-                pid: child.id(),
-                wait: Box::new(move || {
-                    let _ = child.wait();
-                }),
-            })
-        }
+        command.arg("--cwd").arg(turn.cwd).arg("--");
     }
-}
-
-/// The confinement of a turn: that of an approved Bash call (`ConfineEnv::agent`) over the
-/// session's directory `cwd` (its protected paths read-only), with `turns` writable for the
-/// runner's output; `None` where an approved Bash call runs unconfined.
-fn agent_confinement(
-    inner: &Inner,
-    cwd: &Path,
-    turns: &Path,
-) -> std::io::Result<Option<Confinement>> {
-    let ce = &inner.confine_env;
-    let Some(profile) = ce.agent.profile() else {
-        return Ok(None);
-    };
-    let workspace = crate::host::policy::Workspace {
-        cwd: cwd.to_path_buf(),
-        project: cwd.to_path_buf(),
-        trusted: Vec::new(),
-        home: ce.home.clone(),
-        runtime: Some(inner.homes.runtime.clone()),
-    };
-    let places = Places {
-        roots: vec![cwd.to_path_buf()],
-        protected: crate::host::policy::protected_paths_below(cwd, &workspace),
-        home: ce.home.clone(),
-        path: ce
-            .vars
-            .iter()
-            .find(|(k, _)| k == "PATH")
-            .map(|(_, v)| v.clone()),
-        extra_read: ce.extra_read.clone(),
-        extra_write: vec![turns.to_path_buf()],
-        network: matches!(ce.agent, Confine::WorkspaceWrite { network: true, .. }),
-        unix_sockets: Vec::new(),
-    };
-    Confinement::prepare(Access::for_profile(profile, &places))
-        .map(Some)
-        .map_err(std::io::Error::other)
+    command
+        .args(argv)
+        .env_clear()
+        .envs(crate::sandbox::env::minimal(
+            ce.vars.iter().map(|(k, v)| (k.as_str(), v)),
+            &ce.extra_env,
+        ))
+        .env("FINCH_PERMISSION_MODE", turn.mode)
+        .current_dir(turn.cwd)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        command.process_group(0);
+    }
+    let mut child = command.spawn()?;
+    Ok(Runner {
+        pid: child.id(),
+        wait: Box::new(move || {
+            let _ = child.wait();
+        }),
+    })
 }
 
 fn wait_for_turn(

@@ -53,7 +53,7 @@ impl Held<'_> {
                 "blocked: {id}'s package directory is read-only (a mini tool keeps what it writes in its storagePath)"
             ),
             Refused::Process => format!(
-                "blocked: {id} may signal only the processes it started (finch's sandbox keeps every other process out of a mini tool's reach; no declaration or grant allows more)"
+                "blocked: {id} may signal only the processes it started (finch's sandbox keeps every other process out of a mini tool's reach, even out of its sight; no declaration or grant allows more)"
             ),
             Refused::Exec if !declared.shell => {
                 format!(
@@ -135,6 +135,8 @@ fn shows_refusal(text: &str) -> bool {
     ]
     .iter()
     .any(|w| lower.contains(w))
+        // In its own PID namespace a process outside the sandbox is not there to signal.
+        || (lower.contains("esrch") && (lower.contains("kill") || lower.contains("setpriority")))
 }
 
 /// Whether `error` names a path below `dir` (as given, or with its links resolved: node reports
@@ -174,6 +176,11 @@ mod tests {
             "{net}"
         );
         let fetch = h.explain("fetch failed (cause: EPERM connect EPERM 127.0.0.1:80)");
+        assert!(
+            h.explain("kill ESRCH")
+                .starts_with("blocked: finch-x may signal only the processes it started"),
+        );
+        assert_eq!(h.blocked_by("read ESRCH"), None);
         assert!(fetch.contains("declares network: false"), "{fetch}");
         let sh = h.explain("spawn /bin/sh EACCES");
         assert!(
