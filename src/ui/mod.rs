@@ -6,6 +6,7 @@
 pub mod activity;
 pub mod card;
 pub mod diff;
+pub mod fields;
 pub mod jq;
 mod table;
 
@@ -61,6 +62,8 @@ pub struct Ui {
     width: usize,
     /// `--jq`: what every JSON document and JSON line goes through on its way to stdout.
     jq: Option<std::sync::Arc<jq::JqFilter>>,
+    /// `--json FIELDS`: the fields kept of every JSON document and line, before `--jq`.
+    fields: Option<fields::JsonFields>,
 }
 
 impl Ui {
@@ -98,6 +101,7 @@ impl Ui {
             color_err: colored(stderr_tty),
             width,
             jq: None,
+            fields: None,
         }
     }
 
@@ -105,6 +109,23 @@ impl Ui {
     pub fn with_jq(mut self, jq: Option<jq::JqFilter>) -> Ui {
         self.jq = jq.map(std::sync::Arc::new);
         self
+    }
+
+    /// Keeps only `fields` of every JSON document and line (`--json FIELDS`).
+    pub fn with_fields(mut self, fields: Option<fields::JsonFields>) -> Ui {
+        self.fields = fields;
+        self
+    }
+
+    /// `value` with only the `--json FIELDS` kept (all of it without them).
+    fn selected<'v>(
+        &self,
+        value: &'v serde_json::Value,
+    ) -> Result<std::borrow::Cow<'v, serde_json::Value>> {
+        match &self.fields {
+            Some(fields) => fields.select(value).map(std::borrow::Cow::Owned),
+            None => Ok(std::borrow::Cow::Borrowed(value)),
+        }
     }
 
     /// `value` through the `--jq` filter: its outputs, one a line.
@@ -193,16 +214,18 @@ impl Ui {
 
     /// The one JSON document of a `--json` command.
     pub fn json(&self, value: &serde_json::Value) -> Result<()> {
+        let value = self.selected(value)?;
         if let Some(filter) = &self.jq {
-            return self.filtered(filter, value);
+            return self.filtered(filter, &value);
         }
-        self.line(crate::store::to_pretty_json(value).trim_end())
+        self.line(crate::store::to_pretty_json(&value).trim_end())
     }
 
     /// One compact JSON document on one line (JSON Lines output of `run` and the daemon).
     pub fn json_line(&self, value: &serde_json::Value) -> Result<()> {
+        let value = self.selected(value)?;
         if let Some(filter) = &self.jq {
-            return self.filtered(filter, value);
+            return self.filtered(filter, &value);
         }
         self.line(value.to_string())
     }
@@ -240,8 +263,9 @@ impl Ui {
     pub fn error(&self, err: &CommandError) {
         // With `--jq` stdout carries only what the filter printed: the error is on stderr.
         if self.json && !err.json_reported && self.jq.is_none() {
-            // A closed stdout leaves stderr as the only channel, which follows anyway.
-            let _ = self.json(&err.to_json());
+            // Whole, whatever `--json FIELDS` selects. A closed stdout leaves stderr as the
+            // only channel, which follows anyway.
+            let _ = self.line(crate::store::to_pretty_json(&err.to_json()).trim_end());
         }
         let label = if self.color_err {
             "Error:".red().bold().to_string()
