@@ -136,6 +136,7 @@ fn worker(
             .into_iter()
             .collect(),
         ask_unconfined: false,
+        command: "finch test",
     };
     let script = Scripted::default();
     let assembly = Assembly::new(host_options, options.ui);

@@ -131,5 +131,6 @@ pub(crate) fn host_options(ctx: &Context, args: &SessionArgs, layers: Layers) ->
         layers,
         approve_unconfined: args.approve_unconfined.clone(),
         ask_unconfined: true,
+        command: "finch run",
     }
 }

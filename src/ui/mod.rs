@@ -32,6 +32,7 @@ macro_rules! epart {
 }
 
 use std::io::{IsTerminal, Write};
+use std::sync::Mutex;
 
 use owo_colors::OwoColorize;
 
@@ -39,6 +40,49 @@ use crate::env::Env;
 use crate::error::{CommandError, Result};
 
 pub use table::{Table, TableArgs};
+
+/// Prints text above a line editor's prompt and draws the prompt again (rustyline's external
+/// printer); `false` when it could not.
+type NoticeFn = Box<dyn FnMut(&str) -> bool + Send>;
+
+/// Where `notice` goes while a line editor reads the terminal.
+static NOTICE_SINK: Mutex<Option<NoticeFn>> = Mutex::new(None);
+
+/// A line editor's printer, installed for `notice` until this is dropped.
+pub struct NoticeSink(());
+
+impl NoticeSink {
+    pub fn install(print: NoticeFn) -> NoticeSink {
+        *NOTICE_SINK
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(print);
+        NoticeSink(())
+    }
+}
+
+impl Drop for NoticeSink {
+    fn drop(&mut self) {
+        *NOTICE_SINK
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = None;
+    }
+}
+
+/// Lines another thread prints while the console may be reading a line (`finch dev`'s
+/// rebuilds): above the prompt, which is drawn again with what was typed, while a line editor
+/// reads; else on stderr.
+pub fn notice(text: &str) {
+    let mut sink = NOTICE_SINK
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(print) = sink.as_mut()
+        && print(text)
+    {
+        return;
+    }
+    drop(sink);
+    crate::eline!("{text}");
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum ColorChoice {
@@ -251,12 +295,32 @@ impl Ui {
     /// A warning on stderr; shown even with `--json` (stdout stays one document) and with
     /// `-q`, which leaves errors and warnings.
     pub fn warn(&self, text: impl AsRef<str>) {
+        crate::eline!("{}", self.warning(text));
+    }
+
+    /// What `warn` prints, for output gathered before it is printed (`notice`): on a terminal
+    /// wrapped at spaces, the lines after the first under the text, not under the label.
+    pub fn warning(&self, text: impl AsRef<str>) -> String {
         let label = if self.color_err {
             "warning:".yellow().bold().to_string()
         } else {
             "warning:".to_string()
         };
-        crate::eline!("{label} {}", crate::redact::userinfo(text.as_ref()));
+        let text = crate::redact::userinfo(text.as_ref());
+        if !self.stderr_tty {
+            return format!("{label} {text}");
+        }
+        let pad = display_width("warning: ");
+        let lines = wrap(&text, self.width.saturating_sub(pad));
+        let mut out = format!("{label} {}", lines[0]);
+        for line in &lines[1..] {
+            out.push('\n');
+            if !line.is_empty() {
+                out.push_str(&" ".repeat(pad));
+                out.push_str(line);
+            }
+        }
+        out
     }
 
     /// Reports a failed command: JSON on stdout with `--json`, `Error:`/`hint:` on stderr always.

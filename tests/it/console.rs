@@ -207,8 +207,12 @@ fn a_running_call_shows_a_spinner_and_a_cancelled_one_says_so() {
         .and_then(|s| s.rsplit('_').next())
         .unwrap()
         .to_string();
+    // The id's first 8 characters, which name the one session there is.
+    let short = &id[..8];
     assert!(
-        tail.contains(&format!("resume with `finch run --session {id}`")),
+        tail.contains(&format!(
+            "Session {short} saved; resume with `finch run --session {short}`"
+        )),
         "{id}: {tail}"
     );
 }

@@ -34,6 +34,7 @@ mod reload;
 mod runtime;
 mod sandbox;
 mod schedule;
+mod screen;
 mod scripting;
 mod serve_mcp;
 mod serve_mcp_calls;
