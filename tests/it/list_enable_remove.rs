@@ -976,11 +976,17 @@ fn a_held_lock_makes_enable_exit_5_without_writing() {
     );
     assert_eq!(out.stdout(), "", "{out}");
     out.stderr_has(&format!(
-        "Error: another finch is changing {} (pid {})",
+        "Error: another finch is changing {} (held by pid {})",
         extensions_json(&ctx).display(),
         std::process::id()
     ));
     assert!(!extensions_json(&ctx).exists());
+    // A lock file that names no pid: who holds it is not known, and the message says so.
+    lock.set_len(0).unwrap();
+    ctx.run(&["enable", "x"]).failure(5).stderr_has(&format!(
+        "Error: another finch is changing {} (held by another process)\n",
+        extensions_json(&ctx).display()
+    ));
 
     let out = ctx.run(&["--json", "disable", "x"]);
     out.failure(5);
