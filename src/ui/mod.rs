@@ -8,6 +8,7 @@ pub mod card;
 pub mod diff;
 pub mod fields;
 pub mod jq;
+pub mod params;
 mod table;
 
 /// `eprintln!` that cannot panic: on a closed or full stderr (`2>&-`, `2>/dev/full`) the line
