@@ -14,6 +14,7 @@ mod cli;
 mod completions;
 mod confine;
 mod console;
+mod docs_commands;
 mod doctor;
 mod escape;
 mod everyday;
