@@ -40,7 +40,7 @@ pub struct DevArgs {
 
 pub fn cmd_dev(ctx: &Context, args: &DevArgs) -> Result<()> {
     let dir = absolutize(args.dir.as_deref().unwrap_or(&ctx.cwd), &ctx.cwd);
-    let (manifest, _id) = authoring::load_package(&dir)?;
+    let (manifest, id) = authoring::load_package(&dir)?;
     let bundle = dir.join(manifest.main());
     let env = ctx.host_env()?;
     if build::has_build_script(&dir) {
@@ -75,6 +75,9 @@ pub fn cmd_dev(ctx: &Context, args: &DevArgs) -> Result<()> {
     let mut options: HostOptions = super::run::host_options(ctx, &args.session, layers);
     options.minitools.push(dir.clone());
     options.command = "finch dev";
+    // Its author is at the terminal: "Allow for this session" on its tools' cards, so that
+    // trying it out is not a `y` for every call.
+    options.session_allow_owners.push(id.to_string());
     ctx.ui.status(format!(
         "finch dev: watching {} — every change rebuilds and reloads it before your next line",
         dir.display()

@@ -93,6 +93,9 @@ pub struct HostOptions {
     /// Whether the terminal's card may ask about a mini tool the kernel cannot confine (not
     /// under `--jsonl` or `--serve mcp`, whose start nobody watches).
     pub ask_unconfined: bool,
+    /// Mini tools whose cards offer "Allow for this session" (`SessionState::
+    /// session_allow_owners`).
+    pub session_allow_owners: Vec<String>,
     /// The command this run answers to (`finch run`, `finch dev`): what the console's banner
     /// and its resume hint name.
     pub command: &'static str,
@@ -161,6 +164,7 @@ impl<'a> Assembly<'a> {
         }
         let mut session = SessionState::detached(cwd, project, mode, home);
         session.approve = options.approve.clone();
+        session.session_allow_owners = options.session_allow_owners.clone();
         let lock_timeout = env.settings.lock_timeout;
         let recorded = match &options.session {
             Some(id) => {

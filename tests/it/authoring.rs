@@ -1011,3 +1011,29 @@ fn dev_redraws_the_prompt_after_a_reload_and_says_each_thing_once() {
         assert!(tail.contains("resume with `finch dev --session "), "{tail}");
     }
 }
+
+/// Under `finch dev` the card of the package's own tool offers "Allow for this session": one
+/// `s`, and the next calls run without a card (a mini tool's card never offers it elsewhere).
+#[test]
+fn dev_offers_allow_for_this_session_for_the_package_under_development() {
+    use crate::cards::Pty;
+    let ctx = TestContext::new();
+    let dir = copy_built(&ctx);
+    let mut pty = Pty::spawn(&ctx, &["dev", dir.to_str().unwrap()]);
+    pty.expect("finch> ");
+    pty.send("live_greet name=Ada\r");
+    let card = pty.expect(crate::cards::CARD_SHOWN);
+    assert!(card.contains("Allow for this session"), "{card}");
+    assert!(card.contains("every live_greet call"), "{card}");
+    pty.send("s");
+    pty.expect("Allowed for this session");
+    pty.expect("Hello, Ada!");
+    pty.expect("finch> ");
+    pty.send("live_greet name=Bo\r");
+    let second = pty.expect("Hello, Bo!");
+    assert!(!second.contains("Permission needed"), "{second}");
+    pty.expect("finch> ");
+    pty.send("/quit\r");
+    let (code, tail) = pty.finish();
+    assert_eq!(code, 0, "{tail}");
+}
