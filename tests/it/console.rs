@@ -396,3 +396,33 @@ fn the_banner_wraps_at_spaces_to_the_terminal_width() {
     }
     quit(pty);
 }
+
+/// `/help` at 60 and 100 columns: each description wraps in its own column; bare `/mode` says
+/// `mode: …`, as `/mode <mode>` does.
+#[test]
+fn help_keeps_its_columns_and_mode_says_mode() {
+    let ctx = TestContext::new();
+    for cols in [60u16, 100] {
+        let width = cols.to_string();
+        let mut pty = Pty::spawn_env(&ctx, &["run"], &[("COLUMNS", &width)]);
+        pty.resize(cols, 60);
+        pty.expect(PROMPT);
+        pty.send("/help\r");
+        pty.expect("/help");
+        pty.expect(PROMPT);
+        let rows = crate::screen::rows(pty.seen(), cols, 60);
+        let start = rows
+            .iter()
+            .position(|r| r.starts_with("<Tool> {json}"))
+            .unwrap_or_else(|| panic!("no help:\n{}", rows.join("\n")));
+        let shown: Vec<String> = rows[start..rows.len() - 1]
+            .iter()
+            .map(|r| format!("{r:w$}|", w = usize::from(cols)))
+            .collect();
+        insta::assert_snapshot!(format!("console_help_{cols}"), shown.join("\n"));
+        pty.send("/mode\r");
+        pty.expect("mode: ask");
+        pty.expect(PROMPT);
+        quit(pty);
+    }
+}

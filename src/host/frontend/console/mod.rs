@@ -372,7 +372,8 @@ fn console_line(
             "mode" => match rest {
                 "ask" => set_mode(ui, host, Mode::Ask),
                 "acceptCalls" => set_mode(ui, host, Mode::AcceptCalls),
-                "" => ui.line(host.session().mode.as_str())?,
+                // As `/mode <mode>` says it.
+                "" => ui.line(format!("mode: {}", host.session().mode.as_str()))?,
                 other => {
                     return Err(CommandError::usage(format!(
                         "unknown mode \"{other}\": use /mode ask or /mode acceptCalls"
@@ -521,17 +522,36 @@ fn set_mode(ui: &Ui, host: &mut Host, mode: Mode) {
 }
 
 fn print_help(ui: &Ui) -> Result<()> {
-    let mut lines = vec![
-        "<Tool> {json}            call a tool with a JSON object of arguments".to_string(),
-        "<Tool> key=value …       call a tool with key=value arguments".to_string(),
-    ];
+    // Each description wrapped in its own column, its lines under its first.
+    let row = |usage: &str, what: &str| -> Vec<String> {
+        let column = 25;
+        crate::ui::wrap(what, ui.width().saturating_sub(column))
+            .into_iter()
+            .enumerate()
+            .map(|(i, part)| {
+                if i == 0 {
+                    format!("{usage:<24} {part}")
+                } else {
+                    format!("{:column$}{part}", "")
+                }
+            })
+            .collect()
+    };
+    let mut lines = row(
+        "<Tool> {json}",
+        "call a tool with a JSON object of arguments",
+    );
+    lines.extend(row(
+        "<Tool> key=value …",
+        "call a tool with key=value arguments",
+    ));
     for (command, what) in editor::COMMANDS {
         let usage = match *command {
             "/search" => "/search <query>",
             "/mode" => "/mode [ask|acceptCalls]",
             other => other,
         };
-        lines.push(format!("{usage:<24} {what}"));
+        lines.extend(row(usage, what));
     }
     lines.push(String::new());
     lines.push(
