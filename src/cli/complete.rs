@@ -120,7 +120,7 @@ pub fn session_ids() -> Vec<CompletionCandidate> {
 
 /// The tools a call could name: the built-ins, the suites and what the last `finch reload`
 /// cached.
-fn known_tools() -> crate::host::catalog::Catalog {
+pub(crate) fn known_tools() -> crate::host::catalog::Catalog {
     use crate::host::Provider;
     let mut defs = crate::host::builtins::Builtins.defs();
     defs.extend(crate::host::suites::Suites::default().defs());
