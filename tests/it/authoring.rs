@@ -1037,3 +1037,36 @@ fn dev_offers_allow_for_this_session_for_the_package_under_development() {
     let (code, tail) = pty.finish();
     assert_eq!(code, 0, "{tail}");
 }
+
+/// `pack`'s summary on a terminal 60 columns wide wraps at spaces: every line fits, no word is
+/// cut.
+#[test]
+fn pack_summary_wraps_at_spaces_on_a_terminal() {
+    use crate::cards::Pty;
+    let ctx = TestContext::new();
+    let dir = copy_built(&ctx);
+    let mut pty = Pty::spawn_env(&ctx, &["pack", dir.to_str().unwrap()], &[("COLUMNS", "60")]);
+    pty.resize(60, 40);
+    let (code, shown) = pty.finish();
+    assert_eq!(code, 0, "{shown}");
+    let rows = crate::screen::rows(&shown, 60, 40);
+    let summary = rows
+        .iter()
+        .position(|r| r.contains("live-1.0.0.tgz"))
+        .unwrap_or_else(|| panic!("{}", rows.join("\n")));
+    let text = rows[summary..].join(" ");
+    for word in [
+        "files,",
+        "unpacked);",
+        "installed",
+        "activated",
+        "scratch",
+        "tool",
+    ] {
+        assert!(
+            text.split_whitespace().any(|w| w == word),
+            "{word} cut:\n{}",
+            rows.join("\n")
+        );
+    }
+}
