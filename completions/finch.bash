@@ -1,20 +1,38 @@
-
 _clap_complete_finch() {
     local IFS=$'\013'
-    local _CLAP_COMPLETE_INDEX=${COMP_CWORD}
     local _CLAP_COMPLETE_COMP_TYPE=${COMP_TYPE}
     if compopt +o nospace 2> /dev/null; then
         local _CLAP_COMPLETE_SPACE=false
     else
         local _CLAP_COMPLETE_SPACE=true
     fi
-    local words=("${COMP_WORDS[@]}")
-    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-        words[COMP_CWORD]="$2"
-    fi
+    # The words as typed: a piece that follows the one before it with no space between them
+    # (bash split it at a COMP_WORDBREAKS character) is joined to it.
+    local words=() index=0 pos=0 i piece rest gap prefix=""
+    for (( i = 0; i < ${#COMP_WORDS[@]}; i++ )); do
+        piece=${COMP_WORDS[i]}
+        rest=${COMP_LINE:pos}
+        gap=${rest%%[![:space:]]*}
+        pos=$(( pos + ${#gap} ))
+        if (( i > 0 && ${#gap} == 0 )) && [[ -n $piece ]]; then
+            words[${#words[@]}-1]+=$piece
+        else
+            words+=("$piece")
+        fi
+        pos=$(( pos + ${#piece} ))
+        if (( i == COMP_CWORD )); then
+            index=$(( ${#words[@]} - 1 ))
+            # After a bare `=` readline completes the empty text that follows it.
+            if [[ $piece == *[!=:]* ]]; then
+                prefix=${words[index]%"$piece"}
+            else
+                prefix=${words[index]}
+            fi
+        fi
+    done
     COMPREPLY=( $( \
         _CLAP_IFS="$IFS" \
-        _CLAP_COMPLETE_INDEX="$_CLAP_COMPLETE_INDEX" \
+        _CLAP_COMPLETE_INDEX="$index" \
         _CLAP_COMPLETE_COMP_TYPE="$_CLAP_COMPLETE_COMP_TYPE" \
         _CLAP_COMPLETE_SPACE="$_CLAP_COMPLETE_SPACE" \
         COMPLETE="bash" \
@@ -22,7 +40,12 @@ _clap_complete_finch() {
     ) )
     if [[ $? != 0 ]]; then
         unset COMPREPLY
-    elif [[ $_CLAP_COMPLETE_SPACE == false ]] && [[ "${COMPREPLY-}" =~ [=/:]$ ]]; then
+        return
+    fi
+    if [[ -n $prefix ]]; then
+        COMPREPLY=( "${COMPREPLY[@]#"$prefix"}" )
+    fi
+    if [[ $_CLAP_COMPLETE_SPACE == false ]] && [[ "${COMPREPLY-}" =~ [=/:]$ ]]; then
         compopt -o nospace
     fi
 }
@@ -31,4 +54,3 @@ if [[ "${BASH_VERSINFO[0]}" -eq 4 && "${BASH_VERSINFO[1]}" -ge 4 || "${BASH_VERS
 else
     complete -o nospace -o bashdefault -F _clap_complete_finch finch
 fi
-

@@ -133,8 +133,16 @@ pub fn main() -> ExitCode {
     } else {
         <Cli as clap::CommandFactory>::command()
     }));
+    // `--json name,layer`: the word after `--json` is its field list where the command has no
+    // place for it (`ui::fields`).
+    let args = ui::fields::split_json_fields(std::env::args_os().collect(), |args| {
+        match command.clone().try_get_matches_from(args) {
+            Ok(_) => true,
+            Err(e) => !e.use_stderr(),
+        }
+    });
     let parsed = command
-        .try_get_matches_from_mut(std::env::args_os())
+        .try_get_matches_from_mut(args)
         .and_then(|mut matches| Cli::from_arg_matches_mut(&mut matches));
     let cli = match parsed {
         Ok(cli) => cli,
@@ -142,7 +150,10 @@ pub fn main() -> ExitCode {
             let code = if err.use_stderr() { 2 } else { 0 };
             // Clap stops before `--json` is known, so look for it by hand: with it, a usage error
             // is a JSON document on stdout like every other error.
-            if code == 2 && std::env::args_os().any(|a| a == "--json") {
+            if code == 2
+                && std::env::args_os()
+                    .any(|a| a == "--json" || a.to_string_lossy().starts_with("--json="))
+            {
                 let message = err
                     .kind()
                     .as_str()
@@ -181,12 +192,19 @@ pub fn main() -> ExitCode {
         }
     };
     let ui = Ui::new(
-        g.json || jq.is_some(),
+        g.json.is_some() || jq.is_some(),
         g.quiet,
         g.verbose,
         g.yes,
         g.color,
         &env,
+    )
+    .with_fields(
+        g.json
+            .clone()
+            .flatten()
+            .as_deref()
+            .map(ui::fields::JsonFields::parse),
     )
     .with_jq(jq);
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));

@@ -1,6 +1,11 @@
 //! Building a package the way its author does: `npm run build` when `package.json` has a
 //! `build` script. `finch test` builds only when the entry is missing or older than a source
 //! (`is_stale`); `finch dev` and `finch pack` always build.
+//!
+//! Before a build, what the package declares and `node_modules` lacks is installed, as cargo
+//! and uv fetch what a build needs: `npm install` (`missing_dependencies`, `install`), said on
+//! stderr by the command. A fresh `finch new X && cd X && finch test` then builds instead of
+//! failing with `esbuild: not found`.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -55,6 +60,55 @@ fn modified(path: &Path) -> Option<SystemTime> {
     std::fs::metadata(path).and_then(|m| m.modified()).ok()
 }
 
+/// The dependencies `package.json` declares (`dependencies`, `devDependencies`) that are not
+/// installed in the package's own `node_modules`, in the order declared.
+pub fn missing_dependencies(dir: &Path) -> Vec<String> {
+    let Some(package) = std::fs::read_to_string(dir.join("package.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+    else {
+        return Vec::new();
+    };
+    let modules = dir.join("node_modules");
+    ["dependencies", "devDependencies"]
+        .iter()
+        .filter_map(|field| package[field].as_object())
+        .flat_map(|deps| deps.keys())
+        // A name with a path in it would look outside node_modules: not a name npm installs.
+        .filter(|name| !name.contains("..") && !name.starts_with('/'))
+        .filter(|name| !modules.join(name).join("package.json").is_file())
+        .cloned()
+        .collect()
+}
+
+/// Runs `npm install` in `dir`; its output on success, and in the error on failure.
+pub fn install(dir: &Path) -> Result<String, AuthoringError> {
+    let out = Command::new("npm")
+        .args(["install", "--no-audit", "--no-fund"])
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(AuthoringError::NoNpm)?;
+    let mut output = String::from_utf8_lossy(&out.stdout).into_owned();
+    output.push_str(&String::from_utf8_lossy(&out.stderr));
+    if out.status.success() {
+        Ok(output)
+    } else {
+        Err(AuthoringError::InstallFailed {
+            status: exit_status(out.status),
+            output,
+        })
+    }
+}
+
+/// `code 3`, or `a signal`: how a child ended, for a message.
+fn exit_status(status: std::process::ExitStatus) -> String {
+    match status.code() {
+        Some(code) => format!("code {code}"),
+        None => "a signal".to_string(),
+    }
+}
+
 /// Runs `npm run build` in `dir`; its output (stdout and stderr) on success, and in the error
 /// on failure.
 pub fn run(dir: &Path) -> Result<String, AuthoringError> {
@@ -69,11 +123,10 @@ pub fn run(dir: &Path) -> Result<String, AuthoringError> {
     if out.status.success() {
         Ok(output)
     } else {
-        let status = match out.status.code() {
-            Some(code) => format!("code {code}"),
-            None => "a signal".to_string(),
-        };
-        Err(AuthoringError::BuildFailed { status, output })
+        Err(AuthoringError::BuildFailed {
+            status: exit_status(out.status),
+            output,
+        })
     }
 }
 
@@ -104,6 +157,27 @@ mod tests {
         assert!(!is_stale(root, &entry));
         std::fs::write(root.join("src/deep/a.ts"), "changed").unwrap();
         assert!(is_stale(root, &entry));
+    }
+
+    #[test]
+    fn missing_dependencies_are_the_declared_ones_node_modules_lacks() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        assert!(missing_dependencies(root).is_empty());
+        std::fs::write(
+            root.join("package.json"),
+            r#"{"dependencies":{"a":"1"},"devDependencies":{"esbuild":"0.28.2","@s/b":"1","../x":"1"}}"#,
+        )
+        .unwrap();
+        assert_eq!(missing_dependencies(root), ["a", "esbuild", "@s/b"]);
+        for name in ["a", "@s/b"] {
+            let p = root.join("node_modules").join(name);
+            std::fs::create_dir_all(&p).unwrap();
+            std::fs::write(p.join("package.json"), "{}").unwrap();
+        }
+        // A directory without its package.json is an install cut short: still missing.
+        std::fs::create_dir_all(root.join("node_modules/esbuild")).unwrap();
+        assert_eq!(missing_dependencies(root), ["esbuild"]);
     }
 
     #[test]

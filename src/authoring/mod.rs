@@ -47,7 +47,9 @@ pub enum AuthoringError {
     NoTools,
     #[error("the build failed: `npm run build` exited with {status}")]
     BuildFailed { status: String, output: String },
-    #[error("cannot run `npm run build`: {0}")]
+    #[error("`npm install` failed (exited with {status}), so the package cannot build")]
+    InstallFailed { status: String, output: String },
+    #[error("cannot run npm: {0}")]
     NoNpm(std::io::Error),
     #[error("cannot {what}: {source}")]
     Io {
@@ -91,6 +93,9 @@ impl From<AuthoringError> for CommandError {
             AuthoringError::BuildFailed { .. } => CommandError::failed(message)
                 .with_code("build_failed")
                 .with_hint("the build's output is above; fix it and run the command again"),
+            AuthoringError::InstallFailed { .. } => CommandError::failed(message)
+                .with_code("install_failed")
+                .with_hint("npm's output is above; check that the npm registry is reachable, or run `npm install` in the package yourself"),
             AuthoringError::NoNpm(_) => CommandError::failed(message)
                 .with_code("no_npm")
                 .with_hint("install node and npm (node 20 or later), or build the package yourself first"),

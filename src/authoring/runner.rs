@@ -136,6 +136,8 @@ fn worker(
             .into_iter()
             .collect(),
         ask_unconfined: false,
+        session_allow_owners: Vec::new(),
+        command: "finch test",
     };
     let script = Scripted::default();
     let assembly = Assembly::new(host_options, options.ui);

@@ -2,7 +2,8 @@
 //! directory, its events debounced — a burst of saves (an editor's write-and-rename, a `git
 //! checkout`) is one change, reported once the package has been quiet for `QUIET`. Files the
 //! build writes and what npm installs (`dist/`, `node_modules/`, `.git/`, `*.tgz`) are not
-//! changes, so a rebuild never triggers itself.
+//! changes, so a rebuild never triggers itself; nor are an editor's scratch files or the temp
+//! file of finch's own atomic writes (`is_scratch`).
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
@@ -75,16 +76,69 @@ impl Watcher {
             return None;
         }
         let name = rel.file_name()?.to_str()?;
-        if name.ends_with(".tgz") || name.ends_with('~') || name.starts_with(".#") {
+        if name.ends_with(".tgz") || is_scratch(name) {
             return None;
         }
         Some(rel.to_path_buf())
     }
 }
 
+/// Whether a file name is an editor's or a tool's scratch file rather than a source: backups
+/// (`x~`), vim's swap files (`.x.swp`, `.swo`, …) and the file it writes to test a directory
+/// (`4913`), emacs' lock and autosave files (`.#x`, `#x#`), JetBrains' and Kate's temporaries,
+/// and the temp file of an atomic write (`*.tmp`: finch's own `.finch.test.json.XXXX.tmp` when
+/// `finch test --update` writes the cases).
+fn is_scratch(name: &str) -> bool {
+    let vim_swap = name.starts_with('.')
+        && name
+            .rsplit_once('.')
+            .is_some_and(|(_, ext)| ext.len() == 3 && ext.starts_with("sw"));
+    name.ends_with('~')
+        || name.starts_with(".#")
+        || (name.len() > 1 && name.starts_with('#') && name.ends_with('#'))
+        || vim_swap
+        || name == "4913"
+        || name.ends_with("___jb_tmp___")
+        || name.ends_with("___jb_old___")
+        || name.ends_with(".kate-swp")
+        || name.ends_with(".tmp")
+        || name == ".DS_Store"
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scratch_files_of_editors_and_of_finch_are_not_sources() {
+        for name in [
+            "index.ts~",
+            ".index.ts.swp",
+            ".index.ts.swo",
+            ".index.ts.swx",
+            "4913",
+            ".#index.ts",
+            "#index.ts#",
+            "index.ts___jb_tmp___",
+            "index.ts___jb_old___",
+            ".index.ts.kate-swp",
+            ".finch.test.json.aB3xYz.tmp",
+            ".DS_Store",
+        ] {
+            assert!(is_scratch(name), "{name}");
+        }
+        for name in [
+            "index.ts",
+            "finch.test.json",
+            ".gitignore",
+            "#",
+            "notes.swift",
+            ".eslintrc.json",
+            "4914",
+        ] {
+            assert!(!is_scratch(name), "{name}");
+        }
+    }
 
     #[test]
     fn a_burst_of_writes_is_one_change_and_dist_is_no_change() {

@@ -37,7 +37,32 @@ fn candidates(
         .collect()
 }
 
-/// The ids of the mini tools installed in either tier (the directory names).
+/// The words already typed on the line, the one under the cursor left out: an id given once
+/// is not offered again (`finch enable a <Tab>`).
+fn typed_elsewhere() -> Vec<String> {
+    let Some((words, index)) = words_being_completed() else {
+        return Vec::new();
+    };
+    words
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| *i != index)
+        .map(|(_, w)| w)
+        .collect()
+}
+
+/// A value as the shell inserts it: for bash, which inserts an answer as it is, a space is
+/// escaped (`Morning\ digest`); the other shells quote what they insert themselves.
+fn as_shell_word(value: &str) -> String {
+    if std::env::var("COMPLETE").as_deref() == Ok("bash") {
+        value.replace(' ', "\\ ")
+    } else {
+        value.to_string()
+    }
+}
+
+/// The ids of the mini tools installed in either tier (the directory names), but those typed
+/// on the line already.
 pub fn installed_ids() -> Vec<CompletionCandidate> {
     let Some(homes) = homes() else {
         return Vec::new();
@@ -55,15 +80,27 @@ pub fn installed_ids() -> Vec<CompletionCandidate> {
         }
     }
     ids.sort();
+    let typed = typed_elsewhere();
+    ids.retain(|id| !typed.contains(id));
     candidates(ids.into_iter().map(|id| (id, None)))
 }
 
-/// Scheduled tasks' ids, with their names.
+/// Scheduled tasks: their ids (with their names) and their names (with their ids), as the
+/// commands take either.
 pub fn task_ids() -> Vec<CompletionCandidate> {
     let Some(file) = homes().and_then(|h| crate::schedule::tasks::load(&h).ok()) else {
         return Vec::new();
     };
-    candidates(file.tasks.into_iter().map(|t| (t.id, Some(t.name))))
+    let ids = file
+        .tasks
+        .iter()
+        .map(|t| (t.id.clone(), Some(t.name.clone())));
+    let names = file
+        .tasks
+        .iter()
+        .filter(|t| !t.name.trim().is_empty())
+        .map(|t| (as_shell_word(&t.name), Some(t.id.clone())));
+    candidates(ids.chain(names).collect::<Vec<_>>())
 }
 
 /// Sessions' short ids, most recent first, with their titles.
@@ -83,7 +120,7 @@ pub fn session_ids() -> Vec<CompletionCandidate> {
 
 /// The tools a call could name: the built-ins, the suites and what the last `finch reload`
 /// cached.
-fn known_tools() -> crate::host::catalog::Catalog {
+pub(crate) fn known_tools() -> crate::host::catalog::Catalog {
     use crate::host::Provider;
     let mut defs = crate::host::builtins::Builtins.defs();
     defs.extend(crate::host::suites::Suites::default().defs());
@@ -326,12 +363,76 @@ pub fn memory_files() -> Vec<CompletionCandidate> {
     candidates(files)
 }
 
+/// bash's registration: clap's protocol (`COMPLETE=bash finch -- <words>`, the word under the
+/// cursor in `_CLAP_COMPLETE_INDEX`, answers split at `_CLAP_IFS`), with the words joined back
+/// where bash split them at `=` or `:` (`COMP_WORDBREAKS`), so `tool call Memory action=<Tab>`
+/// reaches finch as the word `action=` and not as `action` `=`. The answers are whole words
+/// (`action=search`); bash replaces only the piece after the last break, so the part before it
+/// is taken off them.
+const BASH_REGISTRATION: &str = r#"_clap_complete_finch() {
+    local IFS=$'\013'
+    local _CLAP_COMPLETE_COMP_TYPE=${COMP_TYPE}
+    if compopt +o nospace 2> /dev/null; then
+        local _CLAP_COMPLETE_SPACE=false
+    else
+        local _CLAP_COMPLETE_SPACE=true
+    fi
+    # The words as typed: a piece that follows the one before it with no space between them
+    # (bash split it at a COMP_WORDBREAKS character) is joined to it.
+    local words=() index=0 pos=0 i piece rest gap prefix=""
+    for (( i = 0; i < ${#COMP_WORDS[@]}; i++ )); do
+        piece=${COMP_WORDS[i]}
+        rest=${COMP_LINE:pos}
+        gap=${rest%%[![:space:]]*}
+        pos=$(( pos + ${#gap} ))
+        if (( i > 0 && ${#gap} == 0 )) && [[ -n $piece ]]; then
+            words[${#words[@]}-1]+=$piece
+        else
+            words+=("$piece")
+        fi
+        pos=$(( pos + ${#piece} ))
+        if (( i == COMP_CWORD )); then
+            index=$(( ${#words[@]} - 1 ))
+            # After a bare `=` readline completes the empty text that follows it.
+            if [[ $piece == *[!=:]* ]]; then
+                prefix=${words[index]%"$piece"}
+            else
+                prefix=${words[index]}
+            fi
+        fi
+    done
+    COMPREPLY=( $( \
+        _CLAP_IFS="$IFS" \
+        _CLAP_COMPLETE_INDEX="$index" \
+        _CLAP_COMPLETE_COMP_TYPE="$_CLAP_COMPLETE_COMP_TYPE" \
+        _CLAP_COMPLETE_SPACE="$_CLAP_COMPLETE_SPACE" \
+        COMPLETE="bash" \
+        "finch" -- "${words[@]}" \
+    ) )
+    if [[ $? != 0 ]]; then
+        unset COMPREPLY
+        return
+    fi
+    if [[ -n $prefix ]]; then
+        COMPREPLY=( "${COMPREPLY[@]#"$prefix"}" )
+    fi
+    if [[ $_CLAP_COMPLETE_SPACE == false ]] && [[ "${COMPREPLY-}" =~ [=/:]$ ]]; then
+        compopt -o nospace
+    fi
+}
+if [[ "${BASH_VERSINFO[0]}" -eq 4 && "${BASH_VERSINFO[1]}" -ge 4 || "${BASH_VERSINFO[0]}" -gt 4 ]]; then
+    complete -o nospace -o bashdefault -o nosort -F _clap_complete_finch finch
+else
+    complete -o nospace -o bashdefault -F _clap_complete_finch finch
+fi
+"#;
+
 /// The registration script of `finch completions <shell>` for a shell the dynamic engine
 /// knows; `None` for the others, which keep clap's static script.
 pub fn registration(shell: &str) -> Option<Vec<u8>> {
-    use clap_complete::env::{Bash, Elvish, EnvCompleter, Fish, Powershell, Zsh};
+    use clap_complete::env::{Elvish, EnvCompleter, Fish, Powershell, Zsh};
     let completer: &dyn EnvCompleter = match shell {
-        "bash" => &Bash,
+        "bash" => return Some(BASH_REGISTRATION.as_bytes().to_vec()),
         "zsh" => &Zsh,
         "fish" => &Fish,
         "powershell" => &Powershell,

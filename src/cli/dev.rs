@@ -40,7 +40,7 @@ pub struct DevArgs {
 
 pub fn cmd_dev(ctx: &Context, args: &DevArgs) -> Result<()> {
     let dir = absolutize(args.dir.as_deref().unwrap_or(&ctx.cwd), &ctx.cwd);
-    let (manifest, _id) = authoring::load_package(&dir)?;
+    let (manifest, id) = authoring::load_package(&dir)?;
     let bundle = dir.join(manifest.main());
     let env = ctx.host_env()?;
     if build::has_build_script(&dir) {
@@ -74,6 +74,10 @@ pub fn cmd_dev(ctx: &Context, args: &DevArgs) -> Result<()> {
     };
     let mut options: HostOptions = super::run::host_options(ctx, &args.session, layers);
     options.minitools.push(dir.clone());
+    options.command = "finch dev";
+    // Its author is at the terminal: "Allow for this session" on its tools' cards, so that
+    // trying it out is not a `y` for every call.
+    options.session_allow_owners.push(id.to_string());
     ctx.ui.status(format!(
         "finch dev: watching {} — every change rebuilds and reloads it before your next line",
         dir.display()
@@ -97,7 +101,8 @@ pub fn cmd_dev(ctx: &Context, args: &DevArgs) -> Result<()> {
     crate::host::frontend::console::run(env, &assembly)
 }
 
-/// One change: build, activate once, reload the console when both worked.
+/// One change: build, activate once, reload the console when both worked. What it says is
+/// printed at once, above the console's prompt (`ui::notice`), which is drawn again.
 fn rebuild(
     ui: &crate::ui::Ui,
     env: &HostEnv,
@@ -106,37 +111,53 @@ fn rebuild(
     changed: &[PathBuf],
     consent: &Agreement,
 ) {
+    let lines = rebuilt(ui, env, dir, bundle, changed, consent);
+    crate::ui::notice(&lines.join("\n"));
+}
+
+/// `rebuild`'s work, and the lines that say how it went.
+fn rebuilt(
+    ui: &crate::ui::Ui,
+    env: &HostEnv,
+    dir: &Path,
+    bundle: &Path,
+    changed: &[PathBuf],
+    consent: &Agreement,
+) -> Vec<String> {
     let names: Vec<String> = changed.iter().map(|p| p.display().to_string()).collect();
-    crate::eline!("\nchanged: {}", names.join(", "));
+    let mut lines = vec![String::new()];
+    lines.extend(ui.prose_err(&format!("changed: {}", names.join(", "))));
     if build::has_build_script(dir) {
         match build::run(dir) {
-            Ok(output) => ui.detail(output.trim_end()),
+            Ok(output) if ui.verbose => lines.push(output.trim_end().to_string()),
+            Ok(_) => {}
             Err(AuthoringError::BuildFailed { output, status }) => {
-                crate::eline!("{}", annotated(output.trim_end(), bundle, dir));
-                ui.warn(format!(
+                lines.push(annotated(output.trim_end(), bundle, dir));
+                lines.push(ui.warning(format!(
                     "the build failed (npm run build exited with {status}); the last good version stays loaded"
-                ));
-                return;
+                )));
+                return lines;
             }
             Err(e) => {
-                ui.warn(format!("{e}; the last good version stays loaded"));
-                return;
+                lines.push(ui.warning(format!("{e}; the last good version stays loaded")));
+                return lines;
             }
         }
     }
     match activation(env, dir, consent) {
         Ok(tools) => {
             crate::host::control::request_reload();
-            crate::eline!(
+            lines.extend(ui.prose_err(&format!(
                 "rebuilt: {tools} tool{} — reloaded before your next line",
                 if tools == 1 { "" } else { "s" }
-            );
+            )));
         }
-        Err(error) => ui.warn(format!(
+        Err(error) => lines.push(ui.warning(format!(
             "the new version does not activate: {}; the last good version stays loaded",
             annotated(&error, bundle, dir)
-        )),
+        ))),
     }
+    lines
 }
 
 /// How the scratch start of `activation` agrees that the package runs unconfined where the

@@ -36,7 +36,7 @@ pub enum MemoryCommand {
     },
     /// Replace exactly one entry
     #[command(
-        after_help = "The old text matches an entry by substring (case-sensitive). With --id, give only the new text."
+        after_help = "The old text matches an entry by substring (case-sensitive; ignoring case and accents when it matches nothing so). With --id, give only the new text."
     )]
     Replace {
         /// Text that matches the entry to replace (omit with --id)

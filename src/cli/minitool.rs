@@ -393,11 +393,18 @@ pub fn cmd_enable(ctx: &Context, args: &IdArgs, enable: bool) -> Result<()> {
                 ));
             }
             lines.push(format!("{} Enabled {id}", ctx.ui.green("✓")));
+            // The official CLI's note, word for word (its tests and the app read it), then
+            // what finch does: it confines each mini tool to its manifest.
             lines.push("  Note: CLI enable does not grant fine-grained permissions yet. Review extension permissions in Finch when available.".to_string());
+            if c.installed {
+                lines.push(format!("  finch runs it held by the kernel to the permissions its manifest declares; `finch sandbox grant {id}` gives it more."));
+            }
         } else {
             lines.push(format!("{} Disabled {id}", ctx.ui.green("✓")));
         }
     }
+    // Wrapped at spaces on a terminal, each note's lines under its indentation.
+    let lines: Vec<String> = lines.iter().flat_map(|l| ctx.ui.prose(l)).collect();
     ctx.ui.done(lines)
 }
 

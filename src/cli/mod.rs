@@ -79,9 +79,10 @@ fn with_examples(mut cmd: clap::Command, path: &str) -> clap::Command {
 
 #[derive(Debug, Clone, Args)]
 pub struct GlobalArgs {
-    /// Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`)
-    #[arg(long, global = true, help_heading = GLOBAL)]
-    pub json: bool,
+    /// Print machine-readable JSON on stdout (JSON Lines for `run` and `schedule daemon`), only
+    /// FIELDS if named (`--json id,name`)
+    #[arg(long, global = true, value_name = "FIELDS", num_args = 0..=1, require_equals = true, help_heading = GLOBAL)]
+    pub json: Option<Option<String>>,
     /// Filter the JSON output with a jq expression (implies --json)
     #[arg(long, global = true, value_name = "EXPR", help_heading = GLOBAL)]
     pub jq: Option<String>,

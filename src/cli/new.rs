@@ -96,8 +96,8 @@ pub fn cmd_new(ctx: &Context, args: &NewArgs) -> Result<()> {
     ));
     ctx.ui.status("Next:");
     ctx.ui.status(format!("  cd {shown}"));
-    ctx.ui.status("  npm install     # esbuild, the bundler");
-    ctx.ui
-        .status("  finch test      # builds, then runs finch.test.json");
+    ctx.ui.status(
+        "  finch test      # npm install (esbuild, the bundler), builds, runs finch.test.json",
+    );
     Ok(())
 }

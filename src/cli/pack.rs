@@ -84,14 +84,15 @@ pub fn cmd_pack(ctx: &Context, args: &PackArgs) -> Result<()> {
         .map(|f| format!("{:>width$}  {}", human(f.size), f.path))
         .collect();
     lines.push(String::new());
-    lines.push(format!(
+    // The summary wrapped at spaces on a terminal (the tarball's path stays whole).
+    lines.extend(ctx.ui.prose(&format!(
         "{}: {name}@{version}, {} files, {} ({} unpacked); installed and activated in a scratch home with {tools} tool{}",
         tarball.display(),
         list.len(),
         human(size),
         human(unpacked),
         if tools == 1 { "" } else { "s" }
-    ));
+    )));
     ctx.ui.lines(lines)
 }
 

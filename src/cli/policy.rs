@@ -62,9 +62,10 @@ pub struct CheckArgs {
     /// `mcp__<server>__<tool>`, or `<mini-tool-id>_<tool>`
     #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::tool_names))]
     pub tool: String,
-    /// The call's arguments as a JSON object, e.g. '{"command":"ls -la"}'
-    #[arg(value_name = "JSON")]
-    pub args: Option<String>,
+    /// The call's arguments: one JSON object, e.g. '{"command":"ls -la"}', or key=value pairs
+    /// as `tool call` takes them (command="ls -la")
+    #[arg(value_name = "ARGS")]
+    pub args: Vec<String>,
     /// Permission mode of the run
     #[arg(long, value_enum, default_value_t = ModeArg::Ask)]
     pub mode: ModeArg,
@@ -315,7 +316,21 @@ fn session_facts(ctx: &Context, query: &str) -> Result<SessionFacts> {
 }
 
 fn check(ctx: &Context, args: &CheckArgs) -> Result<()> {
-    let given_args = parse_args(&args.tool, args.args.as_deref())?;
+    let given_args = match args.args.as_slice() {
+        [] => Value::Object(Map::new()),
+        // One word that is no key=value: the JSON object (or the error that says it is not).
+        [one] if one.trim_start().starts_with('{') || !one.contains('=') => {
+            parse_args(&args.tool, one)?
+        }
+        words => {
+            let catalog = crate::cli::complete::known_tools();
+            let schema = match catalog.lookup(&args.tool) {
+                crate::host::catalog::Lookup::Found(i) => Some(&catalog.get(i).def.input_schema),
+                _ => None,
+            };
+            crate::host::frontend::console::key_values(&args.tool, words, schema)?
+        }
+    };
     // The call as the gateway judges it: pi's built-ins become finch's.
     let (judged_tool, call_args) = match args.agent {
         AgentArg::Pi => pi::translate(&args.tool, &given_args)
@@ -526,10 +541,7 @@ fn check(ctx: &Context, args: &CheckArgs) -> Result<()> {
 }
 
 /// The JSON arguments: absent means `{}`; anything but an object is a usage error.
-fn parse_args(tool: &str, text: Option<&str>) -> Result<Value> {
-    let Some(text) = text else {
-        return Ok(Value::Object(Map::new()));
-    };
+fn parse_args(tool: &str, text: &str) -> Result<Value> {
     let hint = "pass one JSON object, e.g. finch policy check Bash '{\"command\":\"ls -la\"}'";
     let value: Value = serde_json::from_str(text).map_err(|e| {
         CommandError::usage(format!(

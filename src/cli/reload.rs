@@ -113,8 +113,8 @@ pub fn cmd_reload(ctx: &Context, args: &ReloadArgs) -> Result<()> {
             }
         }
         ctx.ui.done_line(format!(
-            "Catalog: {} mini tool and MCP tools → {}",
-            tools,
+            "Catalog: {tools} tool{} of mini tools and MCP servers → {}",
+            if tools == 1 { "" } else { "s" },
             cache.display()
         ))?;
         if !signalled.is_empty() {

@@ -131,5 +131,7 @@ pub(crate) fn host_options(ctx: &Context, args: &SessionArgs, layers: Layers) ->
         layers,
         approve_unconfined: args.approve_unconfined.clone(),
         ask_unconfined: true,
+        session_allow_owners: Vec::new(),
+        command: "finch run",
     }
 }

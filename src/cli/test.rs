@@ -133,8 +133,10 @@ pub(crate) fn build_if_stale(
     run_build(ctx, dir)
 }
 
-/// `npm run build`, its output shown when it fails (and with --verbose).
+/// `npm run build`, its output shown when it fails (and with --verbose); first `npm install`
+/// when `node_modules` lacks what the package declares (`install_missing`).
 pub(crate) fn run_build(ctx: &Context, dir: &Path) -> Result<()> {
+    install_missing(&ctx.ui, dir)?;
     ctx.ui.status("Building: npm run build");
     match build::run(dir) {
         Ok(output) => {
@@ -147,6 +149,43 @@ pub(crate) fn run_build(ctx: &Context, dir: &Path) -> Result<()> {
             }
             Err(e.into())
         }
+    }
+}
+
+/// `npm install` when `node_modules` lacks a dependency `package.json` declares, saying so
+/// first (as cargo and uv fetch what a build needs, never a bare `esbuild: not found`); npm's
+/// output shown when it fails (and with --verbose).
+pub(crate) fn install_missing(ui: &crate::ui::Ui, dir: &Path) -> Result<()> {
+    let missing = build::missing_dependencies(dir);
+    if missing.is_empty() {
+        return Ok(());
+    }
+    ui.status(format!(
+        "Installing: npm install (node_modules lacks {})",
+        listed(&missing)
+    ));
+    match build::install(dir) {
+        Ok(output) => {
+            ui.detail(output.trim_end());
+            Ok(())
+        }
+        Err(e) => {
+            if let AuthoringError::InstallFailed { output, .. } = &e {
+                crate::eline!("{}", output.trim_end());
+            }
+            Err(e.into())
+        }
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`, `a, b and 3 more`.
+fn listed(names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [a, b] => format!("{a} and {b}"),
+        [a, b, c] => format!("{a}, {b} and {c}"),
+        [a, b, rest @ ..] => format!("{a}, {b} and {} more", rest.len()),
     }
 }
 

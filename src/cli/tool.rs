@@ -564,16 +564,18 @@ fn cmd_info(ctx: &Context, args: &InfoArgs) -> Result<()> {
     }
     lines.push(String::new());
     lines.extend(tool.def.description.lines().map(str::to_string));
-    // Wrapped at spaces to the terminal (never on a pipe); the schema is JSON, left as it is.
+    // Wrapped at spaces to the terminal (never on a pipe); the parameters as a table whose
+    // descriptions wrap the same way (`--json` keeps the schema).
     let mut lines: Vec<String> = lines.iter().flat_map(|l| ctx.ui.prose(l)).collect();
+    let width = ctx.ui.stdout_tty.then(|| ctx.ui.width());
+    let parameters = crate::ui::params::parameter_rows(&tool.def.input_schema, width);
     lines.push(String::new());
-    lines.push("input schema:".into());
-    lines.extend(
-        crate::store::to_pretty_json(&tool.def.input_schema)
-            .trim_end()
-            .lines()
-            .map(str::to_string),
-    );
+    if parameters.is_empty() {
+        lines.push("parameters: none".into());
+    } else {
+        lines.push("parameters:".into());
+        lines.extend(parameters);
+    }
     ctx.ui.lines(lines)
 }
 

@@ -93,6 +93,12 @@ pub struct HostOptions {
     /// Whether the terminal's card may ask about a mini tool the kernel cannot confine (not
     /// under `--jsonl` or `--serve mcp`, whose start nobody watches).
     pub ask_unconfined: bool,
+    /// Mini tools whose cards offer "Allow for this session" (`SessionState::
+    /// session_allow_owners`).
+    pub session_allow_owners: Vec<String>,
+    /// The command this run answers to (`finch run`, `finch dev`): what the console's banner
+    /// and its resume hint name.
+    pub command: &'static str,
 }
 
 /// Builds hosts from one set of options, and reloads them: what a front end holds on to.
@@ -102,6 +108,9 @@ pub struct Assembly<'a> {
     /// Mini tools whose unconfined card a person denied in this run: not asked again on a
     /// reload.
     denied: std::sync::Mutex<Vec<String>>,
+    /// Warnings already given in this run (a `--minitool` replacing an installed copy): a
+    /// reload says them again only with --verbose.
+    warned: std::sync::Mutex<Vec<String>>,
 }
 
 impl<'a> Assembly<'a> {
@@ -110,6 +119,7 @@ impl<'a> Assembly<'a> {
             options,
             ui,
             denied: std::sync::Mutex::new(Vec::new()),
+            warned: std::sync::Mutex::new(Vec::new()),
         }
     }
 
@@ -154,6 +164,7 @@ impl<'a> Assembly<'a> {
         }
         let mut session = SessionState::detached(cwd, project, mode, home);
         session.approve = options.approve.clone();
+        session.session_allow_owners = options.session_allow_owners.clone();
         let lock_timeout = env.settings.lock_timeout;
         let recorded = match &options.session {
             Some(id) => {
@@ -342,13 +353,26 @@ impl<'a> Assembly<'a> {
         }
         for tool in &report.tools {
             match tool.outcome {
-                Outcome::Failed { .. } | Outcome::Refused { .. } | Outcome::Replaced { .. } => {
-                    self.ui.warn(tool.line())
-                }
+                Outcome::Failed { .. } | Outcome::Refused { .. } => self.ui.warn(tool.line()),
+                Outcome::Replaced { .. } => self.warn_once(tool.line()),
                 _ => self.ui.detail(tool.line()),
             }
         }
         Ok(runtime)
+    }
+
+    /// A warning the first time this run gives it; after that (a reload) only with --verbose.
+    fn warn_once(&self, line: String) {
+        let mut warned = self
+            .warned
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if warned.contains(&line) {
+            self.ui.detail(line);
+        } else {
+            self.ui.warn(&line);
+            warned.push(line);
+        }
     }
 
     fn terminal_prompter(&self, env: &HostEnv) -> Box<dyn Prompter> {

@@ -211,9 +211,9 @@ pub fn register(homes: &Homes) -> std::io::Result<Registration> {
         Err(TryLock::Io(e)) => Err(e),
         // A file named after our own pid held by someone else cannot happen; say so plainly.
         Err(TryLock::Held { pid }) => Err(std::io::Error::other(format!(
-            "{} is held by pid {}",
+            "{} is held by {}",
             path.display(),
-            pid.map_or_else(|| "unknown".to_string(), |p| p.to_string())
+            pid.map_or_else(|| "another process".to_string(), |p| format!("pid {p}"))
         ))),
     }
 }

@@ -908,7 +908,17 @@ impl Host {
             facts: &facts,
             wall,
         };
-        let verdict = policy::decide(&call, self.session.mode, &self.rules);
+        let mut verdict = policy::decide(&call, self.session.mode, &self.rules);
+        if verdict.decision == Decision::Ask
+            && verdict.risk != tool::Risk::High
+            && tool
+                .def
+                .owner
+                .as_ref()
+                .is_some_and(|o| self.session.session_allow_owners.contains(o))
+        {
+            verdict.session_allow_offered = true;
+        }
         if let (policy::DecidedBy::NoSandbox, policy::Wall::Missing(why)) =
             (verdict.decided_by, wall)
         {

@@ -45,6 +45,10 @@ pub struct SessionState {
     pub allowed_for_session: HashSet<String>,
     /// Tool names `--approve` answers "allow" for.
     pub approve: Vec<String>,
+    /// Mini tools whose tools' cards offer "Allow for this session", which a mini tool's card
+    /// otherwise never does: under `finch dev` the package under development, whose author
+    /// is the one at the terminal.
+    pub session_allow_owners: Vec<String>,
     /// The to-do list (`TodoWrite`), as the model last wrote it.
     pub todos: Value,
     /// The user's home, for `~` in paths.
@@ -74,6 +78,7 @@ impl SessionState {
             active: HashSet::new(),
             allowed_for_session: HashSet::new(),
             approve: Vec::new(),
+            session_allow_owners: Vec::new(),
             todos: Value::Array(Vec::new()),
             home,
             transcript: None,
@@ -296,6 +301,7 @@ impl SessionState {
             active: HashSet::new(),
             allowed_for_session: HashSet::new(),
             approve: Vec::new(),
+            session_allow_owners: Vec::new(),
             todos: Value::Null,
             home: self.home.clone(),
             transcript: None,

@@ -25,11 +25,15 @@ pub struct Remembered {
 }
 
 /// How `replace` and `forget` pick entries: by a piece of their text (case-sensitive, white space
-/// collapsed) or by their id (or a prefix of it, at least 4 hex digits).
+/// collapsed) or by their id (or a prefix of it, at least 4 hex digits). A piece of text that
+/// matches nothing as typed matches ignoring case and accents (`Folded`), as `search` finds
+/// entries: `forget tea` finds "Tea at 4".
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EntryMatch {
     Text(String),
     Id(String),
+    /// A piece of text folded (`search::fold`), compared with entries' folded text.
+    Folded(String),
 }
 
 impl EntryMatch {
@@ -52,8 +56,26 @@ impl EntryMatch {
 
     fn matches(&self, entry: &Entry) -> bool {
         match self {
-            EntryMatch::Text(t) => entry.text.contains(t.as_str()),
             EntryMatch::Id(id) => entry.id.starts_with(id.as_str()),
+            _ => self.in_text(&entry.text),
+        }
+    }
+
+    /// Whether `text` holds this piece of text (never for an id).
+    fn in_text(&self, text: &str) -> bool {
+        match self {
+            EntryMatch::Text(t) => text.contains(t.as_str()),
+            EntryMatch::Folded(t) => crate::search::fold(text).contains(t.as_str()),
+            EntryMatch::Id(_) => false,
+        }
+    }
+
+    /// This piece of text folded, to match ignoring case and accents; `None` for an id or a
+    /// piece folded already.
+    fn folded(&self) -> Option<EntryMatch> {
+        match self {
+            EntryMatch::Text(t) => Some(EntryMatch::Folded(crate::search::fold(t))),
+            _ => None,
         }
     }
 
@@ -63,9 +85,9 @@ impl EntryMatch {
     /// does; that nested item is picked instead.
     fn pick(&self, d: &Document, items: &[doc::Item], all: &[Entry]) -> Vec<usize> {
         let hits: Vec<usize> = (0..all.len()).filter(|&k| self.matches(&all[k])).collect();
-        let EntryMatch::Text(t) = self else {
+        if let EntryMatch::Id(_) = self {
             return hits;
-        };
+        }
         let inside = |a: usize, b: usize| {
             let mut p = items[b].parent;
             while let Some(x) = p {
@@ -78,15 +100,13 @@ impl EntryMatch {
         };
         hits.iter()
             .copied()
-            .filter(|&a| {
-                !hits.iter().any(|&b| inside(a, b)) || d.own_text(items, a).contains(t.as_str())
-            })
+            .filter(|&a| !hits.iter().any(|&b| inside(a, b)) || self.in_text(&d.own_text(items, a)))
             .collect()
     }
 
     fn describe(&self) -> String {
         match self {
-            EntryMatch::Text(t) => format!("\"{t}\""),
+            EntryMatch::Text(t) | EntryMatch::Folded(t) => format!("\"{t}\""),
             EntryMatch::Id(id) => format!("id {id}"),
         }
     }
@@ -99,6 +119,7 @@ impl EntryMatch {
                 .split(' ')
                 .max_by_key(|w| w.len())
                 .is_none_or(|w| raw.contains(w)),
+            EntryMatch::Folded(_) => true,
             EntryMatch::Id(_) => true,
         }
     }
@@ -176,7 +197,7 @@ pub fn replace(
     if lines.is_empty() {
         return Err(MemoryError::EmptyText);
     }
-    let (mut found, skipped) = candidates(home, which, within)?;
+    let (mut found, skipped, found_by) = candidates_any_case(home, which, within)?;
     let old = match found.len() {
         0 => return Err(no_match(which, &skipped)),
         1 => found.remove(0),
@@ -197,7 +218,7 @@ pub fn replace(
     let current = read(&file.path)?.unwrap_or_default();
     let d = Document::parse(&current);
     let items = d.items();
-    let [k] = find_again(&d, &items, &file, which, &old, old.date)?[..] else {
+    let [k] = find_again(&d, &items, &file, &found_by, &old, old.date)?[..] else {
         return Err(MemoryError::Changed {
             file: file.name.clone(),
         });
@@ -242,7 +263,8 @@ pub fn forget(
     within: Option<&MemoryFile>,
     all_matching: bool,
 ) -> Result<Forgotten, MemoryError> {
-    let (found, skipped) = candidates(home, which, within)?;
+    let (found, skipped, found_by) = candidates_any_case(home, which, within)?;
+    let which = &found_by;
     if found.is_empty() {
         return Err(no_match(which, &skipped));
     }
@@ -307,6 +329,25 @@ pub fn forget(
         removed.extend(indices.iter().map(|&k| all[k].clone()));
     }
     Ok(Forgotten { removed, skipped })
+}
+
+/// `candidates`; when a piece of text matches nothing as typed, those it matches ignoring case
+/// and accents. With the match that found them, for the second look under the lock.
+fn candidates_any_case(
+    home: &MemoryHome,
+    which: &EntryMatch,
+    within: Option<&MemoryFile>,
+) -> Result<(Vec<Entry>, Vec<Skipped>, EntryMatch), MemoryError> {
+    let (found, skipped) = candidates(home, which, within)?;
+    if found.is_empty()
+        && let Some(folded) = which.folded()
+    {
+        let (found, skipped) = candidates(home, &folded, within)?;
+        if !found.is_empty() {
+            return Ok((found, skipped, folded));
+        }
+    }
+    Ok((found, skipped, which.clone()))
 }
 
 /// Every entry `which` matches, reading `within` or every memory file; files that are not UTF-8

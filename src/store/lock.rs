@@ -40,19 +40,16 @@ impl Waiting {
             return;
         }
         self.said = true;
-        let pid = match holder() {
-            p if p.is_empty() => "unknown".to_string(),
-            p => p,
-        };
-        crate::eline!("waiting for {what} (held by pid {pid})…");
+        crate::eline!("waiting for {what} ({})…", held_by(&holder()));
     }
 }
 
 #[derive(Debug, thiserror::Error)]
 pub enum LockError {
-    #[error("another finch is changing {what} (pid {pid})")]
+    #[error("another finch is changing {what} ({})", held_by(pid))]
     Held {
         what: String,
+        /// The holder's pid as its lock file names it; empty when it names none.
         pid: String,
         path: PathBuf,
     },
@@ -61,6 +58,16 @@ pub enum LockError {
         path: PathBuf,
         source: std::io::Error,
     },
+}
+
+/// Who holds a lock, for a message: `held by pid 42`, or `held by another process` when the
+/// lock file names no pid (its holder had not written it yet, or another program holds it).
+fn held_by(pid: &str) -> String {
+    if pid.trim().is_empty() {
+        "held by another process".to_string()
+    } else {
+        format!("held by pid {}", pid.trim())
+    }
 }
 
 /// Proof that this process holds the lock file at one path.
@@ -107,10 +114,8 @@ impl PidLock {
             match file.try_lock() {
                 Ok(()) => return Ok(PidLock::record(file, path)),
                 Err(TryLockError::WouldBlock) if waiting.elapsed() >= timeout => {
-                    let pid = match holder(&mut file) {
-                        p if p.is_empty() => "unknown".to_string(),
-                        p => p,
-                    };
+                    // Empty when the lock file names no pid (`held_by`).
+                    let pid = holder(&mut file);
                     return Err(LockError::Held {
                         what: what.to_string(),
                         pid,
@@ -246,10 +251,8 @@ impl HeldOpen {
             match self.file.try_lock() {
                 Ok(()) => break,
                 Err(TryLockError::WouldBlock) if waiting.elapsed() >= timeout => {
-                    let pid = match holder_of(&self.file) {
-                        p if p.is_empty() => "unknown".to_string(),
-                        p => p,
-                    };
+                    // Empty when the lock file names no pid (`held_by`).
+                    let pid = holder_of(&self.file);
                     return Err(LockError::Held {
                         what: self.what.clone(),
                         pid,

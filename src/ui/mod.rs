@@ -6,7 +6,9 @@
 pub mod activity;
 pub mod card;
 pub mod diff;
+pub mod fields;
 pub mod jq;
+pub mod params;
 mod table;
 
 /// `eprintln!` that cannot panic: on a closed or full stderr (`2>&-`, `2>/dev/full`) the line
@@ -31,6 +33,7 @@ macro_rules! epart {
 }
 
 use std::io::{IsTerminal, Write};
+use std::sync::Mutex;
 
 use owo_colors::OwoColorize;
 
@@ -38,6 +41,49 @@ use crate::env::Env;
 use crate::error::{CommandError, Result};
 
 pub use table::{Table, TableArgs};
+
+/// Prints text above a line editor's prompt and draws the prompt again (rustyline's external
+/// printer); `false` when it could not.
+type NoticeFn = Box<dyn FnMut(&str) -> bool + Send>;
+
+/// Where `notice` goes while a line editor reads the terminal.
+static NOTICE_SINK: Mutex<Option<NoticeFn>> = Mutex::new(None);
+
+/// A line editor's printer, installed for `notice` until this is dropped.
+pub struct NoticeSink(());
+
+impl NoticeSink {
+    pub fn install(print: NoticeFn) -> NoticeSink {
+        *NOTICE_SINK
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(print);
+        NoticeSink(())
+    }
+}
+
+impl Drop for NoticeSink {
+    fn drop(&mut self) {
+        *NOTICE_SINK
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = None;
+    }
+}
+
+/// Lines another thread prints while the console may be reading a line (`finch dev`'s
+/// rebuilds): above the prompt, which is drawn again with what was typed, while a line editor
+/// reads; else on stderr.
+pub fn notice(text: &str) {
+    let mut sink = NOTICE_SINK
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(print) = sink.as_mut()
+        && print(text)
+    {
+        return;
+    }
+    drop(sink);
+    crate::eline!("{text}");
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum ColorChoice {
@@ -61,6 +107,8 @@ pub struct Ui {
     width: usize,
     /// `--jq`: what every JSON document and JSON line goes through on its way to stdout.
     jq: Option<std::sync::Arc<jq::JqFilter>>,
+    /// `--json FIELDS`: the fields kept of every JSON document and line, before `--jq`.
+    fields: Option<fields::JsonFields>,
 }
 
 impl Ui {
@@ -98,6 +146,7 @@ impl Ui {
             color_err: colored(stderr_tty),
             width,
             jq: None,
+            fields: None,
         }
     }
 
@@ -105,6 +154,23 @@ impl Ui {
     pub fn with_jq(mut self, jq: Option<jq::JqFilter>) -> Ui {
         self.jq = jq.map(std::sync::Arc::new);
         self
+    }
+
+    /// Keeps only `fields` of every JSON document and line (`--json FIELDS`).
+    pub fn with_fields(mut self, fields: Option<fields::JsonFields>) -> Ui {
+        self.fields = fields;
+        self
+    }
+
+    /// `value` with only the `--json FIELDS` kept (all of it without them).
+    fn selected<'v>(
+        &self,
+        value: &'v serde_json::Value,
+    ) -> Result<std::borrow::Cow<'v, serde_json::Value>> {
+        match &self.fields {
+            Some(fields) => fields.select(value).map(std::borrow::Cow::Owned),
+            None => Ok(std::borrow::Cow::Borrowed(value)),
+        }
     }
 
     /// `value` through the `--jq` filter: its outputs, one a line.
@@ -193,16 +259,18 @@ impl Ui {
 
     /// The one JSON document of a `--json` command.
     pub fn json(&self, value: &serde_json::Value) -> Result<()> {
+        let value = self.selected(value)?;
         if let Some(filter) = &self.jq {
-            return self.filtered(filter, value);
+            return self.filtered(filter, &value);
         }
-        self.line(crate::store::to_pretty_json(value).trim_end())
+        self.line(crate::store::to_pretty_json(&value).trim_end())
     }
 
     /// One compact JSON document on one line (JSON Lines output of `run` and the daemon).
     pub fn json_line(&self, value: &serde_json::Value) -> Result<()> {
+        let value = self.selected(value)?;
         if let Some(filter) = &self.jq {
-            return self.filtered(filter, value);
+            return self.filtered(filter, &value);
         }
         self.line(value.to_string())
     }
@@ -228,20 +296,41 @@ impl Ui {
     /// A warning on stderr; shown even with `--json` (stdout stays one document) and with
     /// `-q`, which leaves errors and warnings.
     pub fn warn(&self, text: impl AsRef<str>) {
+        crate::eline!("{}", self.warning(text));
+    }
+
+    /// What `warn` prints, for output gathered before it is printed (`notice`): on a terminal
+    /// wrapped at spaces, the lines after the first under the text, not under the label.
+    pub fn warning(&self, text: impl AsRef<str>) -> String {
         let label = if self.color_err {
             "warning:".yellow().bold().to_string()
         } else {
             "warning:".to_string()
         };
-        crate::eline!("{label} {}", crate::redact::userinfo(text.as_ref()));
+        let text = crate::redact::userinfo(text.as_ref());
+        if !self.stderr_tty {
+            return format!("{label} {text}");
+        }
+        let pad = display_width("warning: ");
+        let lines = wrap(&text, self.width.saturating_sub(pad));
+        let mut out = format!("{label} {}", lines[0]);
+        for line in &lines[1..] {
+            out.push('\n');
+            if !line.is_empty() {
+                out.push_str(&" ".repeat(pad));
+                out.push_str(line);
+            }
+        }
+        out
     }
 
     /// Reports a failed command: JSON on stdout with `--json`, `Error:`/`hint:` on stderr always.
     pub fn error(&self, err: &CommandError) {
         // With `--jq` stdout carries only what the filter printed: the error is on stderr.
         if self.json && !err.json_reported && self.jq.is_none() {
-            // A closed stdout leaves stderr as the only channel, which follows anyway.
-            let _ = self.json(&err.to_json());
+            // Whole, whatever `--json FIELDS` selects. A closed stdout leaves stderr as the
+            // only channel, which follows anyway.
+            let _ = self.line(crate::store::to_pretty_json(&err.to_json()).trim_end());
         }
         let label = if self.color_err {
             "Error:".red().bold().to_string()

@@ -416,7 +416,7 @@ fn new_writes_a_package_for_each_template() {
     run.success();
     assert_eq!(
         run.stderr(),
-        "Created @acme/mcp-demo (mcp template) in m: package.json, src/index.ts, src/finch.d.ts, finch.test.json, .gitignore, README.md\nNext:\n  cd m\n  npm install     # esbuild, the bundler\n  finch test      # builds, then runs finch.test.json\n"
+        "Created @acme/mcp-demo (mcp template) in m: package.json, src/index.ts, src/finch.d.ts, finch.test.json, .gitignore, README.md\nNext:\n  cd m\n  finch test      # npm install (esbuild, the bundler), builds, runs finch.test.json\n"
     );
     let pkg: Value =
         serde_json::from_str(&fs::read_to_string(ctx.work.join("m/package.json")).unwrap())
@@ -564,6 +564,74 @@ fn new_then_npm_install_then_test_passes_for_every_template() {
         "{}",
         run.stderr()
     );
+}
+
+/// `finch args…` with npm offline from `cache` (the test peers' when it holds esbuild), as a
+/// machine without the network sees the registry.
+fn run_npm_offline(ctx: &TestContext, cache: &Path, args: &[&str]) -> crate::common::Run {
+    crate::common::Run(
+        ctx.cmd()
+            .args(args)
+            .env("npm_config_cache", cache)
+            .env("npm_config_offline", "true")
+            .output()
+            .expect("finch runs"),
+    )
+}
+
+#[test]
+#[ignore = "needs esbuild: run scripts/install-test-peers (scripts/test does)"]
+fn new_then_test_installs_what_the_build_needs_and_says_so() {
+    let ctx = TestContext::new();
+    ctx.run(&["new", "heal"]).success();
+    let dir = ctx.work.join("heal");
+    let run = run_npm_offline(&ctx, &npm_cache(), &["test", dir.to_str().unwrap()]);
+    run.success();
+    assert!(
+        run.stderr().starts_with(
+            "Installing: npm install (node_modules lacks esbuild)\nBuilding: npm run build\n"
+        ),
+        "{}",
+        run.stderr()
+    );
+    assert!(dir.join("node_modules/esbuild/package.json").is_file());
+    // Installed once: `pack` builds without installing again.
+    let run = run_npm_offline(&ctx, &npm_cache(), &["pack", dir.to_str().unwrap()]);
+    run.success();
+    assert!(
+        run.stderr().starts_with("Building: npm run build\n"),
+        "{}",
+        run.stderr()
+    );
+}
+
+#[test]
+fn a_failed_npm_install_is_named_with_its_output_and_nothing_is_built() {
+    let ctx = TestContext::new();
+    let dir = copy_built(&ctx);
+    let mut pkg: Value =
+        serde_json::from_str(&fs::read_to_string(dir.join("package.json")).unwrap()).unwrap();
+    pkg["devDependencies"] = json!({"finch-test-absent-package": "1.0.0"});
+    put(&dir, "package.json", &pkg.to_string());
+    let empty = ctx.base().join("empty-npm-cache");
+    let run = run_npm_offline(&ctx, &empty, &["pack", dir.to_str().unwrap()]);
+    run.failure(1);
+    let stderr = run.stderr();
+    assert!(
+        stderr.starts_with(
+            "Installing: npm install (node_modules lacks finch-test-absent-package)\n"
+        ),
+        "{stderr}"
+    );
+    // npm's own words (offline, nothing cached) are shown before finch's.
+    assert!(stderr.contains("ENOTCACHED"), "{stderr}");
+    assert!(
+        stderr.ends_with(
+            "Error: `npm install` failed (exited with code 1), so the package cannot build\nhint: npm's output is above; check that the npm registry is reachable, or run `npm install` in the package yourself\n"
+        ),
+        "{stderr}"
+    );
+    assert!(!dir.join("dist").exists());
 }
 
 /// A file under `dir`, its directories made.
@@ -877,4 +945,128 @@ fn dev_names_the_typescript_line_of_an_activation_error() {
     pty.send("/quit\r");
     let (code, tail) = pty.finish();
     assert_eq!(code, 0, "{tail}");
+}
+
+/// `rows` of the screen from the first that starts with `from` on, each with its right edge
+/// marked (`|`), so that a snapshot shows where the terminal's width ends.
+fn screen_from(rows: &[String], from: &str, cols: usize) -> String {
+    let start = rows
+        .iter()
+        .position(|r| r.starts_with(from))
+        .unwrap_or_else(|| panic!("no row starts with {from:?}:\n{}", rows.join("\n")));
+    rows[start..]
+        .iter()
+        .map(|r| format!("{r:cols$}|"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The author's loop on a terminal: what a reload draws (the prompt again, with what was
+/// typed), editors' scratch files and finch's own temp files not taken for changes, the
+/// "replaced for this run" warning said once, and the exit hint naming `finch dev`.
+#[test]
+fn dev_redraws_the_prompt_after_a_reload_and_says_each_thing_once() {
+    use crate::cards::Pty;
+    for cols in [60u16, 100] {
+        let ctx = TestContext::new();
+        let dir = copy_built(&ctx);
+        // An installed copy of the same id, which the package under development replaces.
+        put(&dir, "dist/index.js", &greeter("Hello"));
+        ctx.run(&["add", dir.to_str().unwrap()]).success();
+        ctx.run(&["enable", "live"]).success();
+        let width = cols.to_string();
+        let mut pty = Pty::spawn_env(
+            &ctx,
+            &["dev", "live", "--approve", "live_greet"],
+            &[("COLUMNS", &width)],
+        );
+        pty.resize(cols, 40);
+        pty.expect("finch> ");
+
+        // Scratch files first: the watcher reports nothing for them, then the source alone.
+        put(&dir, ".finch.test.json.aB3xYz.tmp", "{}");
+        put(&dir, "src/.index.mjs.swp", "swap");
+        put(&dir, "src/index.mjs~", "backup");
+        pty.send("live_gr");
+        put(&dir, "src/index.mjs", &greeter("Hi"));
+        pty.expect("rebuilt: 1 tool");
+        // The prompt is drawn again, with what was typed on it.
+        pty.expect("live_gr");
+        let rows = crate::screen::rows(pty.seen(), cols, 40);
+        insta::assert_snapshot!(
+            format!("dev_reload_{cols}"),
+            screen_from(&rows, "changed:", usize::from(cols))
+        );
+        pty.send("eet name=Ada\r");
+        pty.expect("Hi, Ada!");
+        pty.expect("finch> ");
+        // The reload replaced the installed copy again, without a second warning.
+        pty.send("/quit\r");
+        let mut seen = pty.seen().to_string();
+        let (code, tail) = pty.finish();
+        assert_eq!(code, 0, "{tail}");
+        seen.push_str(&tail);
+        // One word: the warning is wrapped at spaces to the terminal's width.
+        assert_eq!(seen.matches("replaced").count(), 1, "{seen}");
+        assert!(tail.contains("resume with `finch dev --session "), "{tail}");
+    }
+}
+
+/// Under `finch dev` the card of the package's own tool offers "Allow for this session": one
+/// `s`, and the next calls run without a card (a mini tool's card never offers it elsewhere).
+#[test]
+fn dev_offers_allow_for_this_session_for_the_package_under_development() {
+    use crate::cards::Pty;
+    let ctx = TestContext::new();
+    let dir = copy_built(&ctx);
+    let mut pty = Pty::spawn(&ctx, &["dev", dir.to_str().unwrap()]);
+    pty.expect("finch> ");
+    pty.send("live_greet name=Ada\r");
+    let card = pty.expect(crate::cards::CARD_SHOWN);
+    assert!(card.contains("Allow for this session"), "{card}");
+    assert!(card.contains("every live_greet call"), "{card}");
+    pty.send("s");
+    pty.expect("Allowed for this session");
+    pty.expect("Hello, Ada!");
+    pty.expect("finch> ");
+    pty.send("live_greet name=Bo\r");
+    let second = pty.expect("Hello, Bo!");
+    assert!(!second.contains("Permission needed"), "{second}");
+    pty.expect("finch> ");
+    pty.send("/quit\r");
+    let (code, tail) = pty.finish();
+    assert_eq!(code, 0, "{tail}");
+}
+
+/// `pack`'s summary on a terminal 60 columns wide wraps at spaces: every line fits, no word is
+/// cut.
+#[test]
+fn pack_summary_wraps_at_spaces_on_a_terminal() {
+    use crate::cards::Pty;
+    let ctx = TestContext::new();
+    let dir = copy_built(&ctx);
+    let mut pty = Pty::spawn_env(&ctx, &["pack", dir.to_str().unwrap()], &[("COLUMNS", "60")]);
+    pty.resize(60, 40);
+    let (code, shown) = pty.finish();
+    assert_eq!(code, 0, "{shown}");
+    let rows = crate::screen::rows(&shown, 60, 40);
+    let summary = rows
+        .iter()
+        .position(|r| r.contains("live-1.0.0.tgz"))
+        .unwrap_or_else(|| panic!("{}", rows.join("\n")));
+    let text = rows[summary..].join(" ");
+    for word in [
+        "files,",
+        "unpacked);",
+        "installed",
+        "activated",
+        "scratch",
+        "tool",
+    ] {
+        assert!(
+            text.split_whitespace().any(|w| w == word),
+            "{word} cut:\n{}",
+            rows.join("\n")
+        );
+    }
 }

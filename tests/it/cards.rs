@@ -115,6 +115,11 @@ impl Pty {
         text
     }
 
+    /// Everything the program wrote, up to the last `expect`.
+    pub(crate) fn seen(&self) -> &str {
+        &self.seen
+    }
+
     /// Sets the terminal's size, as a person resizing the window would.
     pub(crate) fn resize(&mut self, cols: u16, rows: u16) {
         self.session

@@ -522,8 +522,8 @@ fn add_help_lists_its_own_options_apart_from_the_global_ones_and_shows_examples(
       -V, --version         Print version
 
     Global options:
-          --json                Print machine-readable JSON on stdout (JSON Lines for `run` and
-                                `schedule daemon`)
+          --json[=<FIELDS>]     Print machine-readable JSON on stdout (JSON Lines for `run` and
+                                `schedule daemon`), only FIELDS if named (`--json id,name`)
           --jq <EXPR>           Filter the JSON output with a jq expression (implies --json)
           --runtime-home <DIR>  Runtime home (default: $FINCH_RUNTIME_HOME, else ~/.finch)
           --agent-home <DIR>    Agent home (default: $FINCH_AGENT_HOME, else the app's setting, else

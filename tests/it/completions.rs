@@ -100,7 +100,7 @@ fn bash_completes_installed_ids_through_the_printed_script() {
         .unwrap();
     // What bash does on Tab after `finch enable `: the registered function fills COMPREPLY.
     let probe = format!(
-        "source {}; COMP_WORDS=(finch enable ''); COMP_CWORD=2; COMP_TYPE=9; \
+        "source {}; COMP_LINE='finch enable '; COMP_POINT=13; COMP_WORDS=(finch enable ''); COMP_CWORD=2; COMP_TYPE=9; \
          _clap_complete_finch finch '' enable; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
         script_path.display()
     );
@@ -174,7 +174,7 @@ fn flags_are_offered_only_after_a_dash() {
     let (ctx, task, _) = state();
     for shell in ["zsh", "fish", "bash"] {
         let offered = ask(&ctx, shell, &["finch", "schedule", "run", ""]);
-        assert_eq!(offered, std::slice::from_ref(&task), "{shell}");
+        assert_eq!(offered, [task.as_str(), "Digest"], "{shell}");
         let offered = ask(&ctx, shell, &["finch", "schedule", ""]);
         assert!(
             offered.contains(&"create".to_string()),
@@ -260,5 +260,107 @@ fn tool_call_offers_the_tools_argument_names() {
             offered.iter().all(|o| o.starts_with('-')),
             "{shell}: {offered:?}"
         );
+    }
+}
+
+/// `bash -i` in a terminal `cols` wide, the script `finch completions bash` prints sourced from
+/// its rc file, finch on its PATH: a person's shell.
+fn bash_in_a_terminal(ctx: &TestContext, cols: u16) -> crate::cards::Pty {
+    let script = ctx.run(&["completions", "bash"]).success().stdout();
+    let script_path = ctx.base().join("finch.bash");
+    std::fs::write(&script_path, script).unwrap();
+    let rc = ctx.base().join("bashrc");
+    std::fs::write(
+        &rc,
+        // The pseudo-terminal starts without echo, and readline shows what is typed only on
+        // a terminal that echoes.
+        format!("stty echo\nPS1='$ '\nsource {}\n", script_path.display()),
+    )
+    .unwrap();
+    let bin_dir = std::path::Path::new(env!("CARGO_BIN_EXE_finch"))
+        .parent()
+        .unwrap();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let args: Vec<std::ffi::OsString> = vec![
+        "--noprofile".into(),
+        "--rcfile".into(),
+        rc.into_os_string(),
+        "-i".into(),
+    ];
+    let args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
+    let width = cols.to_string();
+    let mut pty = crate::cards::Pty::spawn_program(
+        ctx,
+        "bash".as_ref(),
+        &args,
+        &[("PATH", &path), ("TERM", "xterm"), ("COLUMNS", &width)],
+    );
+    pty.resize(cols, 24);
+    pty.expect("$ ");
+    pty
+}
+
+/// Types `line`, then Tab Tab; the screen once bash has listed what it offers and drawn the
+/// line again.
+fn tab_tab(ctx: &TestContext, cols: u16, line: &str) -> String {
+    let mut pty = bash_in_a_terminal(ctx, cols);
+    pty.send(line);
+    pty.send("\t\t");
+    // The line as typed (after the prompt already seen), then again under the list.
+    pty.expect(line);
+    pty.expect(&format!("$ {line}"));
+    let rows = crate::screen::rows(pty.seen(), cols, 24);
+    pty.send("\x15exit\r");
+    rows.iter()
+        .map(|r| format!("{r:w$}|", w = usize::from(cols)))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn bash_tab_tab_completes_where_you_type() {
+    let (ctx, _, _) = state();
+    for id in ["alpha", "beta"] {
+        let src = ctx.work.join(format!("{id}-src"));
+        crate::common::fixtures::MiniTool::new(id, "1.0.0").write_to(&src);
+        ctx.run(&["add", src.to_str().unwrap()]).success();
+    }
+    for cols in [60u16, 100] {
+        // bash splits `action=` at `=` (COMP_WORDBREAKS): the values still come.
+        insta::assert_snapshot!(
+            format!("bash_enum_values_{cols}"),
+            tab_tab(&ctx, cols, "finch tool call Memory action=")
+        );
+        insta::assert_snapshot!(
+            format!("bash_enum_values_begun_{cols}"),
+            tab_tab(&ctx, cols, "finch tool call Memory action=s")
+        );
+        insta::assert_snapshot!(
+            format!("bash_argument_names_{cols}"),
+            tab_tab(&ctx, cols, "finch tool call Read ")
+        );
+        // An id typed already is not offered again.
+        insta::assert_snapshot!(
+            format!("bash_ids_not_typed_{cols}"),
+            tab_tab(&ctx, cols, "finch enable weather ")
+        );
+    }
+    // A task by its name: one candidate, completed in place.
+    let mut pty = bash_in_a_terminal(&ctx, 100);
+    pty.send("finch schedule run Dig\t");
+    pty.expect("run Digest ");
+    pty.send("\x15exit\r");
+}
+
+#[test]
+fn task_names_are_offered_beside_their_ids() {
+    let (ctx, task, _) = state();
+    for shell in ["zsh", "fish", "bash"] {
+        let offered = ask(&ctx, shell, &["finch", "schedule", "run", ""]);
+        assert_eq!(offered, [task.as_str(), "Digest"], "{shell}");
     }
 }

@@ -202,8 +202,12 @@ fn a_running_call_shows_a_spinner_and_a_cancelled_one_says_so() {
         .and_then(|s| s.rsplit('_').next())
         .unwrap()
         .to_string();
+    // The id's first 8 characters, which name the one session there is.
+    let short = &id[..8];
     assert!(
-        tail.contains(&format!("resume with `finch run --session {id}`")),
+        tail.contains(&format!(
+            "Session {short} saved; resume with `finch run --session {short}`"
+        )),
         "{id}: {tail}"
     );
 }
@@ -391,4 +395,34 @@ fn the_banner_wraps_at_spaces_to_the_terminal_width() {
         assert!(words.contains(whole), "{whole:?} broken: {shown}");
     }
     quit(pty);
+}
+
+/// `/help` at 60 and 100 columns: each description wraps in its own column; bare `/mode` says
+/// `mode: …`, as `/mode <mode>` does.
+#[test]
+fn help_keeps_its_columns_and_mode_says_mode() {
+    let ctx = TestContext::new();
+    for cols in [60u16, 100] {
+        let width = cols.to_string();
+        let mut pty = Pty::spawn_env(&ctx, &["run"], &[("COLUMNS", &width)]);
+        pty.resize(cols, 60);
+        pty.expect(PROMPT);
+        pty.send("/help\r");
+        pty.expect("/help");
+        pty.expect(PROMPT);
+        let rows = crate::screen::rows(pty.seen(), cols, 60);
+        let start = rows
+            .iter()
+            .position(|r| r.starts_with("<Tool> {json}"))
+            .unwrap_or_else(|| panic!("no help:\n{}", rows.join("\n")));
+        let shown: Vec<String> = rows[start..rows.len() - 1]
+            .iter()
+            .map(|r| format!("{r:w$}|", w = usize::from(cols)))
+            .collect();
+        insta::assert_snapshot!(format!("console_help_{cols}"), shown.join("\n"));
+        pty.send("/mode\r");
+        pty.expect("mode: ask");
+        pty.expect(PROMPT);
+        quit(pty);
+    }
 }

@@ -555,7 +555,7 @@ fn tool_list_search_and_info_read_the_catalog_cache() {
     let text = ctx.run(&["tool", "info", "Read"]);
     text.success()
         .stdout_has("in acceptCalls mode: allow")
-        .stdout_has("input schema:");
+        .stdout_has("\nparameters:\nNAME       TYPE     REQUIRED  DESCRIPTION\nfile_path  string   yes       ");
     ctx.run(&["tool", "info", "Nope"])
         .failure(3)
         .stderr_has("no tool named");

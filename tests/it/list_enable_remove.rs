@@ -11,6 +11,13 @@ use serde_json::{Value, json};
 use crate::common::fixtures::MiniTool;
 use crate::common::{Run, TestContext};
 
+/// finch's own line after the official note, for an installed mini tool.
+fn finch_note(id: &str) -> String {
+    format!(
+        "  finch runs it held by the kernel to the permissions its manifest declares; `finch sandbox grant {id}` gives it more."
+    )
+}
+
 const ENABLE_NOTE: &str = "  Note: CLI enable does not grant fine-grained permissions yet. Review extension permissions in Finch when available.";
 
 /// Writes a mini tool source directory at `<work>/src/<package>` and returns it.
@@ -431,7 +438,8 @@ fn a_corrupt_package_json_is_left_out_of_the_pipe_format_and_warns() {
     assert!(!shown.contains("not listed"), "{shown}");
     let table: String = shown
         .lines()
-        .filter(|l| !l.starts_with("warning:"))
+        // The warning, wrapped at spaces under its text.
+        .filter(|l| !l.starts_with("warning:") && !l.starts_with("         "))
         .map(|l| format!("{l}\n"))
         .collect();
     insta::assert_snapshot!(table, @r"
@@ -643,7 +651,11 @@ fn enable_and_disable_print_the_app_lines_and_write_extensions_json() {
     out.success();
     assert_eq!(
         out.stdout(),
-        format!("✓ Enabled weather\n{ENABLE_NOTE}\n✓ Enabled globe\n{ENABLE_NOTE}\n"),
+        format!(
+            "✓ Enabled weather\n{ENABLE_NOTE}\n{}\n✓ Enabled globe\n{ENABLE_NOTE}\n{}\n",
+            finch_note("weather"),
+            finch_note("globe")
+        ),
         "{out}"
     );
     assert_eq!(out.stderr(), "", "{out}");
@@ -976,11 +988,17 @@ fn a_held_lock_makes_enable_exit_5_without_writing() {
     );
     assert_eq!(out.stdout(), "", "{out}");
     out.stderr_has(&format!(
-        "Error: another finch is changing {} (pid {})",
+        "Error: another finch is changing {} (held by pid {})",
         extensions_json(&ctx).display(),
         std::process::id()
     ));
     assert!(!extensions_json(&ctx).exists());
+    // A lock file that names no pid: who holds it is not known, and the message says so.
+    lock.set_len(0).unwrap();
+    ctx.run(&["enable", "x"]).failure(5).stderr_has(&format!(
+        "Error: another finch is changing {} (held by another process)\n",
+        extensions_json(&ctx).display()
+    ));
 
     let out = ctx.run(&["--json", "disable", "x"]);
     out.failure(5);
@@ -1143,4 +1161,28 @@ fn remove_waits_for_the_tier_lock_and_exits_5() {
     out.stderr_has("Error: another finch is changing the global mini tools in");
     assert!(ctx.global_tier().join("globe/package.json").is_file());
     assert!(ctx.read_json(&ctx.global_tier().join(".plugins-lock.json"))["globe"].is_object());
+}
+
+/// On a terminal `enable`'s notes wrap at spaces, under their indentation (the official note
+/// stays one line on a pipe, where the app reads it).
+#[test]
+fn enable_notes_wrap_at_spaces_on_a_terminal() {
+    let ctx = TestContext::new();
+    let src = ctx.work.join("weather-src");
+    crate::common::fixtures::MiniTool::new("weather", "1.0.0").write_to(&src);
+    ctx.run(&["add", src.to_str().unwrap()]).success();
+    for cols in [60u16, 100] {
+        let width = cols.to_string();
+        let mut pty =
+            crate::cards::Pty::spawn_env(&ctx, &["enable", "weather"], &[("COLUMNS", &width)]);
+        pty.resize(cols, 24);
+        let (code, shown) = pty.finish();
+        assert_eq!(code, 0, "{shown}");
+        let rows = crate::screen::rows(&shown, cols, 24);
+        let screen: Vec<String> = rows
+            .iter()
+            .map(|r| format!("{r:w$}|", w = usize::from(cols)))
+            .collect();
+        insta::assert_snapshot!(format!("enable_notes_{cols}"), screen.join("\n"));
+    }
 }

@@ -1377,3 +1377,32 @@ fn search_folds_case_fully() {
         assert_eq!(places(&out), want, "{query}: {out}");
     }
 }
+
+/// `forget tea` finds "Tea at 4" as `search tea` does: a piece of text that matches nothing as
+/// typed matches ignoring case and accents. Where it matches as typed, case still tells
+/// entries apart.
+#[test]
+fn forget_and_replace_match_ignoring_case_when_nothing_matches_as_typed() {
+    let ctx = TestContext::new();
+    write(
+        &ctx,
+        "MEMORY.md",
+        "- Tea at 4\n- Café on Fridays\n- coffee\n",
+    );
+    mem(&ctx, &["search", "tea"])
+        .success()
+        .stdout_has("Tea at 4");
+    let id = id_of(&ctx, "Tea at 4");
+    let out = mem(&ctx, &["forget", "tea"]);
+    out.success();
+    assert_eq!(
+        out.stdout(),
+        format!("✓ Forgot {id}  MEMORY.md:1  Tea at 4\n")
+    );
+    mem(&ctx, &["replace", "CAFE", "Café on Mondays"]).success();
+    assert_eq!(read(&ctx, "MEMORY.md"), "- Café on Mondays\n- coffee\n");
+    // Nothing in any case: still no match (exit 3), naming the text as typed.
+    mem(&ctx, &["forget", "Tea"])
+        .failure(3)
+        .stderr_has("\"Tea\"");
+}

@@ -347,3 +347,34 @@ fn a_fifo_at_a_state_path_is_refused_without_hanging() {
     out.stderr_has("named pipe (FIFO), not a regular file");
     out.stderr_has("permissions.json");
 }
+
+/// `policy check` takes key=value pairs as `tool call` does, typed by the tool's schema: the
+/// same verdict as the JSON object.
+#[test]
+fn check_takes_key_value_pairs_as_tool_call_does() {
+    let ctx = TestContext::new();
+    for (kv, json) in [
+        (&["command=ls -la"][..], r#"{"command":"ls -la"}"#),
+        (&["command=rm -rf x"][..], r#"{"command":"rm -rf x"}"#),
+        (
+            &["file_path=a.txt", "limit=2"][..],
+            r#"{"file_path":"a.txt","limit":2}"#,
+        ),
+    ] {
+        let tool = if kv[0].starts_with("command") {
+            "Bash"
+        } else {
+            "Read"
+        };
+        let mut args = vec!["--json", "policy", "check", tool];
+        args.extend_from_slice(kv);
+        let by_pairs = ctx.run(&args);
+        by_pairs.success();
+        let by_json = ctx.run(&["--json", "policy", "check", tool, json]);
+        by_json.success();
+        assert_eq!(by_pairs.json(), by_json.json(), "{kv:?}");
+    }
+    ctx.run(&["policy", "check", "Bash", "command=ls", "nokey"])
+        .failure(2)
+        .stderr_has("`nokey` is not key=value");
+}

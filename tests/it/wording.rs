@@ -100,7 +100,8 @@ fn errors_and_tool_info_wrap_at_spaces_on_a_terminal_only() {
     let (code, shown) = pty.finish();
     assert_eq!(code, 0, "{shown}");
     let shown = shown.replace('\r', "");
-    let prose = shown.split("input schema:").next().unwrap();
+    // Every line, the parameters' table too, within the 60 columns.
+    let prose = shown.as_str();
     for line in prose.lines() {
         assert!(
             unicode_width::UnicodeWidthStr::width(line) <= 60,
@@ -116,4 +117,27 @@ fn errors_and_tool_info_wrap_at_spaces_on_a_terminal_only() {
         piped.stdout().lines().any(|l| l.len() > 200),
         "the description in one line on a pipe:\n{piped}"
     );
+}
+
+/// `tool info`'s parameters as a table, each description wrapped at spaces to the columns left
+/// (before: pretty JSON the terminal cut mid-word at 60 columns); the screen from the table on.
+#[test]
+fn tool_info_shows_the_parameters_as_a_table_that_fits_the_terminal() {
+    let ctx = TestContext::new();
+    for cols in [60u16, 100] {
+        let width = cols.to_string();
+        let mut pty =
+            crate::cards::Pty::spawn_env(&ctx, &["tool", "info", "Read"], &[("COLUMNS", &width)]);
+        pty.resize(cols, 80);
+        pty.expect("parameters:");
+        let (code, tail) = pty.finish();
+        assert_eq!(code, 0, "{tail}");
+        let seen = format!("parameters:{tail}");
+        let rows = crate::screen::rows(&seen, cols, 80);
+        let shown: Vec<String> = rows
+            .iter()
+            .map(|r| format!("{r:w$}|", w = usize::from(cols)))
+            .collect();
+        insta::assert_snapshot!(format!("tool_info_parameters_{cols}"), shown.join("\n"));
+    }
 }

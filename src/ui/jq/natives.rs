@@ -3,7 +3,8 @@
 //! own only with every one of its features, which bring second majors of `jiff` and `base64`.
 //! Each native keeps the name and arguments jaq-std's definitions call it by (`matches`,
 //! `encode_base64`, `strftime`, …), so `test`, `match`, `capture`, `sub`, `gsub`, `@base64d`,
-//! `todate`, … are jaq-std's own definitions over these.
+//! `todate`, … are jaq-std's own definitions over these. `@csv` and `@tsv`, which jaq-std
+//! does not define, are natives of their own here (gh users write `--jq '.[] | [.a, .b] | @tsv'`).
 //!
 //! What they do follows jq 1.7's manual: match objects carry offsets and lengths in characters,
 //! an unnamed capture has `"name": null` and one that took no part `"offset": -1` and
@@ -49,6 +50,9 @@ pub(super) fn funs() -> impl Iterator<Item = Fun<Data>> {
         ("decode_uri", v(0), |cv| {
             bome(text(&cv.1).map(|s| Val::from_utf8_bytes(decode_uri(&s))))
         }),
+        // `@csv` and `@tsv` (jaq-std has neither): an array as one row.
+        ("@csv", v(0), |cv| bome(row(&cv.1, Row::Csv))),
+        ("@tsv", v(0), |cv| bome(row(&cv.1, Row::Tsv))),
         // Dates.
         ("now", v(0), |_| bome(now())),
         ("fromdateiso8601", v(0), |cv| bome(from_iso8601(&cv.1))),
@@ -320,6 +324,65 @@ fn decode_uri(text: &str) -> Vec<u8> {
     out
 }
 
+/// The two row formats of jq's `@csv` and `@tsv`.
+#[derive(Clone, Copy)]
+enum Row {
+    /// Comma-separated; strings in double quotes, a quote inside doubled.
+    Csv,
+    /// Tab-separated; a tab, line break, carriage return or backslash inside a string written
+    /// as `\t`, `\n`, `\r`, `\\`.
+    Tsv,
+}
+
+/// An array as one row of `format`, as jq 1.7 writes it: numbers and booleans as JSON writes
+/// them, `null` as an empty field; an array or object inside is an error, as in jq.
+fn row(value: &Val, format: Row) -> ValR<Val> {
+    let Val::Arr(items) = value else {
+        return Err(fail(format!(
+            "{value} cannot be {} formatted, only an array can be",
+            format.name()
+        )));
+    };
+    let mut fields = Vec::with_capacity(items.len());
+    for item in items.iter() {
+        fields.push(match item {
+            Val::Null => String::new(),
+            Val::Bool(_) | Val::Num(_) => item.to_string(),
+            Val::TStr(_) | Val::BStr(_) => {
+                let text = text(item)?;
+                match format {
+                    Row::Csv => format!("\"{}\"", text.replace('"', "\"\"")),
+                    Row::Tsv => text
+                        .replace('\\', "\\\\")
+                        .replace('\t', "\\t")
+                        .replace('\n', "\\n")
+                        .replace('\r', "\\r"),
+                }
+            }
+            Val::Arr(_) | Val::Obj(_) => {
+                return Err(fail(format!(
+                    "{item} is not valid in a {} row",
+                    format.name()
+                )));
+            }
+        });
+    }
+    let separator = match format {
+        Row::Csv => ",",
+        Row::Tsv => "\t",
+    };
+    Ok(Val::from(fields.join(separator)))
+}
+
+impl Row {
+    fn name(self) -> &'static str {
+        match self {
+            Row::Csv => "csv",
+            Row::Tsv => "tsv",
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // dates
 
@@ -471,5 +534,32 @@ mod tests {
         assert_eq!(decode_uri("a%20b%2F%C3%BC~"), "a b/ü~".as_bytes());
         assert_eq!(decode_uri("100%"), b"100%");
         assert_eq!(decode_uri("%zz%4"), b"%zz%4");
+    }
+
+    fn formatted(value: serde_json::Value, format: Row) -> Result<String, String> {
+        let value = jaq_json::read::parse_single(value.to_string().as_bytes()).unwrap();
+        match row(&value, format) {
+            Ok(Val::TStr(text)) => Ok(String::from_utf8_lossy(&text).into_owned()),
+            Ok(other) => panic!("not a string: {other}"),
+            Err(e) => Err(e.into_val().to_string()),
+        }
+    }
+
+    #[test]
+    fn csv_and_tsv_rows_as_jq_writes_them() {
+        let row_of_each = serde_json::json!(["a \"q\", b", 1.5, 2, true, null, "t\tn\nr\rb\\"]);
+        assert_eq!(
+            formatted(row_of_each.clone(), Row::Csv).unwrap(),
+            "\"a \"\"q\"\", b\",1.5,2,true,,\"t\tn\nr\rb\\\""
+        );
+        assert_eq!(
+            formatted(row_of_each, Row::Tsv).unwrap(),
+            "a \"q\", b\t1.5\t2\ttrue\t\tt\\tn\\nr\\rb\\\\"
+        );
+        assert_eq!(formatted(serde_json::json!([]), Row::Tsv).unwrap(), "");
+        let err = formatted(serde_json::json!([[1]]), Row::Csv).unwrap_err();
+        assert!(err.contains("[1] is not valid in a csv row"), "{err}");
+        let err = formatted(serde_json::json!({"a": 1}), Row::Tsv).unwrap_err();
+        assert!(err.contains("cannot be tsv formatted"), "{err}");
     }
 }

@@ -65,7 +65,8 @@ fn serve(host: &mut Host, assembly: &Assembly) -> Result<()> {
     if ui.stdin_tty {
         if !ui.quiet {
             let banner = format!(
-                "finch run — session {} in {} ({} mode). Type `<Tool> <json>`, `<Tool> key=value …`, /tools, /search <query>, /help, /quit. Tab completes.",
+                "{} — session {} in {} ({} mode). Type `<Tool> <json>`, `<Tool> key=value …`, /tools, /search <query>, /help, /quit. Tab completes.",
+                assembly.options.command,
                 host.session().id,
                 host.session().cwd.display(),
                 host.session().mode.as_str()
@@ -78,7 +79,7 @@ fn serve(host: &mut Host, assembly: &Assembly) -> Result<()> {
             Ok(editor) => {
                 let ended = interactive(host, assembly, editor);
                 if ended.is_ok() && !ui.quiet {
-                    say_how_to_resume(host);
+                    say_how_to_resume(host, assembly.options.command);
                 }
                 return ended;
             }
@@ -134,19 +135,20 @@ fn history_path(host: &Host) -> std::path::PathBuf {
     host.env().homes.runtime.join("console_history")
 }
 
-/// `finch run --session <id>`, on stderr, once the session has a transcript to go on.
-fn say_how_to_resume(host: &Host) {
+/// `finch run --session <id>` (or `finch dev …`: the command of this run), on stderr, once the
+/// session has a transcript to go on. The id is its first 8 characters when they name this
+/// session alone, as `--session` takes a unique beginning.
+fn say_how_to_resume(host: &Host, command: &str) {
     let session = host.session();
-    if session
-        .transcript_path()
-        .is_some_and(std::path::Path::exists)
-    {
-        crate::eline!(
-            "Session {} saved; resume with `finch run --session {}`",
-            session.id,
-            session.id
-        );
-    }
+    let Some(path) = session.transcript_path().filter(|p| p.exists()) else {
+        return;
+    };
+    let short = session.id.get(..8).unwrap_or(&session.id);
+    let id = match crate::session::resolve(&host.env().homes, short) {
+        Ok(found) if found.path.as_path() == path => short,
+        _ => session.id.as_str(),
+    };
+    crate::eline!("Session {id} saved; resume with `{command} --session {id}`");
 }
 
 /// Ctrl-C at the prompt: a line with text is cleared (into the kill ring, Ctrl-Y brings it
@@ -189,6 +191,13 @@ fn interactive(
             armed: Arc::clone(&armed),
         })),
     );
+    // Notices from other threads (`finch dev`'s rebuilds) print above the prompt, which is
+    // then drawn again with what was typed.
+    let _notices = editor.create_external_printer().ok().map(|mut printer| {
+        crate::ui::NoticeSink::install(Box::new(move |text: &str| {
+            rustyline::ExternalPrinter::print(&mut printer, text.to_string()).is_ok()
+        }))
+    });
     // The lines of an entry so far, while a JSON object is open.
     let mut pending = String::new();
     loop {
@@ -363,7 +372,8 @@ fn console_line(
             "mode" => match rest {
                 "ask" => set_mode(ui, host, Mode::Ask),
                 "acceptCalls" => set_mode(ui, host, Mode::AcceptCalls),
-                "" => ui.line(host.session().mode.as_str())?,
+                // As `/mode <mode>` says it.
+                "" => ui.line(format!("mode: {}", host.session().mode.as_str()))?,
                 other => {
                     return Err(CommandError::usage(format!(
                         "unknown mode \"{other}\": use /mode ask or /mode acceptCalls"
@@ -512,17 +522,36 @@ fn set_mode(ui: &Ui, host: &mut Host, mode: Mode) {
 }
 
 fn print_help(ui: &Ui) -> Result<()> {
-    let mut lines = vec![
-        "<Tool> {json}            call a tool with a JSON object of arguments".to_string(),
-        "<Tool> key=value …       call a tool with key=value arguments".to_string(),
-    ];
+    // Each description wrapped in its own column, its lines under its first.
+    let row = |usage: &str, what: &str| -> Vec<String> {
+        let column = 25;
+        crate::ui::wrap(what, ui.width().saturating_sub(column))
+            .into_iter()
+            .enumerate()
+            .map(|(i, part)| {
+                if i == 0 {
+                    format!("{usage:<24} {part}")
+                } else {
+                    format!("{:column$}{part}", "")
+                }
+            })
+            .collect()
+    };
+    let mut lines = row(
+        "<Tool> {json}",
+        "call a tool with a JSON object of arguments",
+    );
+    lines.extend(row(
+        "<Tool> key=value …",
+        "call a tool with key=value arguments",
+    ));
     for (command, what) in editor::COMMANDS {
         let usage = match *command {
             "/search" => "/search <query>",
             "/mode" => "/mode [ask|acceptCalls]",
             other => other,
         };
-        lines.push(format!("{usage:<24} {what}"));
+        lines.extend(row(usage, what));
     }
     lines.push(String::new());
     lines.push(

@@ -1,0 +1,15 @@
+//! What a person sees on a terminal: the bytes a program wrote, played through a terminal
+//! emulator (`vt100`) of a given size, cursor moves and redraws included, as rows of text for
+//! whole-screen snapshots.
+
+/// The visible rows of a `cols`×`rows` terminal after `output`, trailing blank rows left out.
+pub(crate) fn rows(output: &str, cols: u16, rows: u16) -> Vec<String> {
+    let size = |n: u16| std::num::NonZeroU16::new(n).expect("a terminal has a size");
+    let mut parser = vt100::Parser::new(size(rows), size(cols), 0);
+    parser.process(output.as_bytes());
+    let mut shown: Vec<String> = parser.screen().rows(0, cols).collect();
+    while shown.last().is_some_and(|r| r.trim().is_empty()) {
+        shown.pop();
+    }
+    shown
+}
