@@ -56,10 +56,14 @@ fn setup(root: &Path) -> Setup {
         agent_source: crate::homes::AgentHomeSource::Flag,
     };
     let path = std::env::var("PATH").unwrap_or_default();
+    let mut settings = crate::config::Config::default()
+        .settings(&root.join("finch.toml"))
+        .unwrap();
+    // Unconfined: a confined tree's waiting processes are finch's own binary in a mode of its
+    // own (`sandbox::reaper`), which this test binary is not; the wall has tests/it/confine.rs.
+    settings.sandbox.minitools = crate::config::MiniToolWall::Off;
     Setup {
-        settings: crate::config::Config::default()
-            .settings(&root.join("finch.toml"))
-            .unwrap(),
+        settings,
         env: Env::from_pairs(&[("PATH", path.as_str())]),
         homes,
     }
