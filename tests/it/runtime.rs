@@ -1393,11 +1393,18 @@ fn mcp_client_reaches_the_servers_of_finchs_bridge() {
         &package("cap-consumer", "cap_consumer.mjs")
             .finch_field("requires", json!({"capabilities": ["mcp.client"]})),
     );
-    let out = call(
-        &ctx,
+    // `callTool` is an MCP tool call of its own: approved here as a person would at its card.
+    let out = ctx.run(&[
+        "tool",
+        "call",
         "cap-consumer_bridge",
-        json!({"server": "Echo Server", "message": "through mcp.client"}),
-    );
+        &json!({"server": "Echo Server", "message": "through mcp.client"}).to_string(),
+        "--json",
+        "--approve",
+        "cap-consumer_bridge",
+        "--approve",
+        "mcp__echo_server__echo",
+    ]);
     out.success();
     let r = &out.json()["structuredContent"];
     assert_eq!(r["servers"], json!(["Echo Server"]));
