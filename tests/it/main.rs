@@ -37,6 +37,7 @@ mod schedule;
 mod serve_mcp;
 mod serve_mcp_calls;
 mod session;
+mod shapes;
 mod space_skill;
 mod start_on_demand;
 mod suites;
