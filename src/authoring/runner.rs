@@ -200,9 +200,9 @@ fn worker(
             Verdict::Ask
         } else {
             match record.decision {
-                "allow" => Verdict::Allow,
-                "deny" => Verdict::Deny,
-                _ => Verdict::None,
+                crate::host::Decision::Allow => Verdict::Allow,
+                crate::host::Decision::Deny => Verdict::Deny,
+                crate::host::Decision::None => Verdict::None,
             }
         };
         let places = [(&workspace, WORKSPACE), (&storage, STORAGE)];

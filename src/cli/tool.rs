@@ -608,7 +608,7 @@ fn permission_summary(ctx: &Context, tool: &ToolSpec) -> Result<Value> {
         args: &args,
         workspace: &workspace,
         facts: &crate::host::policy::PathFacts::default(),
-        wall: crate::host::builtins::bash::wall(&ctx.settings()?.sandbox),
+        wall: crate::host::call::confine::fast_lane_wall(&ctx.settings()?.sandbox),
     };
     let mut out = serde_json::Map::new();
     for mode in [Mode::Ask, Mode::AcceptCalls] {
@@ -669,8 +669,8 @@ fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
     // A call of a tool that is not there, or refused before any person saw it (a rule, no
     // one to ask), leaves no session behind (clutter in `session list`). A card shown to a
     // person is kept, as is everything in a session named with --session.
-    let refused_unseen = record.failure == Some(Failure::Refused)
-        && !crate::host::prompt::shown_on_a_card(&record.decided_by);
+    let refused_unseen =
+        record.failure == Some(Failure::Refused) && !record.decided_by.shown_on_a_card();
     if joins_day && (record.failure == Some(Failure::UnknownTool) || refused_unseen) {
         host.session_mut()
             .forget_run()

@@ -593,7 +593,12 @@ pub fn survey(
     let stamp = env
         .now_utc()
         .to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
-    let written = catalog::write_cache(&cache, &defs, &stamp);
+    // The search index also names the built-ins and suites, in the order `tool search` lists
+    // them.
+    let mut every: Vec<ToolDef> = Builtins.defs();
+    every.extend(Suites::default().defs());
+    every.extend(defs.iter().cloned());
+    let written = catalog::write_cache(&cache, &every, &stamp);
     let shown = report
         .tools
         .iter()

@@ -20,8 +20,8 @@ mod queries;
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use super::catalog::ToolSpec;
 use super::tool::Layer;
+use super::tool::ToolSpec;
 use crate::search::{fold, for_each_term};
 
 /// What ranking needs of a tool: the catalog's `ToolSpec`, or a lighter view of a cached tool
@@ -39,15 +39,11 @@ pub trait Searchable {
     fn source(&self) -> &str;
 }
 
-/// The search text of a tool (`Searchable::keywords`): a built-in's or dispatcher's from the
-/// code, any other tool's its own (`ToolDef::keywords`, here `stored`). Only finch's layers
-/// are looked up, so a mini tool that registers `Read` does not borrow the built-in's words.
-pub fn keywords_of<'a>(layer: Layer, raw_name: &str, stored: &'a str) -> &'a str {
-    match layer {
-        Layer::Builtin => super::builtins::keywords(raw_name),
-        Layer::Suite => super::suites::keywords(raw_name),
-        _ => stored,
-    }
+/// The search text of a tool (`Searchable::keywords`): its own (`ToolDef::keywords`, here
+/// `stored`) — for a built-in or a dispatcher the words its definition carries from the code,
+/// so a mini tool that registers `Read` does not borrow the built-in's words.
+pub fn keywords_of<'a>(_layer: Layer, _raw_name: &str, stored: &'a str) -> &'a str {
+    stored
 }
 
 impl Searchable for ToolSpec {

@@ -502,7 +502,7 @@ fn card_items(choices: &[CardChoice], card: &Card) -> Vec<Item> {
         .zip(numbers)
         .map(|(&c, number)| Item {
             label: c.label().to_string(),
-            detail: (c == CardChoice::AllowForSession).then(|| card.session_scope()),
+            detail: (c == CardChoice::AllowForSession).then(|| card.session_scope.clone()),
             letter: Some(c.letter()),
             number,
         })
@@ -1575,6 +1575,7 @@ mod tests {
             summary: command.into(),
             reason: "the command is not read-only".into(),
             session_allow_offered,
+            session_scope: "this exact command only".into(),
             sandbox: None,
             unsandboxed_offered: false,
             change: None,
@@ -1821,6 +1822,7 @@ mod tests {
             summary: r#"{"env":"prod"}"#.into(),
             reason: "mini tool tools always ask".into(),
             session_allow_offered: false,
+            session_scope: "every acme_deploy call".into(),
             sandbox: None,
             unsandboxed_offered: false,
             change: None,
@@ -2045,6 +2047,7 @@ mod tests {
             summary: r#"{"owner":"acme","repo":"site","title":"The deploy step fails on Fridays when the cache is cold"}"#.into(),
             reason: "MCP tools ask in ask mode: no allow rule names mcp__github__create_issue".into(),
             session_allow_offered: true,
+            session_scope: "every mcp__github__create_issue call".into(),
             sandbox: None,
             unsandboxed_offered: false,
             change: None,

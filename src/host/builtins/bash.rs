@@ -39,14 +39,13 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::super::cancel::{Cancel, cancelled_output};
-use super::super::catalog::ToolDef;
-use super::super::output::{Content, ToolOutput};
-use super::super::policy::{self, ESCALATE_ARG, Wall};
 use super::Cx;
 use crate::capture::{OutputTail, pump};
-use crate::config::{BashWall, SandboxSettings};
-use crate::sandbox::{Access, Confine, Confinement, Places, Profile, ProfileState, Support};
+use crate::host::cancel::{Cancel, cancelled_output};
+use crate::host::catalog::ToolDef;
+use crate::host::output::{Content, ToolOutput};
+use crate::host::policy::{self, ESCALATE_ARG};
+use crate::sandbox::{Access, Confine, Confinement, Places, Profile};
 use crate::schedule::runner::{Signal, signal_group};
 
 /// The longest timeout a call may ask for.
@@ -74,9 +73,12 @@ it, call again with `escalate: true` to ask a person to run it with write access
 /// What people type when they want this tool (ToolSearch ranks it beside the description).
 pub const KEYWORDS: &str = "run execute shell command terminal script program build test install npm git. 执行命令 运行命令 终端 命令行 运行脚本 执行脚本 跑测试 编译 執行指令 執行命令 終端機 命令列 執行腳本";
 
+/// The tool's name.
+pub const NAME: &str = "Bash";
+
 pub fn def() -> ToolDef {
     super::def(
-        "Bash",
+        NAME,
         "Run a shell command",
         DESCRIPTION,
         json!({
@@ -133,7 +135,8 @@ pub fn call(args: &Value, cx: &Cx) -> ToolOutput {
             ));
         }
     };
-    let env = if cx.confine == Confine::ReadOnly {
+    let confine = cx.confine();
+    let env = if confine == Confine::ReadOnly {
         Environment::Minimal(crate::sandbox::env::minimal(
             cx.env.env.iter(),
             &cx.env.settings.sandbox.env,
@@ -144,9 +147,10 @@ pub fn call(args: &Value, cx: &Cx) -> ToolOutput {
     let setup = Setup {
         confinement: confinement.as_ref(),
         env,
-        git_safe: cx.confine == Confine::ReadOnly || policy::classify(command).read_only,
+        git_safe: confine == Confine::ReadOnly
+            || cx.plan.classification().is_some_and(|c| c.read_only),
     };
-    execute(command, cwd, timeout, cx.cancel, setup, cx.confine)
+    execute(command, cwd, timeout, cx.cancel, setup, confine)
 }
 
 fn execute(
@@ -158,59 +162,15 @@ fn execute(
     confine: Confine,
 ) -> ToolOutput {
     match run(command, cwd, timeout, cancel, setup) {
-        Ok(outcome) if outcome.cancelled => cancelled_output("Bash"),
+        Ok(outcome) if outcome.cancelled => cancelled_output(NAME),
         Ok(outcome) => render(&outcome, timeout, confine),
         Err(message) => ToolOutput::error(message),
     }
 }
 
-/// Whether the kernel wall holds the fast lane here (the gateway's `Wall`).
-pub fn wall(sandbox: &SandboxSettings) -> Wall {
-    if sandbox.bash == BashWall::Off {
-        return Wall::Missing("[sandbox] bash = \"off\" in finch.toml");
-    }
-    match Support::get().profile(Profile::ReadOnly).why() {
-        None => Wall::Holds,
-        Some(why) => Wall::Missing(why),
-    }
-}
-
-/// Where an approved Bash call runs: `[sandbox] approved` where the kernel can hold it,
-/// unconfined where the wall is off or not available (a person approved the call).
-pub fn approved_confine(sandbox: &SandboxSettings) -> Confine {
-    if sandbox.bash == BashWall::Off {
-        return Confine::Unconfined;
-    }
-    match sandbox.approved {
-        Some(Profile::WorkspaceWrite)
-            if !matches!(
-                Support::get().profile(Profile::ReadOnly),
-                ProfileState::Unavailable(_)
-            ) =>
-        {
-            Confine::WorkspaceWrite {
-                network: sandbox.network,
-            }
-        }
-        _ => Confine::Unconfined,
-    }
-}
-
-/// Where a Bash call the gateway judged runs once allowed (what `finch policy check` shows):
-/// the fast lane in read-only, anything a person or a rule approves as `approved_confine`.
-pub fn verdict_confine(verdict: &policy::Verdict, sandbox: &SandboxSettings) -> Confine {
-    if verdict.decision == policy::Decision::Allow
-        && verdict.decided_by == policy::DecidedBy::FastLane
-    {
-        Confine::ReadOnly
-    } else {
-        approved_confine(sandbox)
-    }
-}
-
 /// The kernel confinement of this call, `None` when it runs unconfined.
 fn confinement(cx: &Cx) -> Result<Option<Confinement>, crate::sandbox::SandboxError> {
-    let Some(profile) = cx.confine.profile() else {
+    let Some(profile) = cx.confine().profile() else {
         return Ok(None);
     };
     let session = cx.session;
@@ -243,7 +203,7 @@ fn confinement(cx: &Cx) -> Result<Option<Confinement>, crate::sandbox::SandboxEr
         path: cx.env.env.get_path("PATH").map(|p| p.into_os_string()),
         extra_read: cx.env.settings.sandbox.read.clone(),
         extra_write: Vec::new(),
-        network: matches!(cx.confine, Confine::WorkspaceWrite { network: true }),
+        network: matches!(cx.confine(), Confine::WorkspaceWrite { network: true }),
     };
     Confinement::prepare(Access::for_profile(profile, &places)).map(Some)
 }
@@ -923,12 +883,14 @@ mod tests {
             None,
         );
         for confine in [Confine::Unconfined, Confine::ReadOnly] {
+            let mut plan = crate::host::call::plan::CallPlan::unplanned(session.workspace());
+            plan.wall = Some(crate::host::call::confine::WallPlan { confine });
             let cx = Cx {
                 env: &env,
                 session: &session,
                 cancel: &Cancel::new(),
                 progress: &crate::host::cancel::no_progress,
-                confine,
+                plan: &plan,
             };
             let out = call(&json!({"command": "touch x"}), &cx);
             assert!(out.is_error);

@@ -42,6 +42,7 @@
 //! by `probe` just before. A path whose real target lies outside, or a regular file with more
 //! than one link (its other name may be anywhere, `/etc/shadow` included), counts as outside.
 
+pub mod answers;
 pub mod bash;
 pub mod destructive;
 pub mod dispatch;
@@ -58,8 +59,9 @@ use serde_json::Value;
 use crate::homes::absolutize;
 use crate::host::tool::{Layer, Risk, ToolRef};
 
+pub use answers::{session_allows, session_key, session_scope};
 pub use bash::{Classification, Segment, classify};
-pub use probe::{PathFact, PathFacts, StoredTask, probe, real_path};
+pub use probe::{PathFact, PathFacts, StoredTask, probe, probe_planned, real_path};
 pub use rules::{Rule, RuleList, Rules, RulesError, Subject};
 
 /// The permission mode of a run (SPEC §8.3).
@@ -314,8 +316,12 @@ pub fn always_cards(tool: &ToolRef) -> bool {
     lane(tool) == Lane::AlwaysCard
 }
 
-/// The subject of a call: what rule keys are matched against.
-enum Target {
+/// The subject of a call: what rule keys are matched against, found once per call (the call
+/// pipeline's plan keeps it and hands it to the tool: a shell command is parsed and classified
+/// once).
+#[derive(Debug, Clone)]
+pub enum Target {
+    /// A shell command and its classification.
     Command(String, Classification),
     /// Absolute paths (a file tool may touch more than one), or why none could be read.
     Paths(Result<Vec<PathBuf>, String>),
@@ -323,36 +329,55 @@ enum Target {
     Nothing,
 }
 
+impl Target {
+    /// What a call of `tool` with `args` acts on: the command of a shell tool (classified), the
+    /// paths of a file tool (resolved in `workspace`), the path a `Session` call would trust,
+    /// the host of a `WebFetch`.
+    pub fn of(tool: &ToolRef, args: &Value, workspace: &Workspace) -> Target {
+        let name = tool.name;
+        match lane(tool) {
+            Lane::Bash => {
+                let command = args
+                    .get("command")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string();
+                let classification = classify(&command);
+                Target::Command(command, classification)
+            }
+            Lane::File => Target::Paths(file_paths(name, args, workspace)),
+            Lane::AutoAllow if name == "Session" => match session_trust_path(args) {
+                Some(raw) => Target::Paths(resolve(raw, workspace).map(|p| vec![p])),
+                None => Target::Nothing,
+            },
+            Lane::Web if name == "WebFetch" => {
+                Target::Host(args.get("url").and_then(Value::as_str).and_then(url_host))
+            }
+            _ => Target::Nothing,
+        }
+    }
+
+    /// The classification of a shell command.
+    pub fn classification(&self) -> Option<&Classification> {
+        match self {
+            Target::Command(_, c) => Some(c),
+            _ => None,
+        }
+    }
+}
+
 /// Decides one call. Pure: no file, no process, no clock.
 pub fn decide(call: &ToolCall, mode: Mode, rules: &Rules) -> Verdict {
+    let target = Target::of(&call.tool, call.args, call.workspace);
+    decide_planned(call, &target, mode, rules)
+}
+
+/// `decide`, for a call whose `Target` is already known (`Target::of`).
+pub fn decide_planned(call: &ToolCall, target: &Target, mode: Mode, rules: &Rules) -> Verdict {
     let name = call.tool.name;
     let lane = lane(&call.tool);
-    let target = match lane {
-        Lane::Bash => {
-            let command = call
-                .args
-                .get("command")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_string();
-            let classification = classify(&command);
-            Target::Command(command, classification)
-        }
-        Lane::File => Target::Paths(file_paths(name, call.args, call.workspace)),
-        Lane::AutoAllow if name == "Session" => match session_trust_path(call.args) {
-            Some(raw) => Target::Paths(resolve(raw, call.workspace).map(|p| vec![p])),
-            None => Target::Nothing,
-        },
-        Lane::Web if name == "WebFetch" => Target::Host(
-            call.args
-                .get("url")
-                .and_then(Value::as_str)
-                .and_then(url_host),
-        ),
-        _ => Target::Nothing,
-    };
-    let subjects = subjects(&target, call.workspace);
-    let protected_path = match (&target, name) {
+    let subjects = subjects(target, call.workspace);
+    let protected_path = match (target, name) {
         (Target::Paths(Ok(paths)), "Write" | "Edit") => paths.iter().find_map(|p| {
             let real = call.facts.get(p).and_then(|f| f.real.as_deref());
             protected(p, call.workspace, call.facts)
@@ -364,9 +389,9 @@ pub fn decide(call: &ToolCall, mode: Mode, rules: &Rules) -> Verdict {
     let risk = if protected_path.is_some() {
         Risk::High
     } else {
-        risk(call, lane, &target)
+        risk(call, lane, target)
     };
-    let bash = match &target {
+    let bash = match target {
         Target::Command(_, c) => Some(c.clone()),
         _ => None,
     };
@@ -406,7 +431,7 @@ pub fn decide(call: &ToolCall, mode: Mode, rules: &Rules) -> Verdict {
     }
     // Trust is a person's decision: Session extendDir/attach outside the workspace.
     if lane == Lane::AutoAllow
-        && let Target::Paths(paths) = &target
+        && let Target::Paths(paths) = target
     {
         let outside = match paths {
             Ok(paths) => paths
@@ -470,7 +495,7 @@ pub fn decide(call: &ToolCall, mode: Mode, rules: &Rules) -> Verdict {
             vec![rule],
         );
     }
-    match (lane, &target) {
+    match (lane, target) {
         // 4. always a card.
         (Lane::AlwaysCard, _) => verdict(
             Decision::Ask,
@@ -713,14 +738,12 @@ fn read_paths(c: &Classification, ws: &Workspace) -> Vec<(String, Option<PathBuf
     out
 }
 
-/// The resolved paths of a Bash command's path words, for `probe`.
-pub(crate) fn bash_paths(args: &Value, ws: &Workspace) -> Vec<PathBuf> {
-    let command = args.get("command").and_then(Value::as_str).unwrap_or("");
-    let c = classify(command);
+/// The resolved paths of a read-only command's path words, for `probe`.
+pub(crate) fn bash_paths(c: &Classification, ws: &Workspace) -> Vec<PathBuf> {
     if !c.read_only {
         return Vec::new();
     }
-    read_paths(&c, ws)
+    read_paths(c, ws)
         .into_iter()
         .filter_map(|(_, p)| p)
         .collect()

@@ -50,9 +50,9 @@ use super::{
     TermCounts, avg_len, bm25, folded_query, for_each_tool_term, idf, keywords_of, name_boost,
     query_terms, rank,
 };
-use crate::host::catalog::ToolDef;
 use crate::host::naming;
 use crate::host::tool::Layer;
+use crate::host::tool::ToolDef;
 
 const MAGIC: &[u8; 8] = b"finchtsx";
 /// The format version; an index of another version is not read.

@@ -1181,8 +1181,8 @@ fn call_result(record: CallRecord) -> CallToolResult {
     };
     result.structured_content = record.output.structured.map(structured_object);
     let mut meta = JsonObject::new();
-    meta.insert("finch/decision".into(), record.decision.into());
-    meta.insert("finch/decidedBy".into(), record.decided_by.into());
+    meta.insert("finch/decision".into(), record.decision.as_str().into());
+    meta.insert("finch/decidedBy".into(), record.decided_by.as_str().into());
     if let Some(confine) = record.sandbox {
         meta.insert("finch/sandbox".into(), confine.as_str().into());
     }
@@ -1493,6 +1493,7 @@ mod tests {
             summary: "touch x".into(),
             reason: "not read-only".into(),
             session_allow_offered,
+            session_scope: "this exact command only".into(),
             sandbox: None,
             unsandboxed_offered: false,
             change: None,
@@ -1688,25 +1689,19 @@ mod tests {
 
     #[test]
     fn records_become_results_with_the_decision_in_meta() {
-        let record = CallRecord {
-            tool: "Read".into(),
-            decision: "allow",
-            decided_by: "fastLane".into(),
-            output: ToolOutput {
-                content: vec![
-                    Content::Text("hi".into()),
-                    Content::Image {
-                        data: "AAAA".into(),
-                        mime_type: "image/png".into(),
-                    },
-                ],
-                structured: Some(json!({"n": 1})),
-                is_error: false,
-            },
-            failure: None,
-            duration_ms: 0.1,
-            sandbox: None,
+        let output = ToolOutput {
+            content: vec![
+                Content::Text("hi".into()),
+                Content::Image {
+                    data: "AAAA".into(),
+                    mime_type: "image/png".into(),
+                },
+            ],
+            structured: Some(json!({"n": 1})),
+            is_error: false,
         };
+        let fast_lane = crate::host::DecidedBy::Gateway(crate::host::policy::DecidedBy::FastLane);
+        let record = CallRecord::ran("Read", fast_lane, output, false);
         let result = serde_json::to_value(call_result(record)).unwrap();
         assert_eq!(
             result,
