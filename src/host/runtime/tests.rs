@@ -8,13 +8,17 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
 
+use super::call::output_from;
+use super::instance::{locale, normalize_locale};
 use super::*;
 use crate::host::catalog::Exposure;
+use crate::host::output::Content;
 use crate::host::policy::{Mode, Rules};
 use crate::host::prompt::{Card, CardAnswer, Prompter, Question, QuestionAnswer};
 use crate::host::session::SessionState;
 use crate::host::tool::Risk;
 use crate::host::{Host, HostEnv};
+use std::time::Instant;
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/it/fixtures/minitools");
 
