@@ -404,7 +404,7 @@ struct SearchItem<'a> {
     raw_name: &'a str,
     title: &'a str,
     description: &'a str,
-    /// A cached mini tool tool's own search text (built-ins and suites keep theirs in code).
+    /// The tool's own search text (a built-in's or dispatcher's comes with its definition).
     keywords: &'a str,
     layer: Layer,
     source: &'a str,
@@ -426,7 +426,7 @@ impl Searchable for SearchItem<'_> {
         self.description
     }
     fn keywords(&self) -> &str {
-        toolsearch::keywords_of(self.layer, self.raw_name, self.keywords)
+        self.keywords
     }
     fn layer(&self) -> Layer {
         self.layer

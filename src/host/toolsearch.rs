@@ -44,13 +44,6 @@ pub trait Searchable {
     fn source(&self) -> &str;
 }
 
-/// The search text of a tool (`Searchable::keywords`): its own (`ToolDef::keywords`, here
-/// `stored`) — for a built-in or a dispatcher the words its definition carries from the code,
-/// so a mini tool that registers `Read` does not borrow the built-in's words.
-pub fn keywords_of<'a>(_layer: Layer, _raw_name: &str, stored: &'a str) -> &'a str {
-    stored
-}
-
 impl Searchable for ToolSpec {
     fn name(&self) -> &str {
         &self.name
@@ -65,7 +58,9 @@ impl Searchable for ToolSpec {
         &self.def.description
     }
     fn keywords(&self) -> &str {
-        keywords_of(self.def.layer, &self.def.raw_name, &self.def.keywords)
+        // Its own (`ToolDef::keywords`): a built-in's or dispatcher's words come with its
+        // definition, so a mini tool that registers `Read` does not borrow the built-in's.
+        &self.def.keywords
     }
     fn layer(&self) -> Layer {
         self.def.layer
