@@ -136,6 +136,7 @@ fn worker(
             .into_iter()
             .collect(),
         ask_unconfined: false,
+        grants: Default::default(),
     };
     let script = Scripted::default();
     let assembly = Assembly::new(host_options, options.ui);

@@ -18,6 +18,7 @@ use crate::minitool::confine::{Consent, Unconfined};
 use crate::ui::Ui;
 
 use super::builtins::Builtins;
+use super::call::confine::Grants;
 use super::catalog::{self, ToolDef};
 use super::control::{self, Registration};
 use super::mcp::ServerStatus;
@@ -93,6 +94,9 @@ pub struct HostOptions {
     /// Whether the terminal's card may ask about a mini tool the kernel cannot confine (not
     /// under `--jsonl` or `--serve mcp`, whose start nobody watches).
     pub ask_unconfined: bool,
+    /// What the sandbox flags grant Bash commands (`--allow-read`, `--allow-write`,
+    /// `--allow-network`, `--unsandboxed`).
+    pub grants: Grants,
 }
 
 /// Builds hosts from one set of options, and reloads them: what a front end holds on to.
@@ -154,6 +158,7 @@ impl<'a> Assembly<'a> {
         }
         let mut session = SessionState::detached(cwd, project, mode, home);
         session.approve = options.approve.clone();
+        session.grants = options.grants.clone();
         let lock_timeout = env.settings.lock_timeout;
         let recorded = match &options.session {
             Some(id) => {
@@ -184,6 +189,11 @@ impl<'a> Assembly<'a> {
             self.ui.detail(format!(
                 "--approve {tool}: its permission cards are answered allow"
             ));
+        }
+        if options.grants.unsandboxed {
+            self.ui.detail(
+                "--unsandboxed: Bash commands run without finch's sandbox, each after a card",
+            );
         }
         let providers = self.providers(&env, &session)?;
         let prompter = wrap(&env, self.terminal_prompter(&env));

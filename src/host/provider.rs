@@ -4,12 +4,14 @@
 //! wall applies, what a card should show, whether it may read the transcript), and to run it:
 //! at once, or as a `Job` that holds nothing of the host and may run on any thread.
 
+use std::sync::OnceLock;
 use std::time::Instant;
 
 use serde_json::Value;
 
 use crate::host::call::confine::Walling;
 use crate::host::call::context::CallCx;
+use crate::host::call::denial::Blocked;
 use crate::host::cancel;
 use crate::host::catalog::{ToolDef, ToolSpec};
 use crate::host::output::ToolOutput;
@@ -110,12 +112,23 @@ pub enum CallEvent<'a> {
     },
 }
 
-/// What a running job gets: its cancellation, where its progress goes, and a way to ask a
-/// person (its `on_host` tasks run where the host's prompter is).
+/// What a running job gets: its cancellation, where its progress goes, a way to ask a person
+/// (its `on_host` tasks run where the host's prompter is), and where it says the kernel wall
+/// refused it.
 pub struct JobCx<'a> {
     pub cancel: &'a cancel::Cancel,
     pub progress: &'a cancel::ProgressSink<'a>,
     pub on_host: &'a OnHost<'a>,
+    /// What the wall refused the call (`report_blocked`).
+    pub blocked: &'a OnceLock<Blocked>,
+}
+
+impl JobCx<'_> {
+    /// Says that the kernel wall refused the call this: the pipeline records it, and may run
+    /// the call again with what it needs (`call::escalate`). The first report counts.
+    pub fn report_blocked(&self, blocked: Blocked) {
+        let _ = self.blocked.set(blocked);
+    }
 }
 
 /// Work a job hands to the thread that owns the host's prompter (a mini tool's dialog asked
@@ -160,8 +173,9 @@ pub enum Started {
 }
 
 impl Started {
-    /// The output, running a job here and now (what a provider's `call` and a front end that
-    /// runs calls one at a time do).
+    /// The output, running a job here and now (what a provider's `call` does, and the
+    /// pipeline for a manual). What the wall refused such a job is not kept: it is never run
+    /// again with more.
     pub fn run_here(
         self,
         cancel: &cancel::Cancel,
@@ -176,6 +190,7 @@ impl Started {
                     cancel,
                     progress,
                     on_host: &|task| here.run(task),
+                    blocked: &OnceLock::new(),
                 })
             }
         }

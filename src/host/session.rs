@@ -14,6 +14,7 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use serde::Serialize;
 use serde_json::{Value, json};
 
+use super::call::confine::Grants;
 use super::policy::{Mode, Workspace};
 use crate::session::SessionError;
 use crate::session::append::{Appender, Entry};
@@ -45,6 +46,9 @@ pub struct SessionState {
     pub allowed_for_session: HashSet<String>,
     /// Tool names `--approve` answers "allow" for.
     pub approve: Vec<String>,
+    /// What the run's flags grant walled calls (`--allow-read`, `--allow-write`,
+    /// `--allow-network`, `--unsandboxed`).
+    pub grants: Grants,
     /// The to-do list (`TodoWrite`), as the model last wrote it.
     pub todos: Value,
     /// The user's home, for `~` in paths.
@@ -74,6 +78,7 @@ impl SessionState {
             active: HashSet::new(),
             allowed_for_session: HashSet::new(),
             approve: Vec::new(),
+            grants: Grants::default(),
             todos: Value::Array(Vec::new()),
             home,
             transcript: None,
@@ -296,6 +301,7 @@ impl SessionState {
             active: HashSet::new(),
             allowed_for_session: HashSet::new(),
             approve: Vec::new(),
+            grants: Grants::default(),
             todos: Value::Null,
             home: self.home.clone(),
             transcript: None,

@@ -244,12 +244,16 @@ fn tool_call_records() {
     }
     "#);
     insta::assert_snapshot!(tool_call(&ctx, "Bash", json!({"command": "cat $HOME/private/plan.txt"}), &fast), @r#"
-    exit 0
+    exit 4
     {
       "content": [
         {
           "type": "text",
-          "text": "stderr:\ncat: [BASE]/home/private/plan.txt: Permission denied\nexit code: 1\nThis command ran without a permission card, so it ran in finch's read-only sandbox: it may read the workspace, the trusted directories and the system's directories, write only its private $TMPDIR, and use no network. The refusal above may be the sandbox's. Writing files or using the network needs a person's approval: call Bash again with `\"escalate\": true` to ask for it (an approved command runs with write access to the workspace)."
+          "text": "stderr:\ncat: [BASE]/home/private/plan.txt: Permission denied\nexit code: 1"
+        },
+        {
+          "type": "text",
+          "text": "finch's read-only sandbox refused to read [BASE]/home/private/plan.txt. Nobody could be asked whether it may run again able to read [BASE]/home/private. Do not retry the same call: tell the user it needs to read [BASE]/home/private; they can allow that by running finch with --allow-read [BASE]/home/private."
         }
       ],
       "isError": false,
@@ -259,13 +263,24 @@ fn tool_call_records() {
         "stderr": "cat: [BASE]/home/private/plan.txt: Permission denied\n",
         "timedOut": false,
         "outputCut": false,
-        "sandbox": "read-only",
-        "sandboxBlocked": true
+        "sandbox": "read-only"
       },
       "tool": "Bash",
       "decision": "allow",
       "decidedBy": "fastLane",
-      "sandbox": "read-only"
+      "failure": "blocked",
+      "sandbox": "read-only",
+      "blocked": {
+        "by": "sandbox",
+        "profile": "read-only",
+        "access": "read",
+        "path": "[BASE]/home/private/plan.txt"
+      },
+      "escalation": {
+        "grant": "read",
+        "path": "[BASE]/home/private",
+        "decidedBy": "noPerson"
+      }
     }
     "#);
     insta::assert_snapshot!(tool_call(&ctx, "Write", json!({"file_path": "new.txt", "content": "x\n"}), &fast), @r#"
@@ -474,7 +489,11 @@ fn tool_call_records() {
           "content": [
             {
               "type": "text",
-              "text": "stderr:\ncat: [BASE]/home/private/plan.txt: Permission denied\nexit code: 1\nThis command ran without a permission card, so it ran in finch's read-only sandbox: it may read the workspace, the trusted directories and the system's directories, write only its private $TMPDIR, and use no network. The refusal above may be the sandbox's. Writing files or using the network needs a person's approval: call Bash again with `\"escalate\": true` to ask for it (an approved command runs with write access to the workspace)."
+              "text": "stderr:\ncat: [BASE]/home/private/plan.txt: Permission denied\nexit code: 1"
+            },
+            {
+              "type": "text",
+              "text": "finch's read-only sandbox refused to read [BASE]/home/private/plan.txt. Nobody could be asked whether it may run again able to read [BASE]/home/private. Do not retry the same call: tell the user it needs to read [BASE]/home/private; they can allow that by running finch with --allow-read [BASE]/home/private."
             }
           ],
           "isError": false,
@@ -484,13 +503,23 @@ fn tool_call_records() {
             "stderr": "cat: [BASE]/home/private/plan.txt: Permission denied\n",
             "timedOut": false,
             "outputCut": false,
-            "sandbox": "read-only",
-            "sandboxBlocked": true
+            "sandbox": "read-only"
           }
         },
         "isError": false,
         "durationMs": 0.0,
-        "sandbox": "read-only"
+        "sandbox": "read-only",
+        "blocked": {
+          "by": "sandbox",
+          "profile": "read-only",
+          "access": "read",
+          "path": "[BASE]/home/private/plan.txt"
+        },
+        "escalation": {
+          "grant": "read",
+          "path": "[BASE]/home/private",
+          "decidedBy": "noPerson"
+        }
       },
       {
         "tool": "Write",
@@ -606,13 +635,15 @@ fn tool_call_text_of_refusals_and_walls() {
     Error: Permission denied: `Bash` needs a person's approval (not read-only: `touch` is not a known read-only program; no allow rule names Bash), and this run has nobody to ask. Rerun with --approve Bash to allow it, or use a tool that does not need approval.
     ");
     insta::assert_snapshot!(text(json!({"command": "cat $HOME/private/plan.txt"}), &["--mode", "acceptCalls"]), @r#"
-    exit 1
+    exit 4
     --- stdout
     stderr:
     cat: [BASE]/home/private/plan.txt: Permission denied
     exit code: 1
-    This command ran without a permission card, so it ran in finch's read-only sandbox: it may read the workspace, the trusted directories and the system's directories, write only its private $TMPDIR, and use no network. The refusal above may be the sandbox's. Writing files or using the network needs a person's approval: call Bash again with `"escalate": true` to ask for it (an approved command runs with write access to the workspace).
+    finch's read-only sandbox refused to read [BASE]/home/private/plan.txt. Nobody could be asked whether it may run again able to read [BASE]/home/private. Do not retry the same call: tell the user it needs to read [BASE]/home/private; they can allow that by running finch with --allow-read [BASE]/home/private.
     --- stderr
+    Error: finch's read-only sandbox refused to read [BASE]/home/private/plan.txt
+    hint: to let it read [BASE]/home/private, run it again with `--allow-read [BASE]/home/private`
     "#);
 }
 
@@ -684,7 +715,11 @@ fn run_jsonl_responses() {
         "content": [
           {
             "type": "text",
-            "text": "stderr:\ncat: [BASE]/home/private/plan.txt: Permission denied\nexit code: 1\nThis command ran without a permission card, so it ran in finch's read-only sandbox: it may read the workspace, the trusted directories and the system's directories, write only its private $TMPDIR, and use no network. The refusal above may be the sandbox's. Writing files or using the network needs a person's approval: call Bash again with `\"escalate\": true` to ask for it (an approved command runs with write access to the workspace)."
+            "text": "stderr:\ncat: [BASE]/home/private/plan.txt: Permission denied\nexit code: 1"
+          },
+          {
+            "type": "text",
+            "text": "finch's read-only sandbox refused to read [BASE]/home/private/plan.txt. Nobody could be asked whether it may run again able to read [BASE]/home/private. Do not retry the same call: tell the user it needs to read [BASE]/home/private; they can allow that by running finch with --allow-read [BASE]/home/private."
           }
         ],
         "isError": false,
@@ -694,13 +729,24 @@ fn run_jsonl_responses() {
           "stderr": "cat: [BASE]/home/private/plan.txt: Permission denied\n",
           "timedOut": false,
           "outputCut": false,
-          "sandbox": "read-only",
-          "sandboxBlocked": true
+          "sandbox": "read-only"
         },
         "tool": "Bash",
         "decision": "allow",
         "decidedBy": "fastLane",
+        "failure": "blocked",
         "sandbox": "read-only",
+        "blocked": {
+          "by": "sandbox",
+          "profile": "read-only",
+          "access": "read",
+          "path": "[BASE]/home/private/plan.txt"
+        },
+        "escalation": {
+          "grant": "read",
+          "path": "[BASE]/home/private",
+          "decidedBy": "noPerson"
+        },
         "id": 4
       },
       {
@@ -812,7 +858,11 @@ fn run_jsonl_responses() {
           "content": [
             {
               "type": "text",
-              "text": "stderr:\ncat: [BASE]/home/private/plan.txt: Permission denied\nexit code: 1\nThis command ran without a permission card, so it ran in finch's read-only sandbox: it may read the workspace, the trusted directories and the system's directories, write only its private $TMPDIR, and use no network. The refusal above may be the sandbox's. Writing files or using the network needs a person's approval: call Bash again with `\"escalate\": true` to ask for it (an approved command runs with write access to the workspace)."
+              "text": "stderr:\ncat: [BASE]/home/private/plan.txt: Permission denied\nexit code: 1"
+            },
+            {
+              "type": "text",
+              "text": "finch's read-only sandbox refused to read [BASE]/home/private/plan.txt. Nobody could be asked whether it may run again able to read [BASE]/home/private. Do not retry the same call: tell the user it needs to read [BASE]/home/private; they can allow that by running finch with --allow-read [BASE]/home/private."
             }
           ],
           "isError": false,
@@ -822,13 +872,23 @@ fn run_jsonl_responses() {
             "stderr": "cat: [BASE]/home/private/plan.txt: Permission denied\n",
             "timedOut": false,
             "outputCut": false,
-            "sandbox": "read-only",
-            "sandboxBlocked": true
+            "sandbox": "read-only"
           }
         },
         "isError": false,
         "durationMs": 0.0,
-        "sandbox": "read-only"
+        "sandbox": "read-only",
+        "blocked": {
+          "by": "sandbox",
+          "profile": "read-only",
+          "access": "read",
+          "path": "[BASE]/home/private/plan.txt"
+        },
+        "escalation": {
+          "grant": "read",
+          "path": "[BASE]/home/private",
+          "decidedBy": "noPerson"
+        }
       },
       {
         "tool": "Nope",
@@ -954,12 +1014,28 @@ fn serve_mcp_results() {
         "_meta": {
           "finch/decision": "allow",
           "finch/decidedBy": "fastLane",
-          "finch/sandbox": "read-only"
+          "finch/sandbox": "read-only",
+          "finch/failure": "blocked",
+          "finch/blocked": {
+            "by": "sandbox",
+            "profile": "read-only",
+            "access": "read",
+            "path": "[BASE]/home/private/plan.txt"
+          },
+          "finch/escalation": {
+            "grant": "read",
+            "path": "[BASE]/home/private",
+            "decidedBy": "card:decline"
+          }
         },
         "content": [
           {
             "type": "text",
-            "text": "stderr:\ncat: [BASE]/home/private/plan.txt: Permission denied\nexit code: 1\nThis command ran without a permission card, so it ran in finch's read-only sandbox: it may read the workspace, the trusted directories and the system's directories, write only its private $TMPDIR, and use no network. The refusal above may be the sandbox's. Writing files or using the network needs a person's approval: call Bash again with `\"escalate\": true` to ask for it (an approved command runs with write access to the workspace)."
+            "text": "stderr:\ncat: [BASE]/home/private/plan.txt: Permission denied\nexit code: 1"
+          },
+          {
+            "type": "text",
+            "text": "finch's read-only sandbox refused to read [BASE]/home/private/plan.txt. Nobody could be asked whether it may run again able to read [BASE]/home/private. Do not retry the same call: tell the user it needs to read [BASE]/home/private; they can allow that by running finch with --allow-read [BASE]/home/private."
           }
         ],
         "structuredContent": {
@@ -968,8 +1044,7 @@ fn serve_mcp_results() {
           "stderr": "cat: [BASE]/home/private/plan.txt: Permission denied\n",
           "timedOut": false,
           "outputCut": false,
-          "sandbox": "read-only",
-          "sandboxBlocked": true
+          "sandbox": "read-only"
         },
         "isError": false,
         "resultType": "complete"
@@ -1074,7 +1149,7 @@ fn serve_mcp_results() {
           "progressToken": 1
         },
         "mode": "form",
-        "message": "Permission needed: Bash — Run a shell command\ncat $HOME/private/plan.txt\nLayer: builtin · risk: medium\nWhy: it ran without a card in finch's read-only sandbox and was stopped (cat: [BASE]/home/private/plan.txt: Permission denied); allowed, it runs again with write access\nSandbox: runs in finch's workspace-write sandbox: writes only the workspace and trusted directories (protected paths stay read-only), network on",
+        "message": "Permission needed: Bash — Run a shell command\ncat $HOME/private/plan.txt\nLayer: builtin · risk: medium\nWhy: finch's read-only sandbox refused to read [BASE]/home/private/plan.txt\nSandbox: runs again in finch's read-only sandbox, now also able to read [BASE]/home/private",
         "requestedSchema": {
           "type": "object",
           "properties": {
@@ -1093,10 +1168,6 @@ fn serve_mcp_results() {
                 {
                   "const": "denyWithReason",
                   "title": "Deny and tell the model why"
-                },
-                {
-                  "const": "allowUnsandboxed",
-                  "title": "Allow once, without the sandbox"
                 }
               ]
             },
@@ -1247,7 +1318,11 @@ fn serve_mcp_results() {
           "content": [
             {
               "type": "text",
-              "text": "stderr:\ncat: [BASE]/home/private/plan.txt: Permission denied\nexit code: 1\nThis command ran without a permission card, so it ran in finch's read-only sandbox: it may read the workspace, the trusted directories and the system's directories, write only its private $TMPDIR, and use no network. The refusal above may be the sandbox's. Writing files or using the network needs a person's approval: call Bash again with `\"escalate\": true` to ask for it (an approved command runs with write access to the workspace)."
+              "text": "stderr:\ncat: [BASE]/home/private/plan.txt: Permission denied\nexit code: 1"
+            },
+            {
+              "type": "text",
+              "text": "finch's read-only sandbox refused to read [BASE]/home/private/plan.txt. Nobody could be asked whether it may run again able to read [BASE]/home/private. Do not retry the same call: tell the user it needs to read [BASE]/home/private; they can allow that by running finch with --allow-read [BASE]/home/private."
             }
           ],
           "isError": false,
@@ -1257,13 +1332,23 @@ fn serve_mcp_results() {
             "stderr": "cat: [BASE]/home/private/plan.txt: Permission denied\n",
             "timedOut": false,
             "outputCut": false,
-            "sandbox": "read-only",
-            "sandboxBlocked": true
+            "sandbox": "read-only"
           }
         },
         "isError": false,
         "durationMs": 0.0,
-        "sandbox": "read-only"
+        "sandbox": "read-only",
+        "blocked": {
+          "by": "sandbox",
+          "profile": "read-only",
+          "access": "read",
+          "path": "[BASE]/home/private/plan.txt"
+        },
+        "escalation": {
+          "grant": "read",
+          "path": "[BASE]/home/private",
+          "decidedBy": "card:decline"
+        }
       },
       {
         "tool": "Nope",

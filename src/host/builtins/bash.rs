@@ -14,9 +14,10 @@
 //! (`sandbox::env`: no secret of the user's environment reaches it); an approved call runs in
 //! `[sandbox] approved` (workspace-write by default, with `[sandbox] network`), or unconfined
 //! when the wall is off, not available here, or the person chose "without the sandbox" on the
-//! card. A fast-lane command that failed with a refusal in its error output is told what the
-//! wall holds and how to ask for a person (`"escalate": true`). A confinement that cannot be
-//! set up runs nothing.
+//! card; what a person or a flag granted beside the profile (a directory to read or write, the
+//! network) comes in the call's plan. A command that failed where the wall explains the
+//! failure reports what it refused (`call::denial`: `Blocked`), and the pipeline offers the
+//! escalation that fits. A confinement that cannot be set up runs nothing.
 //!
 //! A command the classifier calls read-only (the only kind the fast lane runs without a card)
 //! runs with git settings that cannot execute anything, given as `GIT_CONFIG_COUNT`
@@ -41,6 +42,7 @@ use serde_json::{Value, json};
 
 use super::Cx;
 use crate::capture::{OutputTail, pump};
+use crate::host::call::denial::{self, Reach};
 use crate::host::cancel::{Cancel, cancelled_output};
 use crate::host::catalog::ToolDef;
 use crate::host::output::{Content, ToolOutput};
@@ -67,8 +69,10 @@ its first and last 15000 bytes; the middle of longer output is cut. Background p
 still write to the command's output are stopped when the command exits; redirect their output \
 (`cmd > log 2>&1 &`) to keep them running. Prefer Read, Grep and Glob for reading and searching \
 files. A command that runs without a permission card runs in finch's read-only sandbox: it can \
-read the workspace and the system, write only $TMPDIR, and has no network; if the sandbox stops \
-it, call again with `escalate: true` to ask a person to run it with write access.";
+read the workspace and the system, write only $TMPDIR, and has no network. When the sandbox \
+refuses what a command needs, finch asks a person whether to run it again with just that (a \
+directory to read, write access, the network) and says so in the result; with `escalate: true` \
+a person approves the command before it runs, and it runs with write access.";
 
 /// What people type when they want this tool (ToolSearch ranks it beside the description).
 pub const KEYWORDS: &str = "run execute shell command terminal script program build test install npm git. 执行命令 运行命令 终端 命令行 运行脚本 执行脚本 跑测试 编译 執行指令 執行命令 終端機 命令列 執行腳本";
@@ -127,7 +131,7 @@ pub fn call(args: &Value, cx: &Cx) -> ToolOutput {
             cwd.display()
         ));
     }
-    let confinement = match confinement(cx) {
+    let walled = match confinement(cx) {
         Ok(c) => c,
         Err(e) => {
             return ToolOutput::error(format!(
@@ -145,37 +149,49 @@ pub fn call(args: &Value, cx: &Cx) -> ToolOutput {
         Environment::Inherited
     };
     let setup = Setup {
-        confinement: confinement.as_ref(),
+        confinement: walled.as_ref().map(|w| &w.confinement),
         env,
         git_safe: confine == Confine::ReadOnly
             || cx.plan.classification().is_some_and(|c| c.read_only),
     };
-    execute(command, cwd, timeout, cx.cancel, setup, confine)
-}
-
-fn execute(
-    command: &str,
-    cwd: &Path,
-    timeout: Duration,
-    cancel: &Cancel,
-    setup: Setup,
-    confine: Confine,
-) -> ToolOutput {
-    match run(command, cwd, timeout, cancel, setup) {
-        Ok(outcome) if outcome.cancelled => cancelled_output(NAME),
-        Ok(outcome) => render(&outcome, timeout, confine),
-        Err(message) => ToolOutput::error(message),
+    let outcome = match run(command, cwd, timeout, cx.cancel, setup) {
+        Ok(outcome) if outcome.cancelled => return cancelled_output(NAME),
+        Ok(outcome) => outcome,
+        Err(message) => return ToolOutput::error(message),
+    };
+    let failed = outcome.status.is_none_or(|s| !s.success());
+    if let (Some(walled), true) = (&walled, failed) {
+        let errors = [outcome.stderr.as_str(), outcome.stdout.as_str()];
+        if let Some(blocked) = denial::read(&errors, cwd, &walled.reach, walled.profile) {
+            cx.report_blocked(blocked);
+        }
     }
+    render(&outcome, timeout, confine)
 }
 
-/// The kernel confinement of this call, `None` when it runs unconfined.
-fn confinement(cx: &Cx) -> Result<Option<Confinement>, crate::sandbox::SandboxError> {
-    let Some(profile) = cx.confine().profile() else {
+/// A call in the kernel wall: its confinement, its profile, and what that lets it reach (to
+/// tell the wall's refusals from the command's own failures, `denial`).
+struct Walled {
+    confinement: Confinement,
+    profile: Profile,
+    reach: Reach,
+}
+
+/// The kernel confinement of this call as its plan says (profile, and the directories and
+/// network granted beside it), `None` when it runs unconfined.
+fn confinement(cx: &Cx) -> Result<Option<Walled>, crate::sandbox::SandboxError> {
+    let Some(wall) = &cx.plan.wall else {
+        return Ok(None);
+    };
+    let Some(profile) = wall.confine.profile() else {
         return Ok(None);
     };
     let session = cx.session;
+    // Directories granted for writing are roots of workspace-write: their protected paths
+    // stay read-only too.
     let roots: Vec<_> = std::iter::once(&session.cwd)
         .chain(&session.trusted)
+        .chain(&wall.write)
         .cloned()
         .collect();
     let home = session.home.clone().or_else(|| cx.env.env.home_dir());
@@ -196,16 +212,28 @@ fn confinement(cx: &Cx) -> Result<Option<Confinement>, crate::sandbox::SandboxEr
     } else {
         Vec::new()
     };
+    let mut extra_read = cx.env.settings.sandbox.read.clone();
+    extra_read.extend(wall.read.iter().cloned());
     let places = Places {
         roots,
         protected,
         home,
         path: cx.env.env.get_path("PATH").map(|p| p.into_os_string()),
-        extra_read: cx.env.settings.sandbox.read.clone(),
+        extra_read,
         extra_write: Vec::new(),
-        network: matches!(cx.confine(), Confine::WorkspaceWrite { network: true }),
+        network: wall.network(),
     };
-    Confinement::prepare(Access::for_profile(profile, &places)).map(Some)
+    let mut access = Access::for_profile(profile, &places);
+    // The network granted to a read-only call (`--allow-network`, an escalation).
+    access.network = wall.network();
+    let reach_access = access.clone();
+    let confinement = Confinement::prepare(access)?;
+    let reach = Reach::of(&reach_access, Some(confinement.tmpdir()));
+    Ok(Some(Walled {
+        confinement,
+        profile,
+        reach,
+    }))
 }
 
 /// The environment a command starts with.
@@ -551,13 +579,6 @@ fn wait_closed(rx: &mpsc::Receiver<Event>, open: &mut i32, limit: Duration) -> b
     true
 }
 
-/// What the model reads after a fast-lane command failed with a refusal.
-const BLOCKED_NOTE: &str = "This command ran without a permission card, so it ran in finch's \
-read-only sandbox: it may read the workspace, the trusted directories and the system's \
-directories, write only its private $TMPDIR, and use no network. The refusal above may be the \
-sandbox's. Writing files or using the network needs a person's approval: call Bash again with \
-`\"escalate\": true` to ask for it (an approved command runs with write access to the workspace).";
-
 /// The result the model reads: labelled streams, then how the command ended.
 fn render(outcome: &Outcome, timeout: Duration, confine: Confine) -> ToolOutput {
     let mut text = String::new();
@@ -595,13 +616,6 @@ fn render(outcome: &Outcome, timeout: Duration, confine: Confine) -> ToolOutput 
             );
         }
     }
-    let blocked = confine == Confine::ReadOnly
-        && exit_code != Some(0)
-        && crate::sandbox::looks_blocked(&outcome.stderr);
-    if blocked {
-        text.push('\n');
-        text.push_str(BLOCKED_NOTE);
-    }
     let mut structured = json!({
         "exitCode": exit_code,
         "stdout": outcome.stdout,
@@ -610,9 +624,6 @@ fn render(outcome: &Outcome, timeout: Duration, confine: Confine) -> ToolOutput 
         "outputCut": outcome.cut,
         "sandbox": confine.as_str(),
     });
-    if blocked && let Some(map) = structured.as_object_mut() {
-        map.insert("sandboxBlocked".into(), true.into());
-    }
     if let (Some(sig), Some(map)) = (signal, structured.as_object_mut()) {
         map.insert("signal".into(), sig.into());
     }
@@ -727,16 +738,15 @@ mod tests {
         });
         let command = format!("sleep 30 & echo $! > {}; wait", pid_file.display());
         let started = Instant::now();
-        let output = execute(
+        let outcome = run(
             &command,
             dir.path(),
             Duration::from_secs(60),
             &cancel,
             unconfined(&command),
-            Confine::Unconfined,
-        );
-        assert!(output.is_error);
-        assert!(output.text_content().contains("cancelled"), "{output:?}");
+        )
+        .unwrap();
+        assert!(outcome.cancelled, "{outcome:?}");
         assert!(
             started.elapsed() < Duration::from_secs(20),
             "the call ran to its end instead of stopping"
@@ -884,13 +894,14 @@ mod tests {
         );
         for confine in [Confine::Unconfined, Confine::ReadOnly] {
             let mut plan = crate::host::call::plan::CallPlan::unplanned(session.workspace());
-            plan.wall = Some(crate::host::call::confine::WallPlan { confine });
+            plan.wall = Some(crate::host::call::confine::WallPlan::of(confine));
             let cx = Cx {
                 env: &env,
                 session: &session,
                 cancel: &Cancel::new(),
                 progress: &crate::host::cancel::no_progress,
                 plan: &plan,
+                blocked: &std::sync::OnceLock::new(),
             };
             let out = call(&json!({"command": "touch x"}), &cx);
             assert!(out.is_error);

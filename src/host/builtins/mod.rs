@@ -25,6 +25,7 @@ use serde_json::Value;
 
 use crate::host::call::confine::Walling;
 use crate::host::call::context::CallCx;
+use crate::host::call::denial::Blocked;
 use crate::host::call::plan::CallPlan;
 use crate::host::cancel::{Cancel, ProgressSink};
 use crate::host::catalog::{Exposure, ToolDef, ToolSpec};
@@ -35,7 +36,7 @@ use crate::host::provider::{Job, JobCx, Provider, Started};
 use crate::host::session::SessionState;
 use crate::host::tool::Layer;
 use crate::sandbox::Confine;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// The built-ins provider.
 #[derive(Debug, Default)]
@@ -96,6 +97,7 @@ impl Provider for Builtins {
                 cancel: job.cancel,
                 progress: job.progress,
                 plan: &plan,
+                blocked: job.blocked,
             };
             independent(&args, &cx)
         });
@@ -165,12 +167,22 @@ pub struct Cx<'a> {
     pub progress: &'a ProgressSink<'a>,
     /// The call's plan: for Bash, its command's classification and the wall it runs in.
     pub plan: &'a CallPlan,
+    /// Where the call says what the kernel wall refused it (`JobCx::report_blocked`).
+    pub blocked: &'a OnceLock<Blocked>,
 }
 
 impl Cx<'_> {
+    /// Says that the kernel wall refused the call this (the first report counts).
+    pub fn report_blocked(&self, blocked: Blocked) {
+        let _ = self.blocked.set(blocked);
+    }
+
     /// How the wall confines this call (unconfined for a tool it does not apply to).
     pub fn confine(&self) -> Confine {
-        self.plan.wall.map_or(Confine::Unconfined, |w| w.confine)
+        self.plan
+            .wall
+            .as_ref()
+            .map_or(Confine::Unconfined, |w| w.confine)
     }
 }
 

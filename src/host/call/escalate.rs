@@ -1,91 +1,157 @@
-//! The last step of the pipeline (verdict → sandbox → attempt → escalation): a command the
-//! fast lane ran in the read-only sandbox that failed with a refusal (`sandboxBlocked`) is
-//! shown on a card — "the sandbox stopped it; run it again with write access?" — and run
-//! again where `[sandbox] approved` says when a person allows it. With nobody to ask the
-//! first result stands (its text tells the model about `escalate`). The second run cannot
-//! be cancelled from outside: the call's own token belonged to the first.
+//! The last step of the pipeline (approval → sandbox → attempt → escalation, as codex-rs's
+//! orchestrator): a call the kernel wall refused (`Blocked`, reported by its tool) is offered
+//! the one escalation that fits the refusal (`confine::Escalation`: read that directory,
+//! write, the network, no wall) on a card that says what the wall refused and what the second
+//! run will be allowed. Allowed, the call runs again as a job like any other — on the front
+//! end's pool, cancellable by the call's own token — and its record carries both the refusal
+//! and the escalation. Refused, unanswered, or with nothing that would help, the first run's
+//! output stands with a note that says so, naming the flag a script would pass
+//! (`--allow-read DIR`, …), and the call fails as `blocked`. A call runs again once.
 
 use std::time::Instant;
 
-use serde_json::Value;
-
 use super::Host;
-use super::confine::WallPlan;
-use super::plan::CallPlan;
-use super::record::{CallRecord, DecidedBy};
+use super::confine::{Escalation, WallPlan};
+use super::denial::Blocked;
+use super::record::{CallRecord, DecidedBy, Escalated, Failure};
+use super::refusal::{Stands, wall_note};
+use super::running::{Again, Begun, Job, Ran, Running};
 use crate::host::cancel;
 use crate::host::catalog::Lookup;
-use crate::host::prompt::{Card, CardAnswer};
-use crate::host::tool;
+use crate::host::output::Content;
+use crate::host::prompt::Card;
+use crate::host::provider::Started;
+use crate::host::tool::Risk;
 use crate::sandbox::Confine;
 
 impl Host {
-    /// The record of the call run again with write access, when the read-only wall stopped it
-    /// and a person allowed that.
-    pub(super) fn escalate_walled(
-        &mut self,
-        record: &CallRecord,
-        args: &Value,
-    ) -> Option<CallRecord> {
-        let blocked = record.sandbox == Some(Confine::ReadOnly)
-            && record.failure.is_none()
-            && record
-                .output
-                .structured
-                .as_ref()
-                .is_some_and(|s| s["sandboxBlocked"] == true);
-        if !blocked {
-            return None;
-        }
-        let Lookup::Found(index) = self.catalog.lookup(&record.tool) else {
-            return None;
+    /// Offers `ran`, which the wall refused (`Ran::may_escalate`), the escalation that fits,
+    /// and runs it again when allowed; else records it as it ran.
+    pub(super) fn escalate(&mut self, ran: Ran, cancel: &cancel::Cancel) -> Begun {
+        let (Some(blocked), Some(wall)) = (ran.blocked.clone(), ran.plan.wall.clone()) else {
+            let record = ran.record();
+            return Begun::Done(self.settle(record, &ran.args, ran.started));
         };
-        let approved = self.walls.approved;
+        let workspace = ran.plan.workspace.clone();
+        let fit = Escalation::fitting(&blocked, &wall, &self.walls, &workspace);
+        let index = match self.catalog.lookup(&ran.tool) {
+            Lookup::Found(index) => Some(index),
+            _ => None,
+        };
+        let (Some(escalation), Some(index)) = (fit, index) else {
+            return self.stands(ran, &blocked, Stands::NothingHelps, None);
+        };
         let tool = self.catalog.get(index);
-        let stderr = record
-            .output
-            .structured
-            .as_ref()
-            .and_then(|s| s["stderr"].as_str())
-            .and_then(|e| e.lines().find(|l| crate::sandbox::looks_blocked(l)))
-            .unwrap_or("a refusal")
-            .to_string();
-        let summary = self.summary(&record.tool, args);
+        let rerun = escalation.apply(&wall, &self.walls);
         let card = Card {
             tool: tool.name.clone(),
             title: tool.def.title.clone(),
             layer: tool.def.layer.as_str(),
             owner: tool.def.owner.clone(),
-            risk: tool::Risk::Medium,
-            summary,
+            risk: if escalation.unsandboxes() {
+                Risk::High
+            } else {
+                Risk::Medium
+            },
+            summary: self.summary(&ran.tool, &ran.args),
             reason: format!(
-                "it ran without a card in finch's read-only sandbox and was stopped ({stderr}); \
-                 allowed, it runs again with write access"
+                "finch's {} sandbox refused to {}",
+                blocked.profile.as_str(),
+                blocked.describe()
             ),
             session_allow_offered: false,
             session_scope: String::new(),
-            sandbox: Some(approved.describe()),
-            unsandboxed_offered: approved != Confine::Unconfined,
+            sandbox: Some(rerun_words(&escalation, &rerun)),
+            unsandboxed_offered: false,
             change: None,
         };
         let asked = Instant::now();
-        let answer = self.prompter.card(&card);
-        self.person_time += asked.elapsed();
+        let answer = self.prompter.card_until(&card, cancel);
+        let person = asked.elapsed();
+        self.person_time += person;
+        let mut started = ran.started;
+        started.person += person;
+        let ran = Ran { started, ..ran };
         if !answer.allows() {
-            return None;
+            let stands = Stands::Asked {
+                escalation: &escalation,
+                answer: &answer,
+            };
+            let escalated = Escalated {
+                escalation: escalation.clone(),
+                by: DecidedBy::Card(answer.clone()),
+            };
+            return self.stands(ran, &blocked, stands, Some(escalated));
         }
-        let confine = match answer {
-            CardAnswer::AllowUnsandboxed => Confine::Unconfined,
-            _ => approved,
+        let again = Again {
+            blocked,
+            escalated: Escalated {
+                escalation,
+                by: DecidedBy::Card(answer),
+            },
         };
-        let cancel = cancel::Cancel::new();
-        let mut plan = CallPlan::unplanned(self.workspace());
-        plan.wall = Some(WallPlan { confine });
-        let started = self.dispatch(index, args.clone(), &cancel, &cancel::no_progress, &plan);
-        let output = started.run_here(&cancel, &cancel::no_progress, self.prompter.as_mut());
-        Some(
-            CallRecord::ran(record.tool.clone(), DecidedBy::Card(answer), output, false)
-                .ran_in(Some(confine)),
-        )
+        if cancel.is_cancelled() {
+            let mut record = ran.record();
+            record.failure = Some(Failure::Cancelled);
+            record.escalation = Some(again.escalated);
+            return Begun::Done(self.settle(record, &ran.args, ran.started));
+        }
+        let mut plan = ran.plan.clone();
+        plan.wall = Some(rerun);
+        let job = |job, brief| Job {
+            job,
+            brief,
+            tool: ran.tool.clone(),
+            decided_by: ran.decided_by.clone(),
+            plan: plan.clone(),
+            again: Some(again.clone()),
+        };
+        match self.dispatch(index, ran.args.clone(), cancel, &cancel::no_progress, &plan) {
+            Started::Job(j) => Begun::Running(Running::new(job(j, false), ran.args, ran.started)),
+            Started::Brief(j) => Begun::Running(Running::new(job(j, true), ran.args, ran.started)),
+            Started::Done(output) => {
+                let rerun = Ran {
+                    output,
+                    cancelled: cancel.is_cancelled(),
+                    blocked: None,
+                    again: Some(again),
+                    plan,
+                    ..ran
+                };
+                let record = rerun.record();
+                Begun::Done(self.settle(record, &rerun.args, rerun.started))
+            }
+        }
+    }
+
+    /// Records `ran` as it ran, the wall's refusal standing for the reason `why`.
+    fn stands(
+        &mut self,
+        ran: Ran,
+        blocked: &Blocked,
+        why: Stands,
+        escalated: Option<Escalated>,
+    ) -> Begun {
+        let mut record: CallRecord = ran.record();
+        record
+            .output
+            .content
+            .push(Content::Text(wall_note(blocked, why)));
+        record.failure = Some(Failure::Blocked);
+        record.escalation = escalated;
+        Begun::Done(self.settle(record, &ran.args, ran.started))
+    }
+}
+
+/// Where the call runs again, for its card: `runs again in finch's read-only sandbox, now
+/// also able to read /home/u/notes`.
+fn rerun_words(escalation: &Escalation, rerun: &WallPlan) -> String {
+    match rerun.confine {
+        Confine::Unconfined => "runs again without finch's sandbox".to_string(),
+        confine => format!(
+            "runs again in finch's {} sandbox, now also able to {}",
+            confine.as_str(),
+            escalation.words()
+        ),
     }
 }

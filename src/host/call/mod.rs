@@ -25,6 +25,7 @@
 
 pub mod confine;
 pub mod context;
+pub mod denial;
 mod escalate;
 pub mod gate;
 pub mod plan;
@@ -92,7 +93,7 @@ impl Host {
     ) -> Host {
         let (catalog, provider_of) = build_catalog(&providers);
         let generations = providers.iter().map(|p| p.generation()).collect();
-        let walls = Walls::of(&env.settings.sandbox);
+        let walls = Walls::of(&env.settings.sandbox, &session.grants);
         Host {
             env: Arc::new(env),
             providers,
@@ -160,7 +161,8 @@ impl Host {
     }
 
     /// `call`, with a token the caller may set from another thread to stop the call, and a
-    /// sink for its progress updates.
+    /// sink for its progress updates. A job runs here, and again here when the wall refused
+    /// it and a person allowed more (`end`).
     pub fn call_with(
         &mut self,
         name: &str,
@@ -168,12 +170,15 @@ impl Host {
         cancel: &cancel::Cancel,
         progress: &cancel::ProgressSink,
     ) -> CallRecord {
-        match self.begin(name, args, cancel, progress) {
-            Begun::Done(record) => record,
-            Begun::Running(running) => {
-                let here = InPlace::new(self.prompter.as_mut());
-                let ran = running.run(cancel, progress, &|task| here.run(task));
-                self.end(ran)
+        let mut begun = self.begin(name, args, cancel, progress);
+        loop {
+            match begun {
+                Begun::Done(record) => return record,
+                Begun::Running(running) => {
+                    let here = InPlace::new(self.prompter.as_mut());
+                    let ran = running.run(cancel, progress, &|task| here.run(task));
+                    begun = self.end(ran, cancel);
+                }
             }
         }
     }
@@ -217,17 +222,15 @@ impl Host {
         }
     }
 
-    /// The second half of a `Running` call: records it as `call` would have. A fast-lane
-    /// Bash command the read-only sandbox stopped gets its escalation card first
-    /// (`escalate_walled`).
-    pub fn end(&mut self, ran: Ran) -> CallRecord {
-        let (mut record, args, mut stamp) = ran.into_record();
-        let person_before = self.person_time;
-        if let Some(escalated) = self.escalate_walled(&record, &args) {
-            record = escalated;
+    /// The second half of a `Running` call: records it as `call` would have — unless the
+    /// kernel wall refused it and the escalation that fits is allowed (`escalate`): then the
+    /// call comes back `Running` again, to be run as its first job was, with the same token.
+    pub fn end(&mut self, ran: Ran, cancel: &cancel::Cancel) -> Begun {
+        if ran.may_escalate() {
+            return self.escalate(ran, cancel);
         }
-        stamp.person += self.person_time.saturating_sub(person_before);
-        self.settle(record, &args, stamp)
+        let record = ran.record();
+        Begun::Done(self.settle(record, &ran.args, ran.started))
     }
 
     /// Steps 1 to 5: resolve, plan, gate, confine, and start the provider.
@@ -337,25 +340,24 @@ impl Host {
             ));
         }
         plan.wall = wall;
-        let sandbox = wall.map(|w| w.confine);
+        let sandbox = plan.wall.as_ref().map(|w| w.confine);
+        let job = |job, brief, plan| {
+            Work::Job(running::Job {
+                job,
+                brief,
+                tool: tool_name.clone(),
+                decided_by: by.clone(),
+                plan,
+                again: None,
+            })
+        };
         match self.dispatch(index, args, cancel, progress, &plan) {
             Started::Done(output) => Work::Ended(
-                CallRecord::ran(tool_name, by, output, cancel.is_cancelled()).ran_in(sandbox),
+                CallRecord::ran(tool_name.clone(), by.clone(), output, cancel.is_cancelled())
+                    .ran_in(sandbox),
             ),
-            Started::Job(job) => Work::Job(running::Job {
-                job,
-                brief: false,
-                tool: tool_name,
-                decided_by: by,
-                sandbox,
-            }),
-            Started::Brief(job) => Work::Job(running::Job {
-                job,
-                brief: true,
-                tool: tool_name,
-                decided_by: by,
-                sandbox,
-            }),
+            Started::Job(j) => job(j, false, Box::new(plan)),
+            Started::Brief(j) => job(j, true, Box::new(plan)),
         }
     }
 

@@ -5,6 +5,8 @@
 
 use serde_json::Value;
 
+use super::confine::Escalation;
+use super::denial::Blocked;
 use crate::host::output::ToolOutput;
 use crate::host::policy;
 use crate::host::prompt::CardAnswer;
@@ -82,6 +84,12 @@ impl DecidedBy {
         matches!(self, DecidedBy::Card(answer) if answer.shown())
     }
 
+    /// Whether the call ran because the gateway lets it run without anyone's approval (the
+    /// fast lane), as opposed to a card, a flag or a rule.
+    pub fn ran_without_approval(&self) -> bool {
+        *self == DecidedBy::Gateway(policy::DecidedBy::FastLane)
+    }
+
     /// Why, in a few words for a person (`✓ Bash — allowed (read-only)`).
     pub fn words(&self) -> &'static str {
         use policy::DecidedBy as G;
@@ -132,6 +140,9 @@ pub enum Failure {
     ToolError,
     /// The caller cancelled it (`cancel::Cancel`) while its card was open or while it ran.
     Cancelled,
+    /// The kernel wall refused what it tried (`CallRecord::blocked`), and nothing allowed it
+    /// more: a person denied the escalation, nobody could be asked, or nothing would help.
+    Blocked,
 }
 
 impl Failure {
@@ -143,6 +154,7 @@ impl Failure {
             Failure::Refused => "refused",
             Failure::ToolError => "toolError",
             Failure::Cancelled => "cancelled",
+            Failure::Blocked => "blocked",
         }
     }
 }
@@ -161,6 +173,30 @@ pub struct CallRecord {
     /// How the call ran when the kernel wall applies to its tool (Bash): `none`, `read-only`
     /// or `workspace-write`.
     pub sandbox: Option<Confine>,
+    /// What the wall refused it: the last refusal, which led to `escalation` when one was
+    /// offered.
+    pub blocked: Option<Blocked>,
+    /// What the call was offered after the wall refused it, and who answered: when allowed,
+    /// `output` is the second run's.
+    pub escalation: Option<Escalated>,
+}
+
+/// An escalation offered after a refusal, and who answered it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Escalated {
+    pub escalation: Escalation,
+    pub by: DecidedBy,
+}
+
+impl Escalated {
+    /// The record's `escalation`: `{"grant", "path", "decidedBy"}`.
+    pub fn to_json(&self) -> Value {
+        let mut value = self.escalation.to_json();
+        if let Some(map) = value.as_object_mut() {
+            map.insert("decidedBy".into(), self.by.as_str().into());
+        }
+        value
+    }
 }
 
 impl CallRecord {
@@ -181,6 +217,8 @@ impl CallRecord {
             failure,
             duration_ms: 0.0,
             sandbox: None,
+            blocked: None,
+            escalation: None,
         }
     }
 
@@ -220,6 +258,12 @@ impl CallRecord {
             if let Some(confine) = self.sandbox {
                 map.insert("sandbox".into(), confine.as_str().into());
             }
+            if let Some(blocked) = &self.blocked {
+                map.insert("blocked".into(), blocked.to_json());
+            }
+            if let Some(escalated) = &self.escalation {
+                map.insert("escalation".into(), escalated.to_json());
+            }
         }
         out
     }
@@ -235,6 +279,8 @@ impl CallRecord {
             is_error: self.output.is_error,
             duration_ms: (self.duration_ms * 1000.0).round() / 1000.0,
             sandbox: self.sandbox.map(Confine::as_str),
+            blocked: self.blocked.as_ref().map(Blocked::to_json),
+            escalation: self.escalation.as_ref().map(Escalated::to_json),
         }
     }
 }
@@ -254,4 +300,10 @@ pub struct CallEntry<'a> {
     /// Where a Bash call ran (`none`, `read-only`, `workspace-write`); absent for other tools.
     #[serde(skip_serializing_if = "Option::is_none")]
     sandbox: Option<&'static str>,
+    /// What the kernel wall refused (`Blocked::to_json`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    blocked: Option<Value>,
+    /// The escalation offered after it, and who answered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    escalation: Option<Value>,
 }

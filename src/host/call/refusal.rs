@@ -3,6 +3,8 @@
 //! (`Refusal::text`). Each text says what happened and what the model should do next — call
 //! ToolSearch, fix the arguments, not retry, ask the user — in the model's terms.
 
+use super::confine::Escalation;
+use super::denial::Blocked;
 use crate::host::prompt::CardAnswer;
 
 /// Why a call was not run.
@@ -96,5 +98,59 @@ fn card_text(tool: &str, reason: &str, answer: &CardAnswer) -> String {
             "Not run: `{tool}` needs a person's approval ({reason}), and nobody could be asked: the MCP client cannot show permission cards (no elicitation support) and finch has no terminal. Do not retry the same call: ask the user whether it should run; they can allow it with finch's --approve {tool} or an allow rule."
         ),
         _ => format!("The user denied `{tool}`. Do not retry the same call."),
+    }
+}
+
+/// Why the kernel wall's refusal of a call stands (its output then ends with `wall_note`).
+#[derive(Debug, Clone, Copy)]
+pub enum Stands<'a> {
+    /// Nothing finch may allow would help (a credential store is never readable).
+    NothingHelps,
+    /// It ran again with `granted` and was refused again.
+    StillRefused { granted: &'a Escalation },
+    /// Running it again with `escalation` was asked, and answered `answer` (a refusal, or
+    /// nobody there to answer).
+    Asked {
+        escalation: &'a Escalation,
+        answer: &'a CardAnswer,
+    },
+}
+
+/// What the model reads under the output of a call the kernel wall refused, when that stands.
+pub fn wall_note(blocked: &Blocked, why: Stands) -> String {
+    let refused = format!(
+        "finch's {} sandbox refused to {}.",
+        blocked.profile.as_str(),
+        blocked.describe()
+    );
+    match why {
+        Stands::NothingHelps => format!(
+            "{refused} Nothing finch allows would let it: it never lets a command read where keys and credentials are kept. Do not retry the same call; do it another way, or ask the user."
+        ),
+        Stands::StillRefused { granted } => format!(
+            "{refused} It had already run again able to {}. Do not retry the same call; ask the user.",
+            granted.words()
+        ),
+        Stands::Asked { escalation, answer } => {
+            let grant = escalation.words();
+            match answer {
+                CardAnswer::DenyWithReason(why) => format!(
+                    "{refused} The user was asked whether it may run again able to {grant}, said no, and said: {why}"
+                ),
+                CardAnswer::TimedOut => format!(
+                    "{refused} Nobody answered in time whether it may run again able to {grant}. Do not retry the same call; ask the user."
+                ),
+                CardAnswer::Unavailable
+                | CardAnswer::NoElicitation
+                | CardAnswer::Declined
+                | CardAnswer::Cancelled => format!(
+                    "{refused} Nobody could be asked whether it may run again able to {grant}. Do not retry the same call: tell the user it needs to {grant}; they can allow that by running finch with {}.",
+                    escalation.flag()
+                ),
+                _ => format!(
+                    "{refused} The user was asked whether it may run again able to {grant}, and said no. Do not retry the same call."
+                ),
+            }
+        }
     }
 }

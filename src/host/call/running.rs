@@ -1,23 +1,26 @@
 //! A call between the two halves of the pipeline: permitted, its provider's job not run yet
 //! (`Running`, which holds nothing of the host and may move to another thread), then run
-//! (`Ran`), for `Host::end` to record.
+//! (`Ran`), for `Host::end` to record — or to run again with what the wall refused it, when
+//! a person or a flag allows that (`escalate`).
 
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use super::record::{CallRecord, DecidedBy};
+use super::denial::Blocked;
+use super::plan::CallPlan;
+use super::record::{CallRecord, DecidedBy, Escalated, Failure};
+use super::refusal::{Stands, wall_note};
 use crate::host::cancel;
-use crate::host::output::ToolOutput;
+use crate::host::output::{Content, ToolOutput};
 use crate::host::provider::{self, JobCx, OnHost};
-use crate::sandbox::Confine;
 
-/// What `Host::begin` did with a call.
+/// What `Host::begin` (or `Host::end`) did with a call.
 pub enum Begun {
     /// It ended (refused, failed, or its provider ran it) and is recorded.
     Done(CallRecord),
-    /// It was permitted and its provider's job waits to run (`Running::run`), then for
-    /// `Host::end`.
+    /// Its provider's job waits to run (`Running::run`), then for `Host::end`.
     Running(Running),
 }
 
@@ -34,7 +37,18 @@ pub(super) struct Job {
     pub brief: bool,
     pub tool: String,
     pub decided_by: DecidedBy,
-    pub sandbox: Option<Confine>,
+    /// Its plan: what the gate judged, and the wall it runs in when its tool is walled.
+    pub plan: Box<CallPlan>,
+    /// Set when it runs the call again after the wall refused it: the refusal, and the
+    /// escalation granted.
+    pub again: Option<Again>,
+}
+
+/// A second run of a call the wall refused.
+#[derive(Debug, Clone)]
+pub(super) struct Again {
+    pub blocked: Blocked,
+    pub escalated: Escalated,
 }
 
 /// A permitted call whose job has not run yet. It holds nothing of the host, so it may move
@@ -99,9 +113,11 @@ impl Running {
             job,
             tool,
             decided_by,
-            sandbox,
+            plan,
+            again,
             ..
         } = self.job;
+        let blocked = OnceLock::new();
         let output = if cancel.is_cancelled() {
             cancel::cancelled_output(&tool)
         } else {
@@ -109,14 +125,17 @@ impl Running {
                 cancel,
                 progress,
                 on_host,
+                blocked: &blocked,
             })
         };
         Ran {
             output,
             cancelled: cancel.is_cancelled(),
+            blocked: blocked.into_inner(),
             tool,
             decided_by,
-            sandbox,
+            plan,
+            again,
             args: self.args,
             started: self.started,
         }
@@ -125,18 +144,27 @@ impl Running {
 
 /// A job that ran, for `Host::end` to record.
 pub struct Ran {
-    output: ToolOutput,
-    cancelled: bool,
-    tool: String,
-    decided_by: DecidedBy,
-    sandbox: Option<Confine>,
-    args: Value,
-    started: Stamp,
+    pub(super) output: ToolOutput,
+    pub(super) cancelled: bool,
+    /// What the wall refused it, as its tool reported.
+    pub(super) blocked: Option<Blocked>,
+    pub(super) tool: String,
+    pub(super) decided_by: DecidedBy,
+    pub(super) plan: Box<CallPlan>,
+    pub(super) again: Option<Again>,
+    pub(super) args: Value,
+    pub(super) started: Stamp,
 }
 
 impl Ran {
-    /// The call's record as `Host::end` makes it (before the host has seen it: a front end
-    /// may answer with it at once).
+    /// Whether `Host::end` may offer to run it again: the wall refused its first run. A front
+    /// end that answers calls as their jobs end (`--serve mcp`) leaves those to the host.
+    pub fn may_escalate(&self) -> bool {
+        self.blocked.is_some() && self.again.is_none() && !self.cancelled
+    }
+
+    /// The call's record as `Host::end` makes it when it runs nothing again (before the host
+    /// has seen it: a front end may answer with it at once).
     pub fn record(&self) -> CallRecord {
         let mut record = CallRecord::ran(
             self.tool.clone(),
@@ -144,15 +172,21 @@ impl Ran {
             self.output.clone(),
             self.cancelled,
         )
-        .ran_in(self.sandbox);
+        .ran_in(self.plan.wall.as_ref().map(|w| w.confine));
         record.duration_ms = self.started.busy().as_secs_f64() * 1000.0;
+        record.blocked = self.blocked.clone();
+        if let Some(again) = &self.again {
+            record.escalation = Some(again.escalated.clone());
+            match &self.blocked {
+                Some(blocked) if !self.cancelled => {
+                    let granted = &again.escalated.escalation;
+                    let note = wall_note(blocked, Stands::StillRefused { granted });
+                    record.output.content.push(Content::Text(note));
+                    record.failure = Some(Failure::Blocked);
+                }
+                _ => record.blocked = Some(again.blocked.clone()),
+            }
+        }
         record
-    }
-
-    /// The record, the arguments and the stamp, for `Host::end`.
-    pub(super) fn into_record(self) -> (CallRecord, Value, Stamp) {
-        let record = CallRecord::ran(self.tool, self.decided_by, self.output, self.cancelled)
-            .ran_in(self.sandbox);
-        (record, self.args, self.started)
     }
 }

@@ -320,6 +320,14 @@ fn every_call_is_recorded_with_its_decision() {
     assert_eq!(lines[2]["data"]["decidedBy"], "unknownTool");
 }
 
+/// The record of a call `Host::end` ended.
+fn ended(begun: Begun) -> CallRecord {
+    match begun {
+        Begun::Done(record) => record,
+        Begun::Running(_) => panic!("it runs again"),
+    }
+}
+
 fn transcript_lines(host: &Host) -> Vec<Value> {
     let path = host.session().transcript_path().unwrap();
     std::fs::read_to_string(path)
@@ -433,7 +441,7 @@ fn a_job_runs_off_the_host_and_is_recorded_when_it_ends() {
     })
     .join()
     .unwrap();
-    let record = host.end(ran);
+    let record = ended(host.end(ran, &cancel::Cancel::new()));
     assert_eq!(record.output.text_content(), r#"grepped {"text":"x"}"#);
     assert_eq!((record.decision, record.failure), (Decision::Allow, None));
     // The call records, after the header and the opening entry (`session`).
@@ -450,7 +458,7 @@ fn a_job_runs_off_the_host_and_is_recorded_when_it_ends() {
         panic!("a job");
     };
     cancel.cancel();
-    let record = host.end(running.run(&cancel, &cancel::no_progress, &|_| {}));
+    let record = ended(host.end(running.run(&cancel, &cancel::no_progress, &|_| {}), &cancel));
     assert_eq!(record.failure, Some(Failure::Cancelled));
     assert!(record.output.text_content().contains("cancelled"));
     // `call_with` runs the job in place, as the console does.

@@ -92,7 +92,7 @@ impl Tally {
         self.calls += 1;
         match record.failure {
             None => {}
-            Some(Failure::Refused) => self.refused += 1,
+            Some(Failure::Refused | Failure::Blocked) => self.refused += 1,
             Some(_) => self.failed += 1,
         }
     }

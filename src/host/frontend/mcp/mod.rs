@@ -116,7 +116,7 @@ use crate::host::catalog::ToolSpec;
 use crate::host::control;
 use crate::host::output::Content;
 use crate::host::prompt::{Card, CardAnswer, Prompter, Question, QuestionAnswer};
-use crate::host::{Begun, CallRecord, Host, HostEnv, HostEvent, HostTask, Ran};
+use crate::host::{Begun, CallRecord, Host, HostEnv, HostEvent, HostTask, Ran, Running};
 
 /// What the instructions of `initialize` tell the agent.
 const INSTRUCTIONS: &str = "finch's tool host: built-in tools, finch's dispatchers, mini tool \
@@ -432,17 +432,16 @@ impl Serving<'_> {
                         });
                     }
                 }
-                Msg::Finished { id, ran, reply } => {
+                Msg::Finished { id, ran, call } => {
                     self.running.remove(&id);
-                    let record = self.host.end(*ran);
-                    match reply {
-                        Some(reply) => self.answer(record, reply),
-                        // Its result went to the client from the call thread.
-                        None => {
-                            if settle_events(self.host, self.reload) {
-                                publish_tools(self.host, &self.listed, self.link.1.call_tool);
-                            }
-                        }
+                    self.busy.send_replace(true);
+                    let ended = self.host.end(*ran, &call.cancel);
+                    self.busy.send_replace(false);
+                    match ended {
+                        Begun::Done(record) => self.answer(record, call.reply),
+                        // The wall refused it and a person allowed more: it runs again in
+                        // the pool, answered when that ends.
+                        Begun::Running(running) => self.launch(running, *call),
                     }
                 }
                 Msg::Ended(outcome) => {
@@ -493,61 +492,97 @@ impl Serving<'_> {
         let begun = self.host.begin(&name, arguments, &cancel, &sink);
         self.busy.send_replace(false);
         match begun {
-            Begun::Done(record) => self.answer(record, reply),
-            // A brief job (a Read of a small file) runs here: the hand-off to a call thread
-            // and back would cost more than the job.
-            Begun::Running(running) if running.is_brief() => {
-                let here = crate::host::InPlace::new(self.host.prompter_mut());
-                let ran = running.run(&cancel, &sink, &|task| here.run(task));
-                let record = self.host.end(ran);
-                self.answer(record, reply);
-            }
-            Begun::Running(running) => {
-                let id = self.next_id;
-                self.next_id += 1;
-                self.running.insert(id, cancel.clone());
-                let to_host = self.to_host.clone();
-                let ask_host = self.to_host.clone();
-                let per_call = self.per_call;
-                self.pool.run(Box::new(move || {
-                    let sink = |update: Progress| {
-                        if let Some(progress) = &progress {
-                            let _ = progress.send(update);
-                        }
-                    };
-                    // A dialog of the job (a mini tool's) is asked on the host thread, in turn
-                    // with the cards.
-                    let on_host = |task: HostTask| {
-                        let _ = ask_host.send(Msg::OnHost(task));
-                    };
-                    let ran = Box::new(running.run(&cancel, &sink, &on_host));
-                    if per_call {
-                        // `record_delay = "0"`: the record is written before the answer.
-                        let reply = Some(reply);
-                        let _ = to_host.send(Msg::Finished { id, ran, reply });
-                        return;
-                    }
-                    // The result goes to the client from here (a hand-off less on the way of
-                    // every call), after the record went to the host thread: a request the
-                    // client sends on reading it comes after, so a later call that may read
-                    // the transcript finds this call in it.
-                    let answer = Answer {
-                        result: call_result(ran.record()),
-                        tools_changed: false,
-                    };
-                    let _ = to_host.send(Msg::Finished {
-                        id,
-                        ran,
-                        reply: None,
-                    });
-                    let _ = reply.send(answer);
-                }));
-            }
+            Begun::Done(record) => self.answer(record, Some(reply)),
+            Begun::Running(running) => self.launch(
+                running,
+                Launch {
+                    cancel,
+                    progress,
+                    reply: Some(reply),
+                },
+            ),
         }
     }
 
-    /// Applies what the call changed and hands its result to the request that waits.
-    fn answer(&mut self, record: CallRecord, reply: oneshot::Sender<Answer>) {
+    /// Runs a call's job: in the pool, or here when it is brief (a Read of a small file: the
+    /// hand-off to a call thread and back would cost more than the job).
+    fn launch(&mut self, running: Running, call: Launch) {
+        if running.is_brief() {
+            let sink = |update: Progress| {
+                if let Some(progress) = &call.progress {
+                    let _ = progress.send(update);
+                }
+            };
+            let here = crate::host::InPlace::new(self.host.prompter_mut());
+            let ran = running.run(&call.cancel, &sink, &|task| here.run(task));
+            self.busy.send_replace(true);
+            let ended = self.host.end(ran, &call.cancel);
+            self.busy.send_replace(false);
+            match ended {
+                Begun::Done(record) => self.answer(record, call.reply),
+                Begun::Running(running) => self.launch(running, call),
+            }
+            return;
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        self.running.insert(id, call.cancel.clone());
+        let to_host = self.to_host.clone();
+        let ask_host = self.to_host.clone();
+        let per_call = self.per_call;
+        self.pool.run(Box::new(move || {
+            let sink = |update: Progress| {
+                if let Some(progress) = &call.progress {
+                    let _ = progress.send(update);
+                }
+            };
+            // A dialog of the job (a mini tool's) is asked on the host thread, in turn with
+            // the cards.
+            let on_host = |task: HostTask| {
+                let _ = ask_host.send(Msg::OnHost(task));
+            };
+            let ran = Box::new(running.run(&call.cancel, &sink, &on_host));
+            if per_call || ran.may_escalate() {
+                // `record_delay = "0"`: the record is written before the answer; a call the
+                // wall refused may run again: the host answers it once it ended for good.
+                let call = Box::new(call);
+                let _ = to_host.send(Msg::Finished { id, ran, call });
+                return;
+            }
+            // The result goes to the client from here (a hand-off less on the way of every
+            // call), after the record went to the host thread: a request the client sends on
+            // reading it comes after, so a later call that may read the transcript finds this
+            // call in it.
+            let answer = Answer {
+                result: call_result(ran.record()),
+                tools_changed: false,
+            };
+            let Launch {
+                cancel,
+                progress,
+                reply,
+            } = call;
+            let call = Box::new(Launch {
+                cancel,
+                progress,
+                reply: None,
+            });
+            let _ = to_host.send(Msg::Finished { id, ran, call });
+            if let Some(reply) = reply {
+                let _ = reply.send(answer);
+            }
+        }));
+    }
+
+    /// Applies what the call changed and hands its result to the request that waits, unless
+    /// its result went to the client already (`reply` is `None`).
+    fn answer(&mut self, record: CallRecord, reply: Option<oneshot::Sender<Answer>>) {
+        let Some(reply) = reply else {
+            if settle_events(self.host, self.reload) {
+                publish_tools(self.host, &self.listed, self.link.1.call_tool);
+            }
+            return;
+        };
         let tools_changed =
             settle_events(self.host, self.reload) || std::mem::take(&mut self.reloaded);
         if tools_changed {
@@ -589,11 +624,12 @@ enum Msg {
         reply: oneshot::Sender<Vec<Tool>>,
     },
     CallTool(Box<CallTool>),
-    /// A call's job ended: to be recorded, and answered when `reply` is still there.
+    /// A call's job ended: to be recorded, and answered when its request still waits for the
+    /// host (`Launch::reply`).
     Finished {
         id: u64,
         ran: Box<Ran>,
-        reply: Option<oneshot::Sender<Answer>>,
+        call: Box<Launch>,
     },
     /// Call records waited `[host] record_delay` (`FlushTimer`), or a stop signal came:
     /// time to write them.
@@ -606,6 +642,14 @@ enum Msg {
     OnHost(HostTask),
     /// The service ended: the client closed stdin (`Ok`), or it failed.
     Ended(Result<(), ServeError>),
+}
+
+/// A call's job on its way: its token, where its progress goes, and the request that waits for
+/// its result (`None` once the result went to the client from the call thread).
+struct Launch {
+    cancel: Cancel,
+    progress: Option<mpsc::UnboundedSender<Progress>>,
+    reply: Option<oneshot::Sender<Answer>>,
 }
 
 struct CallTool {
@@ -809,6 +853,12 @@ fn call_result(record: CallRecord) -> CallToolResult {
     }
     if let Some(failure) = record.failure {
         meta.insert("finch/failure".into(), failure.as_str().into());
+    }
+    if let Some(blocked) = &record.blocked {
+        meta.insert("finch/blocked".into(), blocked.to_json());
+    }
+    if let Some(escalated) = &record.escalation {
+        meta.insert("finch/escalation".into(), escalated.to_json());
     }
     result.meta = Some(MetaObject(meta));
     result
