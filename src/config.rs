@@ -45,6 +45,10 @@
 //! approved = "workspace-write"             # profile of approved Bash calls: workspace-write | none
 //! network = true                           # approved Bash calls may use the network
 //! env = ["CARGO_HOME"]                     # more variables a fast-lane command sees
+//! approved_env = "strip-secrets"           # an approved command's environment: strip-secrets
+//!                                          # (no *KEY*/*TOKEN*/*SECRET*/*PASSWORD*/*CREDENTIAL*
+//!                                          # names) | inherit | minimal
+//! unix_sockets = ["/run/postgresql/.s.PGSQL.5432"] # Unix sockets approved Bash may use
 //! read = ["/srv/data"]                     # more directories confined commands may read
 //! minitools = "manifest"                   # manifest | off: confine each mini tool's node to
 //!                                          # what its manifest declares (minitool::confine)
@@ -78,6 +82,8 @@ pub struct SandboxConfig {
     approved: Option<String>,
     network: Option<bool>,
     env: Vec<String>,
+    approved_env: Option<String>,
+    unix_sockets: Vec<PathBuf>,
     read: Vec<PathBuf>,
     minitools: Option<String>,
 }
@@ -99,8 +105,12 @@ pub struct SandboxSettings {
     pub approved: Option<crate::sandbox::Profile>,
     /// Approved calls may use the network (default true).
     pub network: bool,
-    /// More variables a fast-lane command sees.
+    /// More variables a fast-lane command sees (and an approved one keeps).
     pub env: Vec<String>,
+    /// What an approved command's environment is (`[sandbox] approved_env`).
+    pub approved_env: crate::sandbox::env::ApprovedEnv,
+    /// Pathname Unix sockets approved Bash may connect to (none by default).
+    pub unix_sockets: Vec<PathBuf>,
     /// More directories confined commands may read and execute.
     pub read: Vec<PathBuf>,
     /// Whether each mini tool's `node` is confined to what its manifest declares
@@ -123,6 +133,8 @@ impl Default for SandboxSettings {
             approved: Some(crate::sandbox::Profile::WorkspaceWrite),
             network: true,
             env: Vec::new(),
+            approved_env: crate::sandbox::env::ApprovedEnv::StripSecrets,
+            unix_sockets: Vec::new(),
             read: Vec::new(),
             minitools: MiniToolWall::Manifest,
         }
@@ -162,17 +174,29 @@ impl SandboxConfig {
                 )));
             }
         };
-        if let Some(relative) = self.read.iter().find(|p| !p.is_absolute()) {
-            return Err(invalid(format!(
-                "sandbox.read: {:?} is not an absolute path",
-                relative.display().to_string()
-            )));
+        let approved_env = match self.approved_env.as_deref() {
+            None => crate::sandbox::env::ApprovedEnv::default(),
+            Some(text) => crate::sandbox::env::ApprovedEnv::parse(text).ok_or_else(|| {
+                invalid(format!(
+                    "sandbox.approved_env = {text:?} is not one of strip-secrets, inherit, minimal"
+                ))
+            })?,
+        };
+        for (key, paths) in [("read", &self.read), ("unix_sockets", &self.unix_sockets)] {
+            if let Some(relative) = paths.iter().find(|p| !p.is_absolute()) {
+                return Err(invalid(format!(
+                    "sandbox.{key}: {:?} is not an absolute path",
+                    relative.display().to_string()
+                )));
+            }
         }
         Ok(SandboxSettings {
             bash,
             approved,
             network: self.network.unwrap_or(true),
             env: self.env.clone(),
+            approved_env,
+            unix_sockets: self.unix_sockets.clone(),
             read: self.read.clone(),
             minitools,
         })
@@ -757,10 +781,33 @@ mod tests {
         assert!(!sandbox.network);
         assert_eq!(sandbox.env, ["CARGO_HOME"]);
         assert_eq!(sandbox.read, [PathBuf::from("/srv")]);
+        assert_eq!(
+            defaults.approved_env,
+            crate::sandbox::env::ApprovedEnv::StripSecrets
+        );
+        assert!(defaults.unix_sockets.is_empty());
+        let cfg: Config = toml::from_str(
+            "[sandbox]\napproved_env = \"minimal\"\nunix_sockets = [\"/run/x.sock\"]\n",
+        )
+        .unwrap();
+        let sandbox = cfg.settings(path).unwrap().sandbox;
+        assert_eq!(
+            sandbox.approved_env,
+            crate::sandbox::env::ApprovedEnv::Minimal
+        );
+        assert_eq!(sandbox.unix_sockets, [PathBuf::from("/run/x.sock")]);
         for (text, needle) in [
             ("[sandbox]\nbash = \"maybe\"\n", "sandbox.bash"),
             ("[sandbox]\napproved = \"read-only\"\n", "sandbox.approved"),
             ("[sandbox]\nread = [\"rel\"]\n", "sandbox.read"),
+            (
+                "[sandbox]\napproved_env = \"all\"\n",
+                "sandbox.approved_env",
+            ),
+            (
+                "[sandbox]\nunix_sockets = [\"x.sock\"]\n",
+                "sandbox.unix_sockets",
+            ),
         ] {
             let cfg: Config = toml::from_str(text).unwrap();
             let err = cfg.settings(path).unwrap_err().to_string();

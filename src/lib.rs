@@ -108,6 +108,12 @@ impl Context {
 
 /// The whole program; `main.rs` only calls this.
 pub fn main() -> ExitCode {
+    // A confined tree's reaper (`sandbox::reaper`) is this binary under another name: it waits
+    // for one process and reads nothing else.
+    #[cfg(target_os = "linux")]
+    if let Some(code) = sandbox::reaper::run_if_reaper() {
+        return code;
+    }
     // Parse with a command tree that is never dropped: the process ends right after, and freeing
     // clap's whole tree cost more than a sixth of `finch --version`.
     // `COMPLETE=<shell> finch -- <words>`: the shell asks for completions (`cli::complete`);

@@ -67,6 +67,9 @@ pub struct RunArgs {
     /// Another directory the command may write (read in read-only) (repeatable)
     #[arg(long, value_name = "DIR")]
     pub writable: Vec<PathBuf>,
+    /// A Unix socket the command may connect to (repeatable; none by default)
+    #[arg(long = "unix-socket", value_name = "PATH")]
+    pub unix_sockets: Vec<PathBuf>,
     /// The working directory, and the workspace of the profile (default: the current directory)
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
@@ -240,14 +243,9 @@ pub fn status_lines(support: &Support) -> Vec<(String, LineState, String)> {
             if support.seccomp { "yes" } else { "no" }.to_string(),
         ),
         (
-            "userns".to_string(),
-            ok(support.mount_namespace()),
-            if support.mount_namespace() {
-                "yes (private mount namespaces for read-only binds)"
-            } else {
-                "no"
-            }
-            .to_string(),
+            "trees".to_string(),
+            ok(support.namespaces().is_some() && support.process_limit()),
+            trees_line(support),
         ),
     ];
     // One line for both profiles, so that `finch doctor --env` keeps its columns.
@@ -266,7 +264,28 @@ pub fn status_lines(support: &Support) -> Vec<(String, LineState, String)> {
         ok(states.iter().all(ProfileState::is_enforced)),
         detail,
     ));
+    lines.push((
+        "sockets".to_string(),
+        LineState::Ok,
+        "pathname Unix sockets refused unless [sandbox] unix_sockets names one (Landlock cannot tell them apart before ABI 9, so naming one opens them all)".to_string(),
+    ));
     lines
+}
+
+/// What each confined process tree gets here: its namespaces, its `/proc`, its process limit.
+fn trees_line(support: &Support) -> String {
+    if support.namespaces().is_none() {
+        return format!("no: {}", crate::sandbox::NO_NAMESPACES);
+    }
+    let limit = if support.process_limit() {
+        format!("at most {} processes", crate::sandbox::PROCESS_LIMIT)
+    } else {
+        "no process limit (root, and this kernel keeps no pid_max per namespace before Linux 6.14)"
+            .to_string()
+    };
+    format!(
+        "each confined tree in a PID and mount namespace of its own, with its own /proc; {limit}"
+    )
 }
 
 fn cmd_run(ctx: &Context, args: &RunArgs) -> Result<()> {
@@ -319,9 +338,15 @@ fn cmd_run(ctx: &Context, args: &RunArgs) -> Result<()> {
         extra_read: settings.map(|s| s.sandbox.read.clone()).unwrap_or_default(),
         extra_write: writable,
         network: args.network,
+        unix_sockets: Vec::new(),
     };
     let mut access = Access::for_profile(profile, &places);
     access.network = args.network;
+    access.unix_sockets = args
+        .unix_sockets
+        .iter()
+        .map(|p| crate::homes::absolutize(p, &ctx.cwd))
+        .collect();
     let mut confinement =
         Confinement::prepare(access).map_err(|e| CommandError::failed(e.to_string()))?;
     let (program, rest) = args

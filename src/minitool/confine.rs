@@ -500,6 +500,7 @@ pub fn access(declared: &Declared, at: &Whereabouts) -> Access {
         extra_read: at.extra_read.clone(),
         extra_write: Vec::new(),
         network: declared.network,
+        unix_sockets: Vec::new(),
     };
     let mut access = if declared.shell {
         Access::for_profile(profile, &places)

@@ -1,9 +1,22 @@
-//! The Linux backend of the kernel wall: Landlock, seccomp, capabilities and a private mount
-//! namespace, prepared in the parent and laid on the child between `fork` (or `spawn.rs`'s
-//! `vfork`) and `exec` by `Plan::enter` (see the parent module for the order and why).
+//! The Linux backend of the kernel wall: namespaces, Landlock, seccomp and capabilities,
+//! prepared in the parent and laid on the first process of a confined tree between its
+//! `clone` and its `exec` (see the parent module for the order and why).
+//!
+//! Two ways in, one set of steps (`Plan::enter`):
+//! - `spawn.rs` clones the child straight into its namespaces, borrowing the parent's memory
+//!   until `exec` (`CLONE_VM | CLONE_VFORK`): the program is the first process of its PID
+//!   namespace.
+//! - `Plan::apply` is a `pre_exec` hook of a `std::process::Command`, which runs in a `fork` of
+//!   the parent. A process cannot move itself into a new PID namespace, so that fork clones
+//!   once more into the namespaces (a copy, not a borrow: it is single-threaded) and the copy
+//!   goes on to `exec` the program as the first process there; the fork itself becomes the
+//!   program's stand-in for the caller (`reaper.rs`: it waits and passes the exit status on),
+//!   after `exec`ing finch's own binary so that it holds none of the parent's memory.
+//!
+//! Everything that allocates happens in the parent; the children only make system calls.
 
 use std::collections::HashMap;
-use std::ffi::CString;
+use std::ffi::{CStr, CString};
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
@@ -18,20 +31,22 @@ use landlock::{
     RulesetCreated, Scope,
 };
 
-use super::{Access, SandboxError};
+use super::{Access, PROCESS_LIMIT, SandboxError};
 
 /// The file system rights finch handles: everything up to ABI 5 (`IoctlDev`). A right that
 /// is handled and not granted beneath a path is denied there.
 const FS_ABI: ABI = ABI::V5;
 
-/// Everything the child does before `exec`, prepared.
+/// Everything the first process of a tree does before `exec`, prepared.
 pub(super) struct Plan {
     /// The Landlock ruleset, built in the parent; the child only enforces it.
     ruleset: OwnedFd,
     filter: &'static Filter,
-    mounts: Option<Mounts>,
+    tree: Tree,
     /// The highest capability number of this kernel: the bounding set is emptied up to it.
     last_cap: libc::c_ulong,
+    /// The lowest descriptor closed at `exec`: 3, or 4 when descriptor 3 is passed on.
+    close_from: libc::c_uint,
 }
 
 /// The seccomp program and the `sock_fprog` that points at it, ready for the raw call.
@@ -45,13 +60,39 @@ struct Filter {
 unsafe impl Send for Filter {}
 unsafe impl Sync for Filter {}
 
-/// The private mount namespace: paths to bind over themselves read-only (protected paths of
-/// workspace-write) or `noexec` (writable directories, `Access::noexec`), with the flags their
-/// mount already has (a user namespace may not clear them).
-struct Mounts {
-    targets: Vec<(CString, libc::c_ulong)>,
+/// The namespaces of a confined tree and what its first process lays in them.
+struct Tree {
+    /// `CLONE_NEWNS | CLONE_NEWPID`, with `CLONE_NEWUSER` where user namespaces work.
+    flags: libc::c_int,
+    /// `/proc/self/uid_map` and `gid_map` (the caller's own ids), with `CLONE_NEWUSER`.
     uid_map: Vec<u8>,
     gid_map: Vec<u8>,
+    mounts: Vec<Mount>,
+    /// Landlock rules for what the tree mounts itself (its `/proc`, the layers over caches),
+    /// added once mounted: a rule holds for the files it was opened on, and these are not the
+    /// ones the parent could open (nor does Landlock look through the mount they cover).
+    mounted_rules: Vec<(CString, u64)>,
+    /// This kernel keeps `pid_max` per PID namespace (Linux 6.14): the tree's is lowered to
+    /// `PROCESS_LIMIT`.
+    pid_max: bool,
+}
+
+/// One mount in the tree's private mount namespace.
+enum Mount {
+    /// `source` bound over `target` (itself, when `source` is `None`), then remounted with
+    /// `remount` when given: `MS_RDONLY` (a protected path), `MS_NOEXEC` (a writable directory
+    /// whose files may not run), or, over a secret, `/dev/null` made unopenable. A directory
+    /// bound over itself is a mount point: it can be neither renamed nor removed, which is what
+    /// keeps the protected paths below it where they are.
+    Bind {
+        source: Option<CString>,
+        target: CString,
+        remount: Option<libc::c_ulong>,
+    },
+    /// An empty read-only tmpfs over a directory of secrets.
+    Empty { target: CString },
+    /// An overlay over a directory: the tree writes to a layer of its own (`layer`).
+    Layer { target: CString, options: CString },
 }
 
 /// A step of the confinement that failed in the child, and the error the kernel gave.
@@ -61,35 +102,45 @@ pub(super) struct Refused {
     pub(super) errno: i32,
 }
 
-/// The steps a child takes between `fork` and `exec`, named for error messages.
+/// The steps a child takes between `clone` and `exec`, named for error messages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
 pub(super) enum Step {
-    MountNamespace = 1,
-    NoNewPrivs = 2,
-    Landlock = 3,
-    Seccomp = 4,
+    UserNamespace = 1,
+    Mounts = 2,
+    Limits = 3,
+    NoNewPrivs = 4,
+    Landlock = 5,
+    Seccomp = 6,
+    /// The caller ended before the child could be tied to it.
+    Orphaned = 7,
     /// The spawner's own steps (`spawn`): standard streams, working directory, group, exec.
-    Start = 5,
+    Start = 8,
 }
 
 impl Step {
     pub(super) fn from_u8(n: u8) -> Step {
         match n {
-            1 => Step::MountNamespace,
-            2 => Step::NoNewPrivs,
-            3 => Step::Landlock,
-            4 => Step::Seccomp,
+            1 => Step::UserNamespace,
+            2 => Step::Mounts,
+            3 => Step::Limits,
+            4 => Step::NoNewPrivs,
+            5 => Step::Landlock,
+            6 => Step::Seccomp,
+            7 => Step::Orphaned,
             _ => Step::Start,
         }
     }
 
     fn describe(self) -> &'static str {
         match self {
-            Step::MountNamespace => "private mount namespace",
+            Step::UserNamespace => "user namespace",
+            Step::Mounts => "private mount namespace",
+            Step::Limits => "process limit",
             Step::NoNewPrivs => "no_new_privs",
             Step::Landlock => "landlock_restrict_self",
             Step::Seccomp => "seccomp filter",
+            Step::Orphaned => "the caller ended",
             Step::Start => "start",
         }
     }
@@ -102,61 +153,181 @@ impl Refused {
     }
 }
 
+/// The last `errno`, for a `Refused`.
+fn errno() -> i32 {
+    io::Error::last_os_error()
+        .raw_os_error()
+        .unwrap_or(libc::EPERM)
+}
+
 impl Plan {
-    /// Prepares `access`. `fresh` is a path named only by this plan (the call's private
-    /// TMPDIR): it is opened for its rule and not kept in the process's cache.
-    pub(super) fn new(access: &Access, fresh: Option<&Path>) -> Result<Plan, SandboxError> {
-        let ruleset = ruleset(access, fresh).map_err(SandboxError::Unavailable)?;
-        let filter = filter(access.network, access.noexec)?;
-        // Writable directories first (`noexec`), then the protected paths inside them.
-        let noexec = access.write.iter().chain(&access.write_exec);
-        let targets: Vec<(CString, libc::c_ulong)> = (noexec.filter(|_| access.noexec))
-            .map(|p| (p, libc::MS_NOEXEC))
-            .chain(access.protected.iter().map(|p| (p, libc::MS_RDONLY)))
-            .filter_map(|(p, flag)| {
-                Some((
-                    CString::new(p.as_os_str().as_bytes()).ok()?,
-                    mount_flags(p)? | flag,
-                ))
+    /// Prepares `access` for a tree in `namespaces`. `fresh` is a path named only by this plan
+    /// (the call's private TMPDIR): it is opened for its rule and not kept in the process's
+    /// cache.
+    pub(super) fn new(
+        access: &Access,
+        fresh: Option<&Path>,
+        namespaces: super::Namespaces,
+    ) -> Result<Plan, SandboxError> {
+        let hidden = super::secrets::hidden(access);
+        // A file bound in place of a secret is read through the bind, whose root is that
+        // file: it needs a rule of its own (Landlock does not look through the mount).
+        let replacements: Vec<PathBuf> = hidden
+            .iter()
+            .filter_map(|h| match &h.replacement {
+                super::secrets::Replacement::File(source) => Some(source.clone()),
+                _ => None,
             })
             .collect();
-        let mounts = (!targets.is_empty() && super::Support::get().mount_namespace()).then(|| {
-            // SAFETY: getuid and getgid cannot fail.
-            let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
-            Mounts {
-                targets,
-                uid_map: format!("{uid} {uid} 1").into_bytes(),
-                gid_map: format!("{gid} {gid} 1").into_bytes(),
-            }
-        });
+        let ruleset = ruleset(access, fresh, &replacements).map_err(SandboxError::Unavailable)?;
+        let (mounts, layers) = mounts(access, hidden, fresh);
+        let mut mounted_rules: Vec<(CString, u64)> = proc_rights(access)
+            .map(|r| (c"/proc".to_owned(), r))
+            .into_iter()
+            .collect();
+        let layer_rights = (AccessFs::from_all(FS_ABI)
+            & !(AccessFs::Execute | AccessFs::MakeChar | AccessFs::MakeBlock))
+            .bits();
+        mounted_rules.extend(layers.into_iter().map(|l| (l, layer_rights)));
+        let filter = filter(
+            access.network,
+            access.noexec,
+            !access.unix_sockets.is_empty(),
+        )?;
+        let mut flags = libc::CLONE_NEWNS | libc::CLONE_NEWPID;
+        if namespaces.user {
+            flags |= libc::CLONE_NEWUSER;
+        }
+        // SAFETY: getuid and getgid cannot fail.
+        let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
         Ok(Plan {
             ruleset,
             filter,
-            mounts,
+            tree: Tree {
+                flags,
+                uid_map: format!("{uid} {uid} 1").into_bytes(),
+                gid_map: format!("{gid} {gid} 1").into_bytes(),
+                mounts,
+                mounted_rules,
+                pid_max: namespaces.pid_max,
+            },
             last_cap: last_capability(),
+            close_from: if access.keep_fd3 { 4 } else { 3 },
         })
     }
 
-    /// Confines the calling process: the steps of the module docs, in order. Makes system
-    /// calls on prepared data only — no allocation, no lock — so it may run in a child between
-    /// `fork` (or `vfork`) and `exec`.
+    /// The `clone` flags of the tree's namespaces.
+    pub(super) fn clone_flags(&self) -> libc::c_int {
+        self.tree.flags
+    }
+
+    /// In the first process of the tree, already in its namespaces: the user namespace's
+    /// maps, the mounts, the process limit, and the tie to the caller (`alive` is the read end
+    /// of a pipe whose write end only the caller holds: at its end-of-file the caller is gone).
+    /// Makes system calls on prepared data only, so it may run in a child that borrows the
+    /// caller's memory.
     ///
     /// # Safety
     /// Irreversible for the calling process: call it only in the child that will `exec`.
+    pub(super) unsafe fn enter_tree(&self, alive: libc::c_int) -> Result<(), Refused> {
+        let tree = &self.tree;
+        // SAFETY: system calls on prepared, NUL-terminated data and descriptors this child
+        // owns.
+        unsafe {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                return Err(Refused {
+                    step: Step::Orphaned,
+                    errno: errno(),
+                });
+            }
+            // The caller may have ended before the signal was armed.
+            let mut byte = 0u8;
+            if libc::read(alive, (&mut byte as *mut u8).cast(), 1) == 0 {
+                return Err(Refused {
+                    step: Step::Orphaned,
+                    errno: libc::ESRCH,
+                });
+            }
+            if tree.flags & libc::CLONE_NEWUSER != 0 {
+                let maps = write_proc(c"/proc/self/setgroups", b"deny")
+                    .and_then(|()| write_proc(c"/proc/self/uid_map", &tree.uid_map))
+                    .and_then(|()| write_proc(c"/proc/self/gid_map", &tree.gid_map));
+                if maps.is_err() {
+                    return Err(Refused {
+                        step: Step::UserNamespace,
+                        errno: errno(),
+                    });
+                }
+            }
+            mount_all(&tree.mounts).map_err(|errno| Refused {
+                step: Step::Mounts,
+                errno,
+            })?;
+            for (path, rights) in &tree.mounted_rules {
+                let dir = libc::open(
+                    path.as_ptr(),
+                    libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC,
+                );
+                let added = dir >= 0 && add_rule_fd(&self.ruleset, dir, *rights).is_ok();
+                let error = errno();
+                if dir >= 0 {
+                    libc::close(dir);
+                }
+                if !added {
+                    return Err(Refused {
+                        step: Step::Landlock,
+                        errno: error,
+                    });
+                }
+            }
+            if tree.pid_max {
+                write_proc(c"/proc/sys/kernel/pid_max", PROCESS_LIMIT_TEXT).map_err(|_| {
+                    Refused {
+                        step: Step::Limits,
+                        errno: errno(),
+                    }
+                })?;
+            }
+            if tree.flags & libc::CLONE_NEWUSER != 0 {
+                // Counted per user namespace: this tree's processes, not the user's others.
+                // (A root caller is not held to it; `pid_max` above holds it.)
+                let limit = libc::rlimit {
+                    rlim_cur: libc::rlim_t::from(PROCESS_LIMIT),
+                    rlim_max: libc::rlim_t::from(PROCESS_LIMIT),
+                };
+                if libc::setrlimit(libc::RLIMIT_NPROC, &limit) != 0 {
+                    return Err(Refused {
+                        step: Step::Limits,
+                        errno: errno(),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The rest of the steps, after `enter_tree` and the working directory: descriptors,
+    /// capabilities, `no_new_privs`, Landlock, seccomp. System calls only.
+    ///
+    /// # Safety
+    /// As `enter_tree`.
     pub(super) unsafe fn enter(&self) -> Result<(), Refused> {
         let refused = |step| Refused {
             step,
-            errno: io::Error::last_os_error()
-                .raw_os_error()
-                .unwrap_or(libc::EPERM),
+            errno: errno(),
         };
-        if let Some(mounts) = &self.mounts {
-            enter_mount_namespace(mounts).map_err(|_| refused(Step::MountNamespace))?;
-        }
-        drop_capabilities(self.last_cap);
-        // SAFETY: plain system calls with valid arguments: a flag, a ruleset fd this plan owns,
+        // SAFETY: plain system calls with valid arguments: flags, a ruleset fd this plan owns,
         // filters that live as long as the process.
         unsafe {
+            // Whatever the caller inherited and did not mark close-on-exec (a socket finch's
+            // own parent passed it) closes at exec.
+            libc::syscall(
+                libc::SYS_close_range,
+                self.close_from,
+                libc::c_uint::MAX,
+                libc::CLOSE_RANGE_CLOEXEC,
+            );
+            drop_capabilities(self.last_cap);
             if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
                 return Err(refused(Step::NoNewPrivs));
             }
@@ -181,14 +352,349 @@ impl Plan {
         Ok(())
     }
 
-    /// Lays the plan on `cmd`: its steps run in the child, after `fork`, before `exec`.
-    pub(super) fn apply(self, cmd: &mut Command) {
-        // SAFETY: the closure runs in the child between fork and exec; `enter` only makes
-        // system calls on data prepared above.
+    /// Lays the plan on `cmd` (see the module docs): its `fork` clones the program's process
+    /// into the tree and becomes the reaper. `cwd` is where the program starts (taken again
+    /// after the mounts, which a directory entered before them would not see).
+    pub(super) fn apply(self, cmd: &mut Command, cwd: &Path, reaper: Reaper) {
+        let cwd = CString::new(cwd.as_os_str().as_bytes()).unwrap_or_else(|_| c"/".to_owned());
+        // SAFETY: the closure runs in the child between fork and exec; `fork_tree` only makes
+        // system calls on data prepared here.
         unsafe {
-            cmd.pre_exec(move || self.enter().map_err(Refused::into_io));
+            cmd.pre_exec(move || self.fork_tree(&cwd, &reaper));
         }
     }
+
+    /// In the `fork` of `apply` (F): clone the tree's first process into its namespaces (C,
+    /// pid 1), which forks the program's process (D) and becomes the tree's init; F becomes
+    /// the reaper. Only D returns (and `exec`s the program); C and F never do.
+    unsafe fn fork_tree(&self, cwd: &CStr, reaper: &Reaper) -> io::Result<()> {
+        // SAFETY: system calls only, in single-threaded copies of the caller; each clone has
+        // no new stack and returns in both processes, as fork does.
+        unsafe {
+            let mut alive = [0; 2];
+            if libc::pipe2(alive.as_mut_ptr(), libc::O_CLOEXEC | libc::O_NONBLOCK) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            let first = fork_into(self.tree.flags)?;
+            if first != 0 {
+                libc::close(alive[0]);
+                reaper.become_reaper(super::reaper::Mode::Reaper, first, alive[1]);
+            }
+            libc::close(alive[1]);
+            self.enter_tree(alive[0]).map_err(Refused::into_io)?;
+            let program = fork_into(0)?;
+            if program == 0 {
+                // The program's process: the rest of the steps, then std's `exec`. (Its tie
+                // to the caller is the tree: when the init ends, the kernel ends it.)
+                if libc::chdir(cwd.as_ptr()) != 0 {
+                    return Err(io::Error::last_os_error());
+                }
+                return self.enter().map_err(Refused::into_io);
+            }
+            drop_capabilities(self.last_cap);
+            libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+            reaper.become_reaper(super::reaper::Mode::Init, program, -1)
+        }
+    }
+}
+
+/// `clone` as `fork` does (no new stack), into the namespaces of `flags`: the child's 0 or
+/// the child's pid.
+unsafe fn fork_into(flags: libc::c_int) -> io::Result<libc::pid_t> {
+    let flags = (flags | libc::SIGCHLD) as libc::c_ulong;
+    // SAFETY: a fork-like clone; the caller is single-threaded.
+    let pid = unsafe { libc::syscall(libc::SYS_clone, flags, 0usize, 0usize, 0usize, 0usize) };
+    if pid < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(pid as libc::pid_t)
+    }
+}
+
+/// `pid_max` of a tree, as written to `/proc/sys/kernel/pid_max`.
+const PROCESS_LIMIT_TEXT: &[u8] = b"1024";
+const _: () = assert!(PROCESS_LIMIT == 1024, "PROCESS_LIMIT_TEXT says 1024");
+
+/// What `Plan::apply`'s fork `exec`s to wait for the program: finch's own binary, in the
+/// reaper mode of `reaper.rs`. Prepared in the parent.
+pub(super) struct Reaper {
+    exe: CString,
+}
+
+impl Reaper {
+    pub(super) fn new() -> Reaper {
+        Reaper {
+            exe: c"/proc/self/exe".to_owned(),
+        }
+    }
+
+    /// A process of `apply` once the process it waits for exists: standard streams to
+    /// `/dev/null` (so that it keeps no pipe of the caller's open), every other descriptor
+    /// closed but `keep` (the tie of the tree to it, or -1), and `exec` of the reaper in
+    /// `mode`. Never returns.
+    unsafe fn become_reaper(
+        &self,
+        mode: super::reaper::Mode,
+        pid: libc::pid_t,
+        keep: libc::c_int,
+    ) -> ! {
+        // SAFETY: system calls on descriptors of this process and prepared strings; the pid
+        // is written into a stack buffer.
+        unsafe {
+            let null = libc::open(c"/dev/null".as_ptr(), libc::O_RDWR);
+            if null >= 0 {
+                for fd in 0..3 {
+                    libc::dup2(null, fd);
+                }
+            }
+            let kept = if keep >= 0 {
+                libc::fcntl(keep, libc::F_DUPFD, 3)
+            } else {
+                -1
+            };
+            if kept >= 3 {
+                libc::fcntl(kept, libc::F_SETFD, 0);
+                if kept > 3 {
+                    libc::syscall(
+                        libc::SYS_close_range,
+                        3u32,
+                        (kept - 1) as libc::c_uint,
+                        0u32,
+                    );
+                }
+                libc::syscall(
+                    libc::SYS_close_range,
+                    (kept + 1) as libc::c_uint,
+                    libc::c_uint::MAX,
+                    0u32,
+                );
+            } else {
+                libc::syscall(libc::SYS_close_range, 3u32, libc::c_uint::MAX, 0u32);
+            }
+            let mut digits = [0u8; 24];
+            let pid_arg = super::reaper::write_pid(pid, &mut digits);
+            let argv = [mode.arg0().as_ptr(), pid_arg.as_ptr(), std::ptr::null()];
+            let envp = [std::ptr::null()];
+            libc::execve(self.exe.as_ptr(), argv.as_ptr(), envp.as_ptr());
+            // Without a reaper the tree must not run on: it dies with this process (the
+            // parent-death signal, or the end of its PID namespace's first process).
+            libc::_exit(127)
+        }
+    }
+}
+
+/// The mounts of a tree, in order: writable directories made `noexec`, every directory
+/// between a writable root and a protected path bound over itself (so that none of them can
+/// be renamed or removed), the protected paths read-only, the private layers over caches
+/// (`Access::layered`), then the secrets hidden. Also the mount points of the layers, which
+/// need rules of their own.
+fn mounts(
+    access: &Access,
+    hidden: Vec<super::secrets::Hidden>,
+    scratch: Option<&Path>,
+) -> (Vec<Mount>, Vec<CString>) {
+    let mut mounts = Vec::new();
+    let mut layer_points = Vec::new();
+    let writable: Vec<&PathBuf> = access.write.iter().chain(&access.write_exec).collect();
+    let c = |p: &Path| CString::new(p.as_os_str().as_bytes()).ok();
+    if access.noexec {
+        mounts.extend(writable.iter().filter_map(|p| {
+            Some(Mount::Bind {
+                source: None,
+                target: c(p)?,
+                remount: Some(mount_flags(p)? | libc::MS_NOEXEC),
+            })
+        }));
+    }
+    let mut between: Vec<&Path> = Vec::new();
+    for protected in &access.protected {
+        let Some(root) = writable.iter().find(|r| protected.starts_with(r)) else {
+            continue;
+        };
+        between.extend(
+            protected
+                .ancestors()
+                .skip(1)
+                .take_while(|a| a != root && a.starts_with(root)),
+        );
+    }
+    between.sort_by_key(|p| (p.components().count(), p.to_path_buf()));
+    between.dedup();
+    mounts.extend(between.iter().filter_map(|p| {
+        Some(Mount::Bind {
+            source: None,
+            target: c(p)?,
+            remount: None,
+        })
+    }));
+    let mut protected: Vec<&PathBuf> = access.protected.iter().collect();
+    protected.sort_by_key(|p| p.components().count());
+    mounts.extend(protected.iter().filter_map(|p| {
+        Some(Mount::Bind {
+            source: None,
+            target: c(p)?,
+            remount: Some(mount_flags(p)? | libc::MS_RDONLY),
+        })
+    }));
+    if let Some(scratch) = scratch {
+        for (n, dir) in access.layered.iter().enumerate() {
+            let Some(layer) = layer(dir, &scratch.join(format!(".layer-{n}"))) else {
+                continue;
+            };
+            mounts.push(layer);
+            layer_points.extend(c(dir));
+        }
+    }
+    for hidden in hidden {
+        let Some(target) = c(&hidden.path) else {
+            continue;
+        };
+        mounts.push(match hidden.replacement {
+            super::secrets::Replacement::Empty => Mount::Empty { target },
+            super::secrets::Replacement::Unopenable => Mount::Bind {
+                source: Some(c"/dev/null".to_owned()),
+                target,
+                remount: mount_flags(Path::new("/dev/null")).map(|f| {
+                    f | libc::MS_RDONLY | libc::MS_NODEV | libc::MS_NOSUID | libc::MS_NOEXEC
+                }),
+            },
+            super::secrets::Replacement::File(source) => {
+                let Some(source) = c(&source) else {
+                    continue;
+                };
+                Mount::Bind {
+                    source: Some(source),
+                    target,
+                    remount: Some(mount_flags(&hidden.path).unwrap_or(0) | libc::MS_RDONLY),
+                }
+            }
+        });
+    }
+    (mounts, layer_points)
+}
+
+/// A private layer over the directory `dir`: an overlay whose writes go to `scratch` (in the
+/// tree's TMPDIR) and end with it. `~/.npm` and `~/.cache` are made when missing (npm and
+/// most tools would make them on first use, which the tree could not); the other caches are
+/// layered only where they exist. `None` when it cannot be prepared, or `dir` is not one an
+/// overlay can name.
+fn layer(dir: &Path, scratch: &Path) -> Option<Mount> {
+    let text = dir.to_str()?;
+    if text.contains([',', ':', '\\']) {
+        return None;
+    }
+    let made_on_first_use = dir
+        .file_name()
+        .is_some_and(|n| n == ".npm" || n == ".cache");
+    if made_on_first_use && !dir.exists() && dir.parent().is_some_and(Path::is_dir) {
+        let _ = std::fs::create_dir(dir);
+    }
+    if !dir.is_dir() {
+        return None;
+    }
+    let (upper, work) = (scratch.join("upper"), scratch.join("work"));
+    std::fs::create_dir_all(&upper).ok()?;
+    std::fs::create_dir_all(&work).ok()?;
+    let options = format!(
+        "lowerdir={text},upperdir={},workdir={},userxattr",
+        upper.to_str()?,
+        work.to_str()?
+    );
+    Some(Mount::Layer {
+        target: CString::new(text).ok()?,
+        options: CString::new(options).ok()?,
+    })
+}
+
+/// In the child: the tree's mount namespace made private, its own `/proc` (the tree's PID
+/// namespace: no other process shows), then `mounts`. A target that is gone meanwhile is
+/// skipped: what does not exist needs no cover (and a protected path created in its place is
+/// the guard's to find after the call). Returns the `errno` of the mount that failed.
+unsafe fn mount_all(mounts: &[Mount]) -> Result<(), i32> {
+    let none = std::ptr::null();
+    let fail = || -> Result<(), i32> { Err(errno()) };
+    // SAFETY: mount system calls on prepared, NUL-terminated strings.
+    unsafe {
+        if libc::mount(
+            none,
+            c"/".as_ptr(),
+            none,
+            libc::MS_REC | libc::MS_PRIVATE,
+            std::ptr::null(),
+        ) != 0
+        {
+            return fail();
+        }
+        let proc_flags = libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
+        if libc::mount(
+            c"proc".as_ptr(),
+            c"/proc".as_ptr(),
+            c"proc".as_ptr(),
+            proc_flags,
+            std::ptr::null(),
+        ) != 0
+        {
+            return fail();
+        }
+        for mount in mounts {
+            match mount {
+                Mount::Bind {
+                    source,
+                    target,
+                    remount,
+                } => {
+                    let t = target.as_ptr();
+                    let s = source.as_ref().map_or(t, |s| s.as_ptr());
+                    let flags = libc::MS_BIND | libc::MS_REC;
+                    if libc::mount(s, t, none, flags, std::ptr::null()) != 0 {
+                        if errno() == libc::ENOENT {
+                            continue;
+                        }
+                        return fail();
+                    }
+                    if let Some(remount) = remount {
+                        let flags = libc::MS_BIND | libc::MS_REMOUNT | remount;
+                        if libc::mount(none, t, none, flags, std::ptr::null()) != 0 {
+                            return fail();
+                        }
+                    }
+                }
+                Mount::Layer { target, options } => {
+                    let t = target.as_ptr();
+                    let flags = libc::MS_NOSUID | libc::MS_NODEV;
+                    if libc::mount(
+                        c"overlay".as_ptr(),
+                        t,
+                        c"overlay".as_ptr(),
+                        flags,
+                        options.as_ptr().cast(),
+                    ) != 0
+                    {
+                        return fail();
+                    }
+                }
+                Mount::Empty { target } => {
+                    let flags =
+                        libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
+                    let t = target.as_ptr();
+                    if libc::mount(
+                        c"tmpfs".as_ptr(),
+                        t,
+                        c"tmpfs".as_ptr(),
+                        flags,
+                        c"size=0,mode=0500".as_ptr().cast(),
+                    ) != 0
+                    {
+                        if errno() == libc::ENOENT {
+                            continue;
+                        }
+                        return fail();
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The Landlock ruleset for `access`, built in full or not at all: a kernel that cannot
@@ -198,7 +704,7 @@ impl Plan {
 /// its rules are added with the raw system call, because the crate looks each rule's file up
 /// again (`fstat`) to tell a directory from a file, which the cache below already knows: on
 /// a call that names ~40 paths that halved the system calls of building the ruleset.
-fn ruleset(access: &Access, fresh: Option<&Path>) -> Result<OwnedFd, String> {
+fn ruleset(access: &Access, fresh: Option<&Path>, read_too: &[PathBuf]) -> Result<OwnedFd, String> {
     let all = AccessFs::from_all(FS_ABI);
     let read = AccessFs::ReadFile | AccessFs::ReadDir;
     let read_exec = read | AccessFs::Execute;
@@ -220,10 +726,11 @@ fn ruleset(access: &Access, fresh: Option<&Path>) -> Result<OwnedFd, String> {
     .map_err(|e| e.to_string())?;
     let ruleset = Option::<OwnedFd>::from(created)
         .ok_or_else(|| "Landlock gave no ruleset on this kernel".to_string())?;
-    let groups: [(&[PathBuf], BitFlags<AccessFs>); 6] = [
+    let groups: [(&[PathBuf], BitFlags<AccessFs>); 7] = [
         (&access.read_exec, read_exec),
         (&access.exec_files, read_exec),
         (&access.read, read),
+        (read_too, read),
         (&access.write_exec, write_exec),
         (&access.write, write),
         (&access.write_files, write_file),
@@ -251,8 +758,29 @@ fn ruleset(access: &Access, fresh: Option<&Path>) -> Result<OwnedFd, String> {
     Ok(ruleset)
 }
 
+/// The rights `access` gives `/proc` (the union of its rules naming it), if any.
+fn proc_rights(access: &Access) -> Option<u64> {
+    let proc = Path::new("/proc");
+    let read = (AccessFs::ReadFile | AccessFs::ReadDir).bits();
+    let exec = BitFlags::from(AccessFs::Execute).bits();
+    let named = |paths: &[PathBuf]| paths.iter().any(|p| p == proc);
+    let mut rights = 0;
+    if named(&access.read) {
+        rights |= read;
+    }
+    if named(&access.read_exec) {
+        rights |= read | exec;
+    }
+    (rights != 0).then_some(rights)
+}
+
 /// `landlock_add_rule(LANDLOCK_RULE_PATH_BENEATH)`: `rights` beneath `file`.
 fn add_rule(ruleset: &OwnedFd, file: &std::fs::File, rights: BitFlags<AccessFs>) -> io::Result<()> {
+    add_rule_fd(ruleset, file.as_raw_fd(), rights.bits())
+}
+
+/// `add_rule` on a raw descriptor and rights: a system call only (it runs in the child too).
+fn add_rule_fd(ruleset: &OwnedFd, file: libc::c_int, rights: u64) -> io::Result<()> {
     /// `struct landlock_path_beneath_attr` of the kernel's UAPI (packed).
     #[repr(C, packed)]
     struct PathBeneathAttr {
@@ -261,8 +789,8 @@ fn add_rule(ruleset: &OwnedFd, file: &std::fs::File, rights: BitFlags<AccessFs>)
     }
     const LANDLOCK_RULE_PATH_BENEATH: libc::c_int = 1;
     let attr = PathBeneathAttr {
-        allowed_access: rights.bits(),
-        parent_fd: file.as_raw_fd(),
+        allowed_access: rights,
+        parent_fd: file,
     };
     // SAFETY: a valid ruleset fd, the rule type the attribute's layout belongs to, and a
     // pointer to an attribute that lives across the call.
@@ -346,12 +874,13 @@ fn open(path: &Path) -> Option<Opened> {
     Some(Opened { file, is_dir })
 }
 
-/// The seccomp filter for a process with or without the network and `memfd_create`
-/// (`seccomp.rs`), built once per process.
-fn filter(network: bool, noexec: bool) -> Result<&'static Filter, SandboxError> {
-    static BUILT: [OnceLock<Result<Filter, String>>; 4] = [const { OnceLock::new() }; 4];
-    let built = BUILT[usize::from(network) * 2 + usize::from(noexec)].get_or_init(|| {
-        let program = super::seccomp::filter(network, noexec)
+/// The seccomp filter for a process with or without the network, `memfd_create` and Unix
+/// sockets (`seccomp.rs`), built once per process.
+fn filter(network: bool, noexec: bool, unix: bool) -> Result<&'static Filter, SandboxError> {
+    static BUILT: [OnceLock<Result<Filter, String>>; 8] = [const { OnceLock::new() }; 8];
+    let index = usize::from(network) * 4 + usize::from(noexec) * 2 + usize::from(unix);
+    let built = BUILT[index].get_or_init(|| {
+        let program = super::seccomp::filter(network, noexec, unix)
             .ok_or_else(|| format!("no seccomp filter for {}", std::env::consts::ARCH))?;
         let prog = libc::sock_fprog {
             len: program.len() as libc::c_ushort,
@@ -391,45 +920,8 @@ fn mount_flags(path: &Path) -> Option<libc::c_ulong> {
     )
 }
 
-/// In the child: a private mount namespace (in a user namespace of its own when it can get
-/// one, else — as root — directly) with each target bound read-only over itself.
-fn enter_mount_namespace(mounts: &Mounts) -> io::Result<()> {
-    // SAFETY: plain system calls on prepared, NUL-terminated data.
-    unsafe {
-        if libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWNS) == 0 {
-            write_proc(c"/proc/self/setgroups", b"deny")?;
-            write_proc(c"/proc/self/uid_map", &mounts.uid_map)?;
-            write_proc(c"/proc/self/gid_map", &mounts.gid_map)?;
-        } else if libc::unshare(libc::CLONE_NEWNS) != 0 {
-            return Err(io::Error::last_os_error());
-        }
-        let none = std::ptr::null();
-        if libc::mount(
-            none,
-            c"/".as_ptr(),
-            none,
-            libc::MS_REC | libc::MS_PRIVATE,
-            std::ptr::null(),
-        ) != 0
-        {
-            return Err(io::Error::last_os_error());
-        }
-        for (target, flags) in &mounts.targets {
-            let t = target.as_ptr();
-            if libc::mount(t, t, none, libc::MS_BIND | libc::MS_REC, std::ptr::null()) != 0 {
-                return Err(io::Error::last_os_error());
-            }
-            let remount = libc::MS_BIND | libc::MS_REMOUNT | flags;
-            if libc::mount(none, t, none, remount, std::ptr::null()) != 0 {
-                return Err(io::Error::last_os_error());
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Writes `bytes` to a file of `/proc/self` (in the child: open, write, close).
-unsafe fn write_proc(path: &std::ffi::CStr, bytes: &[u8]) -> io::Result<()> {
+/// Writes `bytes` to a file of `/proc` (in the child: open, write, close).
+unsafe fn write_proc(path: &CStr, bytes: &[u8]) -> io::Result<()> {
     // SAFETY: the caller passes a valid path; the buffer outlives the call.
     unsafe {
         let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
@@ -437,9 +929,10 @@ unsafe fn write_proc(path: &std::ffi::CStr, bytes: &[u8]) -> io::Result<()> {
             return Err(io::Error::last_os_error());
         }
         let written = libc::write(fd, bytes.as_ptr().cast(), bytes.len());
+        let error = io::Error::last_os_error();
         libc::close(fd);
         if written != bytes.len() as isize {
-            return Err(io::Error::last_os_error());
+            return Err(error);
         }
     }
     Ok(())
@@ -520,26 +1013,72 @@ pub(super) fn seccomp_available() -> bool {
     unsafe { libc::prctl(libc::PR_GET_SECCOMP, 0, 0, 0, 0) >= 0 }
 }
 
-/// Whether a child can get a private mount namespace (through a user namespace, or as root):
-/// tried once with `true`.
-pub(super) fn mount_namespace_works() -> bool {
+/// Whether the kernel's release is at least `major.minor` (`uname`).
+pub(super) fn kernel_at_least(major: u32, minor: u32) -> bool {
+    // SAFETY: `uname` fills the zeroed struct; its fields are NUL-terminated.
+    let release = unsafe {
+        let mut name: libc::utsname = std::mem::zeroed();
+        if libc::uname(&mut name) != 0 {
+            return false;
+        }
+        CStr::from_ptr(name.release.as_ptr())
+            .to_string_lossy()
+            .into_owned()
+    };
+    let mut numbers = release
+        .split(|c: char| !c.is_ascii_digit())
+        .map(|n| n.parse::<u32>().unwrap_or(0));
+    let found = (numbers.next().unwrap_or(0), numbers.next().unwrap_or(0));
+    found >= (major, minor)
+}
+
+/// Whether a child gets the tree's namespaces here: tried once with `true`, in a user
+/// namespace (`user`) or, as root, without one. The child of the probe's fork clones into
+/// the namespaces as `Plan::apply` does and mounts its `/proc`.
+pub(super) fn namespaces_work(user: bool) -> bool {
     let Some(program) = ["/bin/true", "/usr/bin/true"]
         .into_iter()
         .find(|p| Path::new(p).exists())
     else {
         return false;
     };
+    let mut flags = libc::CLONE_NEWNS | libc::CLONE_NEWPID;
+    if user {
+        flags |= libc::CLONE_NEWUSER;
+    }
     // SAFETY: getuid and getgid cannot fail.
     let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
-    let mounts = Mounts {
-        targets: Vec::new(),
-        uid_map: format!("{uid} {uid} 1").into_bytes(),
-        gid_map: format!("{gid} {gid} 1").into_bytes(),
-    };
+    let uid_map = format!("{uid} {uid} 1").into_bytes();
+    let gid_map = format!("{gid} {gid} 1").into_bytes();
     let mut cmd = Command::new(program);
-    // SAFETY: see `Plan::apply`: system calls on prepared data only.
+    // SAFETY: system calls only between fork and exec (see `Plan::fork_tree`).
     unsafe {
-        cmd.pre_exec(move || enter_mount_namespace(&mounts));
+        cmd.pre_exec(move || {
+            let clone_flags = (flags | libc::SIGCHLD) as libc::c_ulong;
+            let pid = libc::syscall(libc::SYS_clone, clone_flags, 0usize, 0usize, 0usize, 0usize);
+            if pid < 0 {
+                return Err(io::Error::last_os_error());
+            }
+            if pid == 0 {
+                let maps = flags & libc::CLONE_NEWUSER == 0
+                    || (write_proc(c"/proc/self/setgroups", b"deny").is_ok()
+                        && write_proc(c"/proc/self/uid_map", &uid_map).is_ok()
+                        && write_proc(c"/proc/self/gid_map", &gid_map).is_ok());
+                let ok = maps && mount_all(&[]).is_ok();
+                libc::_exit(if ok { 0 } else { 1 });
+            }
+            let mut status = 0;
+            while libc::waitpid(pid as libc::pid_t, &mut status, 0) < 0 {
+                if errno() != libc::EINTR {
+                    return Err(io::Error::last_os_error());
+                }
+            }
+            if libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0 {
+                Ok(())
+            } else {
+                Err(io::Error::other("the namespaces' child failed"))
+            }
+        });
     }
     cmd.stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())

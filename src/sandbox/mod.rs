@@ -1,57 +1,95 @@
-//! The kernel wall (SPEC §8.5a): confines a child process before it `exec`s, so that what the
-//! permission gateway judged from a command's text is also what the kernel lets it do. The
-//! gateway decides whether a person is asked; this module decides what can happen. It never
-//! decides policy itself: callers say what a process may reach (`Access`), usually through one
-//! of the two Bash profiles (`Profile`), and this module makes the kernel hold it to that.
+//! The kernel wall (SPEC §8.5a): confines a process tree before its first program `exec`s,
+//! so that what the permission gateway judged from a command's text is also what the kernel
+//! lets it do. The gateway decides whether a person is asked; this module decides what can
+//! happen. It never decides policy itself: callers say what a tree may reach (`Access`),
+//! usually through one of the two Bash profiles (`Profile`), and this module makes the kernel
+//! hold it to that.
 //!
-//! On Linux a confined child gets, in this order, between `fork` and `exec`:
-//! 1. (workspace-write, and `Access::noexec`) a private mount namespace — in a user namespace
-//!    of its own when it can get one — where each protected path inside the writable
-//!    directories is bound read-only over itself (Landlock's rights are a union of allows, so
-//!    "write the workspace but not `.git/hooks`" needs the mount table), and with `noexec` each
-//!    writable directory is bound `noexec` over itself (Landlock checks `execve`, not `mmap`, so
-//!    "load no library you wrote" needs the mount flag too: a mini tool without `shell`);
-//! 2. no capabilities (a root caller's bounding, ambient, effective, permitted and inheritable
+//! # The whole process tree is the unit
+//!
+//! Every confined tree (a Bash call, a mini tool's node, a confined MCP server, an agent
+//! session a mini tool starts) gets, between `clone` and `exec` of its first process:
+//! 1. namespaces of its own: a PID namespace with its own `/proc` (the host and other programs
+//!    cannot be addressed by `kill`, `prlimit`, `ptrace` or `/proc/<pid>`, and when its first
+//!    process ends the kernel ends every other one), a mount namespace, and — for a caller other
+//!    than root — a user namespace; at most `PROCESS_LIMIT` processes (the namespace's
+//!    `pid_max`, and `RLIMIT_NPROC` counted per user namespace); a parent-death signal, so a
+//!    tree whose caller died ends too;
+//! 2. in its mount namespace: every directory between a writable root and a protected path
+//!    bound over itself (a mount point can be neither renamed nor removed), the protected paths
+//!    read-only (Landlock's rights are a union of allows, so "write the workspace but not
+//!    `.git/hooks`" needs the mount table), writable directories `noexec` where nothing written
+//!    may run (`Access::noexec`), the package managers' caches under an overlay of the tree's
+//!    own (`Access::layered`), and the home's secrets covered (`secrets`);
+//! 3. every descriptor above the standard three closed at `exec` (a mini tool's RPC channel
+//!    excepted, `Access::keep_fd3`);
+//! 4. no capabilities (a root caller's bounding, ambient, effective, permitted and inheritable
 //!    sets are emptied);
-//! 3. a Landlock ruleset (`landlock` crate): file system rights per directory, TCP connect and
+//! 5. a Landlock ruleset (`landlock` crate): file system rights per directory, TCP connect and
 //!    bind denied when the network is off (ABI ≥ 4), signals and abstract Unix sockets scoped
 //!    to the sandbox (ABI ≥ 6); `no_new_privs`;
-//! 4. a seccomp filter (`seccomp.rs`) for what Landlock cannot say.
+//! 6. a seccomp filter (`seccomp.rs`) for what Landlock cannot say, Unix sockets among it.
+//!
+//! What the kernel cannot stop — a protected path created, or changed where it is only
+//! watched — the guard finds after a call that may write and puts back (`guard`).
+//!
+//! # Two ways to start a tree, and why
+//!
+//! `Confinement::spawn` (`spawn.rs`), what the host uses for each Bash call, clones the child
+//! straight into its namespaces with `CLONE_VM | CLONE_VFORK`, borrowing the parent's memory
+//! until `exec` as `posix_spawn` does: the program is the first process of its PID namespace.
+//! `Confinement::apply` is a `pre_exec` hook on a `std::process::Command` for callers that need
+//! the whole `Command` (a mini tool's node, MCP servers, `finch sandbox run`): its `fork` of
+//! the caller clones the tree's first process, which forks the program; the first becomes the
+//! tree's init and the fork its reaper, each by `exec`ing finch itself (`reaper.rs`).
+//!
+//! The issue left open whether to confine between `fork` and `exec` of the multi-threaded host
+//! or in a single-threaded helper (finch re-executed, as codex-rs's `linux-sandbox` does).
+//! Measured here (`benches/sandbox.sh`, and an `exec` of the release binary that returns at
+//! once: about 2.5 ms more than `exec` of `/bin/true`), a helper per Bash call would cost more
+//! than the whole fast lane may add (30 %), so Bash calls keep the borrowed-memory child and
+//! its program is the first process of its namespace (`kill $$` is ignored there; a timeout's
+//! SIGTERM is followed by SIGKILL). The long-lived trees, started rarely, take the helper: an
+//! init that reaps what is orphaned in them (a mini tool that never waits would otherwise fill
+//! its process limit with zombies) and passes signals on, and a reaper that holds none of the
+//! host's memory. The `unsafe` code stays in three files: `linux.rs` (the steps), `spawn.rs`
+//! (the borrowed-memory child) and `reaper.rs` (waiting).
 //!
 //! Everything that allocates (opening the directories, building the ruleset and the filter,
-//! the strings written to `/proc/self/*_map`) happens in the parent; the child only makes
+//! the strings written to `/proc/self/*_map`) happens in the parent; the children only make
 //! system calls. A step that fails makes the spawn fail: nothing runs unconfined by accident.
-//! The directories' handles and the compiled filters are kept for the life of the process, so
-//! a call pays only for its ruleset and its TMPDIR.
-//!
-//! Two ways to start a confined child: `Confinement::spawn` (`spawn.rs`), which borrows the
-//! parent's memory until `exec` as `posix_spawn` does — what the host uses for each Bash call —
-//! and `Confinement::apply`, a `pre_exec` hook on a `std::process::Command` (a `fork` of the
-//! parent) for a caller that needs the whole `Command` (`finch sandbox run`).
+//! The directories' handles and the compiled filters are kept for the life of the process, and
+//! a tree's mount namespace is torn down on a worker thread (`tmp.rs`), so a call pays only
+//! for its ruleset, its namespaces and its TMPDIR.
 //!
 //! # The Bash profiles
 //!
 //! | | read-only | workspace-write |
 //! |---|---|---|
 //! | read + execute | the workspace, the trusted directories (`Session extendDir`), the system's directories (`SYSTEM_READ_EXEC`), the directories on `PATH`, the toolchains under `$HOME` (`HOME_READ_EXEC`), `[sandbox] read` | the same |
-//! | read only | `/etc`, `/proc`, `/sys`, `/dev/random`, `/dev/urandom` (never the disks of `/dev`), the user's git configuration and caches (`HOME_READ`) | the same |
-//! | write | `/dev/null` (and `/dev/zero`, `/dev/full`, `/dev/tty`), a private per-call `TMPDIR` (no execute) | also the workspace, the trusted directories and `--writable` directories, except the protected paths inside them (read-only binds) |
-//! | network | none: no socket of any family (`socketpair` stays), no TCP | on unless `[sandbox] network = false` |
-//! | always | no `ptrace`, `process_vm_*`, `io_uring_*`, `bpf`, `keyctl`, mounts, namespaces, module or kexec calls; `no_new_privs`; signals and abstract sockets only inside the sandbox; no capabilities | the same |
-//!
-//! Pathname Unix sockets: Landlock controls `connect` to them only from ABI 9; on older kernels
-//! the read-only profile denies `socket()` for every family instead, which closes them too.
+//! | read only | `/etc`, its own `/proc`, `/sys`, `/dev/random`, `/dev/urandom` (never the disks of `/dev`), the user's git configuration (without tokens) and caches (`HOME_READ`) | the same |
+//! | never | the home's secrets where the tree could read them (`secrets::HOME_SECRETS`) | the same |
+//! | write | `/dev/null` (and `/dev/zero`, `/dev/full`, `/dev/tty`), a private per-call `TMPDIR` (no execute) | also the workspace, the trusted directories and `--writable` directories, except the protected paths inside them; the caches of `HOME_CACHES` through a private layer |
+//! | network | none: no socket of any family (`socketpair` stays), no TCP | TCP unless `[sandbox] network = false`; Unix sockets only with `[sandbox] unix_sockets` |
+//! | always | its own PID namespace and `/proc`, at most `PROCESS_LIMIT` processes, nothing outlives it; no `ptrace`, `process_vm_*`, `io_uring_*`, `bpf`, `keyctl`, mounts, namespaces, module or kexec calls; `no_new_privs`; signals and abstract sockets only inside the sandbox; no capabilities; no inherited descriptor | the same |
 //!
 //! What the wall does not hold: the metadata of paths outside (`stat`, `ls -d`) — Landlock
 //! checks opens, not lookups; what a program prints of its own environment (which is why the
-//! fast lane gets a minimal one, `env`); and anything on macOS and Windows, which have no
-//! backend yet: there, `Support::profile` says `unavailable` and every Bash call takes a card.
+//! fast lane gets a minimal one, `env`); a pathname Unix socket's path once Unix sockets are
+//! allowed at all (Landlock holds one only from ABI 9); and anything on macOS and Windows,
+//! which have no backend yet: there, `Support::profile` says `unavailable` and every Bash call
+//! takes a card.
 
 pub mod env;
+#[cfg(unix)]
+pub mod guard;
 #[cfg(target_os = "linux")]
 mod linux;
 #[cfg(target_os = "linux")]
+pub mod reaper;
+#[cfg(target_os = "linux")]
 mod seccomp;
+pub mod secrets;
 #[cfg(target_os = "linux")]
 mod spawn;
 mod support;
@@ -64,7 +102,7 @@ use serde::Serialize;
 
 #[cfg(target_os = "linux")]
 pub use spawn::{Child, Spawn};
-pub use support::{LandlockState, ProfileState, Support};
+pub use support::{LandlockState, NO_NAMESPACES, Namespaces, ProfileState, Support};
 
 /// The two confinements a Bash call can run in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -105,8 +143,12 @@ pub enum Confine {
     Unconfined,
     /// The fast lane.
     ReadOnly,
-    /// An approved call; `network` as `[sandbox] network` says.
-    WorkspaceWrite { network: bool },
+    /// An approved call; `network` as `[sandbox] network` says, its environment as
+    /// `[sandbox] approved_env` does.
+    WorkspaceWrite {
+        network: bool,
+        env: env::ApprovedEnv,
+    },
 }
 
 impl Confine {
@@ -127,7 +169,8 @@ impl Confine {
         }
     }
 
-    /// One line for a permission card: where the approved call will run.
+    /// One line for a permission card: where the approved call will run, and which of
+    /// finch's variables its environment leaves out (`[sandbox] approved_env`).
     pub fn describe(self) -> String {
         match self {
             Confine::Unconfined => "runs without finch's sandbox".to_string(),
@@ -135,11 +178,24 @@ impl Confine {
                 "runs in finch's read-only sandbox: no writes outside a private TMPDIR, no network"
                     .to_string()
             }
-            Confine::WorkspaceWrite { network } => format!(
-                "runs in finch's workspace-write sandbox: writes only the workspace and trusted \
-                 directories (protected paths stay read-only), network {}",
-                if network { "on" } else { "off" }
-            ),
+            Confine::WorkspaceWrite { network, env } => {
+                let mut line = format!(
+                    "runs in finch's workspace-write sandbox: writes only the workspace and \
+                     trusted directories (protected paths stay read-only), network {}",
+                    if network { "on" } else { "off" }
+                );
+                let names: Vec<std::ffi::OsString> = std::env::vars_os().map(|(k, _)| k).collect();
+                let dropped = env.dropped(names.iter().map(|n| n.as_os_str()));
+                if env == env::ApprovedEnv::Minimal {
+                    line.push_str("; with the minimal environment of the fast lane");
+                } else if !dropped.is_empty() {
+                    line.push_str(&format!(
+                        "; without the variables {} ([sandbox] approved_env)",
+                        dropped.join(", ")
+                    ));
+                }
+                line
+            }
         }
     }
 }
@@ -222,7 +278,44 @@ pub struct Access {
     /// over themselves in a private mount namespace: nothing written can be mapped executable
     /// (`dlopen`), which Landlock alone does not hold.
     pub noexec: bool,
+    /// Pathname Unix sockets the tree may connect to. Empty (the default): no Unix socket can
+    /// be opened at all (`socketpair` stays). Landlock holds a connection to one path only from
+    /// ABI 9; before it a non-empty list opens Unix sockets as a whole (`Support::unix_sockets`).
+    pub unix_sockets: Vec<PathBuf>,
+    /// Descriptor 3 stays open across `exec` (a mini tool's RPC channel); every other
+    /// descriptor above the standard three is closed.
+    pub keep_fd3: bool,
+    /// The user's home: its secrets are covered where the tree could read them (`secrets`).
+    /// `None`: `HOME` of this process.
+    pub home: Option<PathBuf>,
+    /// Directories the tree writes through a private layer (an overlay in its TMPDIR): it
+    /// reads what is there and writes as it likes, and what it wrote ends with it. The caches
+    /// of package managers for workspace-write (`HOME_CACHES`), so that an approved `npm
+    /// install` works without letting it plant anything in a cache the person's next
+    /// install would trust.
+    pub layered: Vec<PathBuf>,
 }
+
+/// The package managers' and build tools' caches under the home that workspace-write may
+/// write through a private layer (`Access::layered`).
+pub const HOME_CACHES: &[&str] = &[
+    ".npm",
+    ".cache",
+    ".yarn",
+    ".pnpm-store",
+    ".local/share/pnpm",
+    ".cargo/registry",
+    ".cargo/git",
+    "go/pkg/mod",
+    ".m2/repository",
+    ".gradle/caches",
+];
+
+/// The most processes (and threads) a confined tree may have at once: its PID namespace's
+/// `pid_max` (Linux 6.14), and for a caller other than root also `RLIMIT_NPROC`, which a user
+/// namespace counts per tree. A fan-out past it fails to fork (`EAGAIN`) instead of filling
+/// the machine.
+pub const PROCESS_LIMIT: u32 = 1024;
 
 impl Access {
     /// The rights of `profile` for a call in `workspace` (its working directory and trusted
@@ -256,6 +349,7 @@ impl Access {
                 .read_exec
                 .extend(HOME_READ_EXEC.iter().map(|p| home.join(p)));
             access.read.extend(HOME_READ.iter().map(|p| home.join(p)));
+            access.home = Some(home.clone());
         }
         access.read_exec.extend(places.extra_read.iter().cloned());
         match profile {
@@ -269,6 +363,14 @@ impl Access {
                 access.write_exec.extend(places.extra_write.iter().cloned());
                 access.protected = places.protected.clone();
                 access.network = places.network;
+                access.unix_sockets = places.unix_sockets.clone();
+                if let Some(home) = &places.home {
+                    access.layered = HOME_CACHES
+                        .iter()
+                        .map(|c| home.join(c))
+                        .filter(|c| !places.roots.iter().any(|r| c.starts_with(r)))
+                        .collect();
+                }
             }
         }
         access
@@ -291,6 +393,8 @@ pub struct Places {
     pub extra_write: Vec<PathBuf>,
     /// Network for workspace-write (`[sandbox] network`, a grant).
     pub network: bool,
+    /// Pathname Unix sockets workspace-write may connect to (`[sandbox] unix_sockets`).
+    pub unix_sockets: Vec<PathBuf>,
 }
 
 /// Why a confinement could not be set up.
@@ -329,6 +433,11 @@ impl Confinement {
     /// Prepares `access`, adding a private TMPDIR it may write. Fails where the kernel cannot
     /// confine (see `Support`).
     pub fn prepare(mut access: Access) -> Result<Confinement, SandboxError> {
+        if access.home.is_none() {
+            access.home = std::env::var_os("HOME")
+                .map(PathBuf::from)
+                .filter(|h| h.is_absolute());
+        }
         // A call that may write no directory but its TMPDIR (devices such as /dev/null hold
         // nothing) can take a TMPDIR an earlier such call left empty.
         let writes_elsewhere = !(access.write.is_empty() && access.write_exec.is_empty());
@@ -342,7 +451,10 @@ impl Confinement {
         access.write.push(tmp_path.clone());
         #[cfg(target_os = "linux")]
         {
-            let plan = linux::Plan::new(&access, Some(&tmp_path))?;
+            let namespaces = Support::get()
+                .namespaces()
+                .ok_or_else(|| SandboxError::Unavailable(NO_NAMESPACES.to_string()))?;
+            let plan = linux::Plan::new(&access, Some(&tmp_path), namespaces)?;
             Ok(Confinement {
                 tmp: Some(tmp),
                 tmp_path,
@@ -391,12 +503,20 @@ impl Confinement {
     }
 
     /// Lays the confinement on `cmd`: `TMPDIR` and the steps that run in the child before
-    /// `exec` (after a `fork` of this process). Call once.
+    /// `exec` (after a `fork` of this process). The child the `Command` starts is the tree's
+    /// reaper (`reaper`): it ends as the program ends, and killing it ends the whole tree.
+    /// Set `cmd`'s working directory before; call once, as the last `pre_exec` hook.
     pub fn apply(&mut self, cmd: &mut Command) {
         cmd.env("TMPDIR", &self.tmp_path);
         #[cfg(target_os = "linux")]
         if let Some(plan) = self.plan.take() {
-            plan.apply(cmd);
+            let cwd = cmd
+                .get_current_dir()
+                .map(Path::to_path_buf)
+                .or_else(|| std::env::current_dir().ok())
+                .map(|d| std::path::absolute(&d).unwrap_or(d))
+                .unwrap_or_else(|| PathBuf::from("/"));
+            plan.apply(cmd, &cwd, linux::Reaper::new());
         }
     }
 }
@@ -439,6 +559,7 @@ mod tests {
             extra_read: vec!["/data".into()],
             extra_write: vec![],
             network: true,
+            unix_sockets: vec!["/run/db.sock".into()],
         };
         let ro = Access::for_profile(Profile::ReadOnly, &places);
         assert!(ro.read_exec.contains(&"/w".into()));
@@ -469,10 +590,14 @@ mod tests {
                 .any(|p| p.ends_with(".ssh"))
         );
 
+        assert!(ro.unix_sockets.is_empty(), "read-only opens no Unix socket");
+        assert_eq!(ro.home, Some(PathBuf::from("/home/u")));
+
         let ww = Access::for_profile(Profile::WorkspaceWrite, &places);
         assert_eq!(ww.write_exec, vec![PathBuf::from("/w")]);
         assert_eq!(ww.protected, vec![PathBuf::from("/w/.git/hooks")]);
         assert!(ww.network);
+        assert_eq!(ww.unix_sockets, vec![PathBuf::from("/run/db.sock")]);
     }
 
     #[test]

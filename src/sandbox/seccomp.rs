@@ -4,8 +4,15 @@
 //! system call number (x86_64) and every call of `DENIED` fail with `EPERM`; so does
 //! `memfd_create` for a process whose written files must never run (`Access::noexec`: a file
 //! made in memory is on no path Landlock or a `noexec` mount holds, and `dlopen` of
-//! `/proc/self/fd/N` maps it executable); `socket()` fails with `EPERM` unless the network is
-//! on and its family is one of `NETWORK_FAMILIES`; everything else is allowed.
+//! `/proc/self/fd/N` maps it executable); `socket()` fails with `EPERM` unless its family is
+//! one of `NETWORK_FAMILIES` and the network is on, or `AF_UNIX` and Unix sockets are allowed
+//! (`Access::unix_sockets`); everything else is allowed. `socketpair` is never refused: a pair
+//! reaches nothing but itself.
+//!
+//! Unix sockets are refused at `socket()` because nothing else can tell a connection to the
+//! caller's own socket from one to `/var/run/docker.sock`: Landlock controls `connect` to a
+//! pathname socket only from ABI 9 (`LANDLOCK_ACCESS_FS_RESOLVE_UNIX`), and a seccomp filter
+//! cannot read the path `connect` is given.
 //!
 //! Why not `seccompiler`, which finch used first: installing a filter costs the kernel time in
 //! proportion to its length, once for every system call number (it precomputes which calls a
@@ -61,12 +68,8 @@ pub(super) const DENIED: &[libc::c_long] = &[
 ];
 
 /// Socket families a process with the network may open.
-pub(super) const NETWORK_FAMILIES: &[libc::c_int] = &[
-    libc::AF_UNIX,
-    libc::AF_INET,
-    libc::AF_INET6,
-    libc::AF_NETLINK,
-];
+pub(super) const NETWORK_FAMILIES: &[libc::c_int] =
+    &[libc::AF_INET, libc::AF_INET6, libc::AF_NETLINK];
 
 /// The `AUDIT_ARCH_*` value of the architecture finch was built for, `None` where the wall has
 /// no filter.
@@ -120,10 +123,10 @@ enum Target {
     Socket,
 }
 
-/// The filter for a process with or without the network, and with or without `memfd_create`
-/// (`noexec`: nothing it writes may run). `None` for an architecture the wall has no filter
-/// for.
-pub(super) fn filter(network: bool, noexec: bool) -> Option<Vec<sock_filter>> {
+/// The filter for a process with or without the network, with or without `memfd_create`
+/// (`noexec`: nothing it writes may run), and with or without Unix sockets (`unix`). `None`
+/// for an architecture the wall has no filter for.
+pub(super) fn filter(network: bool, noexec: bool, unix: bool) -> Option<Vec<sock_filter>> {
     use Target::{Allow, Deny, Kill, Next, Socket};
     let mut ops = vec![
         Op::Load(ARCH),
@@ -138,15 +141,16 @@ pub(super) fn filter(network: bool, noexec: bool) -> Option<Vec<sock_filter>> {
         ops.push(Op::Eq(libc::SYS_memfd_create as u32, Deny, Next));
     }
     ops.push(Op::Eq(libc::SYS_socket as u32, Socket, Allow));
-    // `socket()`: only the network's families, and only with the network.
+    // `socket()`: only the network's families with the network, `AF_UNIX` when allowed.
     let socket = ops.len();
-    if network {
+    let families = NETWORK_FAMILIES
+        .iter()
+        .filter(|_| network)
+        .chain(unix.then_some(&libc::AF_UNIX));
+    let mut families = families.peekable();
+    if families.peek().is_some() {
         ops.push(Op::Load(ARG0_LOW));
-        ops.extend(
-            NETWORK_FAMILIES
-                .iter()
-                .map(|&family| Op::Eq(family as u32, Allow, Next)),
-        );
+        ops.extend(families.map(|&family| Op::Eq(family as u32, Allow, Next)));
     }
     let ends = [
         libc::SECCOMP_RET_ERRNO | libc::EPERM as u32,
@@ -233,8 +237,9 @@ mod tests {
     #[test]
     fn the_filter_denies_what_it_lists_and_allows_the_rest() {
         let arch = audit_arch().unwrap();
-        for (network, noexec) in [(false, false), (true, false), (false, true), (true, true)] {
-            let program = filter(network, noexec).unwrap();
+        for bits in 0..8 {
+            let (network, noexec, unix) = (bits & 4 != 0, bits & 2 != 0, bits & 1 != 0);
+            let program = filter(network, noexec, unix).unwrap();
             assert!(program.len() < 50, "{} instructions", program.len());
             for &nr in DENIED {
                 assert_eq!(run(&program, arch, nr as u32, 0), DENY, "{nr}");
@@ -255,14 +260,27 @@ mod tests {
             };
             assert_eq!(memfd, expected, "memfd_create with noexec {noexec}");
             let socket = libc::SYS_socket as u32;
-            for family in [libc::AF_UNIX, libc::AF_INET, libc::AF_INET6] {
-                let expected = if network {
-                    libc::SECCOMP_RET_ALLOW
-                } else {
-                    DENY
-                };
-                assert_eq!(run(&program, arch, socket, family as u32), expected);
+            let allowed = |yes: bool| if yes { libc::SECCOMP_RET_ALLOW } else { DENY };
+            for family in [libc::AF_INET, libc::AF_INET6, libc::AF_NETLINK] {
+                let got = run(&program, arch, socket, family as u32);
+                assert_eq!(got, allowed(network), "family {family}, network {network}");
             }
+            let got = run(&program, arch, socket, libc::AF_UNIX as u32);
+            assert_eq!(
+                got,
+                allowed(unix),
+                "AF_UNIX, unix {unix}, network {network}"
+            );
+            assert_eq!(
+                run(
+                    &program,
+                    arch,
+                    libc::SYS_socketpair as u32,
+                    libc::AF_UNIX as u32
+                ),
+                libc::SECCOMP_RET_ALLOW,
+                "socketpair reaches nothing but itself"
+            );
             assert_eq!(run(&program, arch, socket, libc::AF_PACKET as u32), DENY);
             assert_eq!(
                 run(&program, arch, 0x1234, 0),

@@ -51,6 +51,17 @@ pub struct Child {
     pub stdout: Option<File>,
     pub stderr: Option<File>,
     status: Option<ExitStatus>,
+    /// The tree's mount namespace, held so that its teardown happens on the sandbox's worker
+    /// when this is dropped, not in the child's exit (see `tmp.rs`).
+    namespace: Option<OwnedFd>,
+}
+
+impl Drop for Child {
+    fn drop(&mut self) {
+        if let Some(handle) = self.namespace.take() {
+            super::tmp::release_later(handle);
+        }
+    }
 }
 
 impl Child {
@@ -97,6 +108,8 @@ struct Prepared<'a> {
     stderr: RawFd,
     /// Where a failed step is reported: `[step, errno (4 bytes, native order)]`.
     report: RawFd,
+    /// The pipe that ends when the parent does: the child reads the first, closes the second.
+    alive: [RawFd; 2],
 }
 
 /// Starts `spawn` confined by `plan`.
@@ -133,6 +146,7 @@ pub(super) fn spawn(plan: &Plan, spawn: &Spawn) -> io::Result<Child> {
     let (out_read, out_write) = pipe()?;
     let (err_read, err_write) = pipe()?;
     let (report_read, report_write) = pipe()?;
+    let (alive_read, alive_write) = pipe_with(libc::O_NONBLOCK)?;
     let prepared = Prepared {
         plan,
         program,
@@ -143,10 +157,18 @@ pub(super) fn spawn(plan: &Plan, spawn: &Spawn) -> io::Result<Child> {
         stdout: out_write.as_raw_fd(),
         stderr: err_write.as_raw_fd(),
         report: report_write.as_raw_fd(),
+        alive: [alive_read.as_raw_fd(), alive_write.as_raw_fd()],
     };
 
-    let pid = clone_vfork(&prepared)?;
-    drop((stdin, out_write, err_write, report_write));
+    let pid = clone_vfork(&prepared, plan.clone_flags())?;
+    drop((
+        stdin,
+        out_write,
+        err_write,
+        report_write,
+        alive_read,
+        alive_write,
+    ));
     drop(prepared);
 
     // The child has exec'd (the pipe closed with it) or reported why it could not.
@@ -162,11 +184,15 @@ pub(super) fn spawn(plan: &Plan, spawn: &Spawn) -> io::Result<Child> {
         }
     }
     if read == 0 {
+        let namespace = File::open(format!("/proc/{pid}/ns/mnt"))
+            .ok()
+            .map(OwnedFd::from);
         return Ok(Child {
             pid,
             stdout: Some(File::from(out_read)),
             stderr: Some(File::from(err_read)),
             status: None,
+            namespace,
         });
     }
     let _ = reap(pid);
@@ -183,9 +209,9 @@ pub(super) fn spawn(plan: &Plan, spawn: &Spawn) -> io::Result<Child> {
     })
 }
 
-/// `clone(CLONE_VM | CLONE_VFORK)` with every signal blocked around it; returns the child's pid
-/// once it has exec'd or exited.
-fn clone_vfork(prepared: &Prepared) -> io::Result<libc::pid_t> {
+/// `clone(CLONE_VM | CLONE_VFORK)` into the namespaces of `flags`, with every signal blocked
+/// around it; returns the child's pid once it has exec'd or exited.
+fn clone_vfork(prepared: &Prepared, flags: libc::c_int) -> io::Result<libc::pid_t> {
     // SAFETY: an anonymous private mapping for the child's stack, unmapped below.
     let stack = unsafe {
         libc::mmap(
@@ -213,7 +239,7 @@ fn clone_vfork(prepared: &Prepared) -> io::Result<libc::pid_t> {
         let pid = libc::clone(
             child,
             top.cast(),
-            libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
+            libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD | flags,
             prepared as *const Prepared as *mut libc::c_void,
         );
         let error = io::Error::last_os_error();
@@ -224,7 +250,10 @@ fn clone_vfork(prepared: &Prepared) -> io::Result<libc::pid_t> {
     Ok(pid)
 }
 
-/// The child: streams, directory, group, signals, the sandbox, `exec`. System calls only.
+/// The child: streams, the tree, directory, group, signals, the sandbox, `exec`. System calls
+/// only. The directory is entered after the tree's mounts: a directory entered before them
+/// would be looked up beneath a directory bound over itself, where a protected path's bind
+/// does not show.
 extern "C" fn child(arg: *mut libc::c_void) -> libc::c_int {
     // SAFETY: `arg` is the `Prepared` of `clone_vfork`, alive while the parent waits.
     let p = unsafe { &*(arg as *const Prepared) };
@@ -254,6 +283,10 @@ extern "C" fn child(arg: *mut libc::c_void) -> libc::c_int {
             if !ok {
                 return fail(Step::Start, errno());
             }
+        }
+        libc::close(p.alive[1]);
+        if let Err(refused) = p.plan.enter_tree(p.alive[0]) {
+            return fail(refused.step, refused.errno);
         }
         if libc::chdir(p.cwd.as_ptr()) != 0 || libc::setpgid(0, 0) != 0 {
             return fail(Step::Start, errno());
@@ -354,9 +387,14 @@ fn pointers(strings: &[CString]) -> Vec<*const libc::c_char> {
 
 /// A close-on-exec pipe: (read end, write end).
 fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+    pipe_with(0)
+}
+
+/// A close-on-exec pipe with more `flags` of `pipe2`.
+fn pipe_with(flags: libc::c_int) -> io::Result<(OwnedFd, OwnedFd)> {
     let mut fds = [0; 2];
     // SAFETY: `fds` has room for the two descriptors pipe2 writes.
-    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC | flags) } != 0 {
         return Err(io::Error::last_os_error());
     }
     // SAFETY: pipe2 returned two new descriptors this process owns.

@@ -16,6 +16,12 @@
 //! as the next call is, by the same agent.) Every other call gets a directory that was never
 //! used, and its directory is removed.
 //!
+//! The same worker drops what a tree leaves behind: a handle on its mount namespace
+//! (`release_later`). The last process of a mount namespace pays for tearing it down as it
+//! exits, and that wait (an RCU grace period) made back-to-back confined calls several times
+//! slower than the calls themselves; holding the namespace open past the process moves the
+//! teardown here, off the call's path.
+//!
 //! At process exit (`exit(3)`, which returning from `main` also runs) the spare is removed and
 //! the removals still queued are waited for, up to `EXIT_WAIT`; a process killed by a signal
 //! leaves its directories behind, as any `tempfile` user would.
@@ -34,6 +40,8 @@ enum Job {
     MakeSpare,
     /// A call ended: remove its directory, or keep it for reuse (`Reuse`).
     Ended(TempDir, Reuse),
+    /// A tree ended: drop this handle on its namespace.
+    Release(std::os::fd::OwnedFd),
 }
 
 /// Whether a call's TMPDIR may serve another call after it (see the module docs).
@@ -115,6 +123,18 @@ pub(super) fn remove_later(dir: TempDir, reuse: Reuse) {
     }
 }
 
+/// Drops `handle` (on a tree's namespace) on the worker, or here where there is none.
+pub(super) fn release_later(handle: std::os::fd::OwnedFd) {
+    let Some(worker) = worker() else {
+        return;
+    };
+    let _ = worker
+        .jobs
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .send(Job::Release(handle));
+}
+
 fn make() -> std::io::Result<TempDir> {
     tempfile::Builder::new().prefix("finch-sandbox-").tempdir()
 }
@@ -148,6 +168,7 @@ fn worker() -> Option<&'static Worker> {
                                 drop(left);
                                 worker.pending.fetch_sub(1, Ordering::SeqCst);
                             }
+                            Job::Release(handle) => drop(handle),
                             Job::MakeSpare => {
                                 let has_spare = {
                                     let spare =

@@ -15,6 +15,8 @@ mod completions;
 mod confine;
 mod console;
 mod doctor;
+mod escape;
+mod everyday;
 mod host;
 mod jq_filters;
 mod kill;

@@ -99,7 +99,12 @@ fn the_kernel_here_enforces_both_profiles() {
     );
     assert_eq!(status["landlock"]["status"], "enforced", "{status}");
     assert_eq!(status["seccomp"], true, "{status}");
-    assert_eq!(status["userns"], true, "{status}");
+    assert_eq!(status["pidns"], true, "{status}");
+    assert_eq!(status["processLimit"], 1024, "{status}");
+    // Root needs no user namespace for the others; everyone else gets one.
+    // SAFETY: geteuid cannot fail.
+    let root = unsafe { libc::geteuid() } == 0;
+    assert_eq!(status["userns"], !root, "{status}");
     assert_eq!(
         status["profiles"],
         json!({"read-only": "enforced", "workspace-write": "enforced"})
@@ -114,8 +119,9 @@ fn the_kernel_here_enforces_both_profiles() {
         text.stdout(),
         "✓ Landlock ABI 7, enforced\n\
          ✓ seccomp  yes\n\
-         ✓ userns   yes (private mount namespaces for read-only binds)\n\
+         ✓ trees    each confined tree in a PID and mount namespace of its own, with its own /proc; at most 1024 processes\n\
          ✓ sandbox  read-only enforced; workspace-write enforced\n\
+         ✓ sockets  pathname Unix sockets refused unless [sandbox] unix_sockets names one (Landlock cannot tell them apart before ABI 9, so naming one opens them all)\n\
          ✓ minitool each mini tool confined to what its manifest declares\n"
             .replace("ABI 7", &format!("ABI {}", status["landlock"]["abi"])),
         "{text}"

@@ -4,10 +4,12 @@
 //!
 //! The command gets `/dev/null` as stdin and a process group of its own, so a timeout stops
 //! everything it started (SIGTERM to the group, SIGKILL a second later). Each stream keeps its
-//! first and last 15,000 bytes; what lies between is cut and the result says so. Processes the
-//! command leaves in the background while still holding its output are stopped once the command
-//! itself exits (they would otherwise keep the call open); ones that redirected their output
-//! elsewhere keep running.
+//! first and last 15,000 bytes; what lies between is cut and the result says so. In the wall
+//! the command is the first process of a PID namespace of its own (`crate::sandbox`): when it
+//! exits, everything it started ends with it, wherever it went (`setsid`, `nohup`, double
+//! forks). Unconfined, processes it leaves in the background while still holding its output
+//! are stopped once it exits (they would otherwise keep the call open); ones that redirected
+//! their output elsewhere keep running.
 //!
 //! The kernel wall (`crate::sandbox`, SPEC §8.5a): a call the gateway let through without a
 //! card (the `acceptCalls` fast lane) runs in the read-only profile with a minimal environment
@@ -17,7 +19,14 @@
 //! card; what a person or a flag granted beside the profile (a directory to read or write, the
 //! network) comes in the call's plan. A command that failed where the wall explains the
 //! failure reports what it refused (`call::denial`: `Blocked`), and the pipeline offers the
-//! escalation that fits. A confinement that cannot be set up runs nothing.
+//! escalation that fits. A confinement that cannot be set up runs nothing. An approved
+//! command's environment is finch's own as `[sandbox] approved_env` says (by default without
+//! the variables whose names hold a secret).
+//!
+//! A call that may write the workspace is watched (`Watch`): the protected paths are surveyed
+//! before it (what exists is bound read-only by the wall), and after it the sandbox's guard
+//! puts back what the kernel could not stop and the result says so (`blocked: the call changed
+//! … (protected); finch restored it`, and `protected` in the structured result).
 //!
 //! A command the classifier calls read-only (the only kind the fast lane runs without a card)
 //! runs with git settings that cannot execute anything, given as `GIT_CONFIG_COUNT`
@@ -47,6 +56,8 @@ use crate::host::cancel::{Cancel, cancelled_output};
 use crate::host::catalog::ToolDef;
 use crate::host::output::{Content, ToolOutput};
 use crate::host::policy::{self, ESCALATE_ARG};
+use crate::sandbox::env::ApprovedEnv;
+use crate::sandbox::guard::{Guard, Refusal, Refused, Survey};
 use crate::sandbox::{Access, Confine, Confinement, Places, Profile};
 use crate::schedule::runner::{Signal, signal_group};
 
@@ -65,11 +76,11 @@ directory and return its stdout, stderr and exit code. stdin is /dev/null, so co
 wait for input. A non-zero exit code is reported, not treated as a failure. The command is \
 stopped (with everything it started) after `timeout` milliseconds: by default the configured \
 `[host] bash_timeout` (2 minutes), at most 600000 (10 minutes). Each of stdout and stderr keeps \
-its first and last 15000 bytes; the middle of longer output is cut. Background processes that \
-still write to the command's output are stopped when the command exits; redirect their output \
-(`cmd > log 2>&1 &`) to keep them running. Prefer Read, Grep and Glob for reading and searching \
-files. A command that runs without a permission card runs in finch's read-only sandbox: it can \
-read the workspace and the system, write only $TMPDIR, and has no network. When the sandbox \
+its first and last 15000 bytes; the middle of longer output is cut. When the command exits, \
+everything it started in the background ends with it (in finch's sandbox); nothing keeps \
+running after the call. Prefer Read, Grep and Glob for reading and searching files. A command \
+that runs without a permission card runs in finch's read-only sandbox: it can read \
+the workspace and the system, write only $TMPDIR, and has no network. When the sandbox \
 refuses what a command needs, finch asks a person whether to run it again with just that (a \
 directory to read, write access, the network) and says so in the result; with `escalate: true` \
 a person approves the command before it runs, and it runs with write access.";
@@ -131,7 +142,7 @@ pub fn call(args: &Value, cx: &Cx) -> ToolOutput {
             cwd.display()
         ));
     }
-    let walled = match confinement(cx) {
+    let mut walled = match confinement(cx) {
         Ok(c) => c,
         Err(e) => {
             return ToolOutput::error(format!(
@@ -140,13 +151,16 @@ pub fn call(args: &Value, cx: &Cx) -> ToolOutput {
         }
     };
     let confine = cx.confine();
-    let env = if confine == Confine::ReadOnly {
-        Environment::Minimal(crate::sandbox::env::minimal(
-            cx.env.env.iter(),
-            &cx.env.settings.sandbox.env,
-        ))
-    } else {
-        Environment::Inherited
+    let sandbox = &cx.env.settings.sandbox;
+    let env = match (confine, sandbox.approved_env) {
+        (Confine::ReadOnly, _) => Environment::Only(
+            crate::sandbox::env::minimal(cx.env.env.iter(), &sandbox.env)
+                .into_iter()
+                .map(|(k, v)| (k.into(), v))
+                .collect(),
+        ),
+        (_, ApprovedEnv::Inherit) => Environment::Inherited,
+        (_, approved) => Environment::Only(approved.environment(std::env::vars_os(), &sandbox.env)),
     };
     let setup = Setup {
         confinement: walled.as_ref().map(|w| &w.confinement),
@@ -154,19 +168,29 @@ pub fn call(args: &Value, cx: &Cx) -> ToolOutput {
         git_safe: confine == Confine::ReadOnly
             || cx.plan.classification().is_some_and(|c| c.read_only),
     };
-    let outcome = match run(command, cwd, timeout, cx.cancel, setup) {
-        Ok(outcome) if outcome.cancelled => return cancelled_output(NAME),
-        Ok(outcome) => outcome,
-        Err(message) => return ToolOutput::error(message),
-    };
-    let failed = outcome.status.is_none_or(|s| !s.success());
-    if let (Some(walled), true) = (&walled, failed) {
-        let errors = [outcome.stderr.as_str(), outcome.stdout.as_str()];
-        if let Some(blocked) = denial::read(&errors, cwd, &walled.reach, walled.profile) {
-            cx.report_blocked(blocked);
+    let ran = run(command, cwd, timeout, cx.cancel, setup);
+    // The guard puts back what the call changed however it ended, cancelled too.
+    let restored = walled
+        .as_mut()
+        .and_then(|w| w.watch.take())
+        .map(Watch::finish)
+        .unwrap_or_default();
+    let mut output = match ran {
+        Ok(outcome) if outcome.cancelled => cancelled_output(NAME),
+        Ok(outcome) => {
+            let failed = outcome.status.is_none_or(|s| !s.success());
+            if let (Some(walled), true) = (&walled, failed) {
+                let errors = [outcome.stderr.as_str(), outcome.stdout.as_str()];
+                if let Some(blocked) = denial::read(&errors, cwd, &walled.reach, walled.profile) {
+                    cx.report_blocked(blocked);
+                }
+            }
+            render(&outcome, timeout, confine)
         }
-    }
-    render(&outcome, timeout, confine)
+        Err(message) => ToolOutput::error(message),
+    };
+    report_protected(&mut output, &restored);
+    output
 }
 
 /// A call in the kernel wall: its confinement, its profile, and what that lets it reach (to
@@ -175,10 +199,13 @@ struct Walled {
     confinement: Confinement,
     profile: Profile,
     reach: Reach,
+    /// What watches the protected paths of a call that may write the workspace.
+    watch: Option<Watch>,
 }
 
 /// The kernel confinement of this call as its plan says (profile, and the directories and
-/// network granted beside it), `None` when it runs unconfined.
+/// network granted beside it), `None` when it runs unconfined; with it, for a call that may
+/// write the workspace, what watches the protected paths there (`Watch`).
 fn confinement(cx: &Cx) -> Result<Option<Walled>, crate::sandbox::SandboxError> {
     let Some(wall) = &cx.plan.wall else {
         return Ok(None);
@@ -195,33 +222,29 @@ fn confinement(cx: &Cx) -> Result<Option<Walled>, crate::sandbox::SandboxError> 
         .cloned()
         .collect();
     let home = session.home.clone().or_else(|| cx.env.env.home_dir());
-    let protected = if profile == Profile::WorkspaceWrite {
+    let watch = (profile == Profile::WorkspaceWrite).then(|| {
         let mut workspace = session.workspace();
         workspace.runtime = Some(cx.env.homes.runtime.clone());
-        roots
-            .iter()
-            .flat_map(|root| {
-                // Hooks git would run are kept read-only even before the first one exists.
-                let git = root.join(".git");
-                if git.is_dir() && !git.join("hooks").exists() {
-                    let _ = std::fs::create_dir(git.join("hooks"));
-                }
-                policy::protected_paths_below(root, &workspace)
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
+        for root in &roots {
+            // Hooks git would run are kept read-only even before the first one exists.
+            let git = root.join(".git");
+            if git.is_dir() && !git.join("hooks").exists() {
+                let _ = std::fs::create_dir(git.join("hooks"));
+            }
+        }
+        Watch::before(&roots, &workspace)
+    });
     let mut extra_read = cx.env.settings.sandbox.read.clone();
     extra_read.extend(wall.read.iter().cloned());
     let places = Places {
         roots,
-        protected,
+        protected: watch.as_ref().map(Watch::bound).unwrap_or_default(),
         home,
         path: cx.env.env.get_path("PATH").map(|p| p.into_os_string()),
         extra_read,
         extra_write: Vec::new(),
         network: wall.network(),
+        unix_sockets: cx.env.settings.sandbox.unix_sockets.clone(),
     };
     let mut access = Access::for_profile(profile, &places);
     // The network granted to a read-only call (`--allow-network`, an escalation).
@@ -233,15 +256,97 @@ fn confinement(cx: &Cx) -> Result<Option<Walled>, crate::sandbox::SandboxError> 
         confinement,
         profile,
         reach,
+        watch,
     }))
+}
+
+/// The protected paths of a call that may write the workspace: surveyed before it (what
+/// the kernel binds read-only, and copies of what it only watches) and again after it, when
+/// the guard puts back what the call changed (`sandbox::guard`).
+struct Watch {
+    roots: Vec<std::path::PathBuf>,
+    home: std::path::PathBuf,
+    /// `core.hooksPath` directories and the runtime home.
+    extra: Vec<std::path::PathBuf>,
+    survey: Survey,
+    guard: Guard,
+    /// What the guard did before the call (links cut).
+    before: Vec<Refusal>,
+}
+
+impl Watch {
+    fn before(roots: &[std::path::PathBuf], workspace: &policy::Workspace) -> Watch {
+        let mut extra = policy::probe::hooks_dirs(roots, workspace);
+        extra.extend(workspace.runtime.clone());
+        let home = workspace.home.clone().unwrap_or_default();
+        let refs: Vec<&Path> = extra.iter().map(std::path::PathBuf::as_path).collect();
+        let survey = policy::protected::survey(roots, &home, &refs);
+        let (guard, before) = Guard::before(&survey);
+        Watch {
+            roots: roots.to_vec(),
+            home,
+            extra,
+            survey,
+            guard,
+            before,
+        }
+    }
+
+    fn bound(&self) -> Vec<std::path::PathBuf> {
+        self.survey.bound()
+    }
+
+    /// After the call: everything the guard did, before and after it.
+    fn finish(self) -> Vec<Refusal> {
+        let refs: Vec<&Path> = self.extra.iter().map(std::path::PathBuf::as_path).collect();
+        let now = policy::protected::survey(&self.roots, &self.home, &refs);
+        let mut refusals = self.before;
+        refusals.extend(self.guard.after(&now));
+        refusals
+    }
+}
+
+/// Adds what the guard did to a call's result: a line each after the output, and
+/// `protected` in its structured content.
+fn report_protected(output: &mut ToolOutput, refusals: &[Refusal]) {
+    if refusals.is_empty() {
+        return;
+    }
+    let lines: Vec<String> = refusals.iter().map(Refusal::to_string).collect();
+    if let Some(Content::Text(text)) = output.content.first_mut() {
+        for line in &lines {
+            text.push('\n');
+            text.push_str(line);
+        }
+    }
+    if let Some(map) = output.structured.as_mut().and_then(Value::as_object_mut) {
+        let entries: Vec<Value> = refusals
+            .iter()
+            .map(|r| {
+                json!({
+                    "path": r.path,
+                    "why": r.why,
+                    "action": match r.what {
+                        Refused::Restored => "restored",
+                        Refused::Removed => "removed",
+                        Refused::Unlinked => "unlinked",
+                        Refused::Unrestorable(_) => "none",
+                    },
+                    "message": r.to_string(),
+                })
+            })
+            .collect();
+        map.insert("protected".into(), Value::Array(entries));
+    }
 }
 
 /// The environment a command starts with.
 enum Environment {
-    /// finch's own (approved and unconfined calls).
+    /// finch's own, whole (`[sandbox] approved_env = "inherit"`).
     Inherited,
-    /// Only these variables (the fast lane: `sandbox::env`).
-    Minimal(Vec<(String, std::ffi::OsString)>),
+    /// Only these variables: the fast lane's minimal environment, or finch's own without its
+    /// secrets (`sandbox::env`).
+    Only(Vec<(std::ffi::OsString, std::ffi::OsString)>),
 }
 
 /// How a command is started: its confinement, environment and git settings.
@@ -268,7 +373,7 @@ fn environment(setup: &Setup) -> Vec<(std::ffi::OsString, std::ffi::OsString)> {
     let mut env: std::collections::BTreeMap<std::ffi::OsString, std::ffi::OsString> =
         match &setup.env {
             Environment::Inherited => std::env::vars_os().collect(),
-            Environment::Minimal(vars) => vars.iter().map(|(k, v)| (k.into(), v.clone())).collect(),
+            Environment::Only(vars) => vars.iter().cloned().collect(),
         };
     let (set, removed) = git_settings(setup.git_safe);
     for name in removed {
@@ -443,7 +548,7 @@ fn run(
                 .stdin(Stdio::null())
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped());
-            if let Environment::Minimal(vars) = &setup.env {
+            if let Environment::Only(vars) = &setup.env {
                 cmd.env_clear().envs(vars.iter().map(|(k, v)| (k, v)));
             }
             let (set, removed) = git_settings(setup.git_safe);

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use super::denial::{Blocked, Refused};
 use crate::config::{BashWall, SandboxSettings};
 use crate::host::policy::{self, Wall, Workspace};
+use crate::sandbox::env::ApprovedEnv;
 use crate::sandbox::{Confine, Profile, ProfileState, Support};
 
 /// How the kernel wall applies to the calls of one tool (`Provider::wall`).
@@ -51,7 +52,7 @@ impl WallPlan {
 
     /// Whether the call may use the network.
     pub fn network(&self) -> bool {
-        self.network || matches!(self.confine, Confine::WorkspaceWrite { network: true })
+        self.network || matches!(self.confine, Confine::WorkspaceWrite { network: true, .. })
     }
 
     /// This plan with what `grants` add (nothing to a call that runs without the wall).
@@ -95,6 +96,8 @@ pub struct Walls {
     pub approved: Confine,
     /// `[sandbox] network`: whether approved calls may use the network.
     pub network: bool,
+    /// `[sandbox] approved_env`: the environment of a call that may write.
+    pub env: ApprovedEnv,
     pub grants: Grants,
 }
 
@@ -111,6 +114,7 @@ impl Walls {
             fast,
             approved,
             network: sandbox.network,
+            env: sandbox.approved_env,
             grants: grants.clone(),
         }
     }
@@ -122,9 +126,7 @@ impl Walls {
             return self.approved();
         }
         let confine = match self.grants.write {
-            Some(_) => Confine::WorkspaceWrite {
-                network: self.network,
-            },
+            Some(_) => self.writing(),
             None => Confine::ReadOnly,
         };
         WallPlan::of(confine).granted(&self.grants)
@@ -140,9 +142,10 @@ impl Walls {
     /// was refused, so it can hold this one).
     pub fn writing(&self) -> Confine {
         match self.approved {
-            Confine::WorkspaceWrite { network } => Confine::WorkspaceWrite { network },
+            Confine::WorkspaceWrite { network, env } => Confine::WorkspaceWrite { network, env },
             _ => Confine::WorkspaceWrite {
                 network: self.network,
+                env: self.env,
             },
         }
     }
@@ -203,6 +206,7 @@ pub fn approved_confine(sandbox: &SandboxSettings) -> Confine {
         {
             Confine::WorkspaceWrite {
                 network: sandbox.network,
+                env: sandbox.approved_env,
             }
         }
         _ => Confine::Unconfined,

@@ -345,6 +345,7 @@ fn confine_server(
             .collect(),
         extra_write: Vec::new(),
         network: sandbox.network,
+        unix_sockets: Vec::new(),
     };
     let mut access = Access::for_profile(sandbox.profile, &places);
     access.network = sandbox.network;

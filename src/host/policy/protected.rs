@@ -1,7 +1,18 @@
 //! The protected-paths table (issue 28): the files and directories that finch, git, a shell,
 //! an editor or the user's session later runs or obeys. A Write or Edit of one of them always
 //! takes a card (the gateway's `ProtectedPath` step); the kernel wall binds the ones that exist
-//! read-only inside a writable workspace (`protected_paths_below`).
+//! read-only inside a writable workspace (`protected_paths_below`), and the sandbox's guard
+//! compares them before and after each call that may write (`survey`, `sandbox::guard`).
+//!
+//! The walk goes to any depth, dependency trees included (`DEPENDENCY_TREES`: a planted
+//! nested repository's hooks under `node_modules/` count as much as the workspace's own), but
+//! what it finds in a dependency tree is watched, not bound: a bind there would keep
+//! `npm install` from replacing the package. Inside a `.git` directory it lists what git runs
+//! or obeys (`GIT_RUNS`, with the indirections `commondir` and `objects/info/alternates`);
+//! a `.git` file is protected itself and the directory it names is walked as a `.git`
+//! directory when it lies inside the root. To stay quick on large trees between calls, each
+//! directory's listing is kept (`LISTINGS`) and read again only when its modification time
+//! changed or was too recent to trust.
 //!
 //! One table (`TABLE`), data rather than `if`s, one test per row. Names match without regard to
 //! case on every OS: on a case-insensitive volume (macOS, Windows) `.GIT/config` and `.Bashrc`
@@ -12,7 +23,13 @@
 //! lists: facts about the disk (where `core.hooksPath` points) come in as `Extra` paths, found
 //! by `probe`.
 
+use std::collections::HashMap;
+use std::ffi::OsString;
+use std::os::unix::fs::MetadataExt;
 use std::path::{Component, Path, PathBuf};
+use std::sync::{LazyLock, Mutex};
+
+pub use crate::sandbox::guard::{Protected, Survey};
 
 /// How a row matches a path. Every comparison ignores case.
 #[derive(Debug, Clone, Copy)]
@@ -45,6 +62,7 @@ const LOGIN: &str = "the user's session runs what is here (log-in, start-up, rem
 const PATH_DIR: &str = "programs here are found on the user's PATH before the system's";
 const PYTHON: &str = "Python runs this file at every start";
 const EDITOR: &str = "the editor runs the tasks and settings this file names";
+const BUILD: &str = "the build tool runs the programs this configuration names";
 const SECRETS: &str = "it holds the user's keys and who may log in";
 
 /// The table. `protected` reads it top to bottom; the first row that matches gives the reason.
@@ -88,10 +106,17 @@ pub const TABLE: &[Row] = &[
     row(Match::Name(".xprofile"), LOGIN),
     row(Match::Name(".xsessionrc"), LOGIN),
     row(Match::Name(".xinitrc"), LOGIN),
-    // Per-directory environments and package managers.
+    // Per-directory environments, package managers and build tools.
     row(Match::Name(".envrc"), STARTUP),
     row(Match::Name(".npmrc"), STARTUP),
     row(Match::NamePrefix(".yarnrc"), STARTUP),
+    row(Match::Name(".pnpmfile.cjs"), STARTUP),
+    row(Match::Name("bunfig.toml"), STARTUP),
+    row(Match::Anywhere(&[".cargo", "config.toml"]), BUILD),
+    row(Match::Anywhere(&[".cargo", "config"]), BUILD),
+    row(Match::Name(".pre-commit-config.yaml"), HOOKS),
+    row(Match::Name("lefthook.yml"), HOOKS),
+    row(Match::Name(".lefthook.yml"), HOOKS),
     // Python start-up hooks.
     row(Match::Name("usercustomize.py"), PYTHON),
     row(Match::Name("sitecustomize.py"), PYTHON),
@@ -140,7 +165,10 @@ pub fn protected(path: &Path, home: Option<&Path>, extra: &[Extra]) -> Option<&'
 
 /// What git runs or obeys inside a `.git` directory: the kernel wall keeps these read-only and
 /// leaves the rest (objects, refs, the index) writable, so that an approved `git commit` works.
-/// `modules` and `worktrees` hold the configuration and hooks of submodules and worktrees.
+/// `modules` and `worktrees` hold the configuration and hooks of submodules and worktrees;
+/// `commondir` and `objects/info/alternates` make git read another directory as its own (and
+/// run what that one's configuration says), so they are protected where they exist and
+/// watched for where they do not.
 pub const GIT_RUNS: &[&str] = &[
     "hooks",
     "config",
@@ -148,11 +176,14 @@ pub const GIT_RUNS: &[&str] = &[
     "info",
     "modules",
     "worktrees",
+    "commondir",
+    "objects/info/alternates",
+    "objects/info/http-alternates",
 ];
 
-/// Directories the walk of `protected_paths_below` does not enter: dependency and build trees
-/// that can hold hundreds of thousands of entries and nothing a person wrote.
-pub const NOT_WALKED: &[&str] = &[
+/// Dependency and build trees: walked like the rest, but a protected path found in one is
+/// watched (`sandbox::guard`), not bound read-only, since installing replaces what is there.
+pub const DEPENDENCY_TREES: &[&str] = &[
     "node_modules",
     "target",
     ".cache",
@@ -163,72 +194,246 @@ pub const NOT_WALKED: &[&str] = &[
     ".gradle",
 ];
 
-/// How deep `protected_paths_below` walks below its root.
-const MAX_WALK_DEPTH: usize = 6;
+/// The most directories one walk reads below a root; past it, the survey says it is not
+/// complete.
+const MAX_DIRS: usize = 200_000;
 
-/// Every protected path that exists at or below `root`: the table's rows, `home`'s persistence
-/// points when they lie below `root`, and the `extra` paths that exist. A protected directory
-/// is listed once and not entered; of a `.git` directory, what git runs (`GIT_RUNS`). Links are
-/// listed as found, never followed. The walk skips `NOT_WALKED` and stops `MAX_WALK_DEPTH`
-/// levels down, so it stays quick in a large tree. For the kernel wall, which binds them
-/// read-only inside a writable directory.
+/// Every protected path that exists at or below `root` and lies outside the dependency trees:
+/// what the kernel wall binds read-only where a command may write `root` (`survey`).
 pub fn protected_paths_below(root: &Path, home: &Path, extra: &[&Path]) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let home_names = lower_names(home);
-    let is_protected = |p: &Path| {
-        let names = lower_names(p);
-        extra.iter().any(|e| below(p, e))
-            || TABLE
-                .iter()
-                .any(|r| row_matches(r.matches, &names, Some(&home_names)))
+    survey(&[root.to_path_buf()], home, extra).bound()
+}
+
+/// Every protected path that exists at or below `roots`: the table's rows, `home`'s
+/// persistence points when they lie below a root, what git runs in each git directory, and
+/// the `extra` paths that exist. A protected directory is listed once and not entered. Links
+/// are listed as found, never followed.
+pub fn survey(roots: &[PathBuf], home: &Path, extra: &[&Path]) -> Survey {
+    let mut walk = Walk {
+        roots: roots.to_vec(),
+        home: lower_names(home),
+        extra: extra.iter().map(|e| lower_names(e)).collect(),
+        survey: Survey {
+            complete: true,
+            ..Survey::default()
+        },
+        dirs_read: 0,
     };
-    if is_protected(root) {
-        if std::fs::symlink_metadata(root).is_ok() {
-            out.push(root.to_path_buf());
-        }
-        return out;
+    let mut listings = LISTINGS.lock().unwrap_or_else(|e| e.into_inner());
+    if listings.len() > MAX_DIRS * 2 {
+        listings.clear();
     }
-    let is_dir = |p: &Path| std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir());
-    let mut stack = vec![(root.to_path_buf(), 0)];
-    while let Some((dir, depth)) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
+    for root in roots {
+        let names = lower_names(root);
+        if let Some(why) = walk.why(&names) {
+            if std::fs::symlink_metadata(root).is_ok() {
+                walk.found(root.clone(), why, false);
+            }
             continue;
-        };
-        let mut children: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
-        children.sort();
-        for child in children.into_iter().rev() {
-            let name = child
-                .file_name()
-                .map(|n| n.to_string_lossy().to_lowercase())
-                .unwrap_or_default();
-            if name == ".git" && is_dir(&child) {
-                out.extend(
-                    GIT_RUNS
-                        .iter()
-                        .map(|n| child.join(n))
-                        .filter(|p| std::fs::symlink_metadata(p).is_ok()),
-                );
-            } else if is_protected(&child) {
-                out.push(child);
-            } else if is_dir(&child)
-                && depth + 1 < MAX_WALK_DEPTH
-                && !NOT_WALKED.contains(&name.as_str())
-            {
-                stack.push((child, depth + 1));
+        }
+        walk.dir(root, names, false, &mut listings);
+    }
+    // An extra path below a root that the walk could not reach through names alone.
+    for e in extra {
+        if roots.iter().any(|r| below(e, r))
+            && std::fs::symlink_metadata(e).is_ok()
+            && !walk.survey.protected.iter().any(|p| below(e, &p.path))
+        {
+            walk.found(e.to_path_buf(), HOOKS_PATH, false);
+        }
+    }
+    walk.survey.protected.sort_by(|a, b| a.path.cmp(&b.path));
+    walk.survey.protected.dedup_by(|a, b| a.path == b.path);
+    walk.survey
+}
+
+/// One directory's entries as last read, and whether they can be believed without reading
+/// it again.
+struct Listing {
+    /// Device, inode, and the modification and change times (seconds, nanoseconds).
+    stamp: (u64, u64, i64, i64, i64, i64),
+    /// The entries (name, kind).
+    entries: Vec<(OsString, Kind)>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Dir,
+    File,
+    Link,
+}
+
+/// The listings of the directories walked so far, for the next walk (see the module docs).
+static LISTINGS: LazyLock<Mutex<HashMap<PathBuf, Listing>>> = LazyLock::new(Default::default);
+
+struct Walk {
+    roots: Vec<PathBuf>,
+    home: Vec<String>,
+    extra: Vec<Vec<String>>,
+    survey: Survey,
+    dirs_read: usize,
+}
+
+impl Walk {
+    /// Why the path of lowercased `names` is protected, if it is.
+    fn why(&self, names: &[String]) -> Option<&'static str> {
+        if self
+            .extra
+            .iter()
+            .any(|e| !e.is_empty() && names.len() >= e.len() && names[..e.len()] == e[..])
+        {
+            return Some(HOOKS_PATH);
+        }
+        TABLE
+            .iter()
+            .find(|r| row_matches(r.matches, names, Some(&self.home)))
+            .map(|r| r.why)
+    }
+
+    fn found(&mut self, path: PathBuf, why: &'static str, in_dependency: bool) {
+        // The user's session runs its log-in and autostart files, what is on its PATH, and
+        // the start-up files right in the home.
+        let in_home = path
+            .parent()
+            .is_some_and(|p| lower_names(p) == self.home && !self.home.is_empty());
+        self.survey.protected.push(Protected {
+            path,
+            why,
+            bound: !in_dependency,
+            session: why == LOGIN || why == PATH_DIR || in_home,
+        });
+    }
+
+    /// Walks the directory `dir` (lowercased `names`).
+    fn dir(
+        &mut self,
+        dir: &Path,
+        names: Vec<String>,
+        in_dependency: bool,
+        listings: &mut HashMap<PathBuf, Listing>,
+    ) {
+        let mut stack = vec![(dir.to_path_buf(), names, in_dependency)];
+        while let Some((dir, names, in_dependency)) = stack.pop() {
+            if self.dirs_read >= MAX_DIRS {
+                self.survey.complete = false;
+                return;
+            }
+            self.dirs_read += 1;
+            let Some(entries) = list(&dir, listings) else {
+                continue;
+            };
+            if let Ok(meta) = std::fs::symlink_metadata(&dir) {
+                self.survey.dirs.insert((meta.dev(), meta.ino()));
+            }
+            for (name, kind) in entries {
+                let child = dir.join(&name);
+                let lower = name.to_string_lossy().to_lowercase();
+                let mut child_names = names.clone();
+                child_names.push(lower.clone());
+                if lower == ".git" {
+                    match kind {
+                        Kind::Dir => self.git_dir(&child, in_dependency),
+                        Kind::File => {
+                            self.found(child.clone(), GIT, in_dependency);
+                            if let Some(target) = gitfile_target(&child)
+                                && self.roots.iter().any(|r| below(&target, r))
+                            {
+                                self.git_dir(&target, in_dependency);
+                            }
+                        }
+                        Kind::Link => self.found(child, GIT, in_dependency),
+                    }
+                } else if let Some(why) = self.why(&child_names) {
+                    self.found(child, why, in_dependency);
+                } else if kind == Kind::Dir {
+                    let deps = in_dependency || DEPENDENCY_TREES.contains(&lower.as_str());
+                    stack.push((child, child_names, deps));
+                }
             }
         }
     }
-    // An extra path below `root` that the walk could not reach through names alone.
-    for e in extra {
-        if below(e, root)
-            && std::fs::symlink_metadata(e).is_ok()
-            && !out.iter().any(|o| below(e, o))
+
+    /// What git runs in the git directory `git` (and in the one its `commondir` names).
+    fn git_dir(&mut self, git: &Path, in_dependency: bool) {
+        if let Ok(meta) = std::fs::symlink_metadata(git) {
+            self.survey.dirs.insert((meta.dev(), meta.ino()));
+        }
+        for inner in GIT_RUNS {
+            let path = git.join(inner);
+            if std::fs::symlink_metadata(&path).is_ok() {
+                self.found(path, GIT, in_dependency);
+            }
+        }
+        if let Some(common) = std::fs::read_to_string(git.join("commondir"))
+            .ok()
+            .map(|c| crate::homes::absolutize(Path::new(c.trim()), git))
+            .filter(|c| c != git)
         {
-            out.push(e.to_path_buf());
+            for inner in ["hooks", "config", "info"] {
+                let path = common.join(inner);
+                if std::fs::symlink_metadata(&path).is_ok() {
+                    self.found(path, GIT, in_dependency);
+                }
+            }
         }
     }
-    out.sort();
-    out
+}
+
+/// The directory a `.git` file names (`gitdir: <path>`), absolute.
+fn gitfile_target(file: &Path) -> Option<PathBuf> {
+    let text = crate::store::read_regular_text(file).ok()?;
+    let target = text.lines().next()?.strip_prefix("gitdir:")?.trim();
+    Some(crate::homes::absolutize(Path::new(target), file.parent()?))
+}
+
+/// The entries of `dir`: the kept listing when the directory's stamp is the one it was read
+/// at and old enough to trust, else read again (and kept). `None` when it cannot be read.
+fn list(dir: &Path, listings: &mut HashMap<PathBuf, Listing>) -> Option<Vec<(OsString, Kind)>> {
+    let meta = std::fs::symlink_metadata(dir).ok()?;
+    let stamp = (
+        meta.dev(),
+        meta.ino(),
+        meta.mtime(),
+        meta.mtime_nsec(),
+        meta.ctime(),
+        meta.ctime_nsec(),
+    );
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(i64::MAX);
+    // A directory changed in the last two seconds may change again within the same tick of
+    // the file system's clock and keep its time: read it every time until it is older.
+    let settled = stamp.2 < now - 2 && stamp.4 < now - 2;
+    if settled
+        && let Some(listing) = listings.get(dir)
+        && listing.stamp == stamp
+    {
+        return Some(listing.entries.clone());
+    }
+    let entries: Vec<(OsString, Kind)> = std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .filter_map(|e| {
+            let t = e.file_type().ok()?;
+            let kind = if t.is_symlink() {
+                Kind::Link
+            } else if t.is_dir() {
+                Kind::Dir
+            } else {
+                Kind::File
+            };
+            Some((e.file_name(), kind))
+        })
+        .collect();
+    listings.insert(
+        dir.to_path_buf(),
+        Listing {
+            stamp,
+            entries: entries.clone(),
+        },
+    );
+    Some(entries)
 }
 
 /// The normal components of a path, lowercased.
@@ -366,6 +571,16 @@ mod tests {
             ("/w/p/.ENVRC", "/w/p/envrc"),
             ("/w/p/.npmrc", "/w/p/npmrc"),
             ("/w/p/.yarnrc.YML", "/w/p/yarnrc.yml"),
+            ("/w/p/.pnpmfile.cjs", "/w/p/pnpmfile.cjs"),
+            ("/w/p/BunFig.toml", "/w/p/bunfig.json"),
+            ("/w/p/.cargo/config.TOML", "/w/p/cargo/config.toml"),
+            ("/w/p/.cargo/config", "/w/p/.cargo/registry"),
+            (
+                "/w/p/.pre-commit-config.yaml",
+                "/w/p/pre-commit-config.yaml",
+            ),
+            ("/w/p/lefthook.yml", "/w/p/lefthook.yaml"),
+            ("/w/p/.lefthook.yml", "/w/p/.lefthook.yml~"),
             (
                 "/home/u/.local/lib/python3.12/site-packages/usercustomize.py",
                 "/w/customize.py",
@@ -508,5 +723,76 @@ mod tests {
         }
         assert!(!listed.contains(&home.join("notes.txt")));
         assert!(!listed.contains(&home.join(".local")));
+    }
+
+    #[test]
+    fn the_survey_goes_to_any_depth_and_watches_the_dependency_trees() {
+        let top = tempfile::tempdir().unwrap();
+        let home = top.path().join("home");
+        let work = top.path().join("work");
+        let deep = work.join("a/b/c/d/e/f/g");
+        for d in [
+            deep.join(".git/hooks"),
+            work.join("node_modules/x/.git/hooks"),
+            work.join(".git/objects/info"),
+            work.join("evil"),
+            work.join("wt"),
+            work.join(".git/worktrees/wt"),
+        ] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        for (f, text) in [
+            (".git/config", "[core]\n"),
+            (".git/commondir", "../evil\n"),
+            ("evil/config", "[core]\n\tfsmonitor = x\n"),
+            (".git/objects/info/alternates", "/elsewhere\n"),
+            ("node_modules/x/.npmrc", "x\n"),
+            ("wt/.git", "gitdir: ../.git/worktrees/wt\n"),
+            (".cargo/config.toml", "[build]\n"),
+        ] {
+            let p = work.join(f);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
+        }
+        let found = survey(std::slice::from_ref(&work), &home, &[]);
+        assert!(found.complete);
+        let rel = |bound: bool| -> Vec<String> {
+            found
+                .protected
+                .iter()
+                .filter(|p| p.bound == bound)
+                .map(|p| p.path.strip_prefix(&work).unwrap().display().to_string())
+                .collect()
+        };
+        assert_eq!(
+            rel(true),
+            [
+                ".cargo/config.toml",
+                ".git/commondir",
+                ".git/config",
+                ".git/objects/info/alternates",
+                ".git/worktrees",
+                "a/b/c/d/e/f/g/.git/hooks",
+                "evil/config",
+                "wt/.git",
+            ]
+        );
+        assert_eq!(
+            rel(false),
+            ["node_modules/x/.git/hooks", "node_modules/x/.npmrc"],
+            "what lies in a dependency tree is watched"
+        );
+        // The kept listings give the same answer, and see what changed since.
+        let again = survey(std::slice::from_ref(&work), &home, &[]);
+        assert_eq!(again.protected, found.protected);
+        std::fs::write(work.join("a/.envrc"), "x").unwrap();
+        let changed = survey(std::slice::from_ref(&work), &home, &[]);
+        assert!(
+            changed
+                .protected
+                .iter()
+                .any(|p| p.path == work.join("a/.envrc")),
+            "a file made just now is seen"
+        );
     }
 }

@@ -162,7 +162,8 @@ fn spawn(spec: SpawnSpec) -> std::io::Result<Spawned> {
     }
     let confinement = match spec.confine {
         Some(confine) => {
-            let crate::minitool::confine::Spawn { access, env } = *confine;
+            let crate::minitool::confine::Spawn { mut access, env } = *confine;
+            access.keep_fd3 = true; // the RPC channel
             let mut confinement =
                 crate::sandbox::Confinement::prepare(access).map_err(std::io::Error::other)?;
             cmd.env_clear().envs(env);

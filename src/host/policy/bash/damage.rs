@@ -1,13 +1,16 @@
 //! Destructive commands: the classic checks (`rm -rf`, `git reset --hard`, …) before the
 //! table of `policy::destructive`.
 
-use super::*;
+use super::words::*;
+use super::wrappers::*;
 use crate::host::policy;
+use crate::host::policy::destructive::Scripts;
 
 /// Why these words (one simple command, wrappers not yet removed) are destructive: the classic
-/// checks here, then the table of `policy::destructive`.
-pub(super) fn destructive_words(words: &[String]) -> Option<String> {
-    classic_destructive(words).or_else(|| policy::destructive::reason(words))
+/// checks here, then the table of `policy::destructive`, which asks `scripts` about the shell
+/// scripts it finds inside code.
+pub(super) fn destructive_words(words: &[String], scripts: Scripts) -> Option<String> {
+    classic_destructive(words).or_else(|| policy::destructive::reason(words, scripts))
 }
 
 pub(super) fn classic_destructive(words: &[String]) -> Option<String> {

@@ -2,7 +2,8 @@
 //! and operands leave it a reader (`sed` without `e`/`w`, `git` subcommands that only show,
 //! `find` without `-exec`/`-delete`, …).
 
-use super::*;
+use super::wrappers::*;
+use crate::host::policy::destructive::INTERPRETERS;
 
 /// The read-only programs of §8.5, each with the rule that keeps it read-only. `Ok` says why
 /// the command only reads, `Err` why it may not.

@@ -1,3 +1,4 @@
+use super::words::expand_braces;
 use super::*;
 
 /// `(command, read_only, destructive, a piece of the reason)`. The reason is looked for in

@@ -2,8 +2,9 @@
 //! like run, the shells and interpreters that run code, and how a program's own options are
 //! read (GNU long-option abbreviations included).
 
-use super::*;
+use super::words::*;
 use crate::host::policy;
+use crate::host::policy::destructive::INTERPRETERS;
 
 /// What a wrapper runs.
 pub(super) enum Inner {
@@ -13,30 +14,6 @@ pub(super) enum Inner {
 
 pub(super) const SHELLS: &[&str] = &[
     "sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh",
-];
-
-pub(in crate::host::policy) const INTERPRETERS: &[&str] = &[
-    "python",
-    "python2",
-    "python3",
-    "node",
-    "nodejs",
-    "deno",
-    "bun",
-    "perl",
-    "ruby",
-    "php",
-    "lua",
-    "luajit",
-    "Rscript",
-    "julia",
-    "tclsh",
-    "osascript",
-    "pwsh",
-    "powershell",
-    "irb",
-    "groovy",
-    "busybox",
 ];
 
 pub(super) const WRAPPERS: &[&str] = &[
