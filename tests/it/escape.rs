@@ -186,7 +186,6 @@ fn move_git_and_plant_a_hook(sentinel: &Path) -> String {
 
 // 1. Protected paths move away.
 
-
 /// The record of a Bash call that ran: done (exit 0), or refused by the wall with nobody to
 /// allow more (exit 4, `failure: blocked`); judged by its effects, not by this.
 #[track_caller]
