@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use crate::agents::Raw;
 use crate::cards::{CARD_SHOWN, Pty};
 use crate::common::{Run, TestContext};
 
@@ -29,6 +30,7 @@ impl Scene {
         let outside = ctx.base().join("outside");
         std::fs::create_dir_all(&outside).unwrap();
         std::fs::write(outside.join("notes.txt"), format!("{SECRET}\n")).unwrap();
+        std::fs::write(ctx.work.join("f.txt"), "hello\n").unwrap();
         let outside = std::fs::canonicalize(&outside).unwrap();
         Scene { ctx, outside }
     }
@@ -209,4 +211,181 @@ fn a_connection_refused_without_network_runs_again_with_the_network() {
     let out = s.script(&command, &["--approve", "Bash", "--allow-network"]);
     out.success();
     assert!(connected(&listener), "--allow-network did not connect");
+}
+
+/// `finch run --jsonl` with `extra` flags: the response to each of `commands`, in order.
+fn jsonl(s: &Scene, commands: &[&str], extra: &[&str]) -> (i32, Vec<Value>) {
+    let input: String = commands
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            format!(
+                "{}\n",
+                json!({"id": i, "tool": "Bash", "arguments": {"command": c}})
+            )
+        })
+        .collect();
+    let mut args = vec!["run", "--jsonl"];
+    args.extend_from_slice(extra);
+    let out = s.ctx.cmd().args(&args).write_stdin(input).output().unwrap();
+    let lines = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (out.status.code().unwrap_or(-1), lines)
+}
+
+#[test]
+fn jsonl_records_each_denial_and_runs_it_with_the_flag_its_hint_names() {
+    let s = Scene::new();
+    s.ctx.write_config("[sandbox]\nnetwork = false\n");
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let made = s.outside.join("made.txt");
+    let dir = s.outside.display().to_string();
+    let read = "cat $PWD/../outside/notes.txt".to_string();
+    let write = format!("echo done > {}", made.display());
+    let connect = format!("echo hi > /dev/tcp/127.0.0.1/{port}");
+    let commands = [read.as_str(), write.as_str(), connect.as_str()];
+    // Nobody to ask: each is refused by the wall, recorded as such, and nothing happened.
+    let (code, lines) = jsonl(
+        &s,
+        &commands,
+        &["--mode", "acceptCalls", "--approve", "Bash"],
+    );
+    assert_eq!(code, 4, "{lines:?}");
+    let refused: Vec<(&str, &str)> = lines
+        .iter()
+        .map(|l| {
+            (
+                l["blocked"]["access"].as_str().unwrap_or_default(),
+                l["escalation"]["grant"].as_str().unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        refused,
+        [("read", "read"), ("write", "write"), ("network", "network")],
+        "{lines:?}"
+    );
+    for line in &lines {
+        assert_eq!(line["failure"], "blocked", "{line}");
+        assert_eq!(line["escalation"]["decidedBy"], "noPerson", "{line}");
+    }
+    assert!(!made.exists());
+    assert!(!connected(&listener));
+    // With the flags the escalations name, each runs.
+    let write_flag = format!("--allow-write={dir}");
+    let flags = [
+        "--mode",
+        "acceptCalls",
+        "--approve",
+        "Bash",
+        "--allow-read",
+        &dir,
+        &write_flag,
+        "--allow-network",
+    ];
+    let (code, lines) = jsonl(&s, &commands, &flags);
+    assert_eq!(code, 0, "{lines:?}");
+    assert_eq!(
+        lines[0]["structuredContent"]["stdout"],
+        format!("{SECRET}\n")
+    );
+    for line in &lines {
+        assert!(line.get("blocked").is_none(), "{line}");
+        assert_eq!(line["structuredContent"]["exitCode"], 0, "{line}");
+    }
+    assert_eq!(std::fs::read_to_string(&made).unwrap(), "done\n");
+    assert!(connected(&listener), "--allow-network did not connect");
+}
+
+#[test]
+fn serve_mcp_asks_the_escalation_by_elicitation_and_runs_it_again_in_the_pool() {
+    let s = Scene::new();
+    let mut raw = Raw::start(&s.ctx, &["--mode", "acceptCalls"]);
+    raw.initialize("2025-11-25", true);
+    let command = "cat $PWD/../outside/notes.txt";
+    let id = raw.request(
+        "tools/call",
+        json!({"name": "Bash", "arguments": {"command": command}}),
+    );
+    let elicit = raw.next();
+    assert_eq!(elicit["method"], "elicitation/create", "{elicit}");
+    let message = elicit["params"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("read-only sandbox refused to read"),
+        "{elicit}"
+    );
+    raw.send(&json!({"jsonrpc": "2.0", "id": elicit["id"],
+                     "result": {"action": "accept", "content": {"decision": "allowOnce"}}}));
+    let result = raw.next();
+    assert_eq!(result["id"], id, "{result}");
+    let meta = &result["result"]["_meta"];
+    assert_eq!(meta["finch/blocked"]["access"], "read", "{result}");
+    assert_eq!(
+        meta["finch/escalation"]["decidedBy"], "card:allowOnce",
+        "{result}"
+    );
+    assert_eq!(
+        result["result"]["structuredContent"]["stdout"],
+        format!("{SECRET}\n"),
+        "{result}"
+    );
+
+    // Cancelled while its escalation is asked: the card is taken back, the call ends
+    // cancelled and nothing runs again.
+    let id = raw.request(
+        "tools/call",
+        json!({"name": "Bash", "arguments": {"command": command}}),
+    );
+    let elicit = raw.next();
+    assert_eq!(elicit["method"], "elicitation/create", "{elicit}");
+    // (The form stays unanswered: the cancellation alone ends it.)
+    raw.send(
+        &json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                     "params": {"requestId": id}}),
+    );
+    // A later call is answered: the host thread was not held by the first.
+    let later = raw.request(
+        "tools/call",
+        json!({"name": "Read", "arguments": {"file_path": "f.txt"}}),
+    );
+    let mut answers = vec![raw.next()];
+    if answers[0]["id"] != later {
+        answers.push(raw.next());
+    }
+    let last = answers.last().unwrap();
+    assert_eq!(last["id"], later, "{answers:?}");
+    for answer in &answers {
+        assert!(
+            !answer.to_string().contains(SECRET),
+            "it ran again: {answer}"
+        );
+    }
+    // Records are written a moment after their answers (`[host] record_delay`).
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let calls = loop {
+        let calls: Vec<Value> = s
+            .ctx
+            .transcripts()
+            .iter()
+            .flat_map(|t| s.ctx.tool_calls(t))
+            .collect();
+        if calls.len() >= 3 || std::time::Instant::now() > deadline {
+            break calls;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(calls.len(), 3, "{calls:?}");
+    let second = &calls[1];
+    assert_eq!(
+        second["escalation"]["decidedBy"], "card:withdrawn",
+        "{calls:?}"
+    );
+    assert!(
+        !second["result"].to_string().contains(SECRET),
+        "it ran again: {second}"
+    );
 }

@@ -19,7 +19,7 @@ use super::running::{Again, Begun, Job, Ran, Running};
 use crate::host::cancel;
 use crate::host::catalog::Lookup;
 use crate::host::output::Content;
-use crate::host::prompt::Card;
+use crate::host::prompt::{Card, CardAnswer};
 use crate::host::provider::Started;
 use crate::host::tool::Risk;
 use crate::sandbox::Confine;
@@ -72,6 +72,17 @@ impl Host {
         let mut started = ran.started;
         started.person += person;
         let ran = Ran { started, ..ran };
+        if answer == CardAnswer::Withdrawn || (!answer.allows() && cancel.is_cancelled()) {
+            // The call was cancelled while its escalation was asked: it ends cancelled, as
+            // the first run left it, and nothing runs again.
+            let mut record = ran.record();
+            record.failure = Some(Failure::Cancelled);
+            record.escalation = Some(Escalated {
+                escalation,
+                by: DecidedBy::Card(answer),
+            });
+            return Begun::Done(self.settle(record, &ran.args, ran.started));
+        }
         if !answer.allows() {
             let stands = Stands::Asked {
                 escalation: &escalation,
