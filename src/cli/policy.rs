@@ -416,7 +416,14 @@ fn check(ctx: &Context, args: &CheckArgs) -> Result<()> {
         (verdict.bash.is_some() && verdict.decision != Decision::Deny).then(|| match args.agent {
             AgentArg::Pi if !args.confine => Ok(Confine::Unconfined),
             // pi runs what a person approved itself; only its fast lane is confined.
-            AgentArg::Pi if verdict.decided_by != DecidedBy::FastLane => Ok(Confine::Unconfined),
+            AgentArg::Pi
+                if !matches!(
+                    verdict.decided_by,
+                    DecidedBy::FastLane | DecidedBy::SandboxFirst
+                ) =>
+            {
+                Ok(Confine::Unconfined)
+            }
             AgentArg::Pi => Ok(Confine::ReadOnly),
             AgentArg::Finch => ctx
                 .settings()

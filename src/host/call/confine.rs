@@ -177,7 +177,10 @@ const UNSANDBOXED: &str = "--unsandboxed";
 
 /// Whether the gateway let a walled call through without a card, so that it runs read-only.
 fn runs_without_a_card(by: policy::DecidedBy) -> bool {
-    by == policy::DecidedBy::FastLane
+    matches!(
+        by,
+        policy::DecidedBy::FastLane | policy::DecidedBy::SandboxFirst
+    )
 }
 
 /// Whether the kernel wall holds the fast lane here (the gateway's `Wall`).

@@ -87,7 +87,10 @@ impl DecidedBy {
     /// Whether the call ran because the gateway lets it run without anyone's approval (the
     /// fast lane), as opposed to a card, a flag or a rule.
     pub fn ran_without_approval(&self) -> bool {
-        *self == DecidedBy::Gateway(policy::DecidedBy::FastLane)
+        matches!(
+            self,
+            DecidedBy::Gateway(policy::DecidedBy::FastLane | policy::DecidedBy::SandboxFirst)
+        )
     }
 
     /// Why, in a few words for a person (`✓ Bash — allowed (read-only)`).
@@ -95,6 +98,7 @@ impl DecidedBy {
         use policy::DecidedBy as G;
         match self {
             DecidedBy::Gateway(G::FastLane) => "read-only",
+            DecidedBy::Gateway(G::SandboxFirst) => "in the read-only sandbox",
             DecidedBy::Gateway(G::AutoAllow) => "allowed by default",
             DecidedBy::Gateway(G::AllowRule) => "an allow rule",
             DecidedBy::Gateway(G::DenyRule) => "a deny rule",

@@ -46,6 +46,7 @@ pub mod answers;
 pub mod bash;
 pub mod destructive;
 pub mod dispatch;
+mod intent;
 mod paths;
 pub mod pi;
 pub mod probe;
@@ -144,6 +145,10 @@ pub enum DecidedBy {
     NoSandbox,
     /// A read-only Bash command the model asked a person for (`ESCALATE_ARG`).
     Escalated,
+    /// A Bash command in `acceptCalls` the classifier cannot prove read-only but that means
+    /// to change nothing (`intent`): it runs first in the read-only sandbox, and a card comes
+    /// only when the wall refuses it (the escalation).
+    SandboxFirst,
 }
 
 impl DecidedBy {
@@ -161,6 +166,7 @@ impl DecidedBy {
             DecidedBy::SessionAllow => "sessionAllow",
             DecidedBy::NoSandbox => "noSandbox",
             DecidedBy::Escalated => "escalated",
+            DecidedBy::SandboxFirst => "sandboxFirst",
             DecidedBy::DispatcherWidens => "dispatcherWidens",
         }
     }

@@ -95,6 +95,21 @@ pub(super) fn bash_step(
                 used,
             )
         }
+        // Nothing proves it read-only, but it means to change nothing: the wall holds it to
+        // read-only, and only a refusal of the wall asks a person (codex-rs's "on failure").
+        Err(_)
+            if fast && lane.wall == Wall::Holds && !super::intent::intends_change(command, c) =>
+        {
+            (
+                Decision::Allow,
+                DecidedBy::SandboxFirst,
+                format!(
+                    "{}, but it means to change nothing; the mode is acceptCalls; it runs in the read-only sandbox, and a card comes only if the sandbox refuses it",
+                    c.reason
+                ),
+                Vec::new(),
+            )
+        }
         Err(uncovered) if c.read_only && lane.escalate => (
             Decision::Ask,
             DecidedBy::Escalated,
@@ -193,7 +208,15 @@ pub(crate) fn bash_paths(c: &Classification, ws: &Workspace) -> Vec<PathBuf> {
 }
 
 /// Devices a read-only command may read wherever the working directory is.
-const HARMLESS_DEVICES: &[&str] = &["/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr"];
+const HARMLESS_DEVICES: &[&str] = &[
+    "/dev/null",
+    "/dev/stdin",
+    "/dev/stdout",
+    "/dev/stderr",
+    "/dev/zero",
+    "/dev/random",
+    "/dev/urandom",
+];
 
 /// Files that hand out secrets or talk to hardware whatever directory they are reached from.
 pub(super) fn sensitive(path: &Path) -> Option<&'static str> {

@@ -381,14 +381,15 @@ fn url_hosts_and_glob_prefixes() {
 }
 
 /// The corpus of issue 13 (`corpus.tsv`): over ≥ 400 commands written for it, no command
-/// that is not read-only takes the fast lane, every destructive one is flagged high risk,
-/// and at most 10% of the benign in-workspace read-only ones take a card.
+/// that is not read-only takes the fast lane (those without writing intent may run first in
+/// the read-only sandbox where the wall holds, issue 41), every destructive one is flagged
+/// high risk, and at most 10% of the benign in-workspace read-only ones take a card.
 #[test]
 fn the_corpus_keeps_every_card_and_few_benign_ones() {
     let ws = workspace();
     let no_rules = rules(&[]);
     let (mut benign, mut benign_carded, mut others, mut others_allowed) = (0, 0, 0, 0);
-    let (mut destructive, mut destructive_flagged) = (0, 0);
+    let (mut destructive, mut destructive_flagged, mut sandbox_first) = (0, 0, 0);
     let mut problems = Vec::new();
     for line in include_str!("corpus.tsv").lines() {
         if line.starts_with('#') || line.trim().is_empty() {
@@ -416,7 +417,19 @@ fn the_corpus_keeps_every_card_and_few_benign_ones() {
             }
             "write" | "destructive" | "adversarial" => {
                 others += 1;
-                if v.decision == Allow {
+                // What is not read-only never takes the fast lane. Without writing intent it
+                // may run first in the read-only sandbox (`SandboxFirst`), only where the
+                // wall holds it: without the wall it takes its card.
+                let unwalled = ToolCall {
+                    wall: Wall::Missing("test"),
+                    ..call
+                };
+                let held = v.decided_by == DecidedBy::SandboxFirst
+                    && kind != "destructive"
+                    && decide(&unwalled, AcceptCalls, &no_rules).decision != Allow;
+                if held {
+                    sandbox_first += 1;
+                } else if v.decision == Allow {
                     others_allowed += 1;
                     problems.push(format!("{kind} but allowed: {command:?}: {}", v.reason));
                 }
@@ -444,7 +457,8 @@ fn the_corpus_keeps_every_card_and_few_benign_ones() {
     }
     println!(
         "corpus: {} commands; benign {benign} ({benign_carded} carded); not read-only {others} \
-         ({others_allowed} allowed); destructive {destructive} ({destructive_flagged} flagged)",
+         ({others_allowed} allowed, {sandbox_first} run first in the read-only sandbox); \
+         destructive {destructive} ({destructive_flagged} flagged)",
         benign + others
     );
     for p in &problems {
