@@ -18,6 +18,7 @@ mod doctor;
 mod escalation;
 mod escape;
 mod everyday;
+mod everyday_read_only;
 mod host;
 mod jq_filters;
 mod kill;
