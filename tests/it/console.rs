@@ -111,28 +111,23 @@ fn alive(pid: i32) -> bool {
 fn ctrl_c_cancels_a_running_bash_call_and_the_console_stays() {
     let ctx = TestContext::new();
     let mut pty = console(&ctx, &["--approve", "Bash"]);
-    pty.send("Bash command=\"echo $$ > pid; exec sleep 60\"\r");
-    let pid_file = ctx.work.join("pid");
+    // An argument of its own: in the wall the command's pids are its namespace's.
+    pty.send("Bash command=\"exec sleep 60.0419\"\r");
+    let sleep = || crate::common::procs::pids_running(&["sleep", "60.0419"]);
     let deadline = Instant::now() + Duration::from_secs(20);
-    let pid: i32 = loop {
-        if let Some(pid) = std::fs::read_to_string(&pid_file)
-            .ok()
-            .and_then(|t| t.trim().parse().ok())
-        {
-            break pid;
-        }
+    while sleep().is_empty() {
         assert!(Instant::now() < deadline, "the command never started");
         std::thread::sleep(Duration::from_millis(50));
-    };
-    assert!(alive(pid));
+    }
     pty.send("\x03");
     pty.expect("cancelled");
     pty.expect(PROMPT);
     let deadline = Instant::now() + Duration::from_secs(20);
-    while alive(pid) {
+    while !sleep().is_empty() {
         assert!(
             Instant::now() < deadline,
-            "sleep {pid} outlived its cancelled call"
+            "sleep {:?} outlived its cancelled call",
+            sleep()
         );
         std::thread::sleep(Duration::from_millis(50));
     }
@@ -299,8 +294,9 @@ fn search_prints_a_table() {
 fn ctrl_c_leaves_mini_tools_running() {
     let ctx = TestContext::new();
     let tool = crate::common::fixtures::MiniTool::new("pinger", "1.0.0").entry_source(
-        "export function activate(ctx) {\n  ctx.tools.register({ name: \"ping\", \
-         async execute() { return `pong ${process.pid}`; } });\n}\n",
+        "import fs from \"node:fs\";\nexport function activate(ctx) {\n  ctx.tools.register({ \
+         name: \"ping\", async execute() { \
+         return `pong ${process.pid} ${fs.readlinkSync(\"/proc/self/ns/pid\")}`; } });\n}\n",
     );
     let dir = ctx.base().join("src/pinger");
     tool.write_to(&dir);
@@ -311,15 +307,21 @@ fn ctrl_c_leaves_mini_tools_running() {
     pty.send("pinger_ping\r");
     pty.expect("pong ");
     let pid_line = pty.expect(PROMPT);
-    let node_pid: i32 = pid_line
-        .split_whitespace()
-        .next()
-        .and_then(|p| p.trim().parse().ok())
-        .unwrap_or_else(|| panic!("a pid after pong: {pid_line:?}"));
-    pty.send("Bash command=\"echo $$ > pid; exec sleep 60\"\r");
-    let pid_file = ctx.work.join("pid");
+    // Its pid in its own PID namespace, and that namespace: the same pair is the same process.
+    let pong: Vec<&str> = pid_line.split_whitespace().take(2).collect();
+    let node_pid = match pong[..] {
+        [pid, ns] => pid
+            .parse()
+            .ok()
+            .and_then(|pid| crate::common::procs::host_pid(pid, ns)),
+        _ => None,
+    }
+    .unwrap_or_else(|| panic!("a pid and its namespace after pong: {pid_line:?}"));
+    let pong = pong.join(" ");
+    pty.send("Bash command=\"touch started; exec sleep 60\"\r");
+    let started = ctx.work.join("started");
     let deadline = Instant::now() + Duration::from_secs(20);
-    while !pid_file.exists() {
+    while !started.exists() {
         assert!(Instant::now() < deadline, "the command never started");
         std::thread::sleep(Duration::from_millis(50));
     }
@@ -328,11 +330,11 @@ fn ctrl_c_leaves_mini_tools_running() {
     pty.expect("cancelled");
     pty.expect(PROMPT);
     assert!(
-        alive(node_pid),
+        alive(node_pid as i32),
         "the mini tool's node {node_pid} survived Ctrl-C"
     );
     pty.send("pinger_ping\r");
-    pty.expect(&format!("pong {node_pid}"));
+    pty.expect(&format!("pong {pong}"));
     pty.expect(PROMPT);
     quit(pty);
 }

@@ -475,6 +475,126 @@ fn started_in_the_home_no_login_autostart_or_path_file_is_left_behind() {
     }
 }
 
+#[test]
+fn a_hard_link_to_an_existing_git_config_cannot_write_it() {
+    let s = Scene::new();
+    s.repo(s.work());
+    let pwn = s.sentinel("linked-existing-config");
+    s.approved(&format!(
+        "ln .git/config innocent.txt; printf '[core]\\n\\tfsmonitor = touch {}\\n' >> innocent.txt",
+        pwn.display()
+    ));
+    s.person(s.work(), "git", &["status", "--porcelain"]);
+    assert!(
+        !pwn.exists(),
+        "the config written through a new hard link ran"
+    );
+}
+
+#[test]
+fn a_new_config_worktree_runs_nothing_at_the_next_status() {
+    let s = Scene::new();
+    s.repo(s.work());
+    // The person's own setting, which makes git read `.git/config.worktree`.
+    s.git(s.work(), &["config", "extensions.worktreeConfig", "true"]);
+    let pwn = s.sentinel("config-worktree");
+    s.approved(&format!(
+        "printf '[core]\\n\\tfsmonitor = touch {}\\n' > .git/config.worktree",
+        pwn.display()
+    ));
+    s.person(s.work(), "git", &["status", "--porcelain"]);
+    assert!(!pwn.exists(), "git obeyed the planted config.worktree");
+    assert!(!s.work().join(".git/config.worktree").exists());
+}
+
+#[test]
+fn a_linked_worktree_keeps_its_gitdir_file_and_its_commondir() {
+    let s = Scene::new();
+    s.repo(s.work());
+    s.git(s.work(), &["worktree", "add", "-q", "wt"]);
+    let pwn = s.sentinel("worktree");
+    s.approved(&format!(
+        "git init -q evil && git -C evil config core.fsmonitor 'touch {}'; \
+         printf 'gitdir: ../evil/.git\\n' > wt/.git; \
+         echo ../../../evil/.git > .git/worktrees/wt/commondir; \
+         mv wt wt2 && mkdir wt && printf 'gitdir: ../evil/.git\\n' > wt/.git",
+        pwn.display()
+    ));
+    s.person(&s.work().join("wt"), "git", &["status", "--porcelain"]);
+    assert!(
+        !pwn.exists(),
+        "the worktree's git read the planted repository"
+    );
+    let common = s.git(&s.work().join("wt"), &["rev-parse", "--git-common-dir"]);
+    assert!(!common.contains("evil"), "the worktree now uses {common}");
+}
+
+#[test]
+fn a_submodules_configuration_under_git_modules_holds() {
+    let s = Scene::new();
+    let lib = s.ctx.base().join("lib");
+    s.repo(&lib);
+    s.repo(s.work());
+    s.git(
+        s.work(),
+        &[
+            "-c",
+            "protocol.file.allow=always",
+            "submodule",
+            "add",
+            "-q",
+            &lib.display().to_string(),
+            "sub",
+        ],
+    );
+    s.git(s.work(), &["commit", "-qm", "submodule"]);
+    let pwn = s.sentinel("submodule");
+    s.approved(&format!(
+        "git config -f .git/modules/sub/config core.fsmonitor 'touch {0}'; \
+         printf '#!/bin/sh\\ntouch {0}\\n' > .git/modules/sub/hooks/pre-commit; chmod +x .git/modules/sub/hooks/pre-commit",
+        pwn.display()
+    ));
+    let sub = s.work().join("sub");
+    s.person(&sub, "git", &["status", "--porcelain"]);
+    s.git(&sub, &["commit", "-q", "--allow-empty", "-m", "next"]);
+    assert!(
+        !pwn.exists(),
+        "the submodule ran what was planted in .git/modules"
+    );
+}
+
+#[test]
+fn new_husky_hooks_and_sitecustomize_run_nothing_and_new_yarnrc_and_gitmodules_are_removed() {
+    let s = Scene::new();
+    s.repo(s.work());
+    // What husky sets up: git runs the hooks under `.husky`.
+    s.git(s.work(), &["config", "core.hooksPath", ".husky"]);
+    let venv = s.person(
+        s.work(),
+        "python3",
+        &["-m", "venv", "--without-pip", ".venv"],
+    );
+    assert!(venv.status.success(), "{venv:?}");
+    let husky = s.sentinel("husky");
+    let site = s.sentinel("sitecustomize");
+    let record = s.approved(&format!(
+        "mkdir -p .husky && printf '#!/bin/sh\\ntouch {}\\n' > .husky/pre-commit && chmod +x .husky/pre-commit; \
+         for d in .venv/lib/python3*/site-packages; do printf 'open(\"{}\", \"w\")\\n' > $d/sitecustomize.py; done; \
+         printf 'yarnPath: ./evil.cjs\\n' > .yarnrc.yml; \
+         printf '[submodule \"x\"]\\n\\tpath = x\\n\\turl = ../evil\\n' > .gitmodules",
+        husky.display(),
+        site.display()
+    ));
+    s.git(s.work(), &["commit", "-q", "--allow-empty", "-m", "next"]);
+    let python = s.person(s.work(), ".venv/bin/python", &["-c", "0"]);
+    assert!(python.status.success(), "{python:?}");
+    assert!(!husky.exists(), "the planted husky hook ran: {record}");
+    assert!(!site.exists(), "the planted sitecustomize.py ran: {record}");
+    for name in [".yarnrc.yml", ".gitmodules"] {
+        assert!(!s.work().join(name).exists(), "{name} was left: {record}");
+    }
+}
+
 // 3. The host is addressable.
 
 #[test]
@@ -531,6 +651,34 @@ fn a_shell_mini_tool_cannot_limit_the_host() {
     assert_eq!(answer["isError"], false, "{answer}");
 }
 
+#[test]
+fn an_approved_call_can_neither_kill_nor_read_a_victim() {
+    let s = Scene::new();
+    let secret = "--token=VICTIM-SECRET-4c2";
+    let mut victim = Command::new("sh")
+        .args(["-c", "sleep 60", secret])
+        .spawn()
+        .unwrap();
+    let pid = victim.id();
+    let record = s.approved(&format!(
+        "kill -9 {pid}; kill -STOP {pid}; cat /proc/{pid}/cmdline; cat /proc/{pid}/environ; ls /proc | grep -c '^[0-9]'"
+    ));
+    std::thread::sleep(Duration::from_millis(200));
+    let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let alive = victim.try_wait().unwrap().is_none();
+    victim.kill().unwrap();
+    let _ = victim.wait();
+    assert!(alive, "the approved call killed the victim: {record}");
+    assert!(
+        !state.contains(") T "),
+        "the approved call stopped the victim: {state}"
+    );
+    assert!(
+        !output_of(&record).contains("VICTIM-SECRET"),
+        "the approved call read the victim's command line: {record}"
+    );
+}
+
 // 4. Processes outlive the call.
 
 #[test]
@@ -580,6 +728,60 @@ fn a_detached_child_of_a_mini_tool_ends_with_it() {
     assert!(
         !appears(&pwn, Duration::from_secs(4)),
         "the mini tool's detached child outlived it"
+    );
+}
+
+#[test]
+fn nothing_outlives_a_call_that_timed_out() {
+    let s = Scene::new();
+    let mark = s.work().join("outlived-timeout");
+    let out = Run(s
+        .ctx
+        .cmd()
+        .args([
+            "tool",
+            "call",
+            "Bash",
+            &json!({
+                "command": format!("setsid sh -c 'sleep 1.5; touch {}' >/dev/null 2>&1 & sleep 30", mark.display()),
+                "timeout": 500,
+            })
+            .to_string(),
+            "--approve",
+            "Bash",
+            "--json",
+        ])
+        .output()
+        .unwrap());
+    let record = out.json();
+    assert!(
+        !appears(&mark, Duration::from_secs(3)),
+        "a process of the timed-out call outlived it: {record}"
+    );
+}
+
+#[test]
+fn nothing_outlives_a_cancelled_call() {
+    let s = Scene::new();
+    let mark = s.work().join("outlived-cancel");
+    let plan = json!({
+        "elicitation": null,
+        "timeout": 45,
+        "steps": [
+            {"op": "spawn", "id": "bash", "name": "Bash", "arguments": {"command": format!(
+                "setsid sh -c 'sleep 1.5; touch {}' >/dev/null 2>&1 & touch started; sleep 30",
+                mark.display()
+            )}},
+            {"op": "wait_file", "path": "started"},
+            {"op": "cancel", "id": "bash"},
+            {"op": "sleep", "seconds": 3},
+        ],
+    });
+    crate::serve_mcp::serve(&s.ctx, plan, &["--approve", "Bash"]);
+    assert!(s.work().join("started").exists(), "the call never started");
+    assert!(
+        !mark.exists(),
+        "a process of the cancelled call outlived it"
     );
 }
 
@@ -643,6 +845,56 @@ fn a_unix_socket_outside_is_unreachable_from_approved_calls_and_network_mini_too
     assert!(
         listener.accept().is_err(),
         "the socket was reached: {record}\n{tried}"
+    );
+}
+
+#[test]
+fn a_unix_socket_named_in_the_settings_is_reachable_from_approved_calls() {
+    let s = Scene::new();
+    let outside = s.ctx.base().join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    let path = outside.join("allowed.sock");
+    let listener = UnixListener::bind(&path).unwrap();
+    s.ctx.write_config(&format!(
+        "[sandbox]\nunix_sockets = [{}]\n",
+        json!(path.display().to_string())
+    ));
+    let record = s.approved(&format!(
+        "python3 -c 'import socket; s=socket.socket(socket.AF_UNIX); s.connect(\"{}\"); s.send(b\"HELLO\")'",
+        path.display()
+    ));
+    listener.set_nonblocking(true).unwrap();
+    let (mut conn, _) = listener
+        .accept()
+        .unwrap_or_else(|e| panic!("the allowed socket was not reached ({e}): {record}"));
+    conn.set_nonblocking(false).unwrap();
+    let mut got = String::new();
+    conn.read_to_string(&mut got).unwrap();
+    assert_eq!(got, "HELLO", "{record}");
+}
+
+#[test]
+fn an_abstract_unix_socket_outside_is_unreachable_even_with_unix_sockets_allowed() {
+    use std::os::linux::net::SocketAddrExt;
+    let s = Scene::new();
+    let name = format!("finch-escape-{}", std::process::id());
+    let addr = std::os::unix::net::SocketAddr::from_abstract_name(name.as_bytes()).unwrap();
+    let listener = UnixListener::bind_addr(&addr).unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let allowed = s.ctx.base().join("allowed.sock");
+    let command = format!(
+        "python3 -c 'import socket; s=socket.socket(socket.AF_UNIX); s.connect(\"\\0{name}\"); s.send(b\"PWN\")'"
+    );
+    let mut records = vec![s.approved(&command)];
+    s.ctx.write_config(&format!(
+        "[sandbox]\nunix_sockets = [{}]\n",
+        json!(allowed.display().to_string())
+    ));
+    records.push(s.approved(&command));
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(
+        listener.accept().is_err(),
+        "the abstract socket was reached: {records:?}"
     );
 }
 
@@ -813,6 +1065,92 @@ fn an_approved_npm_test_sees_no_secret_variable_and_the_card_says_which_were_dro
     check.stderr_has(
         "without the variables DB_PASSWORD, GITHUB_TOKEN, OPENAI_API_KEY ([sandbox] approved_env)",
     );
+}
+
+/// `printenv` of a token and of a plain variable in an approved call under `approved_env`,
+/// and the card's line from `policy check`.
+fn approved_env(mode: &str) -> (String, String) {
+    let s = Scene::new();
+    s.ctx
+        .write_config(&format!("[sandbox]\napproved_env = \"{mode}\"\n"));
+    let vars = [
+        ("GITHUB_TOKEN", "ghp_MODE-secret"),
+        ("PLAIN_SETTING", "plain-value"),
+    ];
+    let out = Run(s
+        .ctx
+        .cmd()
+        .envs(vars)
+        .args([
+            "tool",
+            "call",
+            "Bash",
+            &json!({"command": "printenv GITHUB_TOKEN PLAIN_SETTING PATH; true"}).to_string(),
+            "--approve",
+            "Bash",
+            "--json",
+        ])
+        .output()
+        .unwrap());
+    out.success();
+    let check = Run(s
+        .ctx
+        .cmd()
+        .envs(vars)
+        .args([
+            "policy",
+            "check",
+            "Bash",
+            &json!({"command": "npm test"}).to_string(),
+        ])
+        .output()
+        .unwrap());
+    (output_of(&out.json()), check.stderr())
+}
+
+#[test]
+fn approved_env_inherit_passes_every_variable_and_minimal_only_the_fast_lanes() {
+    let (printed, card) = approved_env("inherit");
+    assert!(printed.contains("ghp_MODE-secret"), "{printed}");
+    assert!(printed.contains("plain-value"), "{printed}");
+    assert!(!card.contains("without the variables"), "{card}");
+
+    let (printed, card) = approved_env("minimal");
+    assert!(!printed.contains("ghp_MODE-secret"), "{printed}");
+    assert!(!printed.contains("plain-value"), "{printed}");
+    assert!(printed.contains("/usr/bin"), "PATH is kept: {printed}");
+    assert!(
+        card.contains("with the minimal environment of the fast lane"),
+        "{card}"
+    );
+
+    let (printed, _) = approved_env("strip-secrets");
+    assert!(!printed.contains("ghp_MODE-secret"), "{printed}");
+    assert!(printed.contains("plain-value"), "{printed}");
+}
+
+#[test]
+fn an_unknown_approved_env_is_refused_and_runs_nothing() {
+    let s = Scene::new();
+    s.ctx
+        .write_config("[sandbox]\napproved_env = \"everything\"\n");
+    let mark = s.work().join("ran");
+    let out = Run(s
+        .ctx
+        .cmd()
+        .args([
+            "tool",
+            "call",
+            "Bash",
+            &json!({"command": format!("touch {}", mark.display())}).to_string(),
+            "--approve",
+            "Bash",
+        ])
+        .output()
+        .unwrap());
+    assert_ne!(out.code(), 0, "{out}");
+    out.stderr_has("approved_env");
+    assert!(!mark.exists(), "the command ran: {out}");
 }
 
 #[test]

@@ -117,10 +117,15 @@ fn wait_gone(pid: u64) {
     }
 }
 
+/// The host pid of the mini tool that answered `record` (it runs in a PID namespace of its
+/// own, so the pid it knows itself by names another process here).
 fn pid_of(record: &Value) -> u64 {
-    record["structuredContent"]["pid"]
-        .as_u64()
-        .unwrap_or_else(|| panic!("no pid in {record}"))
+    let reported = &record["structuredContent"];
+    let (Some(pid), Some(ns)) = (reported["pid"].as_u64(), reported["ns"].as_str()) else {
+        panic!("no pid in {record}");
+    };
+    crate::common::procs::host_pid(pid, ns)
+        .unwrap_or_else(|| panic!("no process {pid} in {ns} on the host: {record}"))
 }
 
 #[test]

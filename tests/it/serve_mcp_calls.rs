@@ -61,19 +61,6 @@ fn recorded_cancelled(ctx: &TestContext, tool: &str) -> Value {
     call
 }
 
-/// Waits (generously) until `pid` is gone.
-fn gone(pid: libc::pid_t) -> bool {
-    let started = Instant::now();
-    while started.elapsed() < Duration::from_secs(20) {
-        // SAFETY: kill(2) with signal 0 only checks that the process exists.
-        if unsafe { libc::kill(pid, 0) } != 0 {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    false
-}
-
 #[test]
 fn pings_lists_and_reads_are_answered_while_a_bash_call_runs() {
     let ctx = TestContext::new();
@@ -250,8 +237,9 @@ fn a_cancelled_bash_call_is_killed_with_its_group_and_gets_no_result() {
         "elicitation": null,
         "timeout": 45,
         "steps": [
-            spawn("bash", "Bash", json!({"command": "sleep 30 & echo $! > sleep.pid; wait; echo finished"})),
-            {"op": "wait_file", "path": "sleep.pid"},
+            // An argument of its own: in the wall the command's pids are its namespace's.
+            spawn("bash", "Bash", json!({"command": "sleep 30.0417 & touch started; wait; echo finished"})),
+            {"op": "wait_file", "path": "started"},
             {"op": "sleep", "seconds": 0.2},
             {"op": "cancel", "id": "bash"},
             op("ping"),
@@ -261,12 +249,11 @@ fn a_cancelled_bash_call_is_killed_with_its_group_and_gets_no_result() {
         ],
     });
     let report = serve(&ctx, plan, &["--mode", "acceptCalls", "--approve", "Bash"]);
-    let pid: libc::pid_t = std::fs::read_to_string(ctx.work.join("sleep.pid"))
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
-    assert!(gone(pid), "the command's sleep {pid} still runs");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !crate::common::procs::pids_running(&["sleep", "30.0417"]).is_empty() {
+        assert!(Instant::now() < deadline, "the command's sleep still runs");
+        std::thread::sleep(Duration::from_millis(20));
+    }
     assert!(report.text(5).contains("still serving"));
     let bash = call_ids(&report, "Bash");
     assert_eq!(bash.len(), 1, "{}", report.0["sent"]);
@@ -498,7 +485,7 @@ export function activate(ctx) {{
     inputSchema: {{ type: "object", properties: {{}} }},
     async execute(input, exec) {{
       const dir = {meeting};
-      fs.writeFileSync(path.join(dir, exec.toolCallId + "-" + process.pid), "");
+      fs.writeFileSync(path.join(dir, exec.toolCallId + "-" + fs.readlinkSync("/proc/self/ns/pid")), "");
       const start = Date.now();
       while (Date.now() - start < 90000) {{
         const here = fs.readdirSync(dir).length;
@@ -545,7 +532,7 @@ fn mini_tool_calls_run_side_by_side_across_and_within_mini_tools() {
     for step in 8..16 {
         assert_eq!(report.text(step), "met 8", "{}", report.0);
     }
-    // Calls of one mini tool share its process: two marks per pid.
+    // Calls of one mini tool share its process tree (a PID namespace each): two marks per one.
     let mut pids: Vec<String> = std::fs::read_dir(&meeting)
         .unwrap()
         .map(|e| {
@@ -555,5 +542,5 @@ fn mini_tool_calls_run_side_by_side_across_and_within_mini_tools() {
         .collect();
     pids.sort();
     pids.dedup();
-    assert_eq!(pids.len(), 4, "one process per mini tool");
+    assert_eq!(pids.len(), 4, "one process tree per mini tool");
 }

@@ -196,6 +196,32 @@ pub(crate) fn kill_group(pid: u32) {
 #[cfg(not(unix))]
 pub(crate) fn kill_group(_pid: u32) {}
 
+/// Waits up to `limit` for the child `pid` to end, without reaping it (its pid, and so its
+/// process group, stay its own until it is waited for). A confined node is not the host's
+/// child itself: the sandbox's waiting processes (`sandbox::reaper`) pass its exit status up
+/// a moment after its channel closed, and killing them first would hide that status.
+#[cfg(unix)]
+pub(crate) fn await_end(pid: u32, limit: std::time::Duration) {
+    let until = std::time::Instant::now() + limit;
+    loop {
+        // SAFETY: siginfo_t is plain data that waitid fills; WNOWAIT leaves the child
+        // unreaped and WNOHANG returns at once.
+        let ended = unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
+            libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, flags) != 0
+                || info.si_pid() != 0
+        };
+        if ended || std::time::Instant::now() >= until {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+}
+
+#[cfg(not(unix))]
+pub(crate) fn await_end(_pid: u32, _limit: std::time::Duration) {}
+
 /// Writes the bootstrap where node can import it, once per version: the file name carries the
 /// hash of its content, and it is written to a temp file then renamed, so concurrent hosts
 /// never see half of it.

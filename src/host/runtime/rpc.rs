@@ -444,7 +444,9 @@ impl Conn {
             return None;
         }
         // The channel closed: whatever is left of the group goes too (a child that closed fd 3
-        // but kept running would otherwise outlive its host's interest in it).
+        // but kept running would otherwise outlive its host's interest in it), once the child
+        // had a moment to end by itself and say how.
+        super::process::await_end(self.pid, std::time::Duration::from_millis(200));
         super::process::kill_group(self.pid);
         let status = lock(&self.child).take().and_then(|mut c| c.wait().ok());
         let ended = match status {

@@ -5,6 +5,7 @@
 
 pub mod fixtures;
 pub mod model;
+pub mod procs;
 pub mod registry;
 
 use std::path::{Path, PathBuf};
