@@ -89,7 +89,7 @@ a person approves the command before it runs, and it runs with write access.";
 pub const KEYWORDS: &str = "run execute shell command terminal script program build test install npm git. 执行命令 运行命令 终端 命令行 运行脚本 执行脚本 跑测试 编译 執行指令 執行命令 終端機 命令列 執行腳本";
 
 /// The tool's name.
-pub const NAME: &str = "Bash";
+pub const NAME: &str = policy::SHELL_TOOL;
 
 pub fn def() -> ToolDef {
     super::def(

@@ -217,6 +217,10 @@ pub enum Wall {
 /// approved profile.
 pub const ESCALATE_ARG: &str = "escalate";
 
+/// The shell tool, whose calls take the shell lane (`shell`) and run in the kernel wall: the
+/// one place its name is spelled (`builtins::bash::NAME` is this).
+pub const SHELL_TOOL: &str = "Bash";
+
 /// The auto-allowed tools of §8.3 step 2.
 pub const AUTO_ALLOW: &[&str] = &[
     "AskUserQuestion",
@@ -254,7 +258,7 @@ fn lane(tool: &ToolRef) -> Lane {
             n if AUTO_ALLOW.contains(&n) => Lane::AutoAllow,
             "Read" | "Write" | "Edit" | "Grep" | "Glob" => Lane::File,
             "WebSearch" | "WebFetch" => Lane::Web,
-            "Bash" => Lane::Bash,
+            SHELL_TOOL => Lane::Bash,
             _ => Lane::AlwaysCard,
         },
     }

@@ -236,7 +236,7 @@ pub(super) fn sensitive(path: &Path) -> Option<&'static str> {
 pub(super) fn bash_cover(c: &Classification, rules: &Rules) -> Result<Vec<Rule>, String> {
     let allow: Vec<&Rule> = rules
         .iter(RuleList::Allow)
-        .filter(|r| r.names("Bash"))
+        .filter(|r| r.names(super::SHELL_TOOL))
         .collect();
     if allow.is_empty() {
         return Err("no allow rule names Bash".into());
