@@ -51,6 +51,10 @@ impl AgentHomeSource {
     }
 }
 
+/// Directories under `<runtime>/extension-data/` that finch reads configuration from, which no
+/// mini tool's storage may be (`Homes::extension_data`).
+const CONFIG_DIRS: [&str; 1] = ["mcp"];
+
 /// The two roots, absolute.
 #[derive(Debug, Clone)]
 pub struct Homes {
@@ -119,10 +123,20 @@ impl Homes {
         self.runtime.join("extensions.json")
     }
 
+    /// A mini tool's private directory (`ctx.storagePath`): `<runtime>/extension-data/<id>`,
+    /// except for an id that names a directory finch reads configuration from there (`mcp`,
+    /// whose `servers.json` starts programs; compared without case, as a case-insensitive disk
+    /// would): such a mini tool gets `extension-data/.minitool/<id>` instead, so that nothing it
+    /// writes becomes finch's configuration. (No id starts with `.`.)
     pub fn extension_data(&self, id: &str) -> PathBuf {
-        self.runtime.join("extension-data").join(id)
+        let data = self.runtime.join("extension-data");
+        if CONFIG_DIRS.iter().any(|c| c.eq_ignore_ascii_case(id)) {
+            return data.join(".minitool").join(id);
+        }
+        data.join(id)
     }
 
+    /// The user's MCP servers (SPEC §9.2), in the directory the app's MCP mini tool keeps.
     pub fn mcp_servers_json(&self) -> PathBuf {
         self.runtime
             .join("extension-data")
@@ -267,6 +281,22 @@ mod tests {
         assert_eq!(h.runtime, Path::new("/home/u/.finch"));
         assert_eq!(h.agent, Path::new("/home/u/finchnest"));
         assert_eq!(h.agent_source, AgentHomeSource::Default);
+    }
+
+    #[test]
+    fn no_mini_tool_storage_is_a_configuration_directory() {
+        let h = resolve(&[("HOME", "/home/u")], None);
+        let data = Path::new("/home/u/.finch/extension-data");
+        assert_eq!(h.extension_data("weather"), data.join("weather"));
+        for id in ["mcp", "MCP", "Mcp"] {
+            assert_eq!(
+                h.extension_data(id),
+                data.join(".minitool").join(id),
+                "{id}"
+            );
+            assert_ne!(h.extension_data(id).parent(), h.mcp_servers_json().parent());
+        }
+        assert_eq!(h.extension_data("mcp-tools"), data.join("mcp-tools"));
     }
 
     #[test]

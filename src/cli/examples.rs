@@ -493,6 +493,17 @@ pub const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "mcp trust",
+        &[
+            (
+                "finch mcp trust --list",
+                "each servers.json entry: trusted, changed or untrusted",
+            ),
+            ("finch mcp trust fs", "approve the entry as it is now"),
+            ("finch mcp trust --revoke fs", "it waits for a person again"),
+        ],
+    ),
+    (
         "tool",
         &[
             ("finch tool search \"read a pdf\"", "find a tool"),

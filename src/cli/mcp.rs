@@ -19,6 +19,7 @@ use crate::error::{CommandError, ErrorKind, Result};
 use crate::homes::absolutize;
 use crate::host::HostEnv;
 use crate::host::mcp::config::{self, ServersFileError, UserServers};
+use crate::host::mcp::trust;
 use crate::host::mcp::{McpBridge, McpServerConfig, Origin, Problem, ServerStatus, Transport};
 use crate::host::naming;
 use crate::store::LockError;
@@ -41,6 +42,21 @@ pub enum McpCommand {
         #[command(flatten)]
         table: TableArgs,
     },
+    /// Approve a servers.json entry that was added or changed outside finch, so that it starts
+    Trust(TrustArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct TrustArgs {
+    /// The entry to approve as it is now (without a name: list the entries and their state)
+    #[arg(conflicts_with_all = ["list", "revoke"])]
+    pub name: Option<String>,
+    /// List every servers.json entry: trusted, changed since approved, or untrusted
+    #[arg(long)]
+    pub list: bool,
+    /// Take back the approval of this entry (it waits for a person again)
+    #[arg(long, value_name = "NAME", conflicts_with = "list")]
+    pub revoke: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -84,6 +100,7 @@ pub fn run(ctx: &Context, command: &McpCommand) -> Result<()> {
         McpCommand::Add(args) => cmd_add(ctx, args),
         McpCommand::Remove(args) => cmd_remove(ctx, &args.name),
         McpCommand::Tools { server, table } => cmd_tools(ctx, &server.name, *table),
+        McpCommand::Trust(args) => cmd_trust(ctx, args),
     }
 }
 
@@ -123,7 +140,7 @@ fn cmd_list(ctx: &Context, args: TableArgs) -> Result<()> {
             (None, Some(tools)) => ("connected", tools.len().to_string()),
             (Some(error), _) => {
                 notes.push(format!("{}: {error}", s.config.name));
-                ("failed", "-".to_string())
+                (status_word(s), "-".to_string())
             }
             (None, None) => ("failed", "-".to_string()),
         };
@@ -164,6 +181,15 @@ fn cmd_list(ctx: &Context, args: TableArgs) -> Result<()> {
     }
 }
 
+/// `connected`, `failed`, or `untrusted` (a servers.json entry that waits for a person).
+fn status_word(s: &ServerStatus) -> &'static str {
+    match (s.waiting, s.connected()) {
+        (true, _) => "untrusted",
+        (false, true) => "connected",
+        (false, false) => "failed",
+    }
+}
+
 /// One server of `mcp list --json` (docs/json.md).
 fn status_json(s: &ServerStatus) -> Value {
     let mut v = json!({
@@ -171,9 +197,10 @@ fn status_json(s: &ServerStatus) -> Value {
         "transport": s.config.transport.kind(),
         "source": s.config.origin.source(),
         "owner": s.config.owner(),
-        "status": if s.connected() { "connected" } else { "failed" },
+        "status": status_word(s),
         "tools": s.tools.as_ref().map(Vec::len),
         "error": s.error,
+        "sandbox": s.held.as_ref().map(|h| h.to_json()),
     });
     if let Some(map) = v.as_object_mut() {
         match &s.config.transport {
@@ -247,6 +274,8 @@ fn cmd_add(ctx: &Context, args: &AddArgs) -> Result<()> {
     }
     let replaced = file.upsert(&server);
     file.save().map_err(file_error)?;
+    // A person added it: it starts (`host::mcp::trust`).
+    approve(ctx, &path, &server)?;
     let shadowed = contributed(ctx, &args.name);
     if ctx.ui.json {
         let mut v = server.to_json();
@@ -264,18 +293,7 @@ fn cmd_add(ctx: &Context, args: &AddArgs) -> Result<()> {
         }
         return ctx.ui.json(&v);
     }
-    let what = match &server.transport {
-        Transport::Stdio { command, args, .. } => {
-            let mut words = vec![command.clone()];
-            words.extend(args.iter().cloned());
-            format!(
-                "stdio: {}",
-                shlex::try_join(words.iter().map(String::as_str))
-                    .unwrap_or_else(|_| words.join(" "))
-            )
-        }
-        Transport::Http { url, .. } => format!("http: {url}"),
-    };
+    let what = server.reach();
     let verb = if replaced { "Replaced" } else { "Added" };
     let mut lines = vec![format!(
         "{} {verb} MCP server \"{}\" ({what}) → {}",
@@ -400,6 +418,12 @@ fn cmd_remove(ctx: &Context, name: &str) -> Result<()> {
         return Err(err);
     };
     file.save().map_err(file_error)?;
+    trust::revoke(
+        &homes.runtime,
+        &path,
+        &config::normalize_name(name),
+        ctx.settings()?.lock_timeout,
+    )?;
     let removed_name = removed
         .get("name")
         .and_then(Value::as_str)
@@ -429,6 +453,9 @@ fn cmd_tools(ctx: &Context, name: &str, args: TableArgs) -> Result<()> {
     let env = host_env(ctx)?;
     let resolved = config::resolve(&env.homes, Vec::new());
     let wanted = config::normalize_name(name);
+    if resolved.waiting.iter().any(|s| s.normalized() == wanted) {
+        return Err(untrusted(name));
+    }
     let Some(server) = resolved
         .servers
         .into_iter()
@@ -520,4 +547,146 @@ fn file_error(err: ServersFileError) -> CommandError {
             .with_hint("the file is {\"servers\": [{\"name\": …, \"command\": …} | {\"name\": …, \"url\": …}]}"),
         _ => CommandError::failed(message),
     }
+}
+
+/// Records that a person approved `server` as it is in `path`.
+fn approve(
+    ctx: &Context,
+    path: &std::path::Path,
+    server: &McpServerConfig,
+) -> Result<trust::Granted> {
+    let now = ctx
+        .now()?
+        .to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    let timeout = ctx.settings()?.lock_timeout;
+    Ok(trust::grant(
+        &ctx.homes()?.runtime,
+        path,
+        server,
+        &now,
+        timeout,
+    )?)
+}
+
+/// A servers.json entry that waits for a person's approval.
+fn untrusted(name: &str) -> CommandError {
+    CommandError::needs_person(format!(
+        "MCP server \"{name}\" was added or changed in servers.json by something other than finch, and no person approved it as it is; it does not start"
+    ))
+    .with_code("untrusted_server")
+    .with_hint(format!(
+        "look at it with `finch mcp trust --list`, then approve it with `finch mcp trust {name}`"
+    ))
+}
+
+/// `finch mcp trust [NAME] [--list | --revoke NAME]` (`host::mcp::trust`): approve an entry of
+/// `servers.json` as it is now, list every entry's state, or take an approval back.
+fn cmd_trust(ctx: &Context, args: &TrustArgs) -> Result<()> {
+    let homes = ctx.homes()?;
+    let path = homes.mcp_servers_json();
+    let timeout = ctx.settings()?.lock_timeout;
+    if let Some(name) = &args.revoke {
+        let revoked = trust::revoke(
+            &homes.runtime,
+            &path,
+            &config::normalize_name(name),
+            timeout,
+        )?;
+        if !revoked {
+            return Err(
+                CommandError::not_found(format!("MCP server \"{name}\" is not approved"))
+                    .with_code("unknown_server")
+                    .with_hint("`finch mcp trust --list` shows the entries and their state"),
+            );
+        }
+        if ctx.ui.json {
+            return ctx
+                .ui
+                .json(&json!({"name": name, "trusted": false, "path": path}));
+        }
+        return ctx.ui.lines(vec![format!(
+            "{} No longer approved: MCP server \"{name}\" in {} (it waits for a person again)",
+            ctx.ui.green("✓"),
+            path.display()
+        )]);
+    }
+    let file = UserServers::load(&path).map_err(file_error)?;
+    let mut problems = Vec::new();
+    let servers = file.servers(&mut problems);
+    let Some(name) = args.name.as_deref().filter(|_| !args.list) else {
+        return trust_list(ctx, &path, &servers);
+    };
+    let wanted = config::normalize_name(name);
+    let Some(server) = servers.iter().find(|s| s.normalized() == wanted) else {
+        return Err(CommandError::not_found(format!(
+            "no server named \"{name}\" in {}",
+            path.display()
+        ))
+        .with_code("unknown_server")
+        .with_hint("`finch mcp trust --list` shows the entries of servers.json"));
+    };
+    let granted = approve(ctx, &path, server)?;
+    if ctx.ui.json {
+        return ctx.ui.json(&json!({
+            "name": server.name,
+            "trusted": true,
+            "changed": granted != trust::Granted::Already,
+            "sha256": trust::digest(server),
+            "path": path,
+        }));
+    }
+    let verb = match granted {
+        trust::Granted::New => "Approved",
+        trust::Granted::Renewed => "Approved the new contents of",
+        trust::Granted::Already => "Already approved",
+    };
+    ctx.ui.lines(vec![
+        format!(
+            "{} {verb} MCP server \"{}\" ({}): it starts from now on",
+            ctx.ui.green("✓"),
+            server.name,
+            server.reach()
+        ),
+        format!(
+            "  Recorded in {}; a change to the entry waits for a person again.",
+            trust::trust_file(&homes.runtime).display()
+        ),
+    ])
+}
+
+/// Every entry of `servers.json` and its state: `trusted`, `changed` (approved with other
+/// contents), or `untrusted`.
+fn trust_list(ctx: &Context, path: &std::path::Path, servers: &[McpServerConfig]) -> Result<()> {
+    let approved = trust::list(&ctx.homes()?.runtime)?;
+    let rows: Vec<(&McpServerConfig, &str)> = servers
+        .iter()
+        .map(|s| {
+            let state = if trust::is_approved(&approved, path, s) {
+                "trusted"
+            } else if approved
+                .iter()
+                .any(|a| a.file == path && a.name == s.normalized())
+            {
+                "changed"
+            } else {
+                "untrusted"
+            };
+            (s, state)
+        })
+        .collect();
+    if ctx.ui.json {
+        let list: Vec<Value> = rows
+            .iter()
+            .map(|(s, state)| json!({"name": s.name, "state": state, "sha256": trust::digest(s)}))
+            .collect();
+        return ctx.ui.json(&Value::Array(list));
+    }
+    if rows.is_empty() {
+        return ctx.ui.line(format!("No MCP servers in {}", path.display()));
+    }
+    let mut table = Table::new(&["NAME", "STATE", "RUNS"]).cut(&["RUNS"]);
+    for (s, state) in rows {
+        table.row(vec![s.name.clone(), state.to_string(), s.reach()]);
+    }
+    ctx.ui.table(&table, TableArgs::default())
 }

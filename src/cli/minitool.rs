@@ -157,8 +157,26 @@ fn print_add(ctx: &Context, report: &AddReport, dev: bool) -> Result<()> {
     for (place, err) in &report.skipped {
         ctx.ui.warn(format!("skipped {place}: {err}"));
     }
+    // The MCP servers each one brings, and how they are confined: as the mini tool itself.
+    let servers = |id: &str| -> Vec<serde_json::Value> {
+        let (Ok(homes), Ok(settings)) = (ctx.homes(), ctx.settings()) else {
+            return Vec::new();
+        };
+        crate::minitool::confine::of_installed(homes, settings, id)
+            .and_then(|s| s.get("mcpServers").and_then(|v| v.as_array()).cloned())
+            .unwrap_or_default()
+    };
     if ctx.ui.json {
-        return ctx.ui.json(&report.to_json());
+        let mut doc = report.to_json();
+        for (record, i) in doc["installed"]
+            .as_array_mut()
+            .into_iter()
+            .flatten()
+            .zip(&report.installed)
+        {
+            record["mcpServers"] = serde_json::Value::Array(servers(&i.id));
+        }
+        return ctx.ui.json(&doc);
     }
     // Which of them are enabled already, for a person at a terminal (the app reads the
     // official line on a pipe, whatever the state).
@@ -200,7 +218,21 @@ fn print_add(ctx: &Context, report: &AddReport, dev: bool) -> Result<()> {
             }
         }
     }
-    ctx.ui.done(lines)
+    ctx.ui.done(lines)?;
+    // After the lines the app reads, on stderr.
+    for i in &report.installed {
+        for server in servers(&i.id) {
+            let text = |k: &str| server.get(k).and_then(|v| v.as_str()).unwrap_or_default();
+            let reach = [text("command"), text("url")].concat();
+            ctx.ui.status(format!(
+                "  MCP server {} ({reach}) runs confined as {}: {}",
+                text("name"),
+                i.id,
+                crate::minitool::confine::describe(&server["sandbox"])
+            ));
+        }
+    }
+    Ok(())
 }
 
 pub fn cmd_update(ctx: &Context, args: &UpdateArgs) -> Result<()> {

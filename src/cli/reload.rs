@@ -74,6 +74,7 @@ pub fn cmd_reload(ctx: &Context, args: &ReloadArgs) -> Result<()> {
                     "connected": s.connected(),
                     "tools": s.tools.as_ref().map(Vec::len),
                     "error": s.error,
+                    "sandbox": s.held.as_ref().map(|h| h.to_json()),
                 })
             })
             .collect();
@@ -96,15 +97,19 @@ pub fn cmd_reload(ctx: &Context, args: &ReloadArgs) -> Result<()> {
         }
         for s in &statuses {
             let tools = s.tools.as_ref().map_or(0, Vec::len);
+            // A mini tool's server runs confined as that mini tool: the line says how.
+            let name = match &s.held {
+                Some(held) => format!("{} ({})", s.config.name, held.describe()),
+                None => s.config.name.clone(),
+            };
             match &s.error {
                 None => ctx.ui.done_line(format!(
-                    "✓ MCP server {}: {tools} tool{}",
-                    s.config.name,
+                    "✓ MCP server {name}: {tools} tool{}",
                     if tools == 1 { "" } else { "s" }
                 ))?,
                 Some(error) => ctx
                     .ui
-                    .line(format!("✖ MCP server {} failed: {error}", s.config.name))?,
+                    .line(format!("✖ MCP server {name} failed: {error}"))?,
             }
         }
         ctx.ui.done_line(format!(

@@ -195,8 +195,8 @@ impl<'a> Assembly<'a> {
                 "--unsandboxed: Bash commands run without finch's sandbox, each after a card",
             );
         }
-        let providers = self.providers(&env, &session)?;
-        let prompter = wrap(&env, self.terminal_prompter(&env));
+        let mut prompter = wrap(&env, self.terminal_prompter(&env));
+        let providers = self.providers(&env, session_info(&session), prompter.as_mut(), &rules)?;
         Ok(Host::new(env, providers, rules, session, prompter))
     }
 
@@ -209,10 +209,11 @@ impl<'a> Assembly<'a> {
         if let Some(untrusted) = rules.untrusted.as_ref().filter(|u| u.ignored_allow > 0) {
             self.ui.warn(untrusted.warning());
         }
-        host.set_rules(rules);
+        host.set_rules(rules.clone());
         host.clear_providers();
         let env = host.env().clone();
-        let providers = self.providers(&env, host.session())?;
+        let session = session_info(host.session());
+        let providers = self.providers(&env, session, host.prompter_mut(), &rules)?;
         host.set_providers(providers);
         self.ui.status(format!(
             "reloaded: rules re-read, mini tools and MCP servers restarted, {} tools in the catalog",
@@ -253,7 +254,13 @@ impl<'a> Assembly<'a> {
 
     /// The four layers: built-ins (unless left out), suites, mini tools (started), MCP servers
     /// (connected; with the servers mini tools registered through `mcp.client`).
-    fn providers(&self, env: &HostEnv, session: &SessionState) -> Result<Vec<Box<dyn Provider>>> {
+    fn providers(
+        &self,
+        env: &HostEnv,
+        session: SessionInfo,
+        prompter: &mut dyn Prompter,
+        rules: &Rules,
+    ) -> Result<Vec<Box<dyn Provider>>> {
         let layers = &self.options.layers;
         let mut providers: Vec<Box<dyn Provider>> = Vec::new();
         if layers.builtins {
@@ -268,7 +275,9 @@ impl<'a> Assembly<'a> {
                 (Some(minitools.as_slice()), Some(server.clone()))
             }
         };
+        let cwd = session.cwd.clone();
         let runtime = self.start_minitools(env, session, only)?;
+        runtime.set_rules(rules.clone());
         // `finch tool call` of a mini tool's tool starts no MCP server, unless a mini tool of
         // the call requires the host's `mcp.client`: then it gets the bridge it asks about.
         if only.is_some() && server.is_none() && !runtime.requires(runtime::MCP_CLIENT_CAPABILITY) {
@@ -276,6 +285,7 @@ impl<'a> Assembly<'a> {
             return Ok(providers);
         }
         let registered = registered_servers(self.ui, &runtime);
+        approve_waiting(env, server.as_deref(), prompter, self.ui);
         let options = mcp::Options {
             // `finch run` answers at once; each server's tools come from the catalog cache
             // until it has listed its own.
@@ -286,7 +296,7 @@ impl<'a> Assembly<'a> {
             only: server,
             report: None,
         };
-        let bridge = start_mcp(self.ui, env, &session.cwd, registered, options);
+        let bridge = start_mcp(self.ui, env, &cwd, registered, options);
         // The runtime's `mcp.client` capability lists and calls the bridge's servers.
         runtime.set_mcp_bridge(bridge.handle());
         providers.push(Box::new(runtime));
@@ -299,7 +309,7 @@ impl<'a> Assembly<'a> {
     fn start_minitools(
         &self,
         env: &HostEnv,
-        session: &SessionState,
+        session: SessionInfo,
         only: Option<&[String]>,
     ) -> Result<MiniToolRuntime> {
         // An unreadable cache only costs the head start.
@@ -322,12 +332,7 @@ impl<'a> Assembly<'a> {
             settings: &env.settings,
             env: &env.env,
             dirs: &self.options.minitools,
-            session: Some(SessionInfo {
-                id: session.id.clone(),
-                cwd: session.cwd.clone(),
-                project: session.project.clone(),
-                trusted: session.trusted.clone(),
-            }),
+            session: Some(session),
             hook: Some(runtime::stderr_hook(self.ui.quiet)),
             consent: Some(&consent),
         };
@@ -446,6 +451,75 @@ impl Consent for Agreement<'_> {
     }
 }
 
+/// What the mini tools of a run see of its session.
+fn session_info(session: &SessionState) -> SessionInfo {
+    SessionInfo {
+        id: session.id.clone(),
+        cwd: session.cwd.clone(),
+        project: session.project.clone(),
+        trusted: session.trusted.clone(),
+        mode: session.mode,
+        approve: session.approve.clone(),
+    }
+}
+
+/// Asks the run's person — the console's card, an MCP client's elicitation — about each entry
+/// of `servers.json` that no person approved as it is (`mcp::trust`; only the one named
+/// `only`, when given). Allowed, its digest is recorded as `finch mcp trust` records it, and it
+/// starts with the others; otherwise it waits (the bridge reports it). Under `--serve mcp` the
+/// client can be asked only once it is connected, so an entry waiting at start is asked about
+/// on a reload — where the client's prompter can elicit outside a call; where it cannot, the
+/// entry waits for `finch mcp trust`.
+fn approve_waiting(env: &HostEnv, only: Option<&str>, prompter: &mut dyn Prompter, ui: &Ui) {
+    let file = env.homes.mcp_servers_json();
+    let waiting = mcp::config::resolve(&env.homes, Vec::new()).waiting;
+    for server in waiting
+        .iter()
+        .filter(|s| only.is_none_or(|o| s.normalized() == o))
+    {
+        let card = super::prompt::Card {
+            tool: server.name.clone(),
+            title: "start this MCP server?".into(),
+            layer: "mcp",
+            owner: Some("servers.json".into()),
+            risk: super::tool::Risk::High,
+            summary: server.reach(),
+            session_scope: String::new(),
+            reason: format!(
+                "this entry of {} was added or changed by something other than finch, and no person approved it as it is; allowed, it is recorded as approved (as `finch mcp trust {}` would) and starts with its rights",
+                file.display(),
+                server.name
+            ),
+            session_allow_offered: false,
+            sandbox: None,
+            unsandboxed_offered: false,
+            change: None,
+        };
+        if !prompter.card(&card).allows() {
+            continue;
+        }
+        let now = env
+            .now_utc()
+            .to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+        match mcp::trust::grant(
+            &env.homes.runtime,
+            &file,
+            server,
+            &now,
+            env.settings.lock_timeout,
+        ) {
+            Ok(_) => ui.detail(format!(
+                "MCP server {}: approved on the card; recorded (`finch mcp trust --revoke {}` takes it back)",
+                server.name, server.name
+            )),
+            Err(e) => ui.warn(format!(
+                "MCP server {}: approved on the card, but the approval could not be recorded: {e}",
+                server.name
+            )),
+        }
+    }
+}
+
 /// The MCP servers mini tools registered through `mcp.client`; one that does not parse is left
 /// out with a warning.
 pub fn registered_servers(ui: &Ui, runtime: &MiniToolRuntime) -> Vec<McpServerConfig> {
@@ -455,6 +529,7 @@ pub fn registered_servers(ui: &Ui, runtime: &MiniToolRuntime) -> Vec<McpServerCo
         .filter_map(|r| {
             let origin = mcp::Origin::Runtime {
                 id: r.minitool.clone(),
+                dir: r.dir.clone(),
             };
             match McpServerConfig::from_json(&r.config, origin) {
                 Ok(config) => Some(config),
@@ -488,8 +563,9 @@ fn start_mcp(
         }));
     }
     let bridge = McpBridge::start_with(env, cwd, registered, options);
-    if !background {
-        for status in bridge.statuses() {
+    // Entries that wait for a person are known at once, in the background too.
+    for status in bridge.statuses() {
+        if !background || status.waiting {
             warn_left_out(ui, &status);
         }
     }

@@ -17,7 +17,7 @@
 //! | `network: false` (or absent) | no socket of any family (the RPC channel is already open), no TCP |
 //! | `network: true` | TCP connect and bind, sockets of the unix, inet, inet6 and netlink families (DNS and TLS read `/etc`) |
 //! | `shell: false` (or absent) | execute nothing but node; what it can write (storage, TMPDIR, a writable workspace) is mounted `noexec`, so no library written there loads (`process.dlopen`), and no file can be made in memory (`memfd_create` fails), so none can be run from there either |
-//! | `shell: true` | execute programs under the rules of the Bash workspace-write profile: the system's directories, `PATH`, the toolchains under `$HOME`, `[sandbox] read`, and what it keeps in its `storagePath` (a writable workspace too: what it may write it may run, as the Bash tool may); its TMPDIR stays write-only |
+//! | `shell: true` | execute programs under the rules of the Bash workspace-write profile: the system's directories, `PATH`, the toolchains under `$HOME`, `[sandbox] read`, and what it keeps in its `storagePath` (a writable workspace too: what it may write it may run, as the Bash tool may); its TMPDIR stays write-only. The workspace is written as an approved Bash call writes it, protected paths read-only, whatever `filesystem` says: a person who enabled a mini tool that runs shell commands expects `git` to work on their repository, and a Landlock domain is inherited by every child, so node gets it too (`Declared::workspace`); `filesystem` still governs everything else |
 //!
 //! A person's grant (`finch sandbox grant <id> network|shell|filesystem=read|readwrite`) adds
 //! to what the manifest declares, never takes away; `[sandbox] minitools = "off"` confines
@@ -44,6 +44,12 @@
 //! `NO_PROXY`, `ALL_PROXY`, either case). Nothing else of finch's environment: tokens and keys
 //! reach a mini tool only through `ctx.secrets`. `NODE_OPTIONS` and `NODE_PATH` are dropped too
 //! (they load code).
+
+mod refusal;
+mod server;
+
+pub use refusal::Held;
+pub use server::{Narrowing, ServerConfinement, server_access};
 
 use std::ffi::OsString;
 use std::io::{Read, Seek, SeekFrom};
@@ -107,6 +113,26 @@ impl Declared {
         }
     }
 
+    /// What the kernel lets the mini tool do in the workspace (the session's working directory
+    /// and trusted directories): `filesystem` says, except that `shell: true` writes it as an
+    /// approved Bash call does (the programs a mini tool runs work on the person's repository,
+    /// and since a Landlock domain is inherited by every child and never widened, node itself
+    /// gets what its programs need). The protected paths stay read-only either way.
+    pub fn workspace(self) -> Filesystem {
+        if self.shell {
+            Filesystem::ReadWrite
+        } else {
+            self.filesystem
+        }
+    }
+
+    /// Why `workspace` is more than `filesystem`, when it is (`tool info`).
+    pub fn workspace_why(self) -> Option<&'static str> {
+        (self.workspace() != self.filesystem).then_some(
+            "shell: true lets the programs it runs work in the workspace as an approved Bash call would (workspace-write, protected paths read-only); Landlock domains are inherited, so node itself can write the workspace too",
+        )
+    }
+
     /// These declarations with `grant` added.
     pub fn with(self, grant: &Grant) -> Declared {
         Declared {
@@ -125,6 +151,8 @@ pub struct Grant {
     pub filesystem: Option<Filesystem>,
     pub network: bool,
     pub shell: bool,
+    /// Agent sessions (`ctx.sessions`), as `permissions.sessions` declares them.
+    pub sessions: bool,
     /// The person agreed that it runs unconfined where the kernel cannot confine it.
     pub unconfined: bool,
 }
@@ -138,6 +166,7 @@ impl Grant {
                 .and_then(Filesystem::parse),
             network: value.get("network").and_then(Value::as_bool) == Some(true),
             shell: value.get("shell").and_then(Value::as_bool) == Some(true),
+            sessions: value.get("sessions").and_then(Value::as_bool) == Some(true),
             unconfined: value.get("unconfined").and_then(Value::as_bool) == Some(true),
         }
     }
@@ -155,6 +184,7 @@ impl Grant {
         for (key, on) in [
             ("network", self.network),
             ("shell", self.shell),
+            ("sessions", self.sessions),
             ("unconfined", self.unconfined),
         ] {
             if on {
@@ -170,16 +200,19 @@ impl Grant {
 pub enum Right {
     Network,
     Shell,
+    /// Agent sessions (`ctx.sessions`, issue 39).
+    Sessions,
     Filesystem(Filesystem),
     Unconfined,
 }
 
 impl Right {
-    /// `network`, `shell`, `filesystem=read|readwrite` or `unconfined`.
+    /// `network`, `shell`, `sessions`, `filesystem=read|readwrite` or `unconfined`.
     pub fn parse(text: &str) -> Result<Right, String> {
         match text {
             "network" => Ok(Right::Network),
             "shell" => Ok(Right::Shell),
+            "sessions" => Ok(Right::Sessions),
             "unconfined" => Ok(Right::Unconfined),
             "filesystem" => Ok(Right::Filesystem(Filesystem::None)),
             _ => match text.strip_prefix("filesystem=") {
@@ -188,7 +221,7 @@ impl Right {
                     None => Err(format!("{text:?}: filesystem= takes read or readwrite")),
                 },
                 None => Err(format!(
-                    "{text:?} is not a right: use network, shell, filesystem=read, filesystem=readwrite or unconfined"
+                    "{text:?} is not a right: use network, shell, sessions, filesystem=read, filesystem=readwrite or unconfined"
                 )),
             },
         }
@@ -251,6 +284,7 @@ pub fn set_grant(
     let (key, value) = match right {
         Right::Network => ("network", Value::Bool(true)),
         Right::Shell => ("shell", Value::Bool(true)),
+        Right::Sessions => ("sessions", Value::Bool(true)),
         Right::Unconfined => ("unconfined", Value::Bool(true)),
         Right::Filesystem(fs) => ("filesystem", Value::from(fs.as_str())),
     };
@@ -319,6 +353,10 @@ impl Mode {
         });
         if let Mode::Unconfined { why, .. } | Mode::Refused { why, .. } = self {
             out["why"] = why.clone().into();
+        }
+        if let (Mode::Enforced(_), Some(why)) = (self, declared.workspace_why()) {
+            out["workspace"] = "write".into();
+            out["workspaceWhy"] = why.into();
         }
         out
     }
@@ -402,6 +440,29 @@ pub fn of_installed(homes: &Homes, settings: &crate::config::Settings, id: &str)
     let declared = Declared::from_permissions(permissions).with(&grant);
     let mut out = Mode::of(homes, settings, id, permissions).to_json(declared);
     out["grants"] = grant.to_json();
+    // The servers it contributes run confined as it does (`ServerConfinement`).
+    let servers: Vec<Value> = manifest
+        .fields
+        .get("contributes")
+        .and_then(|c| c.get("mcpServers"))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|entry| entry.get("command").is_some() || entry.get("url").is_some())
+        .map(|entry| {
+            let text = |k: &str| entry.get(k).and_then(Value::as_str).unwrap_or_default();
+            let held = ServerConfinement::of(homes, settings, id, &manifest.dir, None);
+            let reach = if entry.get("url").is_some() {
+                "url"
+            } else {
+                "command"
+            };
+            json!({"name": text("name"), reach: text(reach), "sandbox": held.to_json()})
+        })
+        .collect();
+    if !servers.is_empty() {
+        out["mcpServers"] = Value::Array(servers);
+    }
     Some(out)
 }
 
@@ -434,6 +495,22 @@ pub fn describe(sandbox: &Value) -> String {
     if let Some(why) = sandbox.get("why").and_then(Value::as_str) {
         line.push_str(&format!("; {why}"));
     }
+    if let Some(why) = sandbox.get("workspaceWhy").and_then(Value::as_str) {
+        line.push_str(&format!("; writes the workspace: {why}"));
+    }
+    let servers: Vec<&str> = sandbox
+        .get("mcpServers")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|s| s.get("name").and_then(Value::as_str))
+        .collect();
+    if !servers.is_empty() {
+        line.push_str(&format!(
+            "; its MCP servers run confined the same: {}",
+            servers.join(", ")
+        ));
+    }
     line
 }
 
@@ -465,8 +542,8 @@ pub struct Whereabouts<'a> {
     pub package: &'a Path,
     /// Its `storagePath`.
     pub storage: &'a Path,
-    /// The bootstrap file node runs.
-    pub bootstrap: &'a Path,
+    /// The bootstrap file node runs (none for an MCP server the mini tool brings).
+    pub bootstrap: Option<&'a Path>,
     /// The session's working directory and trusted directories.
     pub roots: Vec<PathBuf>,
     /// Protected paths inside `roots` (kept read-only when the filesystem is writable).
@@ -482,12 +559,13 @@ pub struct Whereabouts<'a> {
 
 /// The table (see the module docs): what the kernel lets a mini tool's node reach.
 pub fn access(declared: &Declared, at: &Whereabouts) -> Access {
-    let roots = if declared.filesystem == Filesystem::None {
+    let workspace = declared.workspace();
+    let roots = if workspace == Filesystem::None {
         Vec::new()
     } else {
         at.roots.clone()
     };
-    let profile = if declared.filesystem == Filesystem::ReadWrite {
+    let profile = if workspace == Filesystem::ReadWrite {
         Profile::WorkspaceWrite
     } else {
         Profile::ReadOnly
@@ -543,7 +621,7 @@ pub fn access(declared: &Declared, at: &Whereabouts) -> Access {
     } else {
         access.read.push(at.package.to_path_buf());
     }
-    access.read.push(at.bootstrap.to_path_buf());
+    access.read.extend(at.bootstrap.map(Path::to_path_buf));
     if declared.shell {
         // Under the Bash profile's rules what a call may write it may run: the storage is the
         // mini tool's own workspace, so a program it keeps there (an engine it downloaded on
@@ -645,57 +723,6 @@ pub fn environment<'a>(
     .collect()
 }
 
-/// Which declaration an error of a confined mini tool ran into, when its text shows a kernel
-/// refusal: `"blocked: <id> declares network: false"` followed by the error. `None` when the
-/// error does not look like a refusal, or when what it tried was declared.
-pub fn explain(id: &str, declared: &Declared, error: &str) -> Option<String> {
-    blocked_by(id, declared, error).map(|blocked| format!("{blocked} ({error})"))
-}
-
-/// `"blocked: <id> declares <declaration>"` for an error text that shows a kernel refusal of
-/// something `declared` does not allow (see `explain`).
-pub fn blocked_by(id: &str, declared: &Declared, error: &str) -> Option<String> {
-    if error.contains("blocked: ") {
-        return None; // already explained
-    }
-    let refused = [
-        "EACCES",
-        "EPERM",
-        "EROFS",
-        "permission denied",
-        "operation not permitted",
-        "failed to map segment",
-    ]
-    .iter()
-    .any(|s| error.to_ascii_lowercase().contains(&s.to_ascii_lowercase()));
-    if !refused {
-        return None;
-    }
-    let lower = error.to_ascii_lowercase();
-    let has = |words: &[&str]| words.iter().any(|w| lower.contains(w));
-    let declaration = if has(&["spawn", "exec", "dlopen", "failed to map segment", ".node"]) {
-        (!declared.shell).then_some("shell: false")
-    } else if has(&[
-        "connect",
-        "socket",
-        "getaddrinfo",
-        "fetch failed",
-        "listen",
-        "bind",
-        "eai_",
-        "econnrefused",
-    ]) {
-        (!declared.network).then_some("network: false")
-    } else {
-        match declared.filesystem {
-            Filesystem::None => Some("filesystem: \"none\""),
-            Filesystem::Read => Some("filesystem: \"read\""),
-            Filesystem::ReadWrite => Some("filesystem: \"readwrite\""),
-        }
-    }?;
-    Some(format!("blocked: {id} declares {declaration}"))
-}
-
 impl From<GrantError> for crate::error::CommandError {
     fn from(e: GrantError) -> crate::error::CommandError {
         use crate::error::{CommandError, ErrorKind};
@@ -757,7 +784,7 @@ mod tests {
             node,
             package: &dirs[0],
             storage: &dirs[1],
-            bootstrap: &dirs[2],
+            bootstrap: Some(&dirs[2]),
             roots: vec![dirs[3].clone()],
             protected: vec![dirs[3].join(".git/hooks")],
             home: Some("/home/u".into()),
@@ -795,12 +822,18 @@ mod tests {
         assert!(shell.read_exec.contains(&"/pkg".into()));
         assert!(!shell.noexec);
         // What it keeps in its storage it may run (a downloaded engine); without shell, not.
-        assert_eq!(shell.write_exec, vec![PathBuf::from("/store")]);
-        assert!(shell.write.is_empty());
-        assert!(
-            !shell.read_exec.contains(&"/work".into()),
-            "filesystem none"
+        // With shell the workspace is written as an approved Bash call writes it, protected
+        // paths read-only, whatever `filesystem` says.
+        assert_eq!(
+            shell.write_exec,
+            vec![PathBuf::from("/work"), "/store".into()]
         );
+        assert_eq!(shell.protected, vec![PathBuf::from("/work/.git/hooks")]);
+        assert!(shell.write.is_empty() && !shell.network);
+        let d = declared("none", false, true);
+        assert_eq!(d.workspace(), Filesystem::ReadWrite);
+        assert!(d.workspace_why().is_some_and(|w| w.contains("inherited")));
+        assert_eq!(declared("read", false, false).workspace_why(), None);
     }
 
     #[test]
@@ -826,31 +859,6 @@ mod tests {
         assert_eq!(
             names(declared("none", true, false)),
             ["PATH", "HOME", "HTTPS_PROXY", "NODE_EXTRA_CA_CERTS"]
-        );
-    }
-
-    #[test]
-    fn refusals_name_the_declaration() {
-        let d = declared("none", false, false);
-        let net = explain("finch-x", &d, "connect EPERM 127.0.0.1:80").unwrap();
-        assert!(
-            net.starts_with("blocked: finch-x declares network: false"),
-            "{net}"
-        );
-        let sh = explain("finch-x", &d, "spawn /bin/sh EACCES").unwrap();
-        assert!(sh.contains("declares shell: false"), "{sh}");
-        let fs = explain(
-            "finch-x",
-            &d,
-            "EACCES: permission denied, open '/h/.ssh/id'",
-        )
-        .unwrap();
-        assert!(fs.contains("declares filesystem: \"none\""), "{fs}");
-        assert_eq!(explain("finch-x", &d, "ENOENT: no such file"), None);
-        let with_net = declared("none", true, false);
-        assert_eq!(
-            explain("finch-x", &with_net, "connect EPERM 1.2.3.4:80"),
-            None
         );
     }
 

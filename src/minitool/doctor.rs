@@ -134,10 +134,9 @@ fn lint_sources(m: &Manifest) -> Vec<Issue> {
         }
         sources.push((rel, text, code));
     }
-    issues.extend(undeclared_uses(
-        &super::confine::Declared::from_permissions(m.permissions()),
-        &sources,
-    ));
+    let declared = super::confine::Declared::from_permissions(m.permissions());
+    issues.extend(undeclared_uses(&declared, &sources));
+    issues.extend(downloading_servers(&declared, m.fields.get("contributes")));
     issues.extend(headless.into_iter().map(|(member, file)| Issue {
         severity: Severity::Warning,
         message: member.warning(&file),
@@ -249,7 +248,24 @@ pub fn undeclared_uses(
             "{file} uses {what}, but the manifest does not declare \"network\": true: finch's sandbox will refuse it every connection (declare it, or a user runs `finch sandbox grant <id> network`)"
         )));
     }
+    // Programs run in the workspace get the warning that names it, not the general one.
+    let mut in_workspace = false;
     if !declared.shell
+        && declared.filesystem == super::confine::Filesystem::None
+        && let Some((file, what)) = first(&|t| {
+            WORKSPACE_USE
+                .is_match(t)
+                .then(|| imports(t, SHELL_MODULES))
+                .flatten()
+        })
+    {
+        out.push(warn(format!(
+            "{file} runs programs ({what}) in the workspace, but the manifest declares filesystem: \"none\" and no \"shell\": true: finch's sandbox lets neither node nor its programs see the workspace (declare \"shell\": true, which lets its programs work in the workspace as an approved Bash call does, or a user runs `finch sandbox grant <id> shell`)"
+        )));
+        in_workspace = true;
+    }
+    if !declared.shell
+        && !in_workspace
         && let Some((file, what)) = first(&|t| imports(t, SHELL_MODULES))
     {
         out.push(warn(format!(
@@ -268,6 +284,16 @@ pub fn undeclared_uses(
             "{file} loads {what} and writes under storagePath, but the manifest does not declare \"shell\": true: finch's sandbox maps nothing it wrote as code, so a library it downloads will not load (one shipped in the package does; or a user runs `finch sandbox grant <id> shell`)"
         )));
     }
+    if let Some((file, what)) = sources.iter().find_map(|(file, t, code)| {
+        (PACKAGE_DIR.is_match(code) && !t.contains("storagePath"))
+            .then(|| FS_WRITE.captures(code).map(|c| c[1].to_string()))
+            .flatten()
+            .map(|what| (file.clone(), what))
+    }) {
+        out.push(warn(format!(
+            "{file} writes files ({what}) beside its own code (__dirname, import.meta): finch keeps the package directory read-only whatever the manifest declares; write under ctx.storagePath"
+        )));
+    }
     if declared.filesystem != super::confine::Filesystem::ReadWrite
         && let Some((file, what)) = first(&|t| {
             (!t.contains("storagePath") && !t.contains("tmpdir"))
@@ -281,6 +307,60 @@ pub fn undeclared_uses(
         )));
     }
     out
+}
+
+/// Programs that download what they run before running it.
+const DOWNLOADERS: &[&str] = &["npx", "uvx", "bunx", "pnpx", "pipx", "dlx"];
+
+static WORKSPACE_USE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\bworkspace\b|\bcwd\s*:|['\x22]-C['\x22]")
+        .unwrap_or_else(|e| unreachable!("static regex: {e}"))
+});
+static PACKAGE_DIR: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b__dirname\b|\bimport\.meta\.(?:url|dirname|filename)\b")
+        .unwrap_or_else(|e| unreachable!("static regex: {e}"))
+});
+
+/// Warnings for the MCP servers a package contributes whose command downloads what it runs
+/// (`npx -y pkg`, `uvx pkg`) while the manifest does not declare the network: such a server
+/// runs confined as its mini tool, and its download fails.
+pub fn downloading_servers(
+    declared: &super::confine::Declared,
+    contributes: Option<&serde_json::Value>,
+) -> Vec<Issue> {
+    if declared.network {
+        return Vec::new();
+    }
+    let servers = contributes
+        .and_then(|c| c.get("mcpServers"))
+        .and_then(serde_json::Value::as_array);
+    servers
+        .into_iter()
+        .flatten()
+        .filter_map(|entry| {
+            let command = entry.get("command")?.as_str()?;
+            let program = Path::new(command).file_name()?.to_str()?;
+            let args: Vec<&str> = entry
+                .get("args")
+                .and_then(serde_json::Value::as_array)
+                .map(|a| a.iter().filter_map(serde_json::Value::as_str).collect())
+                .unwrap_or_default();
+            let downloads = DOWNLOADERS.contains(&program)
+                || (matches!(program, "pnpm" | "yarn" | "bun") && args.first() == Some(&"dlx"))
+                || (program == "bun" && args.first() == Some(&"x"));
+            downloads.then(|| {
+                let name = entry.get("name").and_then(serde_json::Value::as_str).unwrap_or("?");
+                let line = std::iter::once(command).chain(args).collect::<Vec<_>>().join(" ");
+                Issue {
+                    severity: Severity::Warning,
+                    message: format!(
+                        "contributes.mcpServers \"{name}\" runs `{line}`, which downloads what it runs, but the manifest does not declare \"network\": true: the server runs confined as the mini tool and its download will fail (declare it, or a user runs `finch sandbox grant <id> network`)"
+                    ),
+                    official: None,
+                }
+            })
+        })
+        .collect()
 }
 
 fn import_problems(text: &str, file: &str, severity: Severity) -> Vec<Issue> {
@@ -669,6 +749,69 @@ mod tests {
             warnings[0]
                 .message
                 .starts_with("dist/d.js loads native code (.node)")
+        );
+    }
+
+    #[test]
+    fn under_declarations_of_issue_39_are_warned() {
+        use crate::minitool::confine::Declared;
+        use serde_json::json;
+        let perms = |v: serde_json::Value| Declared::from_permissions(v.as_object());
+        let sources = |pairs: &[(&str, &str)]| -> Vec<(String, String, String)> {
+            pairs
+                .iter()
+                .map(|(f, t)| (f.to_string(), strip_comments(t), code_only(t)))
+                .collect()
+        };
+        let messages =
+            |issues: Vec<Issue>| -> Vec<String> { issues.into_iter().map(|i| i.message).collect() };
+        // Programs in the workspace with filesystem none and no shell.
+        let git = sources(&[(
+            "dist/git.js",
+            "import { execFileSync } from 'node:child_process';
+execFileSync('git', ['-C', ctx.workspace.rootPath, 'status']);",
+        )]);
+        let none = messages(undeclared_uses(&perms(json!({"filesystem": "none"})), &git));
+        assert!(
+            none.iter().any(|m| m.starts_with("dist/git.js runs programs (node:child_process) in the workspace, but the manifest declares filesystem: \"none\" and no \"shell\": true")),
+            "{none:?}"
+        );
+        assert!(
+            undeclared_uses(&perms(json!({"filesystem": "none", "shell": true})), &git).is_empty()
+        );
+        // Writes beside its own code, whatever it declares.
+        let beside = sources(&[(
+            "dist/cache.js",
+            "const here = path.dirname(fileURLToPath(import.meta.url));
+fs.writeFileSync(path.join(here, 'cache.json'), s);",
+        )]);
+        let all = perms(json!({"filesystem": "readwrite", "shell": true, "network": true}));
+        assert_eq!(
+            messages(undeclared_uses(&all, &beside)),
+            [
+                "dist/cache.js writes files (writeFileSync) beside its own code (__dirname, import.meta): finch keeps the package directory read-only whatever the manifest declares; write under ctx.storagePath"
+            ]
+        );
+        let storage = sources(&[(
+            "dist/ok.js",
+            "const here = __dirname;
+fs.writeFileSync(path.join(ctx.storagePath, 'a'), s);",
+        )]);
+        assert!(undeclared_uses(&all, &storage).is_empty());
+        // Contributed servers that download without the network.
+        let contributes = json!({"mcpServers": [
+            {"name": "tavily", "command": "npx", "args": ["-y", "tavily-mcp@latest"]},
+            {"name": "py", "command": "/usr/local/bin/uvx", "args": ["srv"]},
+            {"name": "dlx", "command": "pnpm", "args": ["dlx", "x"]},
+            {"name": "local", "command": "node", "args": ["server.js"]},
+        ]});
+        let warned = messages(downloading_servers(&perms(json!({})), Some(&contributes)));
+        assert_eq!(warned.len(), 3, "{warned:?}");
+        assert!(warned[0].starts_with("contributes.mcpServers \"tavily\" runs `npx -y tavily-mcp@latest`, which downloads what it runs, but the manifest does not declare \"network\": true"), "{warned:?}");
+        assert!(warned[1].contains("\"py\""), "{warned:?}");
+        assert!(warned[2].contains("\"dlx\""), "{warned:?}");
+        assert!(
+            downloading_servers(&perms(json!({"network": true})), Some(&contributes)).is_empty()
         );
     }
 

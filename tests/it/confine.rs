@@ -309,7 +309,17 @@ fn a_mini_tool_that_declares_nothing_can_do_nothing_through_serve_mcp() {
 fn each_declared_permission_allows_exactly_that_one_thing() {
     let cases: &[(Value, &[&str])] = &[
         (json!({"network": true}), &["tcp", "dns"]),
-        (json!({"shell": true}), &["sh", "dlopen", "runStored"]),
+        // shell works in the workspace as approved Bash does (issue 39).
+        (
+            json!({"shell": true}),
+            &[
+                "sh",
+                "dlopen",
+                "runStored",
+                "readWorkspace",
+                "writeWorkspace",
+            ],
+        ),
         (json!({"filesystem": "read"}), &["readWorkspace"]),
         // `write` is the older spelling of `readwrite`.
         (
@@ -530,45 +540,7 @@ fn minitools_off_runs_them_as_before_and_status_says_so() {
 
 /// A minimal MCP stdio server (newline-delimited JSON-RPC) with two tools: `write` a file and
 /// `connect` to a TCP port on 127.0.0.1; each answers what happened.
-const WALLED_SERVER: &str = r#"import fs from "node:fs";
-import net from "node:net";
-import readline from "node:readline";
-const send = (m) => process.stdout.write(JSON.stringify(m) + "\n");
-const object = (props) => ({ type: "object", properties: props });
-const tools = [
-  { name: "write", description: "Writes a file", inputSchema: object({ path: { type: "string" } }) },
-  { name: "connect", description: "Connects to a port", inputSchema: object({ port: { type: "number" } }) },
-];
-readline.createInterface({ input: process.stdin }).on("line", async (line) => {
-  const m = JSON.parse(line);
-  if (m.id === undefined) return;
-  const answer = (result) => send({ jsonrpc: "2.0", id: m.id, result });
-  if (m.method === "initialize") {
-    return answer({ protocolVersion: m.params.protocolVersion, capabilities: { tools: {} },
-                    serverInfo: { name: "walled", version: "1.0.0" } });
-  }
-  if (m.method === "tools/list") return answer({ tools });
-  if (m.method === "tools/call") {
-    const a = m.params.arguments || {};
-    const reply = (text, isError) => answer({ content: [{ type: "text", text }], isError });
-    try {
-      if (m.params.name === "write") {
-        fs.writeFileSync(a.path, "written by the server\n");
-        return reply("wrote", false);
-      }
-      await new Promise((resolve, reject) => {
-        const socket = net.connect(a.port, "127.0.0.1");
-        socket.on("connect", () => { socket.end(); resolve(); });
-        socket.on("error", reject);
-      });
-      return reply("connected", false);
-    } catch (err) {
-      return reply(`${err.code} ${err.message}`, true);
-    }
-  }
-  send({ jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "no such method" } });
-});
-"#;
+pub(crate) const WALLED_SERVER: &str = include_str!("fixtures/mcp_server.mjs");
 
 #[test]
 fn an_mcp_server_with_a_sandbox_entry_starts_confined() {

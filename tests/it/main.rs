@@ -15,6 +15,7 @@ mod completions;
 mod confine;
 mod console;
 mod doctor;
+mod doors;
 mod escalation;
 mod escape;
 mod everyday;

@@ -76,7 +76,19 @@ pub(crate) fn python_entry(name: &str, extra: &[&str]) -> Value {
     json!({"name": name, "command": python(), "args": args})
 }
 
+/// Writes `servers.json` as a person would edit it, and approves each entry by name (`finch mcp
+/// trust`), so that it starts; an entry finch cannot read stays unapproved.
 pub(crate) fn write_servers(ctx: &TestContext, doc: &Value) -> PathBuf {
+    let path = plant_servers(ctx, doc);
+    let names = doc["servers"].as_array().into_iter().flatten();
+    for name in names.filter_map(|s| s["name"].as_str()) {
+        ctx.run(&["mcp", "trust", name]);
+    }
+    path
+}
+
+/// Writes `servers.json` as another program would: no entry is approved.
+pub(crate) fn plant_servers(ctx: &TestContext, doc: &Value) -> PathBuf {
     let path = ctx.runtime.join("extension-data/mcp/servers.json");
     std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
     std::fs::write(&path, serde_json::to_string_pretty(doc).expect("json")).expect("write");

@@ -494,20 +494,33 @@ fn a_tool_call_of_a_server_a_mini_tool_registers_starts_that_mini_tool_and_serve
     let ctx = TestContext::new();
     patient(&ctx);
     let marker = ctx.base().join("hang.pid");
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/test_server.py");
-    let entry = json!({"name": "reg", "command": crate::mcp_bridge::python(), "args": [script]});
+    // The server ships in the package and is registered from where the package is
+    // installed, as a real one does: a server a mini tool registers runs confined as the mini
+    // tool, which reads its own package (issue 39).
+    let dir = ctx.base().join("src/registrar");
+    let python = json!(crate::mcp_bridge::python());
     let registrar = MiniTool::new("registrar", "1.0.0")
         .finch_field("requires", json!({"capabilities": ["mcp.client"]}))
         .entry_source(&format!(
-            "export async function activate(ctx) {{\n  const mcp = ctx.capabilities.get(\"mcp.client\");\n  const r = await mcp.registerServer({entry});\n  if (!r.ok) throw new Error(r.error);\n}}\n"
-        ));
-    let dir = ctx.base().join("src/registrar");
+            "import path from \"node:path\";\nexport async function activate(ctx) {{\n  const mcp = ctx.capabilities.get(\"mcp.client\");\n  const script = path.join(ctx.minitool.extensionPath, \"test_server.py\");\n  const r = await mcp.registerServer({{name: \"reg\", command: {python}, args: [script]}});\n  if (!r.ok) throw new Error(r.error);\n}}\n"
+        ))
+        .file(
+            "test_server.py",
+            &std::fs::read_to_string(
+                Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/test_server.py"),
+            )
+            .unwrap(),
+        );
     registrar.write_to(&dir);
     ctx.run(&["add", &dir.display().to_string()]).success();
     ctx.run(&["enable", "registrar"]).success();
     // `reload` learns (and caches) that `reg` is the registrar's; the hanging server comes
-    // after.
-    ctx.run(&["reload"]).success();
+    // after. (Were `reg` not connected here, the call below would wait for the hanging one.)
+    let reload = ctx.run(&["reload", "--json"]);
+    reload.success();
+    let servers = reload.json()["mcpServers"].clone();
+    assert_eq!(servers[0]["name"], "reg", "{servers}");
+    assert_eq!(servers[0]["connected"], true, "{servers}");
     write_servers(&ctx, &json!({"servers": [hanging(&marker)]}));
     let echo = approved_call(&ctx, "mcp__reg__echo", json!({"message": "registered"}));
     echo.success();
@@ -545,7 +558,18 @@ fn a_tool_call_of_a_mini_tool_that_requires_mcp_client_gets_it() {
     mailer.write_to(&dir);
     ctx.run(&["add", &dir.display().to_string()]).success();
     ctx.run(&["enable", "mailer"]).success();
-    let out = approved_call(&ctx, "mailer_status", json!({}));
+    // Its callTool is the MCP tool call it is: approved as the model's own would be.
+    let out = ctx.run(&[
+        "tool",
+        "call",
+        "mailer_status",
+        "{}",
+        "--approve",
+        "mailer_status",
+        "--approve",
+        "mcp__mail__echo",
+        "--json",
+    ]);
     out.success();
     let result = out.json();
     let value = &result["structuredContent"];

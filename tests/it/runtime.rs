@@ -37,7 +37,10 @@ fn package(id: &str, entry: &str) -> MiniTool {
 fn ctx_demo() -> MiniTool {
     package("ctx-demo", "ctx_demo.mjs")
         .display_name("Ctx Demo")
-        .finch_field("permissions", json!({"secrets": ["api.*", "token"]}))
+        .finch_field(
+            "permissions",
+            json!({"secrets": ["api.*", "token"], "sessions": true}),
+        )
         .finch_field(
             "settings",
             json!({"fields": [
@@ -1536,7 +1539,9 @@ fn a_session_started_in_one_tool_call_is_completed_and_read_in_the_next() {
     ctx.write_config(&format!(
         "[agent]\ncommand = [\"sh\", \"-c\", \"while [ ! -e go ]; do sleep 0.05; done; printf 'later: %s' \\\"$0\\\"\", \"{{prompt}}\"]\n{FAST}"
     ));
-    let tool = MiniTool::new("relay", "1.0.0").entry_source(
+    let tool = MiniTool::new("relay", "1.0.0")
+        .finch_field("permissions", json!({"sessions": true}))
+        .entry_source(
         r#"export function activate(ctx) {
   ctx.tools.register({
     name: "start",

@@ -735,10 +735,8 @@ fn a_first_message_that_is_not_initialize_is_an_error() {
 fn toolsearch_activation_announces_list_changed_and_mcp_tool_cards_are_elicited() {
     let ctx = TestContext::new();
     let echo_server = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/echo_server.py");
-    let servers = ctx.runtime.join("extension-data/mcp/servers.json");
-    std::fs::create_dir_all(servers.parent().expect("parent")).expect("mkdir");
     let entry = json!({"name": "echo", "command": python(), "args": [echo_server]});
-    std::fs::write(&servers, json!({"servers": [entry]}).to_string()).expect("write servers.json");
+    crate::mcp_bridge::write_servers(&ctx, &json!({"servers": [entry]}));
     // The server connects in the background: the catalog cache lists its tools meanwhile.
     ctx.run(&["reload"]).success();
     let plan = json!({

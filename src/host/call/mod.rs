@@ -482,7 +482,7 @@ fn build_catalog(providers: &[Box<dyn Provider>]) -> (Catalog, Vec<usize>) {
 }
 
 /// A summary on one line: runs of blanks become one space, a line break shows as `⏎`.
-fn one_line(text: &str) -> String {
+pub fn one_line(text: &str) -> String {
     text.trim()
         .lines()
         .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))

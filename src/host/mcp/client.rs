@@ -41,6 +41,7 @@ use tokio::sync::{Notify, mpsc, oneshot};
 use super::config::{McpServerConfig, Origin, Transport, expand_vars};
 use crate::env::Env;
 use crate::host::cancel::Progress;
+use crate::minitool::confine::ServerConfinement;
 
 /// A running client session with one server.
 pub type Service = RunningService<RoleClient, Handler>;
@@ -155,6 +156,9 @@ impl ClientHandler for Handler {
 pub struct ConnectEnv {
     /// The environment snapshot: `PATH` to find commands, `${VAR}` values.
     pub env: Env,
+    pub homes: crate::homes::Homes,
+    /// `[sandbox]` and the rest: how a mini tool's server is confined (`confine`).
+    pub settings: crate::config::Settings,
     /// The `node` finch uses for mini tools (finch.toml, `FINCH_NODE`, `PATH`): what a server
     /// whose command is `node` runs, so mini tools and their servers share one node.
     pub node: Option<PathBuf>,
@@ -218,6 +222,12 @@ pub enum ConnectError {
         after: Duration,
         tail: Tail,
     },
+    /// A server confined as the mini tool that brings it ran into its declaration.
+    #[error("{blocked} ({error})")]
+    Blocked {
+        blocked: String,
+        error: Box<ConnectError>,
+    },
     #[error("{stage} failed: {message}{tail}")]
     Failed {
         stage: &'static str,
@@ -254,6 +264,31 @@ fn client_config() -> ClientConfig {
 /// soon as it is spawned, so that whoever drops this future midway can kill it.
 pub async fn connect(
     server: &McpServerConfig,
+    held: Option<&ServerConfinement>,
+    cx: &ConnectEnv,
+    events: Arc<Events>,
+    pgid: &AtomicI32,
+) -> Result<Connection, ConnectError> {
+    let connected = connect_to(server, held, cx, events, pgid).await;
+    // A refusal of something its mini tool does not declare is said as such, with the grant
+    // that lets it.
+    connected.map_err(|error| {
+        match held
+            .and_then(|h| h.held())
+            .and_then(|h| h.blocked_by(&error.to_string()))
+        {
+            Some(blocked) => ConnectError::Blocked {
+                blocked,
+                error: Box::new(error),
+            },
+            None => error,
+        }
+    })
+}
+
+async fn connect_to(
+    server: &McpServerConfig,
+    held: Option<&ServerConfinement>,
     cx: &ConnectEnv,
     events: Arc<Events>,
     pgid: &AtomicI32,
@@ -268,6 +303,7 @@ pub async fn connect(
         } => {
             connect_stdio(
                 server,
+                held,
                 command,
                 args,
                 env,
@@ -278,7 +314,7 @@ pub async fn connect(
             )
             .await?
         }
-        Transport::Http { url, headers } => connect_http(url, headers, cx, handler).await?,
+        Transport::Http { url, headers } => connect_http(url, headers, held, cx, handler).await?,
     };
     let version = connection
         .service
@@ -303,61 +339,10 @@ pub async fn connect(
     }
 }
 
-/// Lays a stdio server's `"sandbox"` on `cmd`: the profile over its working directory, the
-/// network as the entry says, the program's own directory readable and executable. Fails where
-/// the kernel cannot enforce the profile: the server then does not start.
-fn confine_server(
-    sandbox: super::config::ServerSandbox,
-    program: &Path,
-    cwd: &Path,
-    cx: &ConnectEnv,
-    cmd: &mut tokio::process::Command,
-) -> Result<crate::sandbox::Confinement, ConnectError> {
-    use crate::sandbox::{Access, Confinement, Places, Profile, ProfileState, Support};
-    if let ProfileState::Unavailable(why) = Support::get().profile(sandbox.profile) {
-        return Err(ConnectError::Config(format!(
-            "its \"sandbox\" ({}) cannot be enforced here: {why}",
-            sandbox.profile
-        )));
-    }
-    let home = cx.env.home_dir();
-    let protected = if sandbox.profile == Profile::WorkspaceWrite {
-        let workspace = crate::host::policy::Workspace {
-            cwd: cwd.to_path_buf(),
-            project: cwd.to_path_buf(),
-            trusted: Vec::new(),
-            home: home.clone(),
-            runtime: None,
-        };
-        crate::host::policy::protected_paths_below(cwd, &workspace)
-    } else {
-        Vec::new()
-    };
-    let places = Places {
-        roots: vec![cwd.to_path_buf()],
-        protected,
-        home,
-        path: cx.env.get_path("PATH").map(PathBuf::into_os_string),
-        extra_read: program
-            .parent()
-            .map(Path::to_path_buf)
-            .into_iter()
-            .collect(),
-        extra_write: Vec::new(),
-        network: sandbox.network,
-        unix_sockets: Vec::new(),
-    };
-    let mut access = Access::for_profile(sandbox.profile, &places);
-    access.network = sandbox.network;
-    let mut confinement =
-        Confinement::prepare(access).map_err(|e| ConnectError::Config(e.to_string()))?;
-    confinement.apply(cmd.as_std_mut());
-    Ok(confinement)
-}
-
 #[allow(clippy::too_many_arguments)]
 async fn connect_stdio(
     server: &McpServerConfig,
+    held: Option<&ServerConfinement>,
     command: &str,
     args: &[String],
     env: &std::collections::BTreeMap<String, String>,
@@ -386,18 +371,7 @@ async fn connect_stdio(
     }
     let program = resolve_program(command, cx, &cwd)?;
     let mut cmd = tokio::process::Command::new(&program);
-    cmd.args(args)
-        .current_dir(&cwd)
-        .kill_on_drop(true)
-        .env_clear();
-    for (key, value) in cx.env.iter().filter(|(k, _)| inherited_variable(k)) {
-        cmd.env(key, value);
-    }
-    for (key, value) in env {
-        let value = expand_vars(value, &cx.env)
-            .map_err(|e| ConnectError::Config(format!("env {key}: {e}")))?;
-        cmd.env(key, value);
-    }
+    cmd.args(args).current_dir(&cwd).kill_on_drop(true);
     #[cfg(unix)]
     cmd.process_group(0);
     #[cfg(target_os = "linux")]
@@ -408,9 +382,31 @@ async fn connect_stdio(
             Ok(())
         });
     }
-    let confinement = match server.sandbox {
-        Some(sandbox) => Some(confine_server(sandbox, &program, &cwd, cx, &mut cmd)?),
+    // A mini tool's server: its mini tool's environment and confinement. Else finch's
+    // minimal environment, and the entry's own `"sandbox"` when it has one.
+    let walled = match held {
+        Some(held) => super::confine::minitool_server(held, &program, env, cx, &mut cmd)?,
         None => None,
+    };
+    let confinement = match (walled, server.sandbox) {
+        (Some(walled), _) => Some(walled),
+        (None, sandbox) => {
+            cmd.env_clear();
+            for (key, value) in cx.env.iter().filter(|(k, _)| inherited_variable(k)) {
+                cmd.env(key, value);
+            }
+            for (key, value) in env {
+                let value = expand_vars(value, &cx.env)
+                    .map_err(|e| ConnectError::Config(format!("env {key}: {e}")))?;
+                cmd.env(key, value);
+            }
+            match sandbox {
+                Some(sandbox) => Some(super::confine::user_server(
+                    sandbox, &program, &cwd, cx, &mut cmd,
+                )?),
+                None => None,
+            }
+        }
     };
     let log = Log::open(&cx.log_dir, &server.normalized(), &program, args);
     let stderr = log.stderr();
@@ -458,17 +454,27 @@ async fn connect_stdio(
 async fn connect_http(
     url: &str,
     headers: &std::collections::BTreeMap<String, String>,
+    held: Option<&ServerConfinement>,
     cx: &ConnectEnv,
     handler: Handler,
 ) -> Result<Connection, ConnectError> {
     use reqwest::header::{HeaderName, HeaderValue};
-    let url = expand_vars(url, &cx.env).map_err(|e| ConnectError::Config(format!("url: {e}")))?;
+    // finch itself connects: for a mini tool's server only when the mini tool may reach the
+    // network, and with only the variables it may read.
+    let expand = |text: &str| match held {
+        Some(held) => super::confine::expand_for(held, text, cx),
+        None => expand_vars(text, &cx.env),
+    };
+    if let Some(held) = held {
+        super::confine::http_allowed(held, url)?;
+    }
+    let url = expand(url).map_err(|e| ConnectError::Config(format!("url: {e}")))?;
     let mut custom = HashMap::new();
     for (key, value) in headers {
         let name = HeaderName::from_bytes(key.trim().as_bytes())
             .map_err(|_| ConnectError::Config(format!("header {key:?} is not a header name")))?;
-        let value = expand_vars(value, &cx.env)
-            .map_err(|e| ConnectError::Config(format!("header {key}: {e}")))?;
+        let value =
+            expand(value).map_err(|e| ConnectError::Config(format!("header {key}: {e}")))?;
         // The value may be a secret: the error names the header only.
         let value = HeaderValue::from_str(&value).map_err(|_| {
             ConnectError::Config(format!(

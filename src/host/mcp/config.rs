@@ -76,8 +76,9 @@ impl Transport {
 pub enum Origin {
     /// `contributes.mcpServers` of an enabled mini tool installed at `dir`.
     MiniTool { id: String, dir: PathBuf },
-    /// Registered at run time by the mini tool `id` through the `mcp.client` capability.
-    Runtime { id: String },
+    /// Registered at run time by the mini tool `id`, whose package is at `dir`, through the
+    /// `mcp.client` capability.
+    Runtime { id: String, dir: PathBuf },
     /// The user's `servers.json`.
     User,
 }
@@ -87,7 +88,7 @@ impl Origin {
     pub fn source(&self) -> String {
         match self {
             Origin::MiniTool { id, .. } => format!("minitool:{id}"),
-            Origin::Runtime { id } => format!("runtime:{id}"),
+            Origin::Runtime { id, .. } => format!("runtime:{id}"),
             Origin::User => "user".into(),
         }
     }
@@ -95,7 +96,15 @@ impl Origin {
     /// The mini tool that contributed or registered the server, if one did.
     pub fn minitool(&self) -> Option<&str> {
         match self {
-            Origin::MiniTool { id, .. } | Origin::Runtime { id } => Some(id),
+            Origin::MiniTool { id, .. } | Origin::Runtime { id, .. } => Some(id),
+            Origin::User => None,
+        }
+    }
+
+    /// The mini tool that brings the server and its package directory, if one does.
+    pub fn package(&self) -> Option<(&str, &Path)> {
+        match self {
+            Origin::MiniTool { id, dir } | Origin::Runtime { id, dir } => Some((id, dir)),
             Origin::User => None,
         }
     }
@@ -144,6 +153,18 @@ impl ServerSandbox {
 
     pub fn to_json(self) -> Value {
         json!({"profile": self.profile.as_str(), "network": self.network})
+    }
+
+    /// As a cap on a mini tool's declaration (a mini tool's server entry only narrows).
+    pub fn narrowing(self) -> crate::minitool::confine::Narrowing {
+        use crate::minitool::confine::{Filesystem, Narrowing};
+        Narrowing {
+            filesystem: match self.profile {
+                crate::sandbox::Profile::ReadOnly => Filesystem::Read,
+                crate::sandbox::Profile::WorkspaceWrite => Filesystem::ReadWrite,
+            },
+            network: self.network,
+        }
     }
 }
 
@@ -282,6 +303,40 @@ impl McpServerConfig {
         normalize_name(&self.name)
     }
 
+    /// `stdio: npx -y pkg` or `http: https://…`: what the entry runs or reaches, for a person.
+    pub fn reach(&self) -> String {
+        match &self.transport {
+            Transport::Stdio { command, args, .. } => {
+                let words: Vec<&str> = std::iter::once(command.as_str())
+                    .chain(args.iter().map(String::as_str))
+                    .collect();
+                format!(
+                    "stdio: {}",
+                    shlex::try_join(words.iter().copied()).unwrap_or_else(|_| words.join(" "))
+                )
+            }
+            Transport::Http { url, .. } => format!("http: {url}"),
+        }
+    }
+
+    /// How the server is held when a mini tool brings it: confined as that mini tool, its
+    /// `"sandbox"` only narrowing (`minitool::confine::ServerConfinement`). `None` for a server
+    /// of the user's own (its `"sandbox"` entry, when it has one, is opt-in).
+    pub fn confinement(
+        &self,
+        homes: &Homes,
+        settings: &crate::config::Settings,
+    ) -> Option<crate::minitool::confine::ServerConfinement> {
+        let (id, dir) = self.origin.package()?;
+        Some(crate::minitool::confine::ServerConfinement::of(
+            homes,
+            settings,
+            id,
+            dir,
+            self.sandbox.map(ServerSandbox::narrowing),
+        ))
+    }
+
     /// Who the server's tools belong to: the mini tool that contributed or registered it, else
     /// (a server of the user's own) the server itself, by its name.
     pub fn owner(&self) -> String {
@@ -319,6 +374,9 @@ pub struct Problem {
 pub struct Resolved {
     pub servers: Vec<McpServerConfig>,
     pub problems: Vec<Problem>,
+    /// Entries of the user's `servers.json` that no person approved as they are now
+    /// (`trust`): they do not start.
+    pub waiting: Vec<McpServerConfig>,
 }
 
 /// Merges the three sources of SPEC §9.2. `runtime` holds the servers mini tools registered
@@ -327,8 +385,26 @@ pub fn resolve(homes: &Homes, runtime: Vec<McpServerConfig>) -> Resolved {
     let mut problems = Vec::new();
     let mut ordered = minitool_servers(homes, &mut problems);
     ordered.extend(runtime);
-    match UserServers::load(&homes.mcp_servers_json()) {
-        Ok(file) => ordered.extend(file.servers(&mut problems)),
+    let file = homes.mcp_servers_json();
+    let approved = super::trust::list(&homes.runtime).unwrap_or_else(|e| {
+        problems.push(Problem {
+            name: None,
+            source: Origin::User.source(),
+            message: format!("{e}; every servers.json entry waits for a person until it is fixed"),
+        });
+        Vec::new()
+    });
+    let mut waiting = Vec::new();
+    match UserServers::load(&file) {
+        Ok(list) => {
+            for server in list.servers(&mut problems) {
+                if super::trust::is_approved(&approved, &file, &server) {
+                    ordered.push(server);
+                } else {
+                    waiting.push(server);
+                }
+            }
+        }
         Err(e) => problems.push(Problem {
             name: None,
             source: Origin::User.source(),
@@ -342,6 +418,7 @@ pub fn resolve(homes: &Homes, runtime: Vec<McpServerConfig>) -> Resolved {
     Resolved {
         servers: merged.into_values().collect(),
         problems,
+        waiting,
     }
 }
 
@@ -405,6 +482,20 @@ fn is_metadata_only(entry: &Value) -> bool {
 /// `{` is kept as it is. An unset variable without a default is an error naming it: a header
 /// sent without its token would only fail later, less clearly.
 pub fn expand_vars(text: &str, env: &Env) -> Result<String, String> {
+    expand_with(
+        text,
+        |var| env.get(var),
+        |var| format!("${{{var}}} is not set in the environment"),
+    )
+}
+
+/// `expand_vars` over what `lookup` finds; `missing` words the error of a variable it does not
+/// (a mini tool's server sees only the variables its mini tool may, `host::mcp::confine`).
+pub fn expand_with(
+    text: &str,
+    lookup: impl Fn(&str) -> Option<String>,
+    missing: impl Fn(&str) -> String,
+) -> Result<String, String> {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(at) = rest.find("${") {
@@ -420,10 +511,10 @@ pub fn expand_vars(text: &str, env: &Env) -> Result<String, String> {
             Some((v, d)) => (v, Some(d)),
             None => (inner, None),
         };
-        match (env.get(var), default) {
+        match (lookup(var).filter(|v| !v.is_empty()), default) {
             (Some(value), _) => out.push_str(&value),
             (None, Some(d)) => out.push_str(d),
-            (None, None) => return Err(format!("${{{var}}} is not set in the environment")),
+            (None, None) => return Err(missing(var)),
         }
         rest = &after[end + 1..];
     }

@@ -43,6 +43,8 @@
 
 pub mod client;
 pub mod config;
+mod confine;
+pub mod trust;
 
 use std::path::Path;
 use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
@@ -57,6 +59,7 @@ use super::catalog::{Exposure, ToolDef, ToolSpec};
 use super::output::{Content, ToolOutput};
 use super::tool::{Layer, Risk};
 use super::{CallCx, HostEnv, JobCx, Provider, Started, cancel, naming};
+use crate::minitool::confine::ServerConfinement;
 use client::{CallError, ConnectEnv, ConnectError, Connection, Events, RemoteTool};
 pub use config::{McpServerConfig, Origin, Problem, Transport, normalize_name};
 
@@ -111,6 +114,8 @@ struct Known {
 /// One configured server, shared by the bridge, its supervisor and `McpHandle`s.
 struct Server {
     config: McpServerConfig,
+    /// How it is held when a mini tool brings it (`McpServerConfig::confinement`).
+    held: Option<ServerConfinement>,
     link: watch::Sender<Link>,
     known: Mutex<Known>,
     events: Arc<Events>,
@@ -145,10 +150,14 @@ impl Server {
 #[derive(Debug, Clone)]
 pub struct ServerStatus {
     pub config: McpServerConfig,
+    /// How it is held when a mini tool brings it: confined as that mini tool.
+    pub held: Option<ServerConfinement>,
     /// The tools it listed; `None` when it could not be reached (or is still connecting).
     pub tools: Option<Vec<RemoteTool>>,
     /// Why it could not be reached (or why it is disconnected now).
     pub error: Option<String>,
+    /// A `servers.json` entry that waits for a person's approval (`trust`).
+    pub waiting: bool,
 }
 
 impl ServerStatus {
@@ -170,6 +179,8 @@ fn status_of(server: &Server) -> ServerStatus {
     };
     ServerStatus {
         config: server.config.clone(),
+        held: server.held.clone(),
+        waiting: false,
         tools: known
             .failure
             .is_none()
@@ -201,6 +212,8 @@ pub struct McpBridge {
     runtime: Option<tokio::runtime::Runtime>,
     servers: Vec<Arc<Server>>,
     problems: Vec<Problem>,
+    /// `servers.json` entries no person approved as they are (`trust`): not started.
+    waiting: Vec<McpServerConfig>,
     call_timeout: Duration,
     shutdown: watch::Sender<bool>,
     supervisors: Vec<tokio::task::JoinHandle<()>>,
@@ -226,11 +239,14 @@ impl McpBridge {
         let mut resolved = config::resolve(&env.homes, runtime);
         if let Some(only) = &options.only {
             resolved.servers.retain(|s| &s.normalized() == only);
+            resolved.waiting.retain(|s| &s.normalized() == only);
             resolved
                 .problems
                 .retain(|p| p.name.as_deref().map(normalize_name).as_ref() == Some(only));
         }
-        McpBridge::launch(env, cwd, resolved.servers, resolved.problems, options)
+        let mut bridge = McpBridge::launch(env, cwd, resolved.servers, resolved.problems, options);
+        bridge.waiting = resolved.waiting;
+        bridge
     }
 
     /// Connects to exactly these servers (`finch mcp tools` connects to one) and waits for
@@ -257,6 +273,7 @@ impl McpBridge {
             runtime: None,
             servers: Vec::new(),
             problems: Vec::new(),
+            waiting: Vec::new(),
             call_timeout: settings.call_timeout,
             shutdown,
             supervisors: Vec::new(),
@@ -287,6 +304,8 @@ impl McpBridge {
         };
         let cx = Arc::new(ConnectEnv {
             env: env.env.clone(),
+            homes: env.homes.clone(),
+            settings: env.settings.clone(),
             node: crate::node::find_node(&env.settings, &env.env).map(|(p, _)| p),
             log_dir: env.homes.logs_dir().join("mcp"),
             cwd: cwd.to_path_buf(),
@@ -296,7 +315,9 @@ impl McpBridge {
         let cached = options.background.unwrap_or_default();
         for config in servers {
             let source = format!("mcp:{}", config.normalized());
+            let held = config.confinement(&env.homes, &env.settings);
             let server = Arc::new(Server {
+                held,
                 known: Mutex::new(Known {
                     cached: cached
                         .iter()
@@ -342,7 +363,21 @@ impl McpBridge {
     /// Every configured server: its tools, or why it cannot be used (or that it is still
     /// connecting).
     pub fn statuses(&self) -> Vec<ServerStatus> {
-        self.servers.iter().map(|s| status_of(s)).collect()
+        let waiting = self.waiting.iter().map(|config| ServerStatus {
+            config: config.clone(),
+            held: None,
+            tools: None,
+            error: Some(format!(
+                "not started: this servers.json entry was added or changed by something other than finch, and no person approved it as it is; `finch mcp trust {}` approves it",
+                config.name
+            )),
+            waiting: true,
+        });
+        self.servers
+            .iter()
+            .map(|s| status_of(s))
+            .chain(waiting)
+            .collect()
     }
 
     /// Entries and files that could not be used (left out, with the reason).
@@ -409,8 +444,14 @@ impl Supervisor {
         let server = self.server.clone();
         let cx = self.cx.clone();
         let work = async {
-            let connection =
-                client::connect(&server.config, &cx, server.events.clone(), &pgid).await?;
+            let connection = client::connect(
+                &server.config,
+                server.held.as_ref(),
+                &cx,
+                server.events.clone(),
+                &pgid,
+            )
+            .await?;
             match client::list_tools(connection.service.peer(), cx.timeout).await {
                 Ok(tools) => Ok((connection, tools)),
                 Err(e) => {
@@ -881,7 +922,7 @@ fn call_server(
         ));
     };
     match outcome {
-        Ok(Ok(result)) => output_from_result(&result),
+        Ok(Ok(result)) => explained(server, output_from_result(&result)),
         Ok(Err(Link::Reconnecting { attempt, error })) => ToolOutput::error(format!(
             "`{name}` was not run: MCP server `{server_name}` is disconnected ({error}); finch is reconnecting (try {attempt} of {RECONNECT_TRIES}). Try again in a few seconds."
         )),
@@ -895,6 +936,18 @@ fn call_server(
         )),
         Err(e) => ToolOutput::error(format!("MCP server `{server_name}`, tool `{raw}`: {e}")),
     }
+}
+
+/// A failed call of a server a mini tool brings, led by the declaration it ran into when its
+/// text shows a kernel refusal (`minitool::confine::Held`).
+fn explained(server: &Server, mut output: ToolOutput) -> ToolOutput {
+    let held = server.held.as_ref().and_then(ServerConfinement::held);
+    if let (true, Some(held)) = (output.is_error, held)
+        && let Some(blocked) = held.blocked_by(&output.text_content())
+    {
+        output.content.insert(0, Content::Text(blocked));
+    }
+    output
 }
 
 /// The catalog entry of one server tool.

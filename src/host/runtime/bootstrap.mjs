@@ -106,9 +106,21 @@ function errorFromHost(error) {
   return err;
 }
 
+// An error's message with its causes (undici's `fetch failed` says what failed only in
+// `cause`: `connect EPERM 127.0.0.1:80`), so the host can name what the kernel refused.
+function withCauses(err) {
+  let text = err.message || String(err);
+  let cause = err.cause;
+  for (let depth = 0; cause && depth < 4; depth++, cause = cause.cause) {
+    const said = cause instanceof Error ? `${cause.code ? cause.code + " " : ""}${cause.message}` : String(cause);
+    if (said && !text.includes(said)) text += ` (cause: ${said})`;
+  }
+  return text;
+}
+
 function toRpcError(err) {
   if (err instanceof Error) {
-    return { code: -32000, message: err.message || String(err), data: { name: err.name, stack: err.stack } };
+    return { code: -32000, message: withCauses(err), data: { name: err.name, stack: err.stack } };
   }
   return { code: -32000, message: typeof err === "string" ? err : `threw ${safeJson(err)}` };
 }

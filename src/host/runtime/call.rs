@@ -358,6 +358,9 @@ impl Inner {
                 }));
             }
             MainMsg::Unseen(view) => state.unseen.push(view),
+            MainMsg::Permit { card, then } => {
+                (cx.on_host)(Box::new(move |prompter| then(prompter.card(&card))));
+            }
         }
         None
     }
@@ -422,7 +425,7 @@ impl Inner {
                 let mut output = output_from(value);
                 // An error it returned (rather than threw) is explained the same way.
                 if output.is_error
-                    && let crate::minitool::confine::Mode::Enforced(declared) = &inst.sandbox
+                    && let Some(held) = inst.held()
                 {
                     let text: Vec<&str> = output
                         .content
@@ -432,9 +435,7 @@ impl Inner {
                             _ => None,
                         })
                         .collect();
-                    if let Some(blocked) =
-                        crate::minitool::confine::blocked_by(&inst.id, declared, &text.join("\n"))
-                    {
+                    if let Some(blocked) = held.blocked_by(&text.join("\n")) {
                         output.content.insert(0, Content::Text(blocked));
                     }
                 }

@@ -15,6 +15,9 @@ pub(super) struct ConfineEnv {
     /// `[sandbox] read`.
     pub(super) extra_read: Vec<PathBuf>,
     pub(super) home: Option<PathBuf>,
+    /// Where an approved Bash call runs, and so an agent a mini tool's session starts
+    /// (`sessions`).
+    pub(super) agent: crate::sandbox::Confine,
 }
 
 impl Inner {
@@ -33,7 +36,7 @@ impl Inner {
             .iter()
             .flat_map(|s| std::iter::once(s.cwd.clone()).chain(s.trusted.iter().cloned()))
             .collect();
-        let protected = match (&session, declared.filesystem) {
+        let protected = match (&session, declared.workspace()) {
             (Some(s), confine::Filesystem::ReadWrite) => {
                 let workspace = crate::host::policy::Workspace {
                     cwd: s.cwd.clone(),
@@ -59,7 +62,7 @@ impl Inner {
             node,
             package: &inst.dir,
             storage: &inst.storage.dir,
-            bootstrap,
+            bootstrap: Some(bootstrap),
             roots,
             protected,
             home: ce.home.clone(),

@@ -43,6 +43,9 @@ pub(crate) struct Instance {
     /// (`minitool::confine`).
     pub declared: crate::minitool::confine::Declared,
     pub sandbox: crate::minitool::confine::Mode,
+    /// It may start agent sessions (`ctx.sessions`): `permissions.sessions`, or a person's
+    /// `finch sandbox grant <id> sessions`.
+    pub sessions: bool,
     /// The confinement of the running process (its private TMPDIR lives as long as this).
     pub(super) confinement: Mutex<Option<crate::sandbox::Confinement>>,
     pub(super) state: Mutex<InstanceState>,
@@ -106,15 +109,27 @@ impl Instance {
         }
     }
 
-    /// A mini tool's error, led by the declaration it ran into when the kernel refused it
-    /// something ("blocked: finch-x declares network: false (…)", `minitool::confine::explain`).
-    pub(super) fn explain(&self, message: &str) -> String {
+    /// How the kernel holds it, when it does (`minitool::confine::Held`, which words its
+    /// refusals).
+    pub(super) fn held(&self) -> Option<crate::minitool::confine::Held<'_>> {
         match &self.sandbox {
             crate::minitool::confine::Mode::Enforced(declared) => {
-                crate::minitool::confine::explain(&self.id, declared, message)
-                    .unwrap_or_else(|| message.to_string())
+                Some(crate::minitool::confine::Held {
+                    id: &self.id,
+                    declared: *declared,
+                    package: &self.dir,
+                })
             }
-            _ => message.to_string(),
+            _ => None,
+        }
+    }
+
+    /// A mini tool's error, led by what forbade it when the kernel refused it something
+    /// ("blocked: finch-x declares network: false; … (…)").
+    pub(super) fn explain(&self, message: &str) -> String {
+        match self.held() {
+            Some(held) => held.explain(message),
+            None => message.to_string(),
         }
     }
 
@@ -317,6 +332,11 @@ pub(super) fn build(
     Instance {
         declared: crate::minitool::confine::Declared::from_permissions(permissions).with(&grant),
         sandbox: crate::minitool::confine::Mode::of(homes, settings, &id, permissions),
+        sessions: grant.sessions
+            || permissions
+                .and_then(|p| p.get("sessions"))
+                .and_then(Value::as_bool)
+                == Some(true),
         confinement: Mutex::new(None),
         display_name: m.display_name(),
         version: m.version.clone(),

@@ -21,6 +21,7 @@ use super::{
     storage,
 };
 use crate::host::catalog::ToolDef;
+use crate::host::prompt::CardAnswer;
 
 impl Inner {
     pub(crate) fn emit(&self, event: RuntimeEvent) {
@@ -165,6 +166,7 @@ impl Inner {
                     from.reply(id, Ok(Value::Null));
                 }
                 Ok(MainMsg::Progress(_) | MainMsg::Cancelled | MainMsg::Unseen(_)) => {}
+                Ok(MainMsg::Permit { then, .. }) => then(CardAnswer::Unavailable),
                 Err(RecvTimeoutError::Timeout) => {
                     let now = Instant::now();
                     let expired: Vec<u64> = waiting
@@ -533,6 +535,7 @@ impl Inner {
                 }
                 Ok(MainMsg::Show { from, id, .. }) => from.reply(id, Ok(Value::Null)),
                 Ok(MainMsg::Progress(_) | MainMsg::Cancelled | MainMsg::Unseen(_)) => {}
+                Ok(MainMsg::Permit { then, .. }) => then(CardAnswer::Unavailable),
                 Err(_) => break,
             }
         }

@@ -6,11 +6,15 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use super::rpc::{Conn, RpcError, RpcResult};
+use super::rpc::{Conn, MainMsg, RpcError, RpcResult};
 use super::{
     Inner, Instance, MCP_CLIENT_CAPABILITY, McpRegistration, RuntimeEvent, lock,
     normalize_server_name,
 };
+use crate::host::naming;
+use crate::host::policy::{Decision, ToolCall};
+use crate::host::prompt::{Card, CardAnswer};
+use crate::host::tool::{Layer, ToolRef};
 
 /// The methods of the host's `mcp.client`, those of the official MCP Client mini tool.
 const MCP_CLIENT_METHODS: &str = "registerServer, unregisterServer, listServers, getServerStatuses, listTools, callTool, connectServer, disconnectServerOAuth";
@@ -18,8 +22,9 @@ const MCP_CLIENT_METHODS: &str = "registerServer, unregisterServer, listServers,
 /// The host's own `mcp.client` capability, with the provider surface of the official MCP
 /// Client mini tool: runtime server registrations (SPEC §9.2), and — through the handle on
 /// finch's own bridge (`set_mcp_bridge`) — statuses, tool lists and calls. `None` when a call
-/// answers later (`callTool`). Calls made this way do not pass the permission gateway: the
-/// mini tool's own tool call that makes them did.
+/// answers later (`callTool`). `callTool` is the MCP tool call it is (issue 39, SPEC §8.3):
+/// through the permission gateway, with a card naming the mini tool that makes it (`gate`);
+/// `listTools` and the statuses read and run nothing, and stay free.
 pub(super) fn mcp_client(
     inner: &Arc<Inner>,
     inst: &Instance,
@@ -91,10 +96,36 @@ pub(super) fn mcp_client(
             let Some(bridge) = bridge else {
                 return Some(Err(no_bridge()));
             };
+            let name = naming::mcp_tool(&server, &tool);
             let to = conn.clone();
-            bridge.call_tool(&server, &tool, arguments, move |result| {
-                to.reply(id, result.map_err(RpcError::refused));
-            });
+            let call = move |bridge: crate::host::mcp::McpHandle, to: Arc<Conn>, id: Value| {
+                bridge.call_tool(&server, &tool, arguments, move |result| {
+                    to.reply(id, result.map_err(RpcError::refused));
+                });
+            };
+            match gate(inner, inst, &name, &arg(2)) {
+                Gate::Allowed => call(bridge, to, id),
+                Gate::Refused(why) => return Some(Err(RpcError::refused(why))),
+                Gate::Ask(card, route) => {
+                    let (who, asked) = (inst.id.clone(), name.clone());
+                    let reason = card.reason.clone();
+                    let then = Box::new(move |answer: CardAnswer| {
+                        if answer.allows() {
+                            call(bridge, to, id);
+                        } else {
+                            let why = refusal(&who, &asked, &reason, &answer);
+                            to.reply(id, Err(RpcError::refused(why)));
+                        }
+                    });
+                    let card = *card;
+                    if let Err(unsent) = route.send(MainMsg::Permit { card, then }) {
+                        // The call ended meanwhile: nobody to ask.
+                        if let MainMsg::Permit { then, .. } = unsent.0 {
+                            then(CardAnswer::Unavailable);
+                        }
+                    }
+                }
+            }
             return None;
         }
         "connectServer" => server_arg().and_then(|server| {
@@ -113,6 +144,115 @@ pub(super) fn mcp_client(
         ))),
     };
     Some(answer)
+}
+
+/// What the gateway says of an MCP tool call a mini tool makes.
+enum Gate {
+    Allowed,
+    Refused(String),
+    /// Show this card to the person of the call that runs now (its route).
+    Ask(Box<Card>, std::sync::mpsc::Sender<MainMsg>),
+}
+
+/// The permission gateway for `mcp.client.callTool(server, tool, args)` made by `inst`, as
+/// for the model's own call of `name` (`mcp__<server>__<tool>`): the host's rules and mode
+/// (`policy::decide`; an MCP tool always takes a card unless a rule decides), `--approve`, and
+/// otherwise a card shown to the person of the mini tool's call that runs now. Made in
+/// `activate()` or from a timer, with no call running, nobody can be asked: refused.
+fn gate(inner: &Inner, inst: &Instance, name: &str, args: &Value) -> Gate {
+    let session = lock(&inner.session).clone();
+    let (mode, approve) = session
+        .as_ref()
+        .map_or((Default::default(), Vec::new()), |s| {
+            (s.mode, s.approve.clone())
+        });
+    let workspace = crate::host::policy::Workspace {
+        cwd: session.as_ref().map(|s| s.cwd.clone()).unwrap_or_default(),
+        project: session
+            .as_ref()
+            .map(|s| s.project.clone())
+            .unwrap_or_default(),
+        trusted: session
+            .as_ref()
+            .map(|s| s.trusted.clone())
+            .unwrap_or_default(),
+        home: inner.confine_env.home.clone(),
+        runtime: Some(inner.homes.runtime.clone()),
+    };
+    let args = if args.is_object() {
+        args.clone()
+    } else {
+        json!({})
+    };
+    let server = name
+        .strip_prefix("mcp__")
+        .and_then(|rest| rest.split("__").next())
+        .unwrap_or_default()
+        .to_string();
+    let facts = crate::host::policy::probe(name, &args, &workspace);
+    let call = ToolCall {
+        tool: ToolRef {
+            name,
+            layer: Layer::Mcp,
+            owner: Some(&server),
+            risk: None,
+        },
+        args: &args,
+        workspace: &workspace,
+        facts: &facts,
+        wall: crate::host::policy::Wall::Holds,
+    };
+    let verdict = crate::host::policy::decide(&call, mode, &lock(&inner.rules));
+    let who = &inst.id;
+    match verdict.decision {
+        Decision::Allow => Gate::Allowed,
+        Decision::Deny => Gate::Refused(format!(
+            "Permission denied: {who} wanted to call {name} through mcp.client, which was not run. {}",
+            verdict.reason
+        )),
+        Decision::Ask if approve.iter().any(|a| a == name) => Gate::Allowed,
+        Decision::Ask => {
+            let card = Card {
+                tool: name.to_string(),
+                title: format!("{who} wants to call {name}"),
+                layer: Layer::Mcp.as_str(),
+                owner: Some(server.clone()),
+                risk: verdict.risk,
+                summary: crate::host::call::one_line(&args.to_string()),
+                session_scope: String::new(),
+                reason: format!(
+                    "mini tool {who} calls a tool of MCP server \"{server}\" through mcp.client: {}",
+                    verdict.reason
+                ),
+                session_allow_offered: false,
+                sandbox: None,
+                unsandboxed_offered: false,
+                change: None,
+            };
+            match inner.call_route(None) {
+                Some((route, _)) => Gate::Ask(Box::new(card), route),
+                None => Gate::Refused(refusal(who, name, &card.reason, &CardAnswer::Unavailable)),
+            }
+        }
+    }
+}
+
+/// Why an MCP tool call a mini tool made through `mcp.client` did not run, for the mini tool
+/// (and the model that reads its error).
+fn refusal(who: &str, name: &str, reason: &str, answer: &CardAnswer) -> String {
+    let asked = format!("{who} wants to call {name}");
+    match answer {
+        CardAnswer::DenyWithReason(why) => {
+            format!("Permission denied: {asked}, and the user denied it, saying: {why}")
+        }
+        CardAnswer::Deny => format!("Permission denied: {asked}, and the user denied it."),
+        CardAnswer::TimedOut => {
+            format!("Permission denied: {asked}, and nobody answered its permission card in time.")
+        }
+        _ => format!(
+            "Permission denied: {asked} ({reason}), and nobody could be asked. A person allows it with --approve {name} (finch run, finch tool call) or an allow rule, or by answering its card in the console."
+        ),
+    }
 }
 
 /// The registrations part of `mcp.client`: `registerServer(config)` → `{ok, name}` or
@@ -157,6 +297,7 @@ fn mcp_registry(
                 mcp.retain(|r| r.name != normalized);
                 mcp.push(McpRegistration {
                     minitool: inst.id.clone(),
+                    dir: inst.dir.clone(),
                     name: normalized.clone(),
                     config: first.clone(),
                 });

@@ -427,6 +427,9 @@ pub struct Discovered {
 #[derive(Debug, Clone, PartialEq)]
 pub struct McpRegistration {
     pub minitool: String,
+    /// Its package directory: the server runs confined as the mini tool
+    /// (`minitool::confine::ServerConfinement`).
+    pub dir: PathBuf,
     /// The normalized name (lowercase, `[^a-z0-9]` → `_`) that merging goes by (§9.2).
     pub name: String,
     /// The config as registered (`{name, command, args, env, cwd}` or `{name, url, headers}`).
@@ -456,6 +459,12 @@ pub struct SessionInfo {
     pub cwd: PathBuf,
     pub project: PathBuf,
     pub trusted: Vec<PathBuf>,
+    /// The person's permission mode for the run: the widest an agent session a mini tool
+    /// starts may have (`sessions`).
+    pub mode: crate::host::policy::Mode,
+    /// `--approve`: the tools whose cards are answered "allow", which holds for an MCP tool
+    /// a mini tool calls through `mcp.client` as for the model's own call of it.
+    pub approve: Vec<String>,
 }
 
 impl SessionInfo {
@@ -561,6 +570,9 @@ pub(crate) struct Inner {
     mcp: Mutex<Vec<McpRegistration>>,
     /// The running MCP bridge, once the host started it (`set_mcp_bridge`).
     bridge: Mutex<Option<crate::host::mcp::McpHandle>>,
+    /// The host's permission rules (`set_rules`): the gateway of the MCP tool calls mini tools
+    /// make through `mcp.client`.
+    rules: Mutex<crate::host::policy::Rules>,
     unsupported: Mutex<Vec<UnsupportedUse>>,
     /// The calls running now, by `toolCallId`: where each one's dialogs and progress go.
     calls: Mutex<Vec<CallRoute>>,
@@ -662,6 +674,7 @@ impl MiniToolRuntime {
                 extra_env: opts.settings.sandbox.env.clone(),
                 extra_read: opts.settings.sandbox.read.clone(),
                 home: opts.env.home_dir(),
+                agent: crate::host::call::confine::approved_confine(&opts.settings.sandbox),
             },
             instances,
             app_info,
@@ -669,6 +682,7 @@ impl MiniToolRuntime {
             capabilities: Mutex::new(services::Capabilities::default()),
             mcp: Mutex::new(Vec::new()),
             bridge: Mutex::new(None),
+            rules: Mutex::new(crate::host::policy::Rules::default()),
             unsupported: Mutex::new(Vec::new()),
             calls: Mutex::new(Vec::new()),
             hook: RwLock::new(opts.hook.unwrap_or_else(|| stderr_hook(false))),
@@ -755,6 +769,12 @@ impl MiniToolRuntime {
     /// Until then `listTools`, `callTool` and the statuses know no connected server.
     pub fn set_mcp_bridge(&self, handle: crate::host::mcp::McpHandle) {
         *lock(&self.inner.bridge) = Some(handle);
+    }
+
+    /// Gives `mcp.client` the host's permission rules, which its `callTool` passes as the MCP
+    /// tool call it is (`mcp_client`).
+    pub fn set_rules(&self, rules: crate::host::policy::Rules) {
+        *lock(&self.inner.rules) = rules;
     }
 
     /// Whether a mini tool of this run declares `capability` in `requires.capabilities`.
@@ -855,6 +875,8 @@ impl Provider for MiniToolRuntime {
             cwd: cx.session.cwd.clone(),
             project: cx.session.project.clone(),
             trusted: cx.session.trusted.clone(),
+            mode: cx.session.mode,
+            approve: cx.session.approve.clone(),
         };
         // The job keeps the two names it needs, not the tool's whole definition.
         let (inner, name, raw) = (

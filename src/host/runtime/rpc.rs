@@ -118,6 +118,12 @@ pub(crate) enum MainMsg {
     Progress(Value),
     /// The call that waits was cancelled by its caller.
     Cancelled,
+    /// A permission card for something the mini tool asked finch to do in its call (a tool of
+    /// an MCP server through `mcp.client`): shown where the prompter is, `then` gets the answer.
+    Permit {
+        card: crate::host::prompt::Card,
+        then: Box<dyn FnOnce(crate::host::prompt::CardAnswer) + Send>,
+    },
 }
 
 /// A request (`id` set) or notification as it goes on the wire, its params serialized in place.

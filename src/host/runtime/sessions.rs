@@ -17,6 +17,21 @@
 //! turns a session (another `send` is refused), the last `EVENTS_KEPT` events a session; a
 //! turn that runs past `TURN_TIMEOUT` is stopped and recorded `timeout` by the next reader.
 //!
+//! No side doors (issue 39): a turn starts the person's own agent, so only a mini tool that
+//! declares `permissions.sessions` (or was granted it: `finch sandbox grant <id> sessions`) may
+//! `create` or `send`; the others are refused, the error naming the declaration and the grant.
+//! The mode the agent gets is the one the mini tool asks for clamped to the person's mode of
+//! the run (`session_mode`): never wider, never `bypassPermissions`, and a mode finch does not
+//! know is an error rather than a guess. The agent runs as an approved Bash call does — in the
+//! `[sandbox] approved` profile (workspace-write over the session's directory, protected paths
+//! read-only, network as `[sandbox] network` says; unconfined only where Bash would be), through
+//! `finch sandbox run` — with the minimal environment of the fast lane, so it sees no secret of
+//! finch's environment.
+//! A declared right takes no card, though SPEC §9.1 once asked for one the first time per
+//! mini tool: the person saw `sessions` among the permissions when they added and enabled the
+//! mini tool (or granted it themselves), a bot mini tool must be able to run unattended, and
+//! a card nobody can answer would only turn the declaration into a refusal.
+//!
 //! Nothing here blocks a mini tool's reader thread: turns and waits are watched by threads of
 //! their own and answer when done. finch's agent runs headless, so a session never has waits
 //! (`listWaits` is empty, `respondToWait` answers `not_found`, `waitForWait` resolves
@@ -34,7 +49,9 @@ use serde_json::{Map, Value, json};
 use super::protocol::{ChildRequest, HostPush, Method};
 use super::rpc::{Conn, RpcError, RpcResult};
 use super::services::str_param;
-use super::{Inner, Instance, now_iso};
+use super::{Inner, Instance, lock, now_iso};
+use crate::host::policy::Mode;
+use crate::sandbox::Confine;
 use crate::schedule::runner::{Placeholders, Signal, signal_group, substitute};
 use crate::store::DirLock;
 
@@ -103,6 +120,12 @@ fn dir_of(inner: &Inner, id: &str) -> PathBuf {
     inner.homes.runtime.join("minitool-sessions").join(id)
 }
 
+/// Where a turn's runner writes its output and exit status: the one directory the confined
+/// agent may write besides the session's, so it cannot touch `sessions.json`.
+fn turn_file(dir: &Path, turn: &str, ext: &str) -> PathBuf {
+    dir.join("turns").join(format!("{turn}.{ext}"))
+}
+
 fn epoch_ms() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -141,6 +164,11 @@ fn with_state<R>(
 /// which is stopped).
 fn settle(dir: &Path, stored: &mut Stored) {
     let now = epoch_ms();
+    // The output of a turn recorded in the state as read is needed no more. (A turn recorded
+    // now keeps it until then: this process may end before it writes the state.)
+    for (tid, _) in stored.turns.iter().filter(|(_, t)| t.result.is_some()) {
+        let _ = std::fs::remove_file(turn_file(dir, tid, "out"));
+    }
     let open: Vec<String> = stored
         .turns
         .iter()
@@ -152,13 +180,12 @@ fn settle(dir: &Path, stored: &mut Stored) {
             continue;
         };
         let sid = turn.session.clone();
-        let status = std::fs::read_to_string(dir.join(format!("{tid}.status")));
+        let status = std::fs::read_to_string(turn_file(dir, &tid, "status"));
         let event = match status {
             Ok(code) => {
-                let out = dir.join(format!("{tid}.out"));
+                let out = turn_file(dir, &tid, "out");
                 let mut output = std::fs::read(&out).unwrap_or_default();
                 output.truncate(OUTPUT_MAX);
-                let _ = std::fs::remove_file(&out);
                 if code.trim() == "0" {
                     let text = String::from_utf8_lossy(&output).trim_end().to_string();
                     json!({"type": "turn.completed", "sessionId": sid, "turnId": tid,
@@ -214,6 +241,50 @@ fn no_agent(inner: &Inner) -> RpcError {
     ))
 }
 
+/// The refusal of `create`/`send` for a mini tool that neither declares nor was granted
+/// `permissions.sessions`.
+fn undeclared(inst: &Instance, method: ChildRequest) -> RpcError {
+    let id = &inst.id;
+    RpcError::refused(format!(
+        "blocked: {id} does not declare permissions.sessions, and ctx.{} would start the person's agent ([agent] command); a person who wants it to grants it with `finch sandbox grant {id} sessions`",
+        method.wire()
+    ))
+}
+
+/// The names a mini tool may give `permissionMode`, and the finch mode each stands for:
+/// finch's own, and the Finch app's (whose `plan` finch has no read-only agent mode for, so it
+/// is `ask`, and whose `bypassPermissions` is wider than any mode finch has).
+const MODES: &[(&str, Option<Mode>)] = &[
+    ("ask", Some(Mode::Ask)),
+    ("default", Some(Mode::Ask)),
+    ("plan", Some(Mode::Ask)),
+    ("acceptCalls", Some(Mode::AcceptCalls)),
+    ("acceptEdits", Some(Mode::AcceptCalls)),
+    // Wider than anything: the host's mode.
+    ("bypassPermissions", None),
+];
+
+/// The mode an agent session gets: the one asked for (`None`: the host's), never wider than
+/// `host`, the person's mode for the run; a name finch does not know is an error.
+fn session_mode(asked: Option<&str>, host: Mode) -> Result<Mode, RpcError> {
+    let Some(asked) = asked else {
+        return Ok(host);
+    };
+    let Some((_, mode)) = MODES.iter().find(|(name, _)| *name == asked) else {
+        let names: Vec<&str> = MODES.iter().map(|(n, _)| *n).collect();
+        return Err(RpcError::invalid(format!(
+            "sessions.create: {asked:?} is not a permission mode (use one of {})",
+            names.join(", ")
+        )));
+    };
+    Ok(match (mode, host) {
+        (Some(Mode::AcceptCalls), Mode::AcceptCalls) | (None, Mode::AcceptCalls) => {
+            Mode::AcceptCalls
+        }
+        _ => Mode::Ask,
+    })
+}
+
 /// One `sessions.*` request; `None` when a thread answers it later.
 pub(crate) fn request(
     inner: &Arc<Inner>,
@@ -224,6 +295,9 @@ pub(crate) fn request(
     params: &Value,
 ) -> Option<RpcResult> {
     use ChildRequest as R;
+    if matches!(method, R::SessionsCreate | R::SessionsSend) && !inst.sessions {
+        return Some(Err(undeclared(inst, method)));
+    }
     let Some(command) = inner.agent_command.clone() else {
         return Some(Err(no_agent(inner)));
     };
@@ -348,6 +422,10 @@ fn create(
         }
         (None, None) => (json!({"type": "chat"}), inner.homes.agent.clone()),
     };
+    let host = lock(&inner.session)
+        .as_ref()
+        .map_or(Mode::Ask, |session| session.mode);
+    let mode = session_mode(text("permissionMode").as_deref(), host)?;
     let id = crate::ids::new_session_id();
     let now = now_iso();
     let descriptor = json!({
@@ -363,7 +441,7 @@ fn create(
         id: id.clone(),
         descriptor: descriptor.clone(),
         cwd,
-        mode: text("permissionMode").unwrap_or_else(|| "acceptCalls".into()),
+        mode: mode.as_str().to_string(),
         keys: BTreeMap::new(),
         events: Vec::new(),
         other: Map::new(),
@@ -437,14 +515,18 @@ fn send(
         let turn_id = format!("turn_{:08}", st.turn_seq);
         // Turn ids are numbered in the order they were sent: the latest unfinished one is the
         // one this turn waits for.
-        let previous = pending
-            .iter()
-            .max()
-            .map(|t| dir.join(format!("{t}.status")));
-        let runner = run_detached(&substitute(command, &values), &cwd, dir, &turn_id, previous);
-        let (pid, child) = match runner {
-            Ok(child) => (Some(child.id()), Some(child)),
-            Err(_) => (None, None),
+        let previous = pending.iter().max().map(|t| turn_file(dir, t, "status"));
+        let turn = Turn {
+            cwd: &cwd,
+            dir,
+            id: &turn_id,
+            previous,
+            mode: &values.mode,
+        };
+        let runner = run_detached(inner, &substitute(command, &values), &turn);
+        let (pid, child, error) = match runner {
+            Ok(runner) => (Some(runner.pid), Some(runner), None),
+            Err(e) => (None, None, Some(e.to_string())),
         };
         if let Some(session) = owned(st, session_id) {
             session.keys.insert(key.clone(), turn_id.clone());
@@ -459,9 +541,10 @@ fn send(
                 other: Map::new(),
             },
         );
-        if child.is_none() {
+        if let Some(error) = error {
             let failed = json!({"type": "turn.failed", "sessionId": session_id, "turnId": turn_id,
                                 "code": "agent_not_started", "retryable": true,
+                                "message": format!("the agent could not be started: {error}"),
                                 "createdAt": now_iso()});
             record(st, &turn_id, failed);
         }
@@ -474,12 +557,12 @@ fn send(
         ))
     })?;
     let (answer, running) = sent;
-    if let Some((mut child, turn)) = running {
+    if let Some((runner, turn)) = running {
         // While this process lives: reap the runner, and tell the mini tool when the turn
         // ended. The turn itself does not depend on this thread.
         let (inner, to, minitool) = (inner.clone(), conn.clone(), inst.id.clone());
         let _ = spawn("finch-session-turn", move || {
-            let _ = child.wait();
+            (runner.wait)();
             let event = with_state(&inner, &minitool, |_, st| {
                 Ok(st.turns.get(&turn).and_then(|t| t.result.clone()))
             });
@@ -491,17 +574,36 @@ fn send(
     Ok(answer)
 }
 
-/// Starts a turn's runner, detached: a process group of its own, not killed when this finch
-/// ends. `sh` only waits for `previous` (the status file of the session's previous turn) and
-/// writes the agent's exit status next to its output once it ended; the agent's words are
-/// passed as arguments, never as shell text.
-fn run_detached(
-    argv: &[String],
-    cwd: &Path,
-    dir: &Path,
-    turn: &str,
+/// One turn to run.
+struct Turn<'a> {
+    /// The session's directory: the agent's workspace.
+    cwd: &'a Path,
+    /// The mini tool's sessions directory (`turn_file`).
+    dir: &'a Path,
+    id: &'a str,
+    /// The status file of the session's previous turn, which this one waits for.
     previous: Option<PathBuf>,
-) -> std::io::Result<std::process::Child> {
+    /// The clamped mode, also given as `FINCH_PERMISSION_MODE`.
+    mode: &'a str,
+}
+
+/// A turn's runner, started.
+struct Runner {
+    /// Its process group.
+    pid: u32,
+    /// Waits for it to end.
+    wait: Box<dyn FnOnce() + Send>,
+}
+
+/// Starts a turn's runner, detached: a process group of its own, not killed when this finch
+/// ends. `sh` only waits for `previous` and writes the agent's exit status next to its output
+/// once it ended; the agent's words are passed as arguments, never as shell text. The runner
+/// starts with the fast lane's minimal environment (and `FINCH_PERMISSION_MODE`); the agent
+/// runs as an approved Bash call does, through `finch sandbox run` in the `[sandbox] approved`
+/// profile over the session's directory. (A confined tree ends with the process that confined
+/// it, and a turn outlives the finch that sent it, so the runner's own `finch sandbox run`
+/// holds the wall.) The agent cannot write the turn files: the runner, outside, does.
+fn run_detached(inner: &Inner, argv: &[String], turn: &Turn) -> std::io::Result<Runner> {
     if argv.is_empty() {
         return Err(std::io::Error::other("the agent command is empty"));
     }
@@ -509,16 +611,47 @@ fn run_detached(
 while [ -n "$prev" ] && [ ! -e "$prev" ]; do sleep 0.1; done
 "$@" >"$out" 2>/dev/null </dev/null
 echo $? >"$st.tmp" && mv "$st.tmp" "$st""#;
+    let out = turn_file(turn.dir, turn.id, "out");
+    if let Some(turns) = out.parent() {
+        std::fs::create_dir_all(turns)?;
+    }
+    // The agent home of a new installation may not exist yet.
+    std::fs::create_dir_all(turn.cwd)?;
+    let ce = &inner.confine_env;
     let mut command = Command::new("sh");
     command
         .arg("-c")
         .arg(SCRIPT)
         .arg("finch-session-turn")
-        .arg(previous.map(|p| p.into_os_string()).unwrap_or_default())
-        .arg(dir.join(format!("{turn}.out")))
-        .arg(dir.join(format!("{turn}.status")))
+        .arg(
+            turn.previous
+                .clone()
+                .map(|p| p.into_os_string())
+                .unwrap_or_default(),
+        )
+        .arg(&out)
+        .arg(turn_file(turn.dir, turn.id, "status"));
+    if ce.agent.profile().is_some() {
+        let finch = std::env::current_exe()?;
+        command
+            .arg(finch)
+            .arg("--runtime-home")
+            .arg(&inner.homes.runtime)
+            .args(["sandbox", "run", "--profile", "workspace-write"]);
+        if matches!(ce.agent, Confine::WorkspaceWrite { network: true, .. }) {
+            command.arg("--network");
+        }
+        command.arg("--cwd").arg(turn.cwd).arg("--");
+    }
+    command
         .args(argv)
-        .current_dir(cwd)
+        .env_clear()
+        .envs(crate::sandbox::env::minimal(
+            ce.vars.iter().map(|(k, v)| (k.as_str(), v)),
+            &ce.extra_env,
+        ))
+        .env("FINCH_PERMISSION_MODE", turn.mode)
+        .current_dir(turn.cwd)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null());
@@ -527,7 +660,13 @@ echo $? >"$st.tmp" && mv "$st.tmp" "$st""#;
         use std::os::unix::process::CommandExt;
         command.process_group(0);
     }
-    command.spawn()
+    let mut child = command.spawn()?;
+    Ok(Runner {
+        pid: child.id(),
+        wait: Box::new(move || {
+            let _ = child.wait();
+        }),
+    })
 }
 
 fn wait_for_turn(
@@ -604,4 +743,45 @@ fn list_events(inner: &Inner, inst: &Instance, params: &Value) -> RpcResult {
 
 fn events_last(page: &Value) -> Option<u64> {
     page["events"].as_array()?.last()?["sequence"].as_u64()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_session_mode_is_never_wider_than_the_host_s() {
+        use Mode::{AcceptCalls, Ask};
+        let cases: &[(Option<&str>, Mode, Mode)] = &[
+            (None, Ask, Ask),
+            (None, AcceptCalls, AcceptCalls),
+            (Some("bypassPermissions"), Ask, Ask),
+            (Some("bypassPermissions"), AcceptCalls, AcceptCalls),
+            (Some("acceptCalls"), Ask, Ask),
+            (Some("acceptEdits"), Ask, Ask),
+            (Some("acceptCalls"), AcceptCalls, AcceptCalls),
+            (Some("ask"), AcceptCalls, Ask),
+            (Some("default"), AcceptCalls, Ask),
+            (Some("plan"), AcceptCalls, Ask),
+        ];
+        for (asked, host, want) in cases {
+            assert_eq!(
+                session_mode(*asked, *host).unwrap(),
+                *want,
+                "{asked:?} in {host:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn rejects_a_mode_finch_does_not_know() {
+        for asked in ["yolo", "", "AcceptCalls", "bypass"] {
+            let err = session_mode(Some(asked), Mode::AcceptCalls).unwrap_err();
+            assert!(
+                err.message.contains("is not a permission mode"),
+                "{}",
+                err.message
+            );
+        }
+    }
 }
