@@ -138,6 +138,7 @@ fn worker(
         ask_unconfined: false,
         session_allow_owners: Vec::new(),
         command: "finch test",
+        grants: Default::default(),
     };
     let script = Scripted::default();
     let assembly = Assembly::new(host_options, options.ui);
@@ -202,9 +203,9 @@ fn worker(
             Verdict::Ask
         } else {
             match record.decision {
-                "allow" => Verdict::Allow,
-                "deny" => Verdict::Deny,
-                _ => Verdict::None,
+                crate::host::Decision::Allow => Verdict::Allow,
+                crate::host::Decision::Deny => Verdict::Deny,
+                crate::host::Decision::None => Verdict::None,
             }
         };
         let places = [(&workspace, WORKSPACE), (&storage, STORAGE)];

@@ -21,7 +21,8 @@ use crate::homes::absolutize;
 use crate::host::policy::pi;
 use crate::host::policy::rules::project_root;
 use crate::host::policy::{
-    DecidedBy, Decision, Mode, ToolCall, Verdict, Wall, Workspace, decide, trust,
+    DecidedBy, Decision, Mode, Target, ToolCall, Verdict, Wall, Workspace, decide_planned,
+    session_allows, session_key, trust,
 };
 use crate::host::session::{TOOL_CALL_ENTRY, TRUSTED_DIR_ENTRY};
 use crate::host::tool::ToolRef;
@@ -385,7 +386,9 @@ fn check(ctx: &Context, args: &CheckArgs) -> Result<()> {
         ModeArg::AcceptCalls => Mode::AcceptCalls,
     };
     let tool = ToolRef::from_name(&judged_tool);
-    let facts = crate::host::policy::probe(&judged_tool, &call_args, &workspace);
+    // The command is classified once, for the facts and the verdict.
+    let target = Target::of(&tool, &call_args, &workspace);
+    let facts = crate::host::policy::probe_planned(&judged_tool, &call_args, &target, &workspace);
     let call = ToolCall {
         tool,
         args: &call_args,
@@ -393,19 +396,22 @@ fn check(ctx: &Context, args: &CheckArgs) -> Result<()> {
         facts: &facts,
         wall: match args.agent {
             AgentArg::Pi if !args.confine => Wall::Missing(PI_RUNS_BASH),
-            _ => crate::host::builtins::bash::wall(&ctx.settings()?.sandbox),
+            _ => crate::host::call::confine::fast_lane_wall(&ctx.settings()?.sandbox),
         },
     };
-    let mut verdict = decide(&call, mode, &rules);
-    let key = crate::host::session_key(&judged_tool, &call_args, &workspace);
+    let mut verdict = decide_planned(&call, &target, mode, &rules);
+    let key = session_key(&tool, &target);
     if verdict.decision == Decision::Ask
         && verdict.session_allow_offered
         && let Some(s) = &session
-        && crate::host::session_allows(
+        && session_allows(
             s.allowed.iter().chain(
                 &s.answered
                     .iter()
-                    .map(|(tool, args)| crate::host::session_key(tool, args, &workspace))
+                    .map(|(tool, args)| {
+                        let tool = ToolRef::from_name(tool);
+                        session_key(&tool, &Target::of(&tool, args, &workspace))
+                    })
                     .collect::<Vec<_>>(),
             ),
             &key,
@@ -425,11 +431,18 @@ fn check(ctx: &Context, args: &CheckArgs) -> Result<()> {
         (verdict.bash.is_some() && verdict.decision != Decision::Deny).then(|| match args.agent {
             AgentArg::Pi if !args.confine => Ok(Confine::Unconfined),
             // pi runs what a person approved itself; only its fast lane is confined.
-            AgentArg::Pi if verdict.decided_by != DecidedBy::FastLane => Ok(Confine::Unconfined),
+            AgentArg::Pi
+                if !matches!(
+                    verdict.decided_by,
+                    DecidedBy::FastLane | DecidedBy::SandboxFirst
+                ) =>
+            {
+                Ok(Confine::Unconfined)
+            }
             AgentArg::Pi => Ok(Confine::ReadOnly),
             AgentArg::Finch => ctx
                 .settings()
-                .map(|s| crate::host::builtins::bash::verdict_confine(&verdict, &s.sandbox)),
+                .map(|s| crate::host::call::confine::verdict_confine(&verdict, &s.sandbox)),
         });
     let sandbox = sandbox.transpose()?;
     let pi_name = args.agent == AgentArg::Pi && judged_tool != args.tool;

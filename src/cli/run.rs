@@ -11,6 +11,7 @@ use crate::Context;
 use crate::error::{CommandError, Result};
 use crate::homes::absolutize;
 use crate::host::assembly::{Assembly, External, HostOptions, Layers};
+use crate::host::call::confine::Grants;
 use crate::host::frontend;
 use crate::host::policy::Mode;
 
@@ -63,6 +64,27 @@ pub struct SessionArgs {
     /// that agreement for its id (repeatable)
     #[arg(long, value_name = "ID", add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::installed_ids))]
     pub approve_unconfined: Vec<String>,
+    /// Let Bash commands in finch's sandbox also read this directory (repeatable)
+    #[arg(long, value_name = "DIR", value_hint = clap::ValueHint::DirPath)]
+    pub allow_read: Vec<PathBuf>,
+    /// Let Bash commands that run without a card write the workspace, as approved ones do;
+    /// with =DIR, let every Bash command also write that directory (repeatable)
+    #[arg(
+        long,
+        value_name = "DIR",
+        num_args = 0..=1,
+        require_equals = true,
+        action = clap::ArgAction::Append,
+        value_hint = clap::ValueHint::DirPath
+    )]
+    pub allow_write: Option<Vec<PathBuf>>,
+    /// Let Bash commands in finch's sandbox use the network, also those that run without a card
+    #[arg(long)]
+    pub allow_network: bool,
+    /// Run Bash commands without finch's sandbox: every Bash command then takes a card, as
+    /// where the kernel cannot hold the sandbox (--approve Bash answers it)
+    #[arg(long)]
+    pub unsandboxed: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -133,5 +155,24 @@ pub(crate) fn host_options(ctx: &Context, args: &SessionArgs, layers: Layers) ->
         ask_unconfined: true,
         session_allow_owners: Vec::new(),
         command: "finch run",
+        grants: grants(ctx, args),
+    }
+}
+
+/// What the sandbox flags grant the run's Bash commands, their directories absolute (and real,
+/// where they exist: the kernel holds a directory by what it really is).
+fn grants(ctx: &Context, args: &SessionArgs) -> Grants {
+    let dir = |d: &PathBuf| {
+        let dir = absolutize(d, &ctx.cwd);
+        std::fs::canonicalize(&dir).unwrap_or(dir)
+    };
+    Grants {
+        read: args.allow_read.iter().map(dir).collect(),
+        write: args
+            .allow_write
+            .as_ref()
+            .map(|dirs| dirs.iter().map(dir).collect()),
+        network: args.allow_network,
+        unsandboxed: args.unsandboxed,
     }
 }

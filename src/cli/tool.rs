@@ -404,7 +404,7 @@ struct SearchItem<'a> {
     raw_name: &'a str,
     title: &'a str,
     description: &'a str,
-    /// A cached mini tool tool's own search text (built-ins and suites keep theirs in code).
+    /// The tool's own search text (a built-in's or dispatcher's comes with its definition).
     keywords: &'a str,
     layer: Layer,
     source: &'a str,
@@ -426,7 +426,7 @@ impl Searchable for SearchItem<'_> {
         self.description
     }
     fn keywords(&self) -> &str {
-        toolsearch::keywords_of(self.layer, self.raw_name, self.keywords)
+        self.keywords
     }
     fn layer(&self) -> Layer {
         self.layer
@@ -610,7 +610,7 @@ fn permission_summary(ctx: &Context, tool: &ToolSpec) -> Result<Value> {
         args: &args,
         workspace: &workspace,
         facts: &crate::host::policy::PathFacts::default(),
-        wall: crate::host::builtins::bash::wall(&ctx.settings()?.sandbox),
+        wall: crate::host::call::confine::fast_lane_wall(&ctx.settings()?.sandbox),
     };
     let mut out = serde_json::Map::new();
     for mode in [Mode::Ask, Mode::AcceptCalls] {
@@ -671,8 +671,8 @@ fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
     // A call of a tool that is not there, or refused before any person saw it (a rule, no
     // one to ask), leaves no session behind (clutter in `session list`). A card shown to a
     // person is kept, as is everything in a session named with --session.
-    let refused_unseen = record.failure == Some(Failure::Refused)
-        && !crate::host::prompt::shown_on_a_card(&record.decided_by);
+    let refused_unseen =
+        record.failure == Some(Failure::Refused) && !record.decided_by.shown_on_a_card();
     if joins_day && (record.failure == Some(Failure::UnknownTool) || refused_unseen) {
         host.session_mut()
             .forget_run()
@@ -694,6 +694,10 @@ fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
             _ => Ok(()),
         };
     };
+    // What a command the wall refused printed is its answer too.
+    if failure == Failure::Blocked && !ctx.ui.json {
+        print_content(&ctx.ui, &record)?;
+    }
     // A failed call's text is the error message, on stderr, in the person's words: the
     // record (and `--json`) keeps the model's.
     let model_words = record.output.text_content().trim_end().to_string();
@@ -718,19 +722,61 @@ fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
                 .with_code("unknown_tool"),
         },
         Failure::Refused => CommandError::needs_person(message).with_code("refused"),
+        Failure::Blocked => blocked_error(&record),
         Failure::InvalidArguments => CommandError::failed(message).with_code("invalid_arguments"),
         Failure::NotActive => CommandError::failed(message).with_code("not_active"),
         Failure::ToolError => CommandError::failed(message).with_code("tool_error"),
         Failure::Cancelled => CommandError::failed(message).with_code("cancelled"),
     };
-    // An unknown tool's hints are its own (above).
-    let err = if matches!(failure, Failure::UnknownTool) {
+    // An unknown tool's and a blocked call's hints are their own (above).
+    let err = if matches!(failure, Failure::UnknownTool | Failure::Blocked) {
         err
     } else {
         hints.into_iter().fold(err, CommandError::with_hint)
     };
     // The record (with --json) or the content already said everything.
     Err(err.json_reported())
+}
+
+/// A call the kernel wall refused, in the person's words: what it refused, and the flag that
+/// lets it through when one would (`Escalation::flag`). With nobody to answer the escalation's
+/// card (a script), that flag is how to allow it.
+fn blocked_error(record: &crate::host::CallRecord) -> CommandError {
+    let message = match &record.blocked {
+        Some(blocked) => format!(
+            "finch's {} sandbox refused to {}",
+            blocked.profile.as_str(),
+            blocked.describe()
+        ),
+        None => "finch's sandbox refused the command".to_string(),
+    };
+    let hint = match &record.escalation {
+        Some(escalated) if escalated.by.shown_on_a_card() => format!(
+            "you were asked to let it {}, and it was not allowed",
+            escalated.escalation.words()
+        ),
+        Some(escalated) => {
+            let escalation = &escalated.escalation;
+            // Without the sandbox every Bash command takes a card: a call the fast lane ran
+            // needs `--approve` too.
+            let approve = if escalation.unsandboxes() && record.decided_by.ran_without_approval() {
+                format!(" --approve {}", record.tool)
+            } else {
+                String::new()
+            };
+            format!(
+                "to let it {}, run it again with `{}{approve}`",
+                escalation.words(),
+                escalation.flag()
+            )
+        }
+        None => {
+            "nothing finch allows would let it: keys and credentials are never readable".to_string()
+        }
+    };
+    CommandError::needs_person(message)
+        .with_code("blocked")
+        .with_hint(hint)
 }
 
 /// The title of the session that keeps the `tool call`s of one day (the local date of `now`) in
@@ -823,9 +869,8 @@ fn disabled_owner(ctx: &Context, name: &str) -> Option<String> {
 /// The exit status of the command a Bash call ran: its own code, or 128 + the signal that
 /// killed it, as a shell reports it; `None` for any other tool.
 fn ran_status(record: &crate::host::CallRecord) -> Option<u8> {
-    if record.tool != "Bash" {
-        return None;
-    }
+    // A command ran in (or outside) the kernel wall: its own exit status is the answer.
+    record.sandbox?;
     let structured = record.output.structured.as_ref()?;
     if let Some(code) = structured.get("exitCode").and_then(Value::as_i64) {
         return Some(u8::try_from(code).unwrap_or(1));

@@ -18,6 +18,7 @@ use crate::minitool::confine::{Consent, Unconfined};
 use crate::ui::Ui;
 
 use super::builtins::Builtins;
+use super::call::confine::Grants;
 use super::catalog::{self, ToolDef};
 use super::control::{self, Registration};
 use super::mcp::ServerStatus;
@@ -99,6 +100,9 @@ pub struct HostOptions {
     /// The command this run answers to (`finch run`, `finch dev`): what the console's banner
     /// and its resume hint name.
     pub command: &'static str,
+    /// What the sandbox flags grant Bash commands (`--allow-read`, `--allow-write`,
+    /// `--allow-network`, `--unsandboxed`).
+    pub grants: Grants,
 }
 
 /// Builds hosts from one set of options, and reloads them: what a front end holds on to.
@@ -165,6 +169,7 @@ impl<'a> Assembly<'a> {
         let mut session = SessionState::detached(cwd, project, mode, home);
         session.approve = options.approve.clone();
         session.session_allow_owners = options.session_allow_owners.clone();
+        session.grants = options.grants.clone();
         let lock_timeout = env.settings.lock_timeout;
         let recorded = match &options.session {
             Some(id) => {
@@ -195,6 +200,11 @@ impl<'a> Assembly<'a> {
             self.ui.detail(format!(
                 "--approve {tool}: its permission cards are answered allow"
             ));
+        }
+        if options.grants.unsandboxed {
+            self.ui.detail(
+                "--unsandboxed: Bash commands run without finch's sandbox, each after a card",
+            );
         }
         let mut prompter = wrap(&env, self.terminal_prompter(&env));
         let providers = self.providers(&env, session_info(&session), prompter.as_mut(), &rules)?;
@@ -498,6 +508,7 @@ fn approve_waiting(env: &HostEnv, only: Option<&str>, prompter: &mut dyn Prompte
             owner: Some("servers.json".into()),
             risk: super::tool::Risk::High,
             summary: server.reach(),
+            session_scope: String::new(),
             reason: format!(
                 "this entry of {} was added or changed by something other than finch, and no person approved it as it is; allowed, it is recorded as approved (as `finch mcp trust {}` would) and starts with its rights",
                 file.display(),
@@ -692,7 +703,12 @@ pub fn survey(
     let stamp = env
         .now_utc()
         .to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
-    let written = catalog::write_cache(&cache, &defs, &stamp);
+    // The search index also names the built-ins and suites, in the order `tool search` lists
+    // them.
+    let mut every: Vec<ToolDef> = Builtins.defs();
+    every.extend(Suites::default().defs());
+    every.extend(defs.iter().cloned());
+    let written = catalog::write_cache(&cache, &every, &stamp);
     let shown = report
         .tools
         .iter()

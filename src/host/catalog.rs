@@ -18,94 +18,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::naming::{self, Collision};
+pub use super::tool::{Exposure, ToolDef, ToolSpec};
 use super::tool::{Layer, Risk};
 use super::toolsearch::{self, SearchIndex};
 use crate::store::JsonError;
-
-/// When a tool enters a session (SPEC §8.2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Exposure {
-    /// Active from the session's start.
-    #[default]
-    Startup,
-    /// Active only after a ToolSearch returned it.
-    Dynamic,
-}
-
-/// A tool as its provider declares it. The catalog turns `wanted_name` into the final name.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ToolDef {
-    /// The name the provider registered (`Read`, `forecast`, the MCP server's tool name).
-    pub raw_name: String,
-    /// The sanitized name it should get (`Read`, `acme_forecast`, `mcp__gh__create_issue`).
-    pub wanted_name: String,
-    pub title: String,
-    pub description: String,
-    pub layer: Layer,
-    /// `builtin`, `suite`, `minitool:<id>` or `mcp:<server>`: what ToolSearch's `source` filters.
-    pub source: String,
-    /// The mini tool or MCP server the tool belongs to (`owner.extensionId` when a mini tool
-    /// registers on behalf of another).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub owner: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub risk: Option<Risk>,
-    /// The JSON Schema of the arguments (an object schema).
-    pub input_schema: Value,
-    #[serde(default)]
-    pub exposure: Exposure,
-    /// Search text beside the description, ranked and never shown: a mini tool's display
-    /// strings in every locale it ships (`runtime::localized`). Built-ins and dispatchers keep
-    /// theirs in code (`toolsearch::keywords_of`).
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub keywords: String,
-    /// The MCP `annotations` the tool's own server declared (MCP tools only), passed on as the
-    /// upstream hints of `hints::of` (SPEC §8.7).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub annotations: Option<Value>,
-}
-
-impl ToolDef {
-    /// The identity used for stable hash suffixes: source and raw name.
-    fn key(&self) -> String {
-        format!("{}/{}", self.source, self.raw_name)
-    }
-}
-
-/// A tool in the catalog: its definition and the name it got.
-#[derive(Debug, Clone)]
-pub struct ToolSpec {
-    pub name: String,
-    pub def: ToolDef,
-}
-
-impl ToolSpec {
-    pub fn raw_name(&self) -> &str {
-        &self.def.raw_name
-    }
-
-    pub fn layer(&self) -> Layer {
-        self.def.layer
-    }
-
-    /// The spec as `tool info --json` and `/tools` describe it.
-    pub fn to_json(&self) -> Value {
-        serde_json::json!({
-            "name": self.name,
-            "rawName": self.def.raw_name,
-            "title": self.def.title,
-            "description": self.def.description,
-            "layer": self.def.layer.as_str(),
-            "source": self.def.source,
-            "owner": self.def.owner,
-            "risk": self.def.risk.map(Risk::as_str),
-            "exposure": self.def.exposure,
-            "inputSchema": self.def.input_schema,
-        })
-    }
-}
 
 /// How a name given by a caller resolved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -427,10 +343,11 @@ pub fn index_path(cache: &Path) -> std::path::PathBuf {
     cache.with_extension("index")
 }
 
-/// Writes the cache atomically: the definitions of the mini tool and MCP layers; then its
-/// search index beside it (`index_path`), also atomically. The index is an optimization: a
-/// failure to write it does not fail the cache (a leftover index no longer matches the new
-/// cache, so `finch tool search` ranks the cache itself).
+/// Writes the cache atomically: the definitions of the mini tool and MCP layers among `defs`;
+/// then its search index beside it (`index_path`), also atomically, over those and the
+/// built-ins and suites among `defs` (in their order: the index names them by position). The
+/// index is an optimization: a failure to write it does not fail the cache (a leftover index
+/// no longer matches the new cache, so `finch tool search` ranks the cache itself).
 pub fn write_cache(path: &Path, defs: &[ToolDef], generated_at: &str) -> std::io::Result<()> {
     let tools: Vec<ToolDef> = defs
         .iter()
@@ -458,10 +375,11 @@ pub fn write_cache(path: &Path, defs: &[ToolDef], generated_at: &str) -> std::io
     bytes.extend_from_slice(b"]}\n");
     let written = crate::store::write_atomic_meta(path, &bytes)?;
     let index = index_path(path);
-    let mut builtins = crate::host::Provider::defs(&crate::host::builtins::Builtins);
-    builtins.extend(crate::host::Provider::defs(
-        &crate::host::suites::Suites::default(),
-    ));
+    let builtins: Vec<ToolDef> = defs
+        .iter()
+        .filter(|d| matches!(d.layer, Layer::Builtin | Layer::Suite))
+        .cloned()
+        .collect();
     let fingerprint = toolsearch::index::Fingerprint::of(&written);
     let indexed = toolsearch::index::build(&tools, &entries, &builtins, fingerprint)
         .and_then(|bytes| crate::store::write_atomic(&index, &bytes));

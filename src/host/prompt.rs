@@ -28,12 +28,15 @@ pub struct Card {
     pub reason: String,
     /// Whether "Allow for this session" may be offered.
     pub session_allow_offered: bool,
+    /// What "Allow for this session" covers, in words (`policy::session_scope`): the exact
+    /// command, a directory and below, or every call of the tool.
+    pub session_scope: String,
     /// Where the call will run if allowed (Bash: the kernel wall's profile), in words.
     pub sandbox: Option<String>,
     /// Whether "Allow, without the sandbox" may be offered (an approved Bash call that would
     /// otherwise run confined).
     pub unsandboxed_offered: bool,
-    /// What a Write or Edit would change, for the card to show (`builtins::card_change`).
+    /// What a Write or Edit would change, for the card to show (`Provider::card_change`).
     pub change: Option<Change>,
 }
 
@@ -48,27 +51,6 @@ pub enum Change {
     /// Edit: the file's text before and after (or, when the file cannot be read for the card,
     /// `old_string` and `new_string`), for a diff.
     Edit { before: String, after: String },
-}
-
-impl Card {
-    /// What "Allow for this session" covers, in words for the card: what the host remembers
-    /// (`host::session_key`) is the exact command for Bash, the file's directory and below for
-    /// Write and Edit, and the tool for any other.
-    pub fn session_scope(&self) -> String {
-        match self.tool.as_str() {
-            "Bash" => "this exact command only".to_string(),
-            "Write" | "Edit" => {
-                match std::path::Path::new(&self.summary)
-                    .parent()
-                    .filter(|d| !d.as_os_str().is_empty())
-                {
-                    Some(dir) => format!("{} in {} and below", self.tool, dir.display()),
-                    None => format!("{} in the working directory and below", self.tool),
-                }
-            }
-            _ => format!("every {} call", self.tool),
-        }
-    }
 }
 
 /// A person's answer to a card.
@@ -97,15 +79,10 @@ pub enum CardAnswer {
     Withdrawn,
 }
 
-/// Whether a call's `decidedBy` (`CardAnswer::decided_by`) is the answer of a card that was
-/// shown, as opposed to a rule, a mode or `noPerson`.
-pub fn shown_on_a_card(decided_by: &str) -> bool {
-    decided_by.starts_with("card:")
-}
-
 impl CardAnswer {
-    /// The `decidedBy` recorded in the transcript.
-    pub fn decided_by(&self) -> &'static str {
+    /// The `decidedBy` a call's record says when this answer decided it (written only where
+    /// records become JSON: `call::DecidedBy::as_str`).
+    pub fn as_str(&self) -> &'static str {
         match self {
             CardAnswer::AllowOnce => "card:allowOnce",
             CardAnswer::AllowForSession => "card:allowForSession",
@@ -125,6 +102,23 @@ impl CardAnswer {
         matches!(
             self,
             CardAnswer::AllowOnce | CardAnswer::AllowForSession | CardAnswer::AllowUnsandboxed
+        )
+    }
+
+    /// Whether a person saw the card (whatever they answered), as opposed to nobody being
+    /// there to show it to or the client declining it unseen.
+    pub fn shown(&self) -> bool {
+        matches!(
+            self,
+            CardAnswer::AllowOnce
+                | CardAnswer::AllowForSession
+                | CardAnswer::AllowUnsandboxed
+                | CardAnswer::Deny
+                | CardAnswer::DenyWithReason(_)
+                | CardAnswer::TimedOut
+                | CardAnswer::Declined
+                | CardAnswer::Cancelled
+                | CardAnswer::Withdrawn
         )
     }
 }

@@ -14,6 +14,7 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use serde::Serialize;
 use serde_json::{Value, json};
 
+use super::call::confine::Grants;
 use super::policy::{Mode, Workspace};
 use crate::session::SessionError;
 use crate::session::append::{Appender, Entry};
@@ -49,6 +50,9 @@ pub struct SessionState {
     /// otherwise never does: under `finch dev` the package under development, whose author
     /// is the one at the terminal.
     pub session_allow_owners: Vec<String>,
+    /// What the run's flags grant walled calls (`--allow-read`, `--allow-write`,
+    /// `--allow-network`, `--unsandboxed`).
+    pub grants: Grants,
     /// The to-do list (`TodoWrite`), as the model last wrote it.
     pub todos: Value,
     /// The user's home, for `~` in paths.
@@ -79,6 +83,7 @@ impl SessionState {
             allowed_for_session: HashSet::new(),
             approve: Vec::new(),
             session_allow_owners: Vec::new(),
+            grants: Grants::default(),
             todos: Value::Array(Vec::new()),
             home,
             transcript: None,
@@ -302,6 +307,7 @@ impl SessionState {
             allowed_for_session: HashSet::new(),
             approve: Vec::new(),
             session_allow_owners: Vec::new(),
+            grants: Grants::default(),
             todos: Value::Null,
             home: self.home.clone(),
             transcript: None,

@@ -25,8 +25,8 @@ pub use explain::{Explanation, TermMatch, explain};
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use super::catalog::ToolSpec;
 use super::tool::Layer;
+use super::tool::ToolSpec;
 use crate::search::{fold, for_each_term};
 
 /// What ranking needs of a tool: the catalog's `ToolSpec`, or a lighter view of a cached tool
@@ -44,17 +44,6 @@ pub trait Searchable {
     fn source(&self) -> &str;
 }
 
-/// The search text of a tool (`Searchable::keywords`): a built-in's or dispatcher's from the
-/// code, any other tool's its own (`ToolDef::keywords`, here `stored`). Only finch's layers
-/// are looked up, so a mini tool that registers `Read` does not borrow the built-in's words.
-pub fn keywords_of<'a>(layer: Layer, raw_name: &str, stored: &'a str) -> &'a str {
-    match layer {
-        Layer::Builtin => super::builtins::keywords(raw_name),
-        Layer::Suite => super::suites::keywords(raw_name),
-        _ => stored,
-    }
-}
-
 impl Searchable for ToolSpec {
     fn name(&self) -> &str {
         &self.name
@@ -69,7 +58,9 @@ impl Searchable for ToolSpec {
         &self.def.description
     }
     fn keywords(&self) -> &str {
-        keywords_of(self.def.layer, &self.def.raw_name, &self.def.keywords)
+        // Its own (`ToolDef::keywords`): a built-in's or dispatcher's words come with its
+        // definition, so a mini tool that registers `Read` does not borrow the built-in's.
+        &self.def.keywords
     }
     fn layer(&self) -> Layer {
         self.def.layer

@@ -48,7 +48,7 @@ fn agent(name: &str) -> Option<PathBuf> {
 struct ModelServer(ScriptedServer);
 
 impl ModelServer {
-    fn start(ctx: &TestContext, script: &Value) -> ModelServer {
+    pub(crate) fn start(ctx: &TestContext, script: &Value) -> ModelServer {
         ModelServer(ScriptedServer::start(
             ctx,
             "model_server.py",
@@ -548,7 +548,7 @@ fn claude_code_reads_remembers_is_refused_rm_rf_and_calls_an_activated_tool() {
 }
 
 /// `finch run --serve mcp` driven line by line over its stdio.
-struct Raw {
+pub(crate) struct Raw {
     child: Child,
     stdin: ChildStdin,
     lines: mpsc::Receiver<Value>,
@@ -556,7 +556,7 @@ struct Raw {
 }
 
 impl Raw {
-    fn start(ctx: &TestContext, extra: &[&str]) -> Raw {
+    pub(crate) fn start(ctx: &TestContext, extra: &[&str]) -> Raw {
         let mut cmd = ctx.std_cmd();
         cmd.args(finch_args(extra))
             .stdin(Stdio::piped())
@@ -583,13 +583,13 @@ impl Raw {
         }
     }
 
-    fn send(&mut self, message: &Value) {
+    pub(crate) fn send(&mut self, message: &Value) {
         writeln!(self.stdin, "{message}").unwrap();
         self.stdin.flush().unwrap();
     }
 
     /// Sends a request; returns its id.
-    fn request(&mut self, method: &str, params: Value) -> u64 {
+    pub(crate) fn request(&mut self, method: &str, params: Value) -> u64 {
         let id = self.next_id;
         self.next_id += 1;
         self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
@@ -597,7 +597,7 @@ impl Raw {
     }
 
     /// The next message that is not a notification.
-    fn next(&mut self) -> Value {
+    pub(crate) fn next(&mut self) -> Value {
         loop {
             let message = self
                 .lines
@@ -609,7 +609,7 @@ impl Raw {
         }
     }
 
-    fn initialize(&mut self, version: &str, elicitation: bool) -> Value {
+    pub(crate) fn initialize(&mut self, version: &str, elicitation: bool) -> Value {
         let capabilities = if elicitation {
             json!({"elicitation": {}})
         } else {

@@ -320,13 +320,20 @@ fn allow_without_the_sandbox_runs_the_approved_command_unconfined() {
     let ctx = TestContext::new();
     let outside = ctx.base().join("outside-made");
     let command = format!("touch {}", outside.display());
-    // In the workspace-write sandbox the write outside is refused…
+    // In the workspace-write sandbox the write outside is refused, and the card that follows
+    // offers to write that directory; denied, the refusal stands…
     let mut pty = tool_call(&ctx, "Bash", json!({ "command": command }));
     pty.expect(CARD_SHOWN);
     pty.send("1");
     pty.expect("Allowed once");
+    let card = pty.expect(CARD_SHOWN);
+    assert!(
+        card.contains("workspace-write sandbox refused to write"),
+        "{card}"
+    );
+    pty.send("n");
     let (code, tail) = pty.finish();
-    assert_eq!(code, 0, "{tail}");
+    assert_eq!(code, 4, "{tail}");
     assert!(
         !outside.exists(),
         "workspace-write let a write outside through"
@@ -349,45 +356,33 @@ fn allow_without_the_sandbox_runs_the_approved_command_unconfined() {
 }
 
 #[test]
-fn a_fast_lane_command_the_wall_stopped_gets_a_card_to_run_again_with_write_access() {
+fn a_fast_lane_read_of_keys_gets_no_card_since_nothing_may_allow_it() {
     let ctx = TestContext::new();
     std::fs::create_dir_all(ctx.home.join(".ssh")).unwrap();
     std::fs::write(ctx.home.join(".ssh/id_test"), "PRIVATE-KEY\n").unwrap();
-    // `$HOME` hides the path from the classifier: the fast lane runs it, the wall stops it.
+    // `$HOME` hides the path from the classifier: the fast lane runs it, the wall stops it,
+    // and no escalation is offered: keys are never readable.
     let args = json!({"command": "cat $HOME/.ssh/id_test"}).to_string();
-    let spawn = || {
-        Pty::spawn(
-            &ctx,
-            &[
-                "tool",
-                "call",
-                "Bash",
-                &args,
-                "--mode",
-                "acceptCalls",
-                "--json",
-            ],
-        )
-    };
-    let mut pty = spawn();
-    let card = pty.expect(CARD_SHOWN);
-    assert!(card.contains("read-only sandbox and was stopped"), "{card}");
-    assert!(card.contains("Permission denied"), "{card}");
-    pty.send("1");
+    let pty = Pty::spawn(
+        &ctx,
+        &[
+            "tool",
+            "call",
+            "Bash",
+            &args,
+            "--mode",
+            "acceptCalls",
+            "--json",
+        ],
+    );
     let (code, tail) = pty.finish();
-    assert_eq!(code, 0, "{tail}");
-    // Approved, it ran again in workspace-write, which does not read ~/.ssh either.
+    assert_eq!(code, 4, "{tail}");
+    assert!(!tail.contains("Permission needed"), "{tail}");
     assert!(!tail.contains("PRIVATE-KEY"), "{tail}");
+    assert!(tail.contains("keys and credentials"), "{tail}");
     let calls = ctx.tool_calls(&ctx.transcripts()[0]);
-    assert_eq!(calls[0]["decidedBy"], "card:allowOnce", "{calls:?}");
-    assert_eq!(calls[0]["sandbox"], "workspace-write", "{calls:?}");
-    // Denied, the first answer stands, with what the wall holds.
-    let mut pty = spawn();
-    pty.expect(CARD_SHOWN);
-    pty.send("n");
-    let (code, tail) = pty.finish();
-    assert_eq!(code, 0, "{tail}");
-    assert!(tail.contains("escalate"), "{tail}");
+    assert_eq!(calls[0]["blocked"]["access"], "read", "{calls:?}");
+    assert!(calls[0].get("escalation").is_none(), "{calls:?}");
 }
 
 #[test]

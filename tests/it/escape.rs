@@ -97,8 +97,7 @@ impl Scene {
             ])
             .output()
             .unwrap());
-        out.success();
-        out.json()
+        ran(&out)
     }
 
     /// A fast-lane Bash call (`--mode acceptCalls`), which must run without a card.
@@ -118,8 +117,7 @@ impl Scene {
             ])
             .output()
             .unwrap());
-        out.success();
-        let record = out.json();
+        let record = ran(&out);
         assert_eq!(record["decidedBy"], "fastLane", "{command}: {record}");
         record
     }
@@ -188,6 +186,17 @@ fn move_git_and_plant_a_hook(sentinel: &Path) -> String {
 
 // 1. Protected paths move away.
 
+/// The record of a Bash call that ran: done (exit 0), or refused by the wall with nobody to
+/// allow more (exit 4, `failure: blocked`); judged by its effects, not by this.
+#[track_caller]
+fn ran(out: &Run) -> Value {
+    let record: Value = out.json();
+    if out.code() != 0 {
+        out.failure(4);
+        assert_eq!(record["failure"], "blocked", "{out}");
+    }
+    record
+}
 #[test]
 fn moving_git_away_and_planting_a_hook_runs_nothing_at_the_next_commit() {
     let s = Scene::new();

@@ -337,12 +337,19 @@ fn workspace_write_writes_the_workspace_but_not_its_protected_paths_nor_outside(
         "echo 'export EVIL=1' >> .envrc".to_string(),
         format!("touch {outside}/from-workspace-write"),
     ] {
+        // Refused by the wall, which the record says; nobody is there to allow more.
         let out = call(&command);
-        out.success();
+        out.failure(4);
+        let record = out.json();
         assert_ne!(
-            out.json()["structuredContent"]["exitCode"],
-            0,
+            record["structuredContent"]["exitCode"], 0,
             "`{command}` succeeded:\n{out}"
+        );
+        assert_eq!(record["failure"], "blocked", "`{command}`:\n{out}");
+        assert_eq!(record["blocked"]["access"], "write", "`{command}`:\n{out}");
+        assert_eq!(
+            record["blocked"]["profile"], "workspace-write",
+            "`{command}`:\n{out}"
         );
     }
     assert!(!s.ws().join(".git/hooks/pre-commit").exists());
@@ -443,10 +450,12 @@ fn the_attack_classes_have_no_effect_through_tool_call() {
     let mut fast = 0;
     for command in attacks(&s, port) {
         let out = s.fast_lane(&command);
-        match out.code() {
+        let failure = (out.code() == 4).then(|| out.json()["failure"].clone());
+        match (out.code(), failure.as_ref().and_then(Value::as_str)) {
             // Refused for want of a person: nothing ran.
-            4 => {}
-            0 => {
+            (4, Some("refused")) => {}
+            // It ran in the fast lane: done, or refused by the wall with nobody to allow more.
+            (0, _) | (4, Some("blocked")) => {
                 let record = out.json();
                 assert_eq!(record["decidedBy"], "fastLane", "{command}: {out}");
                 assert_eq!(record["sandbox"], "read-only", "{command}: {out}");
@@ -586,17 +595,46 @@ fn a_fast_lane_command_gets_a_minimal_environment_and_is_told_what_the_wall_hold
         format!("{API_KEY}\n")
     );
 
-    // A command the wall stops says so, and how to ask a person.
-    let out = s.fast_lane("cat ../outside/secret.txt 2>&1 || cat < ../outside/secret.txt");
-    if out.code() == 0 {
-        let record = out.json();
-        let text = record["content"][0]["text"].as_str().unwrap();
-        assert!(text.contains("read-only sandbox"), "{text}");
-        assert!(text.contains("\"escalate\": true"), "{text}");
-        assert_eq!(record["structuredContent"]["sandboxBlocked"], true);
-    } else {
-        out.failure(4);
-    }
+    // A command the wall stops says so, and which flag would let it (nobody to ask here).
+    // (`$PWD` hides the path from the classifier: the fast lane runs it.)
+    let out = s.fast_lane("cat $PWD/../outside/secret.txt");
+    out.failure(4);
+    let record = out.json();
+    assert_eq!(record["failure"], "blocked", "{out}");
+    assert_eq!(record["blocked"]["access"], "read", "{out}");
+    assert_eq!(record["blocked"]["profile"], "read-only", "{out}");
+    let outside = std::fs::canonicalize(&s.outside).unwrap();
+    assert_eq!(
+        record["blocked"]["path"],
+        outside.join("secret.txt").display().to_string(),
+        "{out}"
+    );
+    let note = record["content"][1]["text"].as_str().unwrap();
+    assert!(note.contains("read-only sandbox refused to read"), "{note}");
+    let flag = format!("--allow-read {}", outside.display());
+    assert!(note.contains(&flag), "{note}");
+    assert!(out.stderr().contains(&flag), "{out}");
+    // Run again with that flag, it reads the file, in the read-only sandbox still.
+    let out = s.ctx.run(&[
+        "tool",
+        "call",
+        "Bash",
+        &json!({"command": "cat $PWD/../outside/secret.txt"}).to_string(),
+        "--mode",
+        "acceptCalls",
+        "--allow-read",
+        &outside.display().to_string(),
+        "--json",
+    ]);
+    out.success();
+    let record = out.json();
+    assert_eq!(
+        record["structuredContent"]["stdout"],
+        format!("{SECRET}\n"),
+        "{out}"
+    );
+    assert_eq!(record["sandbox"], "read-only", "{out}");
+    assert!(record.get("blocked").is_none(), "{out}");
     // Escalating takes a card (refused here: nobody to ask), and approved runs with write access.
     let escalate = json!({"command": "sed -n p f.txt", "escalate": true}).to_string();
     let out = s.ctx.run(&[

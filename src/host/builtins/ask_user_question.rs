@@ -8,10 +8,10 @@ use std::collections::HashSet;
 
 use serde_json::{Value, json};
 
-use super::super::CallCx;
 use super::super::catalog::ToolDef;
 use super::super::output::{Content, ToolOutput};
 use super::super::prompt::{Choice, Prompter, Question, QuestionAnswer};
+use crate::host::call::context::CallCx;
 
 const DESCRIPTION: &str = "Ask the user one multiple-choice question and wait for the answer: \
 use it when a decision is theirs (a preference, an ambiguous requirement, a choice between \

@@ -16,10 +16,12 @@
 //! (`sandbox::env`: no secret of the user's environment reaches it); an approved call runs in
 //! `[sandbox] approved` (workspace-write by default, with `[sandbox] network`), or unconfined
 //! when the wall is off, not available here, or the person chose "without the sandbox" on the
-//! card. A fast-lane command that failed with a refusal in its error output is told what the
-//! wall holds and how to ask for a person (`"escalate": true`). A confinement that cannot be
-//! set up runs nothing. An approved command's environment is finch's own as `[sandbox]
-//! approved_env` says (by default without the variables whose names hold a secret).
+//! card; what a person or a flag granted beside the profile (a directory to read or write, the
+//! network) comes in the call's plan. A command that failed where the wall explains the
+//! failure reports what it refused (`call::denial`: `Blocked`), and the pipeline offers the
+//! escalation that fits. A confinement that cannot be set up runs nothing. An approved
+//! command's environment is finch's own as `[sandbox] approved_env` says (by default without
+//! the variables whose names hold a secret).
 //!
 //! A call that may write the workspace is watched (`Watch`): the protected paths are surveyed
 //! before it (what exists is bound read-only by the wall), and after it the sandbox's guard
@@ -47,16 +49,16 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::super::cancel::{Cancel, cancelled_output};
-use super::super::catalog::ToolDef;
-use super::super::output::{Content, ToolOutput};
-use super::super::policy::{self, ESCALATE_ARG, Wall};
 use super::Cx;
 use crate::capture::{OutputTail, pump};
-use crate::config::{BashWall, SandboxSettings};
+use crate::host::call::denial::{self, Reach};
+use crate::host::cancel::{Cancel, cancelled_output};
+use crate::host::catalog::ToolDef;
+use crate::host::output::{Content, ToolOutput};
+use crate::host::policy::{self, ESCALATE_ARG};
 use crate::sandbox::env::ApprovedEnv;
 use crate::sandbox::guard::{Guard, Refusal, Refused, Survey};
-use crate::sandbox::{Access, Confine, Confinement, Places, Profile, ProfileState, Support};
+use crate::sandbox::{Access, Confine, Confinement, Places, Profile};
 use crate::schedule::runner::{Signal, signal_group};
 
 /// The longest timeout a call may ask for.
@@ -78,15 +80,20 @@ its first and last 15000 bytes; the middle of longer output is cut. When the com
 everything it started in the background ends with it (in finch's sandbox); nothing keeps \
 running after the call. Prefer Read, Grep and Glob for reading and searching files. A command \
 that runs without a permission card runs in finch's read-only sandbox: it can read \
-the workspace and the system, write only $TMPDIR, and has no network; if the sandbox stops it, \
-call again with `escalate: true` to ask a person to run it with write access.";
+the workspace and the system, write only $TMPDIR, and has no network. When the sandbox \
+refuses what a command needs, finch asks a person whether to run it again with just that (a \
+directory to read, write access, the network) and says so in the result; with `escalate: true` \
+a person approves the command before it runs, and it runs with write access.";
 
 /// What people type when they want this tool (ToolSearch ranks it beside the description).
 pub const KEYWORDS: &str = "run execute shell command terminal script program build test install npm git. 执行命令 运行命令 终端 命令行 运行脚本 执行脚本 跑测试 编译 執行指令 執行命令 終端機 命令列 執行腳本";
 
+/// The tool's name.
+pub const NAME: &str = policy::SHELL_TOOL;
+
 pub fn def() -> ToolDef {
     super::def(
-        "Bash",
+        NAME,
         "Run a shell command",
         DESCRIPTION,
         json!({
@@ -135,17 +142,17 @@ pub fn call(args: &Value, cx: &Cx) -> ToolOutput {
             cwd.display()
         ));
     }
-    let (confinement, watch) = match confinement(cx) {
-        Ok(Some((c, watch))) => (Some(c), watch),
-        Ok(None) => (None, None),
+    let mut walled = match confinement(cx) {
+        Ok(c) => c,
         Err(e) => {
             return ToolOutput::error(format!(
                 "The command was not run: {e}. Nothing ran outside the sandbox; `finch sandbox status` shows what this kernel can enforce."
             ));
         }
     };
+    let confine = cx.confine();
     let sandbox = &cx.env.settings.sandbox;
-    let env = match (cx.confine, sandbox.approved_env) {
+    let env = match (confine, sandbox.approved_env) {
         (Confine::ReadOnly, _) => Environment::Only(
             crate::sandbox::env::minimal(cx.env.env.iter(), &sandbox.env)
                 .into_iter()
@@ -156,88 +163,62 @@ pub fn call(args: &Value, cx: &Cx) -> ToolOutput {
         (_, approved) => Environment::Only(approved.environment(std::env::vars_os(), &sandbox.env)),
     };
     let setup = Setup {
-        confinement: confinement.as_ref(),
+        confinement: walled.as_ref().map(|w| &w.confinement),
         env,
-        git_safe: cx.confine == Confine::ReadOnly || policy::classify(command).read_only,
+        git_safe: confine == Confine::ReadOnly
+            || cx.plan.classification().is_some_and(|c| c.read_only),
     };
-    let mut output = execute(command, cwd, timeout, cx.cancel, setup, cx.confine);
-    if let Some(watch) = watch {
-        report_protected(&mut output, &watch.finish());
-    }
+    let ran = run(command, cwd, timeout, cx.cancel, setup);
+    // The guard puts back what the call changed however it ended, cancelled too.
+    let restored = walled
+        .as_mut()
+        .and_then(|w| w.watch.take())
+        .map(Watch::finish)
+        .unwrap_or_default();
+    let mut output = match ran {
+        Ok(outcome) if outcome.cancelled => cancelled_output(NAME),
+        Ok(outcome) => {
+            let failed = outcome.status.is_none_or(|s| !s.success());
+            if let (Some(walled), true) = (&walled, failed) {
+                let errors = [outcome.stderr.as_str(), outcome.stdout.as_str()];
+                if let Some(blocked) = denial::read(&errors, cwd, &walled.reach, walled.profile) {
+                    cx.report_blocked(blocked);
+                }
+            }
+            render(&outcome, timeout, confine)
+        }
+        Err(message) => ToolOutput::error(message),
+    };
+    report_protected(&mut output, &restored);
     output
 }
 
-fn execute(
-    command: &str,
-    cwd: &Path,
-    timeout: Duration,
-    cancel: &Cancel,
-    setup: Setup,
-    confine: Confine,
-) -> ToolOutput {
-    match run(command, cwd, timeout, cancel, setup) {
-        Ok(outcome) if outcome.cancelled => cancelled_output("Bash"),
-        Ok(outcome) => render(&outcome, timeout, confine),
-        Err(message) => ToolOutput::error(message),
-    }
+/// A call in the kernel wall: its confinement, its profile, and what that lets it reach (to
+/// tell the wall's refusals from the command's own failures, `denial`).
+struct Walled {
+    confinement: Confinement,
+    profile: Profile,
+    reach: Reach,
+    /// What watches the protected paths of a call that may write the workspace.
+    watch: Option<Watch>,
 }
 
-/// Whether the kernel wall holds the fast lane here (the gateway's `Wall`).
-pub fn wall(sandbox: &SandboxSettings) -> Wall {
-    if sandbox.bash == BashWall::Off {
-        return Wall::Missing("[sandbox] bash = \"off\" in finch.toml");
-    }
-    match Support::get().profile(Profile::ReadOnly).why() {
-        None => Wall::Holds,
-        Some(why) => Wall::Missing(why),
-    }
-}
-
-/// Where an approved Bash call runs: `[sandbox] approved` where the kernel can hold it,
-/// unconfined where the wall is off or not available (a person approved the call).
-pub fn approved_confine(sandbox: &SandboxSettings) -> Confine {
-    if sandbox.bash == BashWall::Off {
-        return Confine::Unconfined;
-    }
-    match sandbox.approved {
-        Some(Profile::WorkspaceWrite)
-            if !matches!(
-                Support::get().profile(Profile::ReadOnly),
-                ProfileState::Unavailable(_)
-            ) =>
-        {
-            Confine::WorkspaceWrite {
-                network: sandbox.network,
-                env: sandbox.approved_env,
-            }
-        }
-        _ => Confine::Unconfined,
-    }
-}
-
-/// Where a Bash call the gateway judged runs once allowed (what `finch policy check` shows):
-/// the fast lane in read-only, anything a person or a rule approves as `approved_confine`.
-pub fn verdict_confine(verdict: &policy::Verdict, sandbox: &SandboxSettings) -> Confine {
-    if verdict.decision == policy::Decision::Allow
-        && verdict.decided_by == policy::DecidedBy::FastLane
-    {
-        Confine::ReadOnly
-    } else {
-        approved_confine(sandbox)
-    }
-}
-
-/// The kernel confinement of this call, `None` when it runs unconfined; with it, for a call
-/// that may write the workspace, what watches the protected paths there (`Watch`).
-fn confinement(
-    cx: &Cx,
-) -> Result<Option<(Confinement, Option<Watch>)>, crate::sandbox::SandboxError> {
-    let Some(profile) = cx.confine.profile() else {
+/// The kernel confinement of this call as its plan says (profile, and the directories and
+/// network granted beside it), `None` when it runs unconfined; with it, for a call that may
+/// write the workspace, what watches the protected paths there (`Watch`).
+fn confinement(cx: &Cx) -> Result<Option<Walled>, crate::sandbox::SandboxError> {
+    let Some(wall) = &cx.plan.wall else {
+        return Ok(None);
+    };
+    let Some(profile) = wall.confine.profile() else {
         return Ok(None);
     };
     let session = cx.session;
+    // Directories granted for writing are roots of workspace-write: their protected paths
+    // stay read-only too.
     let roots: Vec<_> = std::iter::once(&session.cwd)
         .chain(&session.trusted)
+        .chain(&wall.write)
         .cloned()
         .collect();
     let home = session.home.clone().or_else(|| cx.env.env.home_dir());
@@ -253,18 +234,30 @@ fn confinement(
         }
         Watch::before(&roots, &workspace)
     });
+    let mut extra_read = cx.env.settings.sandbox.read.clone();
+    extra_read.extend(wall.read.iter().cloned());
     let places = Places {
         roots,
         protected: watch.as_ref().map(Watch::bound).unwrap_or_default(),
         home,
         path: cx.env.env.get_path("PATH").map(|p| p.into_os_string()),
-        extra_read: cx.env.settings.sandbox.read.clone(),
+        extra_read,
         extra_write: Vec::new(),
-        network: matches!(cx.confine, Confine::WorkspaceWrite { network: true, .. }),
+        network: wall.network(),
         unix_sockets: cx.env.settings.sandbox.unix_sockets.clone(),
     };
-    let confinement = Confinement::prepare(Access::for_profile(profile, &places))?;
-    Ok(Some((confinement, watch)))
+    let mut access = Access::for_profile(profile, &places);
+    // The network granted to a read-only call (`--allow-network`, an escalation).
+    access.network = wall.network();
+    let reach_access = access.clone();
+    let confinement = Confinement::prepare(access)?;
+    let reach = Reach::of(&reach_access, Some(confinement.tmpdir()));
+    Ok(Some(Walled {
+        confinement,
+        profile,
+        reach,
+        watch,
+    }))
 }
 
 /// The protected paths of a call that may write the workspace: surveyed before it (what
@@ -691,13 +684,6 @@ fn wait_closed(rx: &mpsc::Receiver<Event>, open: &mut i32, limit: Duration) -> b
     true
 }
 
-/// What the model reads after a fast-lane command failed with a refusal.
-const BLOCKED_NOTE: &str = "This command ran without a permission card, so it ran in finch's \
-read-only sandbox: it may read the workspace, the trusted directories and the system's \
-directories, write only its private $TMPDIR, and use no network. The refusal above may be the \
-sandbox's. Writing files or using the network needs a person's approval: call Bash again with \
-`\"escalate\": true` to ask for it (an approved command runs with write access to the workspace).";
-
 /// The result the model reads: labelled streams, then how the command ended.
 fn render(outcome: &Outcome, timeout: Duration, confine: Confine) -> ToolOutput {
     let mut text = String::new();
@@ -735,13 +721,6 @@ fn render(outcome: &Outcome, timeout: Duration, confine: Confine) -> ToolOutput 
             );
         }
     }
-    let blocked = confine == Confine::ReadOnly
-        && exit_code != Some(0)
-        && crate::sandbox::looks_blocked(&outcome.stderr);
-    if blocked {
-        text.push('\n');
-        text.push_str(BLOCKED_NOTE);
-    }
     let mut structured = json!({
         "exitCode": exit_code,
         "stdout": outcome.stdout,
@@ -750,9 +729,6 @@ fn render(outcome: &Outcome, timeout: Duration, confine: Confine) -> ToolOutput 
         "outputCut": outcome.cut,
         "sandbox": confine.as_str(),
     });
-    if blocked && let Some(map) = structured.as_object_mut() {
-        map.insert("sandboxBlocked".into(), true.into());
-    }
     if let (Some(sig), Some(map)) = (signal, structured.as_object_mut()) {
         map.insert("signal".into(), sig.into());
     }
@@ -867,16 +843,15 @@ mod tests {
         });
         let command = format!("sleep 30 & echo $! > {}; wait", pid_file.display());
         let started = Instant::now();
-        let output = execute(
+        let outcome = run(
             &command,
             dir.path(),
             Duration::from_secs(60),
             &cancel,
             unconfined(&command),
-            Confine::Unconfined,
-        );
-        assert!(output.is_error);
-        assert!(output.text_content().contains("cancelled"), "{output:?}");
+        )
+        .unwrap();
+        assert!(outcome.cancelled, "{outcome:?}");
         assert!(
             started.elapsed() < Duration::from_secs(20),
             "the call ran to its end instead of stopping"
@@ -1023,12 +998,15 @@ mod tests {
             None,
         );
         for confine in [Confine::Unconfined, Confine::ReadOnly] {
+            let mut plan = crate::host::call::plan::CallPlan::unplanned(session.workspace());
+            plan.wall = Some(crate::host::call::confine::WallPlan::of(confine));
             let cx = Cx {
                 env: &env,
                 session: &session,
                 cancel: &Cancel::new(),
                 progress: &crate::host::cancel::no_progress,
-                confine,
+                plan: &plan,
+                blocked: &std::sync::OnceLock::new(),
             };
             let out = call(&json!({"command": "touch x"}), &cx);
             assert!(out.is_error);

@@ -23,13 +23,20 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use super::cancel::{Cancel, ProgressSink};
-use super::catalog::{Exposure, ToolDef, ToolSpec};
-use super::output::ToolOutput;
-use super::session::SessionState;
-use super::tool::Layer;
-use super::{CallCx, HostEnv, Job, JobCx, Provider, Started};
-use std::sync::Arc;
+use crate::host::call::confine::Walling;
+use crate::host::call::context::CallCx;
+use crate::host::call::denial::Blocked;
+use crate::host::call::plan::CallPlan;
+use crate::host::cancel::{Cancel, ProgressSink};
+use crate::host::catalog::{Exposure, ToolDef, ToolSpec};
+use crate::host::env::HostEnv;
+use crate::host::output::ToolOutput;
+use crate::host::prompt::Change;
+use crate::host::provider::{Job, JobCx, Provider, Started};
+use crate::host::session::SessionState;
+use crate::host::tool::Layer;
+use crate::sandbox::Confine;
+use std::sync::{Arc, OnceLock};
 
 /// The built-ins provider.
 #[derive(Debug, Default)]
@@ -82,14 +89,15 @@ impl Provider for Builtins {
         let brief = tool.def.raw_name == "Read" && read::is_brief(&args, cx.session);
         let env = Arc::clone(cx.env);
         let session = cx.session.snapshot();
-        let confine = cx.confine;
+        let plan = cx.plan.clone();
         let job: Job = Box::new(move |job: &JobCx| {
             let cx = Cx {
                 env: &env,
                 session: &session,
                 cancel: job.cancel,
                 progress: job.progress,
-                confine,
+                plan: &plan,
+                blocked: job.blocked,
             };
             independent(&args, &cx)
         });
@@ -97,6 +105,54 @@ impl Provider for Builtins {
             Started::Brief(job)
         } else {
             Started::Job(job)
+        }
+    }
+
+    /// Bash runs in the wall the pipeline chose beside the gate.
+    fn wall(&self, tool: &ToolSpec) -> Walling {
+        if tool.def.raw_name == bash::NAME {
+            Walling::Gated
+        } else {
+            Walling::Own
+        }
+    }
+
+    /// The command for Bash, the path for the file tools, the URL for WebFetch, the query
+    /// for WebSearch.
+    fn summary(&self, tool: &ToolSpec, args: &Value) -> Option<String> {
+        let field = |k: &str| str_arg(args, k).map(str::to_string);
+        match tool.def.raw_name.as_str() {
+            bash::NAME => field("command"),
+            "Read" | "Write" | "Edit" => field("path").or_else(|| field("file_path")),
+            "Grep" | "Glob" => field("pattern").map(|p| match field("path") {
+                Some(dir) => format!("{p} in {dir}"),
+                None => p,
+            }),
+            "WebFetch" => field("url"),
+            "WebSearch" => field("query"),
+            _ => None,
+        }
+    }
+
+    fn card_change(&self, tool: &ToolSpec, args: &Value, session: &SessionState) -> Option<Change> {
+        card_change(&tool.def.raw_name, args, session)
+    }
+
+    /// Only two built-ins are known not to read the transcript: `TodoWrite`, and `Read` of a
+    /// file outside the sessions directory (judged by its path as given: a link from
+    /// elsewhere into that directory is not followed here). Everything else — `Bash`, the
+    /// other file tools — could.
+    fn may_see_transcript(&self, tool: &ToolSpec, args: &Value, session: &SessionState) -> bool {
+        match tool.def.raw_name.as_str() {
+            "TodoWrite" => false,
+            "Read" => {
+                let sessions = session.transcript_path().and_then(|t| t.parent()?.parent());
+                match (sessions, str_arg(args, "file_path")) {
+                    (Some(sessions), Some(file)) => resolve_in(session, file).starts_with(sessions),
+                    _ => true,
+                }
+            }
+            _ => true,
         }
     }
 }
@@ -109,13 +165,31 @@ pub struct Cx<'a> {
     pub cancel: &'a Cancel,
     #[allow(dead_code)]
     pub progress: &'a ProgressSink<'a>,
-    /// How the gateway's decision confines the call (Bash).
-    pub confine: crate::sandbox::Confine,
+    /// The call's plan: for Bash, its command's classification and the wall it runs in.
+    pub plan: &'a CallPlan,
+    /// Where the call says what the kernel wall refused it (`JobCx::report_blocked`).
+    pub blocked: &'a OnceLock<Blocked>,
 }
 
-/// The search text of a built-in (`toolsearch::Searchable::keywords`): what people type when
-/// they want it, in English and Chinese (simplified and traditional). Empty for other names.
-pub fn keywords(name: &str) -> &'static str {
+impl Cx<'_> {
+    /// Says that the kernel wall refused the call this (the first report counts).
+    pub fn report_blocked(&self, blocked: Blocked) {
+        let _ = self.blocked.set(blocked);
+    }
+
+    /// How the wall confines this call (unconfined for a tool it does not apply to).
+    pub fn confine(&self) -> Confine {
+        self.plan
+            .wall
+            .as_ref()
+            .map_or(Confine::Unconfined, |w| w.confine)
+    }
+}
+
+/// The search text of a built-in (`toolsearch::Searchable::keywords`, carried in its
+/// definition): what people type when they want it, in English and Chinese (simplified and
+/// traditional). Empty for other names.
+fn keywords(name: &str) -> &'static str {
     match name {
         "Read" => read::KEYWORDS,
         "Write" => write::KEYWORDS,
@@ -145,7 +219,7 @@ fn def(name: &str, title: &str, description: &str, input_schema: Value) -> ToolD
         risk: None,
         input_schema,
         exposure: Exposure::Startup,
-        keywords: String::new(),
+        keywords: keywords(name).to_string(),
         annotations: None,
     }
 }
@@ -167,12 +241,7 @@ const CARD_READ_LIMIT: u64 = 1 << 20;
 /// What a Write or Edit call would change, for its permission card; `None` for other tools
 /// and for arguments the tool itself would refuse. Reads only regular files up to
 /// `CARD_READ_LIMIT` (never a FIFO or a device, which could block).
-pub(crate) fn card_change(
-    tool: &str,
-    args: &Value,
-    session: &SessionState,
-) -> Option<crate::host::prompt::Change> {
-    use crate::host::prompt::Change;
+fn card_change(tool: &str, args: &Value, session: &SessionState) -> Option<Change> {
     let path = resolve_in(session, str_arg(args, "file_path")?);
     let meta = std::fs::metadata(&path).ok().filter(|m| m.is_file());
     match tool {
@@ -205,7 +274,7 @@ pub(crate) fn card_change(
 }
 
 /// `resolve_path` for a session outside a call.
-pub(crate) fn resolve_in(session: &SessionState, path: &str) -> PathBuf {
+fn resolve_in(session: &SessionState, path: &str) -> PathBuf {
     let expanded = crate::homes::expand_tilde(std::path::Path::new(path), session.home.as_deref())
         .unwrap_or_else(|_| PathBuf::from(path));
     crate::homes::absolutize(&expanded, &session.cwd)

@@ -7,10 +7,10 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::super::CallCx;
 use super::super::catalog::ToolDef;
 use super::super::output::{Content, ToolOutput};
 use crate::homes::Homes;
+use crate::host::call::context::CallCx;
 use crate::skill;
 
 const DESCRIPTION: &str = "Load a skill: returns the instructions (SKILL.md) of the skill named \

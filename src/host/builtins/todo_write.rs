@@ -6,10 +6,10 @@
 use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 
-use super::super::CallCx;
 use super::super::catalog::ToolDef;
 use super::super::output::{Content, ToolOutput};
 use super::super::session::{SessionState, TODOS_ENTRY};
+use crate::host::call::context::CallCx;
 
 const DESCRIPTION: &str = "Replace this session's to-do list. Send the whole list every time \
 (items left out are dropped), each item with `content` (what to do, imperative) and `status` \

@@ -38,7 +38,7 @@ pub fn new_session_title(
     if !host.session().wants_title() {
         return None;
     }
-    let summary = super::summary(tool, args);
+    let summary = host.summary(tool, args);
     let mut summary: String = summary.chars().take(60).collect();
     if summary.chars().count() == 60 {
         summary.push('…');
@@ -92,7 +92,7 @@ impl Tally {
         self.calls += 1;
         match record.failure {
             None => {}
-            Some(Failure::Refused) => self.refused += 1,
+            Some(Failure::Refused | Failure::Blocked) => self.refused += 1,
             Some(_) => self.failed += 1,
         }
     }
@@ -150,15 +150,9 @@ mod tests {
     use crate::host::output::ToolOutput;
 
     fn record(failure: Option<Failure>) -> CallRecord {
-        CallRecord {
-            tool: "Bash".into(),
-            decision: "allow",
-            decided_by: "fastLane".into(),
-            output: ToolOutput::text("x"),
-            failure,
-            duration_ms: 0.0,
-            sandbox: None,
-        }
+        let fast_lane = crate::host::DecidedBy::Gateway(crate::host::policy::DecidedBy::FastLane);
+        let decision = crate::host::Decision::Allow;
+        CallRecord::new("Bash", decision, fast_lane, ToolOutput::text("x"), failure)
     }
 
     #[test]

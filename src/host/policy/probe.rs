@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::{Workspace, file_paths, resolve, session_trust_path};
+use super::{Target, Workspace, resolve, session_trust_path};
 
 /// The facts about one path of a call.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,24 +77,40 @@ impl PathFacts {
 /// Looks at the paths the gateway will judge for this call of `tool` (and, for `Schedule`, at
 /// the stored task and the space it names).
 pub fn probe(tool: &str, args: &Value, workspace: &Workspace) -> PathFacts {
-    let mut facts = probe_paths(tool, args, workspace);
+    let target = Target::of(
+        &crate::host::tool::ToolRef::from_name(tool),
+        args,
+        workspace,
+    );
+    probe_planned(tool, args, &target, workspace)
+}
+
+/// `probe`, for a call whose `Target` is already known: a command's paths come from its
+/// classification, not from parsing it again.
+pub fn probe_planned(
+    tool: &str,
+    args: &Value,
+    target: &Target,
+    workspace: &Workspace,
+) -> PathFacts {
+    let mut facts = probe_paths(tool, args, target, workspace);
     if tool == "Schedule" {
         schedule_facts(&mut facts, args, workspace);
     }
     facts
 }
 
-fn probe_paths(tool: &str, args: &Value, workspace: &Workspace) -> PathFacts {
-    let paths: Vec<PathBuf> = match tool {
-        "Read" | "Write" | "Edit" | "Grep" | "Glob" => {
-            file_paths(tool, args, workspace).unwrap_or_default()
+fn probe_paths(tool: &str, args: &Value, target: &Target, workspace: &Workspace) -> PathFacts {
+    let paths: Vec<PathBuf> = match (tool, target) {
+        (_, Target::Command(_, classification)) => super::bash_paths(classification, workspace),
+        ("Read" | "Write" | "Edit" | "Grep" | "Glob", Target::Paths(paths)) => {
+            paths.clone().unwrap_or_default()
         }
-        "Session" => session_trust_path(args)
+        ("Session", _) => session_trust_path(args)
             .and_then(|raw| resolve(raw, workspace).ok())
             .into_iter()
             .collect(),
-        "Bash" => super::bash_paths(args, workspace),
-        "Schedule" | "AppCall" => super::dispatch::named_dir(tool, args)
+        ("Schedule" | "AppCall", _) => super::dispatch::named_dir(tool, args)
             .and_then(|raw| resolve(raw, workspace).ok())
             .into_iter()
             .collect(),

@@ -218,7 +218,8 @@ fn gate(inner: &Inner, inst: &Instance, name: &str, args: &Value) -> Gate {
                 layer: Layer::Mcp.as_str(),
                 owner: Some(server.clone()),
                 risk: verdict.risk,
-                summary: crate::host::summary(name, &args),
+                summary: crate::host::call::one_line(&args.to_string()),
+                session_scope: String::new(),
                 reason: format!(
                     "mini tool {who} calls a tool of MCP server \"{server}\" through mcp.client: {}",
                     verdict.reason

@@ -674,7 +674,7 @@ impl MiniToolRuntime {
                 extra_env: opts.settings.sandbox.env.clone(),
                 extra_read: opts.settings.sandbox.read.clone(),
                 home: opts.env.home_dir(),
-                agent: crate::host::builtins::bash::approved_confine(&opts.settings.sandbox),
+                agent: crate::host::call::confine::approved_confine(&opts.settings.sandbox),
             },
             instances,
             app_info,

@@ -34,11 +34,11 @@ use std::time::Duration;
 use chrono::SecondsFormat;
 use serde_json::{Map, Value, json};
 
-use super::super::CallCx;
 use super::super::output::{Content, ToolOutput};
 use super::{About, Action, ActionError, Suite, text};
 use crate::error::CommandError;
 use crate::homes::{absolutize, expand_tilde};
+use crate::host::call::context::CallCx;
 use crate::memory::entry_json;
 use crate::memory::{self, FileKind, MemoryHome, Target};
 use crate::store::{DirLock, JsonError, LockError, read_json_object, write_atomic, write_json};

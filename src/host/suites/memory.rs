@@ -6,10 +6,10 @@
 use chrono::NaiveDateTime;
 use serde_json::{Map, Value, json};
 
-use super::super::CallCx;
 use super::super::output::{Content, ToolOutput};
 use super::{About, Action, ActionError, Suite, text};
 use crate::error::CommandError;
+use crate::host::call::context::CallCx;
 use crate::memory::{
     self, EntryMatch, MemoryFile, MemoryHome, SNIPPET_CHARS, Scope, SearchRequest, Skipped, Target,
     entry_json, hit_json, match_error, no_files, selection, show_json,

@@ -24,10 +24,10 @@ use chrono::SecondsFormat;
 use serde_json::{Map, Value, json};
 
 use super::super::output::{Content, ToolOutput};
-use super::super::{CallCx, HostEvent};
 use super::{About, Action, ActionError, Suite, text};
 use crate::error::CommandError;
 use crate::homes::Tier;
+use crate::host::call::context::{CallCx, HostEvent};
 use crate::minitool::install::Installer;
 use crate::minitool::net::{LazyNetwork, Network, NetworkSetup};
 use crate::minitool::source::{self, Source};

@@ -23,8 +23,10 @@ use super::catalog::{Exposure, ToolDef, ToolSpec};
 use super::output::ToolOutput;
 use super::schema::Schema;
 use super::tool::Layer;
-use super::{CallCx, Provider};
+use super::toolsearch::SourceFilter;
 use crate::error::CommandError;
+use crate::host::call::context::CallCx;
+use crate::host::provider::Provider;
 
 /// One action of a suite.
 pub struct Action {
@@ -124,6 +126,19 @@ impl Provider for Suites {
         self.suites.iter().map(|s| def(s.as_ref())).collect()
     }
 
+    /// ToolSearch searches the catalog: the sources its `source` names (all by default).
+    fn searches(&self, tool: &ToolSpec, args: &Value) -> Option<SourceFilter> {
+        if tool.def.raw_name != tool_search::NAME {
+            return None;
+        }
+        Some(
+            args.get("source")
+                .and_then(Value::as_str)
+                .and_then(|s| SourceFilter::parse(s).ok())
+                .unwrap_or(SourceFilter::Any),
+        )
+    }
+
     fn is_manual_call(&self, tool: &ToolSpec, args: &Value) -> bool {
         let Some(suite) = self
             .suites
@@ -202,24 +217,9 @@ impl Provider for Suites {
     }
 }
 
-/// The search text of a dispatcher (`toolsearch::Searchable::keywords`): its `About::keywords`,
-/// then each action's name, summary and parameter descriptions — so "create a new space"
-/// reaches `AppCall` through `createSpace`. Built once per process; empty for other names.
-pub fn keywords(name: &str) -> &'static str {
-    static TEXTS: std::sync::OnceLock<Vec<(&'static str, String)>> = std::sync::OnceLock::new();
-    let texts = TEXTS.get_or_init(|| {
-        Suites::default()
-            .suites
-            .iter()
-            .map(|s| (s.about().name, search_text(s.as_ref())))
-            .collect()
-    });
-    texts
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map_or("", |(_, text)| text.as_str())
-}
-
+/// The search text of a dispatcher (`toolsearch::Searchable::keywords`, carried in its
+/// definition): its `About::keywords`, then each action's name, summary and parameter
+/// descriptions — so "create a new space" reaches `AppCall` through `createSpace`.
 fn search_text(suite: &dyn Suite) -> String {
     let mut text = String::from(suite.about().keywords);
     for action in suite.actions() {
@@ -277,7 +277,7 @@ fn def(suite: &dyn Suite) -> ToolDef {
         risk: None,
         input_schema: json!({"type": "object", "properties": properties}),
         exposure: Exposure::Startup,
-        keywords: String::new(),
+        keywords: search_text(suite),
         annotations: None,
     }
 }

@@ -13,9 +13,10 @@ use std::path::PathBuf;
 use serde_json::{Map, Value, json};
 
 use super::super::output::{Content, ToolOutput};
-use super::super::{CallCx, HostEnv};
 use super::{About, Action, ActionError, Suite};
 use crate::error::CommandError;
+use crate::host::call::context::CallCx;
+use crate::host::env::HostEnv;
 use crate::schedule::history::{self, RunStatus, Trigger};
 use crate::schedule::report::{
     TaskSettings, When, find_task, history_task, invalid, listed_task_json, local_zone_in, mode_of,

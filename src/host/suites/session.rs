@@ -8,11 +8,11 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
-use super::super::CallCx;
 use super::super::output::{Content, ToolOutput};
 use super::{About, Action, ActionError, Suite, text};
 use crate::error::CommandError;
 use crate::homes::{absolutize, expand_tilde};
+use crate::host::call::context::CallCx;
 use crate::session::{Appended, SearchOptions, SessionError, append, locate, search, since};
 
 /// The CLI's default number of search hits.

@@ -5,9 +5,9 @@
 
 use serde_json::{Map, Value, json};
 
-use super::super::CallCx;
 use super::super::output::{Content, ToolOutput};
 use super::{About, Action, ActionError, Suite};
+use crate::host::call::context::CallCx;
 use crate::skill::{self, Skill};
 
 /// Where a skill's body takes the caller's arguments (the convention of Claude Code's skills

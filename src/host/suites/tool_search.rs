@@ -9,16 +9,19 @@ use serde_json::{Map, Value, json};
 use super::super::catalog::Exposure;
 use super::super::output::{Content, ToolOutput};
 use super::super::toolsearch::SourceFilter;
-use super::super::{CallCx, HostEvent};
 use super::{About, Action, ActionError, Suite};
+use crate::host::call::context::{CallCx, HostEvent};
 
 /// Matches returned when the call sets no `limit` (SPEC §8.2).
 const DEFAULT_LIMIT: u64 = 8;
 
 pub struct ToolSearchSuite;
 
+/// The tool's name.
+pub const NAME: &str = "ToolSearch";
+
 const ABOUT: About = About {
-    name: "ToolSearch",
+    name: NAME,
     title: "Tool search",
     description: "Find tools by what they do — built-ins, tool suites, mini tool tools and MCP tools, \
      also those not active yet — and activate the matches so they can be called. MCP tools \
@@ -257,6 +260,7 @@ mod tests {
         let catalog = catalog();
         let mut prompter = Nobody;
         let mut events = Vec::new();
+        let plan = crate::host::call::plan::CallPlan::unplanned(session.workspace());
         let mut cx = CallCx {
             env: &env,
             session,
@@ -266,7 +270,7 @@ mod tests {
             discover: &|_, _| Vec::new(),
             cancel: &crate::host::cancel::Cancel::new(),
             progress: &crate::host::cancel::no_progress,
-            confine: crate::sandbox::Confine::Unconfined,
+            plan: &plan,
         };
         let Value::Object(args) = args else {
             panic!("arguments must be an object")

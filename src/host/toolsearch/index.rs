@@ -47,12 +47,12 @@ use std::path::Path;
 
 use super::{
     EXACT_NAME_BOOST, Hit, NAME_PREFIX_BOOST, NameTerms, Names, Searchable, SourceFilter,
-    TermCounts, avg_len, bm25, folded_query, for_each_tool_term, idf, keywords_of, name_boost,
-    query_terms, rank,
+    TermCounts, avg_len, bm25, folded_query, for_each_tool_term, idf, name_boost, query_terms,
+    rank,
 };
-use crate::host::catalog::ToolDef;
 use crate::host::naming;
 use crate::host::tool::Layer;
+use crate::host::tool::ToolDef;
 
 const MAGIC: &[u8; 8] = b"finchtsx";
 /// The format version; an index of another version is not read.
@@ -168,7 +168,7 @@ impl Searchable for Named<'_> {
         &self.def.description
     }
     fn keywords(&self) -> &str {
-        keywords_of(self.def.layer, &self.def.raw_name, &self.def.keywords)
+        &self.def.keywords
     }
     fn layer(&self) -> Layer {
         self.def.layer

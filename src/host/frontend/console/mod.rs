@@ -39,10 +39,11 @@ use serde_json::{Map, Value, json};
 use super::{Tally, reload_if_minitools_changed};
 use crate::error::{CommandError, ErrorKind, Result};
 use crate::host::assembly::Assembly;
+use crate::host::call::record::Step;
 use crate::host::control;
 use crate::host::output::Content;
 use crate::host::policy::Mode;
-use crate::host::{CallRecord, Failure, Host, HostEnv};
+use crate::host::{CallRecord, DecidedBy, Decision, Failure, Host, HostEnv};
 use crate::ui::{Table, Ui};
 use editor::{ConsoleHelper, ToolNames};
 use interrupt::Interrupts;
@@ -641,38 +642,17 @@ pub fn print_verdict(ui: &Ui, record: &CallRecord) {
 }
 
 /// `allowed (read-only)`, `denied (you denied it)`, `not run (no such tool)`.
-fn verdict_words(decision: &str, decided_by: &str) -> String {
+fn verdict_words(decision: Decision, decided_by: &DecidedBy) -> String {
     // A manual is shown, not run: nothing was allowed or denied.
-    if decided_by == "manual" {
-        return "its manual".to_string();
+    if *decided_by == DecidedBy::Pipeline(Step::Manual) {
+        return decided_by.words().to_string();
     }
     let what = match decision {
-        "allow" => "allowed",
-        "deny" => "denied",
-        "none" => "not run",
-        other => other,
+        Decision::Allow => "allowed",
+        Decision::Deny => "denied",
+        Decision::None => "not run",
     };
-    let why = match decided_by {
-        "fastLane" => "read-only",
-        "autoAllow" => "allowed by default",
-        "allowRule" => "an allow rule",
-        "denyRule" => "a deny rule",
-        "askRule" | "cardRequired" | "askMode" => "a card was needed",
-        "outsideWorkspace" => "outside the workspace",
-        "protectedPath" => "a protected path",
-        "sessionAllow" => "allowed for this session",
-        "approveFlag" => "--approve",
-        "card:allowOnce" => "you allowed it once",
-        "card:allowForSession" => "you allowed it for this session",
-        "card:deny" | "card:denyWithReason" => "you denied it",
-        "card:timeout" => "nobody answered the card in time",
-        "noPerson" => "nobody to ask",
-        "unknownTool" => "no such tool",
-        "notActive" => "not active: find it with ToolSearch",
-        "invalidArguments" => "invalid arguments",
-        other => other,
-    };
-    format!("{what} ({why})")
+    format!("{what} ({})", decided_by.words())
 }
 
 /// A call's content on stdout; on a terminal, text wraps at word boundaries.
@@ -695,34 +675,30 @@ pub fn print_content(ui: &Ui, record: &CallRecord) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::host::policy;
+    use crate::host::prompt::CardAnswer;
 
     #[test]
     fn verdicts_read_as_words_not_ids() {
+        let none = Decision::None;
         assert_eq!(
-            verdict_words("none", "unknownTool"),
+            verdict_words(none, &DecidedBy::Pipeline(Step::UnknownTool)),
             "not run (no such tool)"
         );
-        assert_eq!(verdict_words("allow", "fastLane"), "allowed (read-only)");
-        assert_eq!(verdict_words("deny", "card:deny"), "denied (you denied it)");
-        assert_eq!(verdict_words("none", "manual"), "its manual");
-        for by in [
-            "fastLane",
-            "autoAllow",
-            "allowRule",
-            "denyRule",
-            "askRule",
-            "sessionAllow",
-            "approveFlag",
-            "card:allowOnce",
-            "card:timeout",
-            "noPerson",
-            "notActive",
-            "invalidArguments",
-            "outsideWorkspace",
-            "protectedPath",
-        ] {
-            let words = verdict_words("allow", by);
-            assert!(!words.contains(by) || by.starts_with('-'), "{by}: {words}");
-        }
+        assert_eq!(
+            verdict_words(
+                Decision::Allow,
+                &DecidedBy::Gateway(policy::DecidedBy::FastLane)
+            ),
+            "allowed (read-only)"
+        );
+        assert_eq!(
+            verdict_words(Decision::Deny, &DecidedBy::Card(CardAnswer::Deny)),
+            "denied (you denied it)"
+        );
+        assert_eq!(
+            verdict_words(none, &DecidedBy::Pipeline(Step::Manual)),
+            "its manual"
+        );
     }
 }
