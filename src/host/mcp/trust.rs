@@ -21,7 +21,7 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use super::config::McpServerConfig;
-use crate::store::{DirLock, JsonError, LockError, read_json_object, write_json};
+use crate::store::{Changes, JsonError, LockError, change_list, read_json_object};
 
 /// One approved entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -207,35 +207,14 @@ fn change<T: Changes>(
     f: impl FnOnce(&mut Vec<Value>) -> T,
 ) -> Result<T, TrustError> {
     let path = trust_file(runtime);
-    std::fs::create_dir_all(runtime).map_err(|source| {
-        TrustError::Json(JsonError::Write {
-            path: runtime.to_path_buf(),
-            source,
-        })
-    })?;
-    let _lock = DirLock::acquire(runtime, &path.display().to_string(), lock_timeout)?;
-    let mut doc = read_json_object(&path)?.unwrap_or_default();
-    parse(&doc, &path)?;
-    let mut items = match doc.remove("servers") {
-        Some(Value::Array(items)) => items,
-        _ => Vec::new(),
-    };
-    let result = f(&mut items);
-    doc.insert("servers".into(), Value::Array(items));
-    if result.changed() {
-        write_json(&path, &Value::Object(doc))?;
-    }
-    Ok(result)
-}
-
-trait Changes {
-    fn changed(&self) -> bool;
-}
-
-impl Changes for bool {
-    fn changed(&self) -> bool {
-        *self
-    }
+    change_list(
+        runtime,
+        &path,
+        "servers",
+        lock_timeout,
+        |doc| parse(doc, &path).map(drop),
+        f,
+    )
 }
 
 impl Changes for Granted {
