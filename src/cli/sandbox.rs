@@ -12,6 +12,13 @@
 //! network is off unless `--network` is given, in either profile. Where the kernel cannot
 //! enforce the profile, `run` runs nothing and exits 1: a wall that is not there is never
 //! pretended.
+//!
+//! `--writable DIR` belongs to workspace-write: with the default read-only profile it is an
+//! error naming the flag to add, not a silent no-op (the write would fail later with a bare
+//! `Permission denied`) and not a quiet widening to workspace-write (which would also open the
+//! working directory, more than the person asked for). This is codex's rule — its writable
+//! roots are part of `workspace-write` and mean nothing in `read-only` — said out loud; a bwrap
+//! user who wants exactly one `--bind` gets the flag that does it in the hint.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -64,7 +71,7 @@ pub struct RunArgs {
     /// Allow the network (TCP and sockets of every family)
     #[arg(long)]
     pub network: bool,
-    /// Another directory the command may write (read in read-only) (repeatable)
+    /// Another directory the command may write (repeatable; needs --profile workspace-write)
     #[arg(long, value_name = "DIR")]
     pub writable: Vec<PathBuf>,
     /// A Unix socket the command may connect to (repeatable; none by default)
@@ -293,6 +300,18 @@ fn cmd_run(ctx: &Context, args: &RunArgs) -> Result<()> {
         ProfileArg::ReadOnly => Profile::ReadOnly,
         ProfileArg::WorkspaceWrite => Profile::WorkspaceWrite,
     };
+    if profile == Profile::ReadOnly
+        && let Some(dir) = args.writable.first()
+    {
+        return Err(CommandError::usage(format!(
+            "--writable {} needs --profile workspace-write: the read-only profile writes nowhere but its private TMPDIR",
+            dir.display()
+        ))
+        .with_hint(format!(
+            "run `finch sandbox run --profile workspace-write --writable {} -- …` (the working directory becomes writable too; pass --cwd to choose it)",
+            dir.display()
+        )));
+    }
     let state = Support::get().profile(profile);
     if let ProfileState::Unavailable(why) = state {
         return Err(CommandError::failed(format!(

@@ -882,3 +882,24 @@ fn sandbox_run_passes_the_exit_status_through_and_refuses_what_it_cannot_run() {
         .unwrap();
     assert!(out.is_empty());
 }
+
+/// `--writable` belongs to workspace-write: with the read-only profile it is refused before
+/// anything runs, naming the flag to add, instead of being dropped so that the write fails
+/// later with a bare `Permission denied`.
+#[test]
+fn sandbox_run_refuses_writable_without_workspace_write() {
+    let s = Scene::new();
+    let extra = s.ctx.base().join("extra");
+    std::fs::create_dir_all(&extra).unwrap();
+    let dir = extra.to_str().unwrap();
+    let run = s.sandboxed(&["--writable", dir], &format!("touch {dir}/ran"));
+    run.failure(2);
+    assert_eq!(
+        run.stderr(),
+        format!(
+            "Error: --writable {dir} needs --profile workspace-write: the read-only profile writes nowhere but its private TMPDIR\nhint: run `finch sandbox run --profile workspace-write --writable {dir} -- …` (the working directory becomes writable too; pass --cwd to choose it)\n"
+        )
+    );
+    assert_eq!(run.stdout(), "");
+    assert!(!extra.join("ran").exists(), "nothing ran");
+}
