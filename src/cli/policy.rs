@@ -19,7 +19,7 @@ use crate::Context;
 use crate::error::{CommandError, Result};
 use crate::homes::absolutize;
 use crate::host::policy::pi;
-use crate::host::policy::rules::project_root;
+use crate::host::policy::rules::{RuleList, project_root};
 use crate::host::policy::{
     DecidedBy, Decision, Mode, Target, ToolCall, Verdict, Wall, Workspace, decide_planned,
     session_allows, session_key, trust,
@@ -179,9 +179,34 @@ fn trust(ctx: &Context, args: &TrustArgs) -> Result<()> {
     };
     // Only a file that parses is worth trusting: the error names the line and column.
     let text = String::from_utf8_lossy(&bytes);
-    crate::host::policy::rules::parse(&text, &file, ctx.env.home_dir().as_deref())
+    let rules = crate::host::policy::rules::parse(&text, &file, ctx.env.home_dir().as_deref())
         .map_err(|e| CommandError::failed(e.to_string()).with_code("corrupt_state"))?;
     let sha256 = trust::sha256_hex(&bytes);
+    // As Claude Code's folder-trust dialog: name what trusting turns on, then ask (a terminal)
+    // or take `--yes` (a pipe). Contents already trusted turn nothing new on.
+    let allows: Vec<String> = rules
+        .iter()
+        .filter(|r| r.list == RuleList::Allow)
+        .map(allow_in_words)
+        .collect();
+    let already = trust::is_trusted(&trust::list(&homes.runtime)?, &file, &sha256);
+    if !already && !allows.is_empty() {
+        if !ctx.ui.json {
+            let mut words = vec![format!(
+                "Trusting {} lets the model, without asking:",
+                file.display()
+            )];
+            words.extend(allows.iter().map(|a| format!("  • {a}")));
+            for line in words {
+                ctx.ui.status(line);
+            }
+        }
+        if !ctx.ui.confirm(&format!("Trust {}?", file.display()))? {
+            return Err(CommandError::failed(
+                "not trusted: nothing was recorded, and its allow rules stay ignored",
+            ));
+        }
+    }
     let now = ctx
         .now()?
         .to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
@@ -193,6 +218,7 @@ fn trust(ctx: &Context, args: &TrustArgs) -> Result<()> {
             "sha256": sha256,
             "trusted": true,
             "changed": granted != trust::Granted::Already,
+            "allows": allows,
         }));
     }
     let what = match granted {
@@ -207,6 +233,29 @@ fn trust(ctx: &Context, args: &TrustArgs) -> Result<()> {
     ));
     Ok(())
 }
+
+/// What an allow rule lets the model do without a card, in words a person reads.
+fn allow_in_words(rule: &crate::host::policy::rules::Rule) -> String {
+    let key = rule.key.trim();
+    let any = rule.key_is_any();
+    let what = match rule.tool_name.as_str() {
+        "*" if any => "call any tool with any arguments (every right of your user)".to_string(),
+        "*" => format!("call any tool whose call matches `{key}`"),
+        "Bash" if any => "run any shell command".to_string(),
+        "Bash" => format!("run shell commands that start with `{key}`"),
+        "Read" | "Grep" | "Glob" if any => "read any file".to_string(),
+        "Read" | "Grep" | "Glob" => format!("read files matching `{key}`"),
+        "Write" | "Edit" if any => "write and change any file".to_string(),
+        "Write" | "Edit" => format!("write and change files matching `{key}`"),
+        tool if any => format!("call {tool} with any arguments"),
+        tool => format!("call {tool} when its call matches `{key}`"),
+    };
+    format!("{what} ({} {key})", rule.tool_name)
+}
+
+/// How many hex digits of a sha256 a listing shows, as `git log --oneline` shortens a commit:
+/// enough to tell files apart, short enough not to wrap; `--json` keeps all 64.
+const SHORT_SHA: usize = 12;
 
 /// The state of each trusted file now: `trusted` (same contents), `changed`, `missing`.
 fn trust_list(ctx: &Context, runtime: &std::path::Path) -> Result<()> {
@@ -244,7 +293,7 @@ fn trust_list(ctx: &Context, runtime: &std::path::Path) -> Result<()> {
             format!(
                 "{state}\t{}\t{}\t{}",
                 t.file.display(),
-                t.sha256,
+                t.sha256.get(..SHORT_SHA).unwrap_or(&t.sha256),
                 t.trusted_at
             )
         })

@@ -421,8 +421,10 @@ impl Agreement<'_> {
             true,
             self.env.settings.lock_timeout,
         ) {
-            Ok(_) => self.ui.detail(format!(
-                "{by}: mini tool {id} runs unconfined; recorded (`finch sandbox revoke {id} unconfined` takes it back)"
+            // A permanent grant is never made in silence: a warning, shown with --json and -q.
+            Ok(_) => self.ui.warn(format!(
+                "{by} saved a permanent grant: mini tool {id} runs unconfined (every right of your user) in every run from now on; recorded in {} (`finch sandbox revoke {id} unconfined` takes it back)",
+                crate::minitool::confine::grants_path(&self.env.homes).display()
             )),
             Err(e) => self.ui.warn(format!(
                 "{by}: mini tool {id} runs unconfined this time, but the agreement could not be recorded: {e}"

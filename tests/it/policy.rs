@@ -30,7 +30,7 @@ fn write_rules(dir: &Path, text: &str) {
 
 /// `finch policy trust` in the work directory: a person trusts its rules file.
 fn trust(ctx: &TestContext) {
-    let out = ctx.run(&["policy", "trust"]);
+    let out = ctx.run(&["policy", "trust", "--yes"]);
     out.success();
 }
 

@@ -68,12 +68,31 @@ fn a_repositorys_rules_are_ignored_until_trusted_and_again_after_a_change() {
     assert!(!ctx.work.join("made-by-rule").exists());
     call.stderr_has("is not trusted: its 1 allow rule is ignored");
 
-    // Trusted: the rule applies, and the trust file records the hash.
+    // Without a terminal, trusting allow rules needs --yes: exit 4, nothing recorded, and
+    // the words say what it would have turned on.
     let out = ctx.run(&["policy", "trust"]);
+    out.failure(4);
+    assert_eq!(out.stdout(), "");
+    assert_eq!(
+        ctx.filter(&out.stderr()),
+        "Trusting [BASE]/work/.finch/permissions.json lets the model, without asking:\n  • call \
+         any tool with any arguments (every right of your user) (* *)\nError: Trust \
+         [BASE]/work/.finch/permissions.json? needs an answer, and there is no terminal to ask \
+         on\nhint: pass --yes to answer yes\n"
+    );
+    assert!(!ctx.runtime.join("trusted-rules.json").exists());
+
+    // Trusted: the rule applies, and the trust file records the hash.
+    let out = ctx.run(&["policy", "trust", "--yes"]);
     out.success();
     assert_eq!(
         ctx.filter(&out.stdout()),
         "✓ Trusted [BASE]/work/.finch/permissions.json\n"
+    );
+    assert_eq!(
+        ctx.filter(&out.stderr()),
+        "Trusting [BASE]/work/.finch/permissions.json lets the model, without asking:\n  • call \
+         any tool with any arguments (every right of your user) (* *)\n"
     );
     let recorded = ctx.read_json(&ctx.runtime.join("trusted-rules.json"));
     let sha = recorded["rules"][0]["sha256"].as_str().unwrap().to_string();
@@ -105,7 +124,7 @@ fn a_repositorys_rules_are_ignored_until_trusted_and_again_after_a_change() {
         Some("changed"),
         "{out}"
     );
-    let out = ctx.run(&["policy", "trust", ctx.work.to_str().unwrap()]);
+    let out = ctx.run(&["policy", "trust", "--yes", ctx.work.to_str().unwrap()]);
     out.success();
     assert!(
         out.stdout().starts_with("✓ Trusted the new contents of"),
@@ -115,6 +134,18 @@ fn a_repositorys_rules_are_ignored_until_trusted_and_again_after_a_change() {
     let listed = ctx.run(&["--json", "policy", "trust", "--list"]);
     listed.success();
     assert_eq!(listed.json()[0]["state"], "trusted", "{listed}");
+    // The text listing shortens the sum as git shortens a commit; --json keeps all 64.
+    let full = listed.json()[0]["sha256"].as_str().unwrap().to_string();
+    assert_eq!(full.len(), 64);
+    let out = ctx.run(&["policy", "trust", "--list"]);
+    assert_eq!(
+        ctx.filter(&out.stdout()),
+        format!(
+            "trusted\t[BASE]/work/.finch/permissions.json\t{}\t{}\n",
+            &full[..12],
+            listed.json()[0]["trustedAt"].as_str().unwrap()
+        )
+    );
 
     // Revoked: untrusted again; revoking twice is "not found".
     ctx.run(&["policy", "trust", "--revoke"]).success();
@@ -149,7 +180,7 @@ fn an_ancestors_rules_never_apply() {
     write(&ctx.work.join(".finch/permissions.json"), ALLOW_ALL);
     let project = ctx.work.join("some/project");
     std::fs::create_dir_all(&project).unwrap();
-    ctx.run(&["policy", "trust"]).success();
+    ctx.run(&["policy", "trust", "--yes"]).success();
     let doc = check_json(
         &ctx,
         &[
@@ -671,4 +702,51 @@ fn a_high_risk_card_never_offers_a_session_allow() {
         (Some("high"), Some(false)),
         "{doc}"
     );
+}
+
+/// On a terminal, trusting names what the rules turn on and asks: "n" records nothing and
+/// exits 1, "y" trusts; the broad Bash rule of the issue is said in words.
+#[test]
+fn trust_on_a_terminal_shows_the_rules_and_asks() {
+    let ctx = TestContext::new();
+    write(
+        &ctx.work.join(".finch/permissions.json"),
+        r#"{"allow":[{"toolName":"Bash","key":"*"},{"toolName":"Read","key":"src/**"},{"toolName":"Bash","key":"npm test"}]}"#,
+    );
+    let question = format!(
+        "Trust {}? [y/N] ",
+        ctx.work.join(".finch/permissions.json").display()
+    );
+    let mut pty = Pty::spawn(&ctx, &["policy", "trust"]);
+    let shown = pty.expect(&question);
+    let shown = ctx.filter(&shown.replace("\r\n", "\n"));
+    assert_eq!(
+        shown,
+        "Trusting [BASE]/work/.finch/permissions.json lets the model, without asking:\n  • run any \
+         shell command (Bash *)\n  • read files matching `src/**` (Read src/**)\n  • run shell \
+         commands that start with `npm test` (Bash npm test)\nTrust \
+         [BASE]/work/.finch/permissions.json? [y/N] "
+    );
+    pty.send("n\r");
+    let (code, rest) = pty.finish();
+    assert_eq!(code, 1, "{rest}");
+    // The terminal may echo the answer before or after the question was read.
+    assert_eq!(
+        rest.replace("\r\n", "\n").trim_start_matches("n\n"),
+        "Error: not trusted: nothing was recorded, and its allow rules stay ignored\n"
+    );
+    assert!(!ctx.runtime.join("trusted-rules.json").exists());
+
+    let mut pty = Pty::spawn(&ctx, &["policy", "trust"]);
+    pty.expect(&question);
+    pty.send("y\r");
+    let (code, rest) = pty.finish();
+    assert_eq!(code, 0, "{rest}");
+    assert!(rest.contains("✓ Trusted "), "{rest}");
+    let recorded = ctx.read_json(&ctx.runtime.join("trusted-rules.json"));
+    assert_eq!(recorded["rules"].as_array().map(Vec::len), Some(1));
+    // Trusting the same contents again asks nothing.
+    let out = ctx.run(&["policy", "trust"]);
+    out.success();
+    assert_eq!(out.stderr(), "");
 }

@@ -270,7 +270,7 @@ fn approve_unconfined_starts_it_records_the_agreement_and_the_next_run_needs_no_
     let out = attempt(
         &s,
         "sh",
-        &["--minitool", &dir, "--approve-unconfined", "escape", "-v"],
+        &["--minitool", &dir, "--approve-unconfined", "escape"],
     );
     out.success();
     let record = out.json();
@@ -280,7 +280,11 @@ fn approve_unconfined_starts_it_records_the_agreement_and_the_next_run_needs_no_
         "{record}"
     );
     assert!(s.outside.exists());
-    out.stderr_has("--approve-unconfined escape: mini tool escape runs unconfined; recorded");
+    // The permanent grant is said, without -v and despite --json.
+    out.stderr_has(&format!(
+        "warning: --approve-unconfined escape saved a permanent grant: mini tool escape runs unconfined (every right of your user) in every run from now on; recorded in {} (`finch sandbox revoke escape unconfined` takes it back)\n",
+        s.ctx.runtime.join("sandbox.json").display()
+    ));
     assert_eq!(
         grants(&s),
         json!({"note": "kept", "minitools": {"other": {"shell": true}, "escape": {"unconfined": true}}})
