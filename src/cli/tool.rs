@@ -703,6 +703,8 @@ fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
     let model_words = record.output.text_content().trim_end().to_string();
     let (message, hints) = if ctx.ui.json {
         (model_words, Vec::new())
+    } else if let Some(words) = record.person_text() {
+        (words, Vec::new())
     } else {
         person_words(&model_words)
     };

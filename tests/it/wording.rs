@@ -141,3 +141,98 @@ fn tool_info_shows_the_parameters_as_a_table_that_fits_the_terminal() {
         insta::assert_snapshot!(format!("tool_info_parameters_{cols}"), shown.join("\n"));
     }
 }
+
+/// Issue 43, item 5: arguments that break the schema are named to the person without the
+/// model's "Call `Read` again …"; `--json` keeps the model's words.
+#[test]
+fn invalid_arguments_read_as_the_persons_words() {
+    let ctx = TestContext::new();
+    let out = ctx.run(&["tool", "call", "Read", r#"{"file_path": 3}"#]);
+    out.failure(1);
+    assert_eq!(
+        out.stderr(),
+        "Error: Invalid arguments for `Read`:\n- /file_path: 3 is not of type \"string\"\n"
+    );
+    let json = ctx.run(&["tool", "call", "Read", r#"{"file_path": 3}"#, "--json"]);
+    json.failure(1);
+    assert!(
+        json.json()["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .ends_with("Call `Read` again with arguments that match its input schema."),
+        "{json}"
+    );
+}
+
+/// Issue 43, item 5: a word that is not key=value is answered with a parameter of the tool
+/// called, not with `file_path=src/main.rs` for every tool.
+#[test]
+fn the_key_value_hint_names_a_parameter_of_the_tool() {
+    let ctx = TestContext::new();
+    let out = ctx.run(&["tool", "call", "Glob", "src"]);
+    out.failure(2);
+    // Before finch opens anything, the schema is not known yet: the hint says where it is.
+    assert_eq!(
+        out.stderr(),
+        "Error: `src` is not key=value; write each argument as name=value (`finch tool info \
+         Glob` lists them), or one JSON object\nhint: pass one JSON object, e.g. finch tool \
+         call Glob '{\"key\":\"value\"}', or key=value pairs\n"
+    );
+    let console = ctx
+        .cmd()
+        .args(["run", "--mode", "acceptCalls"])
+        .write_stdin("Bash ls\n")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(console.stderr).unwrap();
+    assert!(
+        stderr.contains("`ls` is not key=value; write e.g. Bash command=…, or one JSON object"),
+        "{stderr}"
+    );
+}
+
+/// Issue 43, item 5: a fast-lane Write's status line says why it was let through (it stays in
+/// the workspace), not `read-only`.
+#[test]
+fn a_fast_lane_write_is_allowed_inside_the_workspace() {
+    let ctx = TestContext::new();
+    let out = ctx.run(&[
+        "tool",
+        "call",
+        "Write",
+        "file_path=made.txt",
+        "content=x",
+        "--mode",
+        "acceptCalls",
+        "-v",
+    ]);
+    out.success();
+    assert!(ctx.work.join("made.txt").exists());
+    let verdict = out.stderr();
+    assert!(
+        verdict.starts_with("✓ Write — allowed (inside the workspace), "),
+        "{verdict}"
+    );
+}
+
+/// Issue 43, item 5: Esc on a card in the console says "Not run: you denied `Bash`." — not
+/// the model's "Do not retry the same call"; the transcript keeps the model's words.
+#[test]
+fn a_denied_card_in_the_console_reads_as_the_persons_words() {
+    let ctx = TestContext::new();
+    let mut pty = crate::cards::Pty::spawn(&ctx, &["run"]);
+    pty.expect("finch> ");
+    pty.send("Bash command=\"touch denied\"\r");
+    pty.expect(crate::cards::CARD_SHOWN);
+    pty.send("\x1b");
+    let shown = pty.expect("finch> ");
+    assert!(shown.contains("Not run: you denied `Bash`."), "{shown}");
+    assert!(!shown.contains("Do not retry"), "{shown}");
+    pty.send("/quit\r");
+    let (code, tail) = pty.finish();
+    assert_eq!(code, 0, "{tail}");
+    assert!(!ctx.work.join("denied").exists());
+    let transcript = &ctx.transcripts()[0];
+    let call = &ctx.tool_calls(transcript)[0];
+    assert_eq!(call["decidedBy"], "card:deny", "{call}");
+}

@@ -263,13 +263,10 @@ impl Host {
                 let output = ToolOutput::error(rejected.refusal.text());
                 let by = DecidedBy::Pipeline(rejected.step);
                 let failure = Some(rejected.failure);
-                return Work::Ended(CallRecord::new(
-                    rejected.tool,
-                    Decision::None,
-                    by,
-                    output,
-                    failure,
-                ));
+                return Work::Ended(
+                    CallRecord::new(rejected.tool, Decision::None, by, output, failure)
+                        .refused(rejected.refusal),
+                );
             }
         };
         let tool = self.catalog.get(index);
@@ -317,13 +314,10 @@ impl Host {
             Gate::Refused { by, refusal } => {
                 let output = ToolOutput::error(refusal.text());
                 let failure = Some(record::Failure::Refused);
-                return Work::Ended(CallRecord::new(
-                    tool_name,
-                    Decision::Deny,
-                    by,
-                    output,
-                    failure,
-                ));
+                return Work::Ended(
+                    CallRecord::new(tool_name, Decision::Deny, by, output, failure)
+                        .refused(refusal),
+                );
             }
             Gate::Allowed { by, confine } => (by, confine),
         };

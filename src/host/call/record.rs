@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use super::confine::Escalation;
 use super::denial::Blocked;
+use super::refusal::Refusal;
 use crate::host::output::ToolOutput;
 use crate::host::policy;
 use crate::host::prompt::CardAnswer;
@@ -183,6 +184,9 @@ pub struct CallRecord {
     /// What the call was offered after the wall refused it, and who answered: when allowed,
     /// `output` is the second run's.
     pub escalation: Option<Escalated>,
+    /// Why the pipeline did not run it, when it refused it before it started: `output` holds
+    /// the model's words for it, a person reads `Refusal::for_person`.
+    pub refusal: Option<Refusal>,
 }
 
 /// An escalation offered after a refusal, and who answered it.
@@ -223,7 +227,20 @@ impl CallRecord {
             sandbox: None,
             blocked: None,
             escalation: None,
+            refusal: None,
         }
+    }
+
+    /// This record, of a call the pipeline refused so.
+    pub fn refused(mut self, refusal: Refusal) -> CallRecord {
+        self.refusal = Some(refusal);
+        self
+    }
+
+    /// The words a person reads for the call's result when the pipeline refused it (`None`:
+    /// its output is what a person reads too).
+    pub fn person_text(&self) -> Option<String> {
+        self.refusal.as_ref().map(Refusal::for_person)
     }
 
     /// The record of a call that ran: a failure when it was cancelled or the tool said it

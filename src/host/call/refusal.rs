@@ -79,6 +79,35 @@ impl Refusal {
     }
 }
 
+impl Refusal {
+    /// What a person reads where the console or `finch tool call` shows the refusal: the same
+    /// facts without the advice to the model (not to retry, to call again); the record, the
+    /// transcript and MCP keep `text`.
+    pub fn for_person(&self) -> String {
+        match self {
+            Refusal::InvalidArguments { tool, problems } => {
+                format!(
+                    "Invalid arguments for `{tool}`:\n- {}",
+                    problems.join("\n- ")
+                )
+            }
+            Refusal::Card { tool, answer, .. } => match answer {
+                CardAnswer::DenyWithReason(why) => {
+                    format!("Not run: you denied `{tool}` and said: {why}")
+                }
+                CardAnswer::TimedOut => {
+                    format!("Not run: nobody answered the permission card for `{tool}` in time.")
+                }
+                CardAnswer::Deny | CardAnswer::Withdrawn => {
+                    format!("Not run: you denied `{tool}`.")
+                }
+                _ => self.text(),
+            },
+            _ => self.text(),
+        }
+    }
+}
+
 fn card_text(tool: &str, reason: &str, answer: &CardAnswer) -> String {
     match answer {
         CardAnswer::DenyWithReason(why) => format!("The user denied `{tool}` and said: {why}"),

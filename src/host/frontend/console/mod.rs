@@ -433,9 +433,14 @@ pub fn key_values(tool: &str, words: &[String], schema: Option<&Value>) -> Resul
     let mut map = Map::new();
     for word in words {
         let Some((key, value)) = word.split_once('=') else {
-            return Err(CommandError::usage(format!(
-                "`{word}` is not key=value; write e.g. {tool} file_path=src/main.rs, or one JSON object"
-            )));
+            return Err(CommandError::usage(match example_key(schema) {
+                Some(key) => format!(
+                    "`{word}` is not key=value; write e.g. {tool} {key}=…, or one JSON object"
+                ),
+                None => format!(
+                    "`{word}` is not key=value; write each argument as name=value (`finch tool info {tool}` lists them), or one JSON object"
+                ),
+            }));
         };
         let declared = schema
             .and_then(|s| s.get("properties"))
@@ -444,6 +449,24 @@ pub fn key_values(tool: &str, words: &[String], schema: Option<&Value>) -> Resul
         map.insert(key.to_string(), typed_value(value, declared));
     }
     Ok(Value::Object(map))
+}
+
+/// A parameter of the tool to show in the key=value hint: its first required one, else its
+/// first one (`None`: no schema known, or a tool that takes none).
+fn example_key(schema: Option<&Value>) -> Option<&str> {
+    let required = schema
+        .and_then(|s| s.get("required"))
+        .and_then(Value::as_array)
+        .and_then(|r| r.first())
+        .and_then(Value::as_str);
+    let first = || {
+        schema
+            .and_then(|s| s.get("properties"))
+            .and_then(Value::as_object)
+            .and_then(|p| p.keys().next())
+            .map(String::as_str)
+    };
+    required.or_else(first)
 }
 
 /// One `key=value` value, typed by the JSON Schema `type` of its key (if any).
@@ -630,7 +653,7 @@ pub fn print_verdict(ui: &Ui, record: &CallRecord) {
     let words = if record.failure == Some(Failure::Cancelled) {
         "cancelled".to_string()
     } else {
-        verdict_words(record.decision, &record.decided_by)
+        verdict_words(&record.tool, record.decision, &record.decided_by)
     };
     let verdict = format!(
         "{} {} — {words}, {:.1} ms",
@@ -642,7 +665,7 @@ pub fn print_verdict(ui: &Ui, record: &CallRecord) {
 }
 
 /// `allowed (read-only)`, `denied (you denied it)`, `not run (no such tool)`.
-fn verdict_words(decision: Decision, decided_by: &DecidedBy) -> String {
+fn verdict_words(tool: &str, decision: Decision, decided_by: &DecidedBy) -> String {
     // A manual is shown, not run: nothing was allowed or denied.
     if *decided_by == DecidedBy::Pipeline(Step::Manual) {
         return decided_by.words().to_string();
@@ -652,11 +675,29 @@ fn verdict_words(decision: Decision, decided_by: &DecidedBy) -> String {
         Decision::Deny => "denied",
         Decision::None => "not run",
     };
+    // The fast lane lets a write through because it stays in the workspace, not because it
+    // reads: its words say so for the tools that write.
+    if *decided_by == DecidedBy::Gateway(crate::host::policy::DecidedBy::FastLane)
+        && WRITING_TOOLS.contains(&tool)
+    {
+        return format!("{what} (inside the workspace)");
+    }
     format!("{what} ({})", decided_by.words())
 }
 
+/// The built-ins that change files, which the fast lane allows inside the workspace.
+const WRITING_TOOLS: &[&str] = &["Write", "Edit"];
+
 /// A call's content on stdout; on a terminal, text wraps at word boundaries.
 pub fn print_content(ui: &Ui, record: &CallRecord) -> Result<()> {
+    // A refusal in the person's words; the model read (and the transcript keeps) its own.
+    if let Some(text) = record.person_text() {
+        return if ui.stdout_tty {
+            ui.lines(crate::ui::wrap(&text, ui.width()))
+        } else {
+            ui.line(text)
+        };
+    }
     for block in &record.output.content {
         match block {
             Content::Text(text) if ui.stdout_tty => {
@@ -682,22 +723,31 @@ mod tests {
     fn verdicts_read_as_words_not_ids() {
         let none = Decision::None;
         assert_eq!(
-            verdict_words(none, &DecidedBy::Pipeline(Step::UnknownTool)),
+            verdict_words("Nope", none, &DecidedBy::Pipeline(Step::UnknownTool)),
             "not run (no such tool)"
         );
         assert_eq!(
             verdict_words(
+                "Read",
                 Decision::Allow,
                 &DecidedBy::Gateway(policy::DecidedBy::FastLane)
             ),
             "allowed (read-only)"
         );
         assert_eq!(
-            verdict_words(Decision::Deny, &DecidedBy::Card(CardAnswer::Deny)),
+            verdict_words(
+                "Edit",
+                Decision::Allow,
+                &DecidedBy::Gateway(policy::DecidedBy::FastLane)
+            ),
+            "allowed (inside the workspace)"
+        );
+        assert_eq!(
+            verdict_words("Bash", Decision::Deny, &DecidedBy::Card(CardAnswer::Deny)),
             "denied (you denied it)"
         );
         assert_eq!(
-            verdict_words(none, &DecidedBy::Pipeline(Step::Manual)),
+            verdict_words("Read", none, &DecidedBy::Pipeline(Step::Manual)),
             "its manual"
         );
     }
