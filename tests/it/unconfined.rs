@@ -501,3 +501,43 @@ fn finch_dev_approve_unconfined_records_it_and_opens_the_console() {
         json!({"minitools": {"escape": {"unconfined": true}}})
     );
 }
+
+/// Issue 43, item 5: without an agreement, `finch tool call` (no --json) says why the mini
+/// tool did not start once — not its message twice (the start's warning, then the call's
+/// error) — and exits 4.
+#[test]
+fn the_unconfined_refusal_is_said_once() {
+    let s = Scene::new();
+    let dir = s.minitool("escape", json!({}), &["write"]);
+    let dir = dir.display().to_string();
+    let args = json!({ "what": "storage" }).to_string();
+    let out = run(
+        &s,
+        &[
+            "tool",
+            "call",
+            "escape_attempt",
+            &args,
+            "--approve",
+            "escape_attempt",
+            "--minitool",
+            &dir,
+        ],
+    );
+    out.failure(4);
+    let stderr = out.stderr();
+    assert_eq!(
+        stderr
+            .matches("--approve-unconfined escape, or run `finch sandbox grant escape")
+            .count(),
+        1,
+        "{stderr}"
+    );
+    assert!(
+        stderr.ends_with(
+            "Error: Not run: its mini tool was not started; the warning above says why.\n"
+        ),
+        "{stderr}"
+    );
+    assert!(!s.outside.exists(), "the mini tool ran");
+}

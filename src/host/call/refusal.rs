@@ -91,6 +91,11 @@ impl Refusal {
                     problems.join("\n- ")
                 )
             }
+            // The person read why when finch started the mini tool (its `✖ … refused`
+            // warning); saying it again under each call doubled a four-line message.
+            Refusal::NotStarted(_) => {
+                "Not run: its mini tool was not started; the warning above says why.".to_string()
+            }
             Refusal::Card { tool, answer, .. } => match answer {
                 CardAnswer::DenyWithReason(why) => {
                     format!("Not run: you denied `{tool}` and said: {why}")
