@@ -46,6 +46,12 @@ pub trait Provider {
     fn summary(&self, _tool: &ToolSpec, _args: &Value) -> Option<String> {
         None
     }
+    /// What the tool may do wherever it runs, for its card's `sandbox` line when the kernel
+    /// wall of Bash does not apply (a mini tool: what its manifest lets it do, and whether the
+    /// kernel enforces that).
+    fn card_reach(&self, _tool: &ToolSpec) -> Option<String> {
+        None
+    }
     /// What a call would change, for its card to show (a Write's content, an Edit's diff).
     fn card_change(
         &self,

@@ -1685,3 +1685,40 @@ fn appearance_reads_and_writes_the_apps_settings() {
     assert_eq!(doc["appearance"], r["now"], "{doc}");
     assert!(doc["appearance"].get("wallpaper").is_none(), "{doc}");
 }
+
+/// Issue 43, item 5: a mini tool's card says what its manifest lets it do (as a Bash card
+/// shows its sandbox): the `sandbox` line, from the same words as `tool info`.
+#[test]
+fn a_minitool_card_shows_what_its_manifest_lets_it_do() {
+    use crate::cards::{CARD_SHOWN, Pty};
+    let ctx = TestContext::new();
+    ctx.write_config(FAST);
+    install(&ctx, &ctx_demo());
+    let mut pty = Pty::spawn(&ctx, &["tool", "call", "ctx-demo_ask", "{}", "--json"]);
+    let card = pty.expect(CARD_SHOWN);
+    let line = card
+        .lines()
+        .find(|l| l.trim_start().starts_with("sandbox"))
+        .unwrap_or_else(|| panic!("no sandbox line:\n{card}"));
+    let info = ctx.run(&["tool", "info", "ctx-demo_ask", "--json"]);
+    info.success();
+    let words = line.trim_start().trim_start_matches("sandbox").trim();
+    // The same facts `tool info --json` reports as its `sandbox`.
+    let sandbox = &info.json()["sandbox"];
+    assert_eq!(
+        (
+            sandbox["filesystem"].as_str(),
+            sandbox["network"].as_bool(),
+            sandbox["shell"].as_bool()
+        ),
+        (Some("none"), Some(false), Some(false)),
+        "{sandbox}"
+    );
+    assert_eq!(
+        words,
+        "filesystem none, network false, shell false (enforced)"
+    );
+    pty.send("\x1b");
+    let (code, tail) = pty.finish();
+    assert_ne!(code, 0, "{tail}");
+}

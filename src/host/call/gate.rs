@@ -43,6 +43,8 @@ pub struct AtGate<'a> {
     pub rules: &'a Rules,
     /// The card's one-line summary (`Provider::summary`).
     pub summary: String,
+    /// What the tool may do, for a card where the wall does not apply (`Provider::card_reach`).
+    pub reach: Option<String>,
     /// What the call would change, read only when a card is shown (`Provider::card_change`).
     pub change: &'a dyn Fn(&SessionState) -> Option<Change>,
 }
@@ -127,7 +129,11 @@ pub fn pass(
                 summary: call.summary.clone(),
                 reason: verdict.reason.clone(),
                 session_allow_offered: verdict.session_allow_offered,
-                sandbox: call.walled.then(|| call.walls.approved.describe()),
+                sandbox: if call.walled {
+                    Some(call.walls.approved.describe())
+                } else {
+                    call.reach.clone()
+                },
                 unsandboxed_offered: call.walled && call.walls.offers_unsandboxed(),
                 change: (call.change)(session),
             };

@@ -284,6 +284,7 @@ impl Host {
             args: &args,
             plan: &plan,
             walled: provider.wall(tool) == Walling::Gated,
+            reach: provider.card_reach(tool),
             walls: &self.walls,
             rules: &self.rules,
             summary: one_line(

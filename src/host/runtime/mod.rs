@@ -836,6 +836,15 @@ impl Provider for MiniToolRuntime {
             .and_then(|i| i.sandbox.refusal(&i.id))
     }
 
+    /// `filesystem read, network false, shell false (enforced)`: its manifest's rights.
+    fn card_reach(&self, tool: &ToolSpec) -> Option<String> {
+        let id = tool.def.source.strip_prefix("minitool:")?;
+        let inst = self.inner.instances.iter().find(|i| i.id == id)?;
+        Some(crate::minitool::confine::describe(
+            &inst.sandbox.to_json(inst.declared),
+        ))
+    }
+
     fn defs(&self) -> Vec<ToolDef> {
         self.inner
             .instances
