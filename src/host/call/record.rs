@@ -183,6 +183,18 @@ pub struct CallRecord {
     /// What the call was offered after the wall refused it, and who answered: when allowed,
     /// `output` is the second run's.
     pub escalation: Option<Escalated>,
+    /// The mini tool that made the call through `mcp.client.callTool` (`MadeCall`); `None`
+    /// for the calls of the session's own agent.
+    pub made_by: Option<String>,
+}
+
+/// A call a provider made on its own for a mini tool — an MCP tool call through
+/// `mcp.client.callTool` — with its arguments: recorded in the transcript as any call is
+/// (`Provider::take_made_calls`, `Host::settle`).
+#[derive(Debug, Clone)]
+pub struct MadeCall {
+    pub record: CallRecord,
+    pub arguments: Value,
 }
 
 /// An escalation offered after a refusal, and who answered it.
@@ -223,7 +235,14 @@ impl CallRecord {
             sandbox: None,
             blocked: None,
             escalation: None,
+            made_by: None,
         }
+    }
+
+    /// This record, of a call mini tool `minitool` made (`made_by`).
+    pub fn made_by(mut self, minitool: impl Into<String>) -> CallRecord {
+        self.made_by = Some(minitool.into());
+        self
     }
 
     /// The record of a call that ran: a failure when it was cancelled or the tool said it
@@ -268,6 +287,9 @@ impl CallRecord {
             if let Some(escalated) = &self.escalation {
                 map.insert("escalation".into(), escalated.to_json());
             }
+            if let Some(minitool) = &self.made_by {
+                map.insert("madeByMiniTool".into(), minitool.clone().into());
+            }
         }
         out
     }
@@ -285,6 +307,7 @@ impl CallRecord {
             sandbox: self.sandbox.map(Confine::as_str),
             blocked: self.blocked.as_ref().map(Blocked::to_json),
             escalation: self.escalation.as_ref().map(Escalated::to_json),
+            made_by_mini_tool: self.made_by.as_deref(),
         }
     }
 }
@@ -310,4 +333,7 @@ pub struct CallEntry<'a> {
     /// The escalation offered after it, and who answered.
     #[serde(skip_serializing_if = "Option::is_none")]
     escalation: Option<Value>,
+    /// The mini tool that made the call through `mcp.client.callTool`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    made_by_mini_tool: Option<&'a str>,
 }
