@@ -27,7 +27,9 @@ const MCP_CLIENT_METHODS: &str = "registerServer, unregisterServer, listServers,
 /// Client mini tool: runtime server registrations (SPEC §9.2), and — through the handle on
 /// finch's own bridge (`set_mcp_bridge`) — statuses, tool lists and calls. `None` when a call
 /// answers later (`callTool`). `callTool` is the MCP tool call it is (issue 39, SPEC §8.3):
-/// through the permission gateway, with a card naming the mini tool that makes it (`gate`);
+/// through the permission gateway, with a card naming the mini tool that makes it (`gate`),
+/// which offers "Allow for this session" (never "always") for that mini tool's calls of that
+/// tool, so a bot's repeated calls take one card;
 /// `listTools` and the statuses read and run nothing, and stay free.
 pub(super) fn mcp_client(
     inner: &Arc<Inner>,
@@ -127,7 +129,12 @@ pub(super) fn mcp_client(
                 Gate::Ask(card, route) => {
                     let (who, asked) = (inst.id.clone(), name.clone());
                     let reason = card.reason.clone();
+                    let allowed = inner.clone();
                     let then = Box::new(move |answer: CardAnswer| {
+                        if answer == CardAnswer::AllowForSession {
+                            lock(&allowed.calls_allowed_for_session)
+                                .push((who.clone(), asked.clone()));
+                        }
                         if answer.allows() {
                             call(bridge, to, id, made, DecidedBy::Card(answer));
                         } else {
@@ -279,6 +286,16 @@ fn gate(inner: &Inner, inst: &Instance, name: &str, args: &Value) -> Gate {
             by,
         ),
         Decision::Ask if approve.iter().any(|a| a == name) => Gate::Allowed(DecidedBy::ApproveFlag),
+        // "Allow for this session" on an earlier card of this mini tool's calls of this tool.
+        Decision::Ask
+            if lock(&inner.calls_allowed_for_session)
+                .iter()
+                .any(|(m, t)| m == who && t == name) =>
+        {
+            Gate::Allowed(DecidedBy::Gateway(
+                crate::host::policy::DecidedBy::SessionAllow,
+            ))
+        }
         Decision::Ask => {
             let card = Card {
                 tool: name.to_string(),
@@ -287,12 +304,13 @@ fn gate(inner: &Inner, inst: &Instance, name: &str, args: &Value) -> Gate {
                 owner: Some(server.clone()),
                 risk: verdict.risk,
                 summary: crate::host::call::one_line(&args.to_string()),
-                session_scope: String::new(),
+                session_scope: format!("every {name} call {who} makes through mcp.client"),
                 reason: format!(
                     "mini tool {who} calls a tool of MCP server \"{server}\" through mcp.client: {}",
                     verdict.reason
                 ),
-                session_allow_offered: false,
+                // Not "always": a bot mini tool's repeated calls take one card a session.
+                session_allow_offered: true,
                 sandbox: None,
                 unsandboxed_offered: false,
                 change: None,

@@ -174,3 +174,64 @@ fn call_tool_calls_are_recorded_like_any_call() {
     assert_eq!(ran["isError"], false, "{ran}");
     assert!(ran["arguments"].is_object(), "{ran}");
 }
+
+/// The card of a `callTool` offers "Allow for this session": answered so, the mini tool's
+/// next calls of that tool take no card, and each is recorded as allowed for the session.
+#[test]
+fn call_tool_can_be_allowed_for_the_session() {
+    let d = Doors::new();
+    user_server(&d);
+    let dir = d.package(
+        "doors",
+        json!({}),
+        json!({"requires": {"capabilities": ["mcp.client"]}}),
+        &[],
+    );
+    let dir = dir.display().to_string();
+    let try_call = crate::serve_mcp::call("doors_try", json!({"what": "callTool"}));
+    let plan = json!({
+        "elicitation": [crate::serve_mcp::accept(json!({"decision": "allowForSession"}))],
+        "steps": [try_call.clone(), try_call.clone(), try_call],
+    });
+    let report = crate::serve_mcp::serve(
+        &d.ctx,
+        plan,
+        &["--minitool", &dir, "--approve", "doors_try"],
+    );
+    let forms = report.0["elicitations"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(forms.len(), 1, "one card for three calls: {forms:?}");
+    let message = forms[0]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("doors wants to call mcp__usersrv__write"),
+        "{message}"
+    );
+    let choices: Vec<&str> = forms[0]["requestedSchema"]["properties"]["decision"]["oneOf"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["const"].as_str())
+        .collect();
+    assert_eq!(
+        choices,
+        ["allowOnce", "allowForSession", "deny", "denyWithReason"]
+    );
+    for step in 0..3 {
+        assert_eq!(report.result(step)["isError"], false, "{}", report.0);
+    }
+    assert!(d.sentinel.exists(), "the allowed calls did not run");
+    let transcripts = d.ctx.transcripts();
+    let decided: Vec<String> = transcripts
+        .iter()
+        .flat_map(|t| d.ctx.tool_calls(t))
+        .filter(|c| c["tool"] == "mcp__usersrv__write")
+        .map(|c| c["decidedBy"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(
+        decided,
+        ["card:allowForSession", "sessionAllow", "sessionAllow"],
+        "{transcripts:?}"
+    );
+}
