@@ -493,9 +493,9 @@ fn session_info(session: &SessionState) -> SessionInfo {
 /// of `servers.json` that no person approved as it is (`mcp::trust`; only the one named
 /// `only`, when given). Allowed, its digest is recorded as `finch mcp trust` records it, and it
 /// starts with the others; otherwise it waits (the bridge reports it). Under `--serve mcp` the
-/// client can be asked only once it is connected, so an entry waiting at start is asked about
-/// on a reload — where the client's prompter can elicit outside a call; where it cannot, the
-/// entry waits for `finch mcp trust`.
+/// client can be asked only once it is connected: when it sent `notifications/initialized`,
+/// the serving loop reloads to ask it (`frontend::mcp`, one form per entry); a client that
+/// cannot elicit leaves the entry waiting for `finch mcp trust`.
 fn approve_waiting(env: &HostEnv, only: Option<&str>, prompter: &mut dyn Prompter, ui: &Ui) {
     let file = env.homes.mcp_servers_json();
     let waiting = mcp::config::resolve(&env.homes, Vec::new()).waiting;

@@ -90,6 +90,11 @@ pub trait Provider {
     fn starting(&self) -> Vec<String> {
         Vec::new()
     }
+    /// The calls this provider made on its own for a mini tool since it was last asked (MCP
+    /// tool calls through `mcp.client.callTool`), for the transcript.
+    fn take_made_calls(&self) -> Vec<crate::host::call::record::MadeCall> {
+        Vec::new()
+    }
     /// Waits until `starting` is empty, at most until `deadline`.
     fn await_started(&self, _deadline: Instant) {}
     /// Why a tool of this name, unknown to the catalog, would be this provider's but was not

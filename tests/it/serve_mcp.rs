@@ -20,7 +20,7 @@ use crate::common::{Run, TestContext};
 
 /// The python3 that imports the MCP SDK, as an absolute path: the sealed environment has no
 /// HOME for pyenv's shims to find their interpreter by.
-fn python() -> &'static Path {
+pub(crate) fn python() -> &'static Path {
     static PYTHON: OnceLock<PathBuf> = OnceLock::new();
     PYTHON.get_or_init(|| {
         let probe = Command::new("python3")

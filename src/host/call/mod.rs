@@ -421,6 +421,8 @@ impl Host {
         });
         // An embedded resource's bytes are the file's, not the call's: the transcript keeps
         // its URI and type.
+        // The calls its mini tools made meanwhile (`mcp.client.callTool`) came first.
+        self.record_made_calls();
         let result = record.output.without_blobs();
         let entry = record.entry(args, &result);
         let now = self.env.now_utc();
@@ -431,8 +433,28 @@ impl Host {
         record
     }
 
-    /// Ends the session: writes what waits and flushes the transcript.
+    /// Records the calls providers made for mini tools (`Provider::take_made_calls`) as any
+    /// call is recorded, each naming the mini tool that made it.
+    fn record_made_calls(&mut self) {
+        let made: Vec<_> = self
+            .providers
+            .iter()
+            .flat_map(|p| p.take_made_calls())
+            .collect();
+        for call in made {
+            let result = call.record.output.without_blobs();
+            let entry = call.record.entry(&call.arguments, &result);
+            let now = self.env.now_utc();
+            if let Err(e) = self.session.record(TOOL_CALL_ENTRY, &entry, now) {
+                crate::eline!("warning: could not record the call in the transcript: {e}");
+            }
+        }
+    }
+
+    /// Ends the session: records what mini tools made last, writes what waits and flushes
+    /// the transcript.
     pub fn finish(&mut self) -> Result<(), crate::session::SessionError> {
+        self.record_made_calls();
         self.session.sync()
     }
 

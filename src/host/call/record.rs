@@ -187,6 +187,18 @@ pub struct CallRecord {
     /// Why the pipeline did not run it, when it refused it before it started: `output` holds
     /// the model's words for it, a person reads `Refusal::for_person`.
     pub refusal: Option<Refusal>,
+    /// The mini tool that made the call through `mcp.client.callTool` (`MadeCall`); `None`
+    /// for the calls of the session's own agent.
+    pub made_by: Option<String>,
+}
+
+/// A call a provider made on its own for a mini tool — an MCP tool call through
+/// `mcp.client.callTool` — with its arguments: recorded in the transcript as any call is
+/// (`Provider::take_made_calls`, `Host::settle`).
+#[derive(Debug, Clone)]
+pub struct MadeCall {
+    pub record: CallRecord,
+    pub arguments: Value,
 }
 
 /// An escalation offered after a refusal, and who answered it.
@@ -228,6 +240,7 @@ impl CallRecord {
             blocked: None,
             escalation: None,
             refusal: None,
+            made_by: None,
         }
     }
 
@@ -241,6 +254,12 @@ impl CallRecord {
     /// its output is what a person reads too).
     pub fn person_text(&self) -> Option<String> {
         self.refusal.as_ref().map(Refusal::for_person)
+    }
+
+    /// This record, of a call mini tool `minitool` made (`made_by`).
+    pub fn made_by(mut self, minitool: impl Into<String>) -> CallRecord {
+        self.made_by = Some(minitool.into());
+        self
     }
 
     /// The record of a call that ran: a failure when it was cancelled or the tool said it
@@ -285,6 +304,9 @@ impl CallRecord {
             if let Some(escalated) = &self.escalation {
                 map.insert("escalation".into(), escalated.to_json());
             }
+            if let Some(minitool) = &self.made_by {
+                map.insert("madeByMiniTool".into(), minitool.clone().into());
+            }
         }
         out
     }
@@ -302,6 +324,7 @@ impl CallRecord {
             sandbox: self.sandbox.map(Confine::as_str),
             blocked: self.blocked.as_ref().map(Blocked::to_json),
             escalation: self.escalation.as_ref().map(Escalated::to_json),
+            made_by_mini_tool: self.made_by.as_deref(),
         }
     }
 }
@@ -327,4 +350,7 @@ pub struct CallEntry<'a> {
     /// The escalation offered after it, and who answered.
     #[serde(skip_serializing_if = "Option::is_none")]
     escalation: Option<Value>,
+    /// The mini tool that made the call through `mcp.client.callTool`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    made_by_mini_tool: Option<&'a str>,
 }

@@ -11,7 +11,11 @@ use super::{
     Inner, Instance, MCP_CLIENT_CAPABILITY, McpRegistration, RuntimeEvent, lock,
     normalize_server_name,
 };
+use crate::host::call::record::{
+    CallRecord, DecidedBy, Decision as RecordDecision, Failure, MadeCall,
+};
 use crate::host::naming;
+use crate::host::output::ToolOutput;
 use crate::host::policy::{Decision, ToolCall};
 use crate::host::prompt::{Card, CardAnswer};
 use crate::host::tool::{Layer, ToolRef};
@@ -23,7 +27,9 @@ const MCP_CLIENT_METHODS: &str = "registerServer, unregisterServer, listServers,
 /// Client mini tool: runtime server registrations (SPEC §9.2), and — through the handle on
 /// finch's own bridge (`set_mcp_bridge`) — statuses, tool lists and calls. `None` when a call
 /// answers later (`callTool`). `callTool` is the MCP tool call it is (issue 39, SPEC §8.3):
-/// through the permission gateway, with a card naming the mini tool that makes it (`gate`);
+/// through the permission gateway, with a card naming the mini tool that makes it (`gate`),
+/// which offers "Allow for this session" (never "always") for that mini tool's calls of that
+/// tool, so a bot's repeated calls take one card;
 /// `listTools` and the statuses read and run nothing, and stay free.
 pub(super) fn mcp_client(
     inner: &Arc<Inner>,
@@ -98,22 +104,42 @@ pub(super) fn mcp_client(
             };
             let name = naming::mcp_tool(&server, &tool);
             let to = conn.clone();
-            let call = move |bridge: crate::host::mcp::McpHandle, to: Arc<Conn>, id: Value| {
+            let made = Made {
+                inner: inner.clone(),
+                minitool: inst.id.clone(),
+                tool: name.clone(),
+                arguments: Value::Object(arguments.clone()),
+            };
+            let call = move |bridge: crate::host::mcp::McpHandle,
+                             to: Arc<Conn>,
+                             id: Value,
+                             made: Made,
+                             by: DecidedBy| {
                 bridge.call_tool(&server, &tool, arguments, move |result| {
+                    made.ran(by, &result);
                     to.reply(id, result.map_err(RpcError::refused));
                 });
             };
             match gate(inner, inst, &name, &arg(2)) {
-                Gate::Allowed => call(bridge, to, id),
-                Gate::Refused(why) => return Some(Err(RpcError::refused(why))),
+                Gate::Allowed(by) => call(bridge, to, id, made, by),
+                Gate::Refused(why, by) => {
+                    made.refused(by, &why);
+                    return Some(Err(RpcError::refused(why)));
+                }
                 Gate::Ask(card, route) => {
                     let (who, asked) = (inst.id.clone(), name.clone());
                     let reason = card.reason.clone();
+                    let allowed = inner.clone();
                     let then = Box::new(move |answer: CardAnswer| {
+                        if answer == CardAnswer::AllowForSession {
+                            lock(&allowed.calls_allowed_for_session)
+                                .push((who.clone(), asked.clone()));
+                        }
                         if answer.allows() {
-                            call(bridge, to, id);
+                            call(bridge, to, id, made, DecidedBy::Card(answer));
                         } else {
                             let why = refusal(&who, &asked, &reason, &answer);
+                            made.refused(DecidedBy::Card(answer), &why);
                             to.reply(id, Err(RpcError::refused(why)));
                         }
                     });
@@ -146,10 +172,55 @@ pub(super) fn mcp_client(
     Some(answer)
 }
 
-/// What the gateway says of an MCP tool call a mini tool makes.
+/// An MCP tool call a mini tool makes, to record once decided (and answered when it ran):
+/// the host takes it into the transcript (`Provider::take_made_calls`).
+struct Made {
+    inner: Arc<Inner>,
+    minitool: String,
+    tool: String,
+    arguments: Value,
+}
+
+impl Made {
+    fn record(self, record: CallRecord) {
+        let record = record.made_by(self.minitool);
+        lock(&self.inner.made_calls).push(MadeCall {
+            record,
+            arguments: self.arguments,
+        });
+    }
+
+    /// It ran, with this answer of the server.
+    fn ran(self, by: DecidedBy, result: &Result<Value, String>) {
+        let output = match result {
+            Ok(value) => {
+                let mut output = ToolOutput::json(value.clone());
+                output.is_error = value.get("isError") == Some(&Value::Bool(true));
+                output
+            }
+            Err(e) => ToolOutput::error(e.clone()),
+        };
+        let record = CallRecord::ran(self.tool.clone(), by, output, false);
+        self.record(record);
+    }
+
+    /// It was refused, for this reason.
+    fn refused(self, by: DecidedBy, why: &str) {
+        let record = CallRecord::new(
+            self.tool.clone(),
+            RecordDecision::Deny,
+            by,
+            ToolOutput::error(why),
+            Some(Failure::Refused),
+        );
+        self.record(record);
+    }
+}
+
+/// What the gateway says of an MCP tool call a mini tool makes, and who decided.
 enum Gate {
-    Allowed,
-    Refused(String),
+    Allowed(DecidedBy),
+    Refused(String, DecidedBy),
     /// Show this card to the person of the call that runs now (its route).
     Ask(Box<Card>, std::sync::mpsc::Sender<MainMsg>),
 }
@@ -204,13 +275,27 @@ fn gate(inner: &Inner, inst: &Instance, name: &str, args: &Value) -> Gate {
     };
     let verdict = crate::host::policy::decide(&call, mode, &lock(&inner.rules));
     let who = &inst.id;
+    let by = DecidedBy::Gateway(verdict.decided_by);
     match verdict.decision {
-        Decision::Allow => Gate::Allowed,
-        Decision::Deny => Gate::Refused(format!(
-            "Permission denied: {who} wanted to call {name} through mcp.client, which was not run. {}",
-            verdict.reason
-        )),
-        Decision::Ask if approve.iter().any(|a| a == name) => Gate::Allowed,
+        Decision::Allow => Gate::Allowed(by),
+        Decision::Deny => Gate::Refused(
+            format!(
+                "Permission denied: {who} wanted to call {name} through mcp.client, which was not run. {}",
+                verdict.reason
+            ),
+            by,
+        ),
+        Decision::Ask if approve.iter().any(|a| a == name) => Gate::Allowed(DecidedBy::ApproveFlag),
+        // "Allow for this session" on an earlier card of this mini tool's calls of this tool.
+        Decision::Ask
+            if lock(&inner.calls_allowed_for_session)
+                .iter()
+                .any(|(m, t)| m == who && t == name) =>
+        {
+            Gate::Allowed(DecidedBy::Gateway(
+                crate::host::policy::DecidedBy::SessionAllow,
+            ))
+        }
         Decision::Ask => {
             let card = Card {
                 tool: name.to_string(),
@@ -219,19 +304,23 @@ fn gate(inner: &Inner, inst: &Instance, name: &str, args: &Value) -> Gate {
                 owner: Some(server.clone()),
                 risk: verdict.risk,
                 summary: crate::host::call::one_line(&args.to_string()),
-                session_scope: String::new(),
+                session_scope: format!("every {name} call {who} makes through mcp.client"),
                 reason: format!(
                     "mini tool {who} calls a tool of MCP server \"{server}\" through mcp.client: {}",
                     verdict.reason
                 ),
-                session_allow_offered: false,
+                // Not "always": a bot mini tool's repeated calls take one card a session.
+                session_allow_offered: true,
                 sandbox: None,
                 unsandboxed_offered: false,
                 change: None,
             };
             match inner.call_route(None) {
                 Some((route, _)) => Gate::Ask(Box::new(card), route),
-                None => Gate::Refused(refusal(who, name, &card.reason, &CardAnswer::Unavailable)),
+                None => Gate::Refused(
+                    refusal(who, name, &card.reason, &CardAnswer::Unavailable),
+                    DecidedBy::Card(CardAnswer::Unavailable),
+                ),
             }
         }
     }

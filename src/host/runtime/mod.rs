@@ -573,6 +573,12 @@ pub(crate) struct Inner {
     /// The host's permission rules (`set_rules`): the gateway of the MCP tool calls mini tools
     /// make through `mcp.client`.
     rules: Mutex<crate::host::policy::Rules>,
+    /// The MCP tool calls mini tools made through `mcp.client.callTool`, decided or answered
+    /// since the host last took them (`Provider::take_made_calls`).
+    made_calls: Mutex<Vec<crate::host::call::record::MadeCall>>,
+    /// `(mini tool, mcp__server__tool)` a person allowed for this session on the card of a
+    /// `mcp.client.callTool`: those calls take no card again while this runtime runs.
+    calls_allowed_for_session: Mutex<Vec<(String, String)>>,
     unsupported: Mutex<Vec<UnsupportedUse>>,
     /// The calls running now, by `toolCallId`: where each one's dialogs and progress go.
     calls: Mutex<Vec<CallRoute>>,
@@ -683,6 +689,8 @@ impl MiniToolRuntime {
             mcp: Mutex::new(Vec::new()),
             bridge: Mutex::new(None),
             rules: Mutex::new(crate::host::policy::Rules::default()),
+            made_calls: Mutex::new(Vec::new()),
+            calls_allowed_for_session: Mutex::new(Vec::new()),
             unsupported: Mutex::new(Vec::new()),
             calls: Mutex::new(Vec::new()),
             hook: RwLock::new(opts.hook.unwrap_or_else(|| stderr_hook(false))),
@@ -823,6 +831,10 @@ impl Provider for MiniToolRuntime {
 
     fn observe(&self, event: &super::CallEvent) {
         self.inner.observe(event);
+    }
+
+    fn take_made_calls(&self) -> Vec<crate::host::call::record::MadeCall> {
+        std::mem::take(&mut *lock(&self.inner.made_calls))
     }
 
     /// A tool named as a refused mini tool's would be (`<id>_…`): that mini tool was not

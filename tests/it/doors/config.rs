@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::{Doors, marking};
 
@@ -160,4 +160,108 @@ fn the_console_asks_before_a_waiting_entry_starts() {
     assert_eq!(out.json()[0]["state"], "trusted", "{out}");
     d.ctx.run(&["mcp", "list"]);
     assert!(d.marked(), "the entry approved on the card did not start");
+}
+
+/// An entry nobody approved, asked about through `--serve mcp`'s elicitation once the client
+/// is initialized: `servers.json` holds an echo server that marks the sentinel as it starts.
+fn serve_waiting(d: &Doors, answers: Value, steps: Value) -> (crate::common::Run, Value) {
+    let echo = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/echo_server.py");
+    let command = format!(
+        "id > '{}'; exec '{}' '{}'",
+        d.sentinel.display(),
+        crate::serve_mcp::python().display(),
+        echo.display()
+    );
+    crate::mcp_bridge::plant_servers(
+        &d.ctx,
+        &json!({"servers": [{"name": "fresh", "command": "sh", "args": ["-c", command]}]}),
+    );
+    let plan = json!({"elicitation": answers, "steps": steps});
+    let run = crate::common::Run(
+        crate::serve_mcp::client(&d.ctx, &plan, &["--mode", "acceptCalls"])
+            .output()
+            .unwrap(),
+    );
+    assert_eq!(run.code(), 0, "the MCP client failed:\n{run}");
+    let report = run.json();
+    (run, report)
+}
+
+fn search_echo() -> Value {
+    crate::serve_mcp::call(
+        "ToolSearch",
+        json!({"query": "echoes back the input string"}),
+    )
+}
+
+fn texts(result: &Value) -> String {
+    result["content"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["text"].as_str())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn serve_mcp_asks_the_client_before_a_waiting_entry_starts() {
+    // Accepted: recorded as approved, it starts, and its tools come with tools/list_changed.
+    let d = Doors::new();
+    let (run, report) = serve_waiting(
+        &d,
+        json!([crate::serve_mcp::accept(json!({"decision": "allowOnce"}))]),
+        json!([
+            {"op": "wait_elicitations", "count": 1},
+            {"op": "wait_list_changed", "timeout": 20},
+            {"op": "wait_file", "path": d.sentinel, "timeout": 20},
+            // Its own connection may announce the tools again; at most this long.
+            {"op": "wait_list_changed", "timeout": 10},
+            search_echo(),
+        ]),
+    );
+    let form = &report["elicitations"][0];
+    let message = form["message"].as_str().unwrap_or_default();
+    assert!(message.contains("start this MCP server?"), "{form}");
+    assert!(message.contains("fresh"), "{form}");
+    assert!(
+        message.contains(&d.sentinel.display().to_string()),
+        "{form}"
+    );
+    assert_eq!(report["results"][1]["received"], true, "{report}\n{run}");
+    assert!(
+        d.sentinel.exists(),
+        "the accepted entry did not start: {run}"
+    );
+    assert!(
+        texts(&report["results"][4]).contains("mcp__fresh__echo"),
+        "{report}"
+    );
+    let trusted = d.ctx.run(&["mcp", "trust", "--list", "--json"]);
+    assert_eq!(trusted.json()[0]["name"], "fresh", "{trusted}");
+    assert_eq!(trusted.json()[0]["state"], "trusted", "{trusted}");
+
+    // Declined: it does not start, is not recorded, and the way to approve it is named.
+    let d = Doors::new();
+    let (run, report) = serve_waiting(
+        &d,
+        json!([{"action": "decline"}]),
+        json!([{"op": "wait_elicitations", "count": 1}, search_echo()]),
+    );
+    assert_eq!(report["elicitations"].as_array().map(Vec::len), Some(1));
+    assert!(!d.marked(), "a declined entry started: {run}");
+    assert!(
+        !texts(&report["results"][1]).contains("mcp__fresh__echo"),
+        "{report}"
+    );
+    run.stderr_has("finch mcp trust fresh");
+    assert!(!d.ctx.runtime.join("trusted-mcp.json").exists());
+
+    // A client without elicitation is not asked: it waits for `finch mcp trust`.
+    let d = Doors::new();
+    let (run, report) = serve_waiting(&d, Value::Null, json!([{"op": "list"}, search_echo()]));
+    assert_eq!(report["elicitations"], json!([]), "{report}");
+    assert!(!d.marked(), "an entry nobody approved started: {run}");
+    run.stderr_has("finch mcp trust fresh");
+    assert!(!d.ctx.runtime.join("trusted-mcp.json").exists());
 }

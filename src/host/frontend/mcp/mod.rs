@@ -69,6 +69,12 @@
 //! form takes the shape of the negotiated revision (`version`), and a declined or cancelled one
 //! is recorded as such (`card:decline`, `card:cancel`), not as a person's deny.
 //!
+//! `servers.json` entries no person approved (`mcp::trust`) are asked about once the client
+//! sent `notifications/initialized` — the first moment it may be sent requests — by a reload
+//! on the host thread whose card for each entry is such a form; accepted ones start and
+//! `tools/list_changed` follows. A client that cannot elicit is not asked: the entries wait,
+//! and the warning at start names `finch mcp trust NAME`.
+//!
 //! Every listed tool carries its annotations (`crate::host::hints`); `--call-tool` adds the
 //! `CallTool` proxy for clients that never list again (`annotations`).
 //!
@@ -98,7 +104,8 @@ use rmcp::model::{
     ServerConfig, ServerRequest, Tool,
 };
 use rmcp::service::{
-    ElicitationMode, PeerRequestOptions, RequestContext, RoleServer, ServerInitializeError,
+    ElicitationMode, NotificationContext, PeerRequestOptions, RequestContext, RoleServer,
+    ServerInitializeError,
 };
 use rmcp::{ErrorData as McpError, Peer, ServerHandler, ServiceError, ServiceExt};
 use serde_json::{Map, Value, json};
@@ -424,6 +431,7 @@ impl Serving<'_> {
                     task(self.host.prompter_mut());
                     self.busy.send_replace(false);
                 }
+                Msg::Initialized { peer } => self.ask_waiting_servers(peer),
                 Msg::ToolsChanged { peer } => {
                     if self.host.refresh() {
                         publish_tools(self.host, &self.listed, self.link.1.call_tool);
@@ -454,6 +462,30 @@ impl Serving<'_> {
                 }
             }
         }
+    }
+
+    /// Once the client is initialized: when `servers.json` has entries no person approved and
+    /// the client elicits, a reload asks about each (`assembly::approve_waiting`, a form per
+    /// entry); the ones accepted start, and `tools/list_changed` follows. Without elicitation
+    /// they wait, as the warning at start said (`finch mcp trust NAME`). Asked here, on the
+    /// host thread, so the I/O thread goes on answering (a `tools/list` meanwhile gets what
+    /// was last listed).
+    fn ask_waiting_servers(&mut self, peer: Peer<RoleServer>) {
+        self.link.attach(&peer, &self.handle);
+        if self.link.eliciting().is_none() {
+            return;
+        }
+        let waiting = crate::host::mcp::config::resolve(&self.host.env().homes, Vec::new());
+        if waiting.waiting.is_empty() {
+            return;
+        }
+        self.busy.send_replace(true);
+        (self.reload)(self.host);
+        self.busy.send_replace(false);
+        publish_tools(self.host, &self.listed, self.link.1.call_tool);
+        self.handle.spawn(async move {
+            let _ = peer.notify_tool_list_changed().await;
+        });
     }
 
     /// The first half of a call, on this thread: a provider's job then runs in the pool.
@@ -640,6 +672,10 @@ enum Msg {
     },
     /// A running job's dialog, to ask with the host's prompter (`JobCx::on_host`).
     OnHost(HostTask),
+    /// The client sent `notifications/initialized`: it may be asked things now.
+    Initialized {
+        peer: Peer<RoleServer>,
+    },
     /// The service ended: the client closed stdin (`Ok`), or it failed.
     Ended(Result<(), ServeError>),
 }
@@ -699,6 +735,12 @@ impl ServerHandler for Relay {
         Cow::Borrowed(ProtocolVersion::known_up_to(
             &ProtocolVersion::LATEST_WITH_INITIALIZE,
         ))
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        let _ = self.to_host.send(Msg::Initialized {
+            peer: context.peer.clone(),
+        });
     }
 
     async fn list_tools(
