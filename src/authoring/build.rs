@@ -83,8 +83,22 @@ pub fn missing_dependencies(dir: &Path) -> Vec<String> {
 
 /// Runs `npm install` in `dir`; its output on success, and in the error on failure.
 pub fn install(dir: &Path) -> Result<String, AuthoringError> {
+    npm(
+        dir,
+        &["install", "--no-audit", "--no-fund"],
+        |status, output| AuthoringError::InstallFailed { status, output },
+    )
+}
+
+/// Runs `npm <args>` in `dir` without input: its output (stdout, then stderr) on success, and
+/// `failed(how it ended, output)` otherwise.
+fn npm(
+    dir: &Path,
+    args: &[&str],
+    failed: impl FnOnce(String, String) -> AuthoringError,
+) -> Result<String, AuthoringError> {
     let out = Command::new("npm")
-        .args(["install", "--no-audit", "--no-fund"])
+        .args(args)
         .current_dir(dir)
         .stdin(Stdio::null())
         .output()
@@ -94,10 +108,7 @@ pub fn install(dir: &Path) -> Result<String, AuthoringError> {
     if out.status.success() {
         Ok(output)
     } else {
-        Err(AuthoringError::InstallFailed {
-            status: exit_status(out.status),
-            output,
-        })
+        Err(failed(exit_status(out.status), output))
     }
 }
 
@@ -112,22 +123,9 @@ fn exit_status(status: std::process::ExitStatus) -> String {
 /// Runs `npm run build` in `dir`; its output (stdout and stderr) on success, and in the error
 /// on failure.
 pub fn run(dir: &Path) -> Result<String, AuthoringError> {
-    let out = Command::new("npm")
-        .args(["run", "build", "--silent"])
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .map_err(AuthoringError::NoNpm)?;
-    let mut output = String::from_utf8_lossy(&out.stdout).into_owned();
-    output.push_str(&String::from_utf8_lossy(&out.stderr));
-    if out.status.success() {
-        Ok(output)
-    } else {
-        Err(AuthoringError::BuildFailed {
-            status: exit_status(out.status),
-            output,
-        })
-    }
+    npm(dir, &["run", "build", "--silent"], |status, output| {
+        AuthoringError::BuildFailed { status, output }
+    })
 }
 
 #[cfg(test)]

@@ -21,6 +21,7 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use super::config::McpServerConfig;
+pub use crate::host::policy::trust::Granted;
 use crate::store::{Changes, JsonError, LockError, change_list, read_json_object};
 
 /// One approved entry.
@@ -139,15 +140,6 @@ pub fn is_approved(approved: &[Approved], file: &Path, server: &McpServerConfig)
         .any(|a| a.file == file && a.name == name && a.sha256 == sha)
 }
 
-/// What `grant` did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Granted {
-    New,
-    /// Approved before with other contents.
-    Renewed,
-    Already,
-}
-
 /// Records that a person approved `server` as it is in `file`.
 pub fn grant(
     runtime: &Path,
@@ -215,12 +207,6 @@ fn change<T: Changes>(
         |doc| parse(doc, &path).map(drop),
         f,
     )
-}
-
-impl Changes for Granted {
-    fn changed(&self) -> bool {
-        *self != Granted::Already
-    }
 }
 
 #[cfg(test)]
