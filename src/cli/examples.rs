@@ -425,6 +425,33 @@ pub const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "minitool",
+        &[
+            ("finch minitool menu wechat-bot", "list its settings menu"),
+            (
+                "finch minitool menu wechat-bot login",
+                "log in: the QR code is saved and its path shown",
+            ),
+        ],
+    ),
+    (
+        "minitool menu",
+        &[
+            (
+                "finch minitool menu wechat-bot login",
+                "run an item, its dialogs on the terminal",
+            ),
+            (
+                "finch minitool menu wecom-bot credentials --set botId=B1 --set secret=\"$S\"",
+                "fill its form without a terminal",
+            ),
+            (
+                "finch --json minitool menu wecom-bot",
+                "the items, for scripts",
+            ),
+        ],
+    ),
+    (
         "secret",
         &[
             (

@@ -9,6 +9,7 @@ pub mod examples;
 pub mod generate;
 pub mod mcp;
 pub mod memory;
+pub mod menu;
 pub mod minitool;
 pub mod new;
 pub mod pack;
@@ -168,6 +169,9 @@ pub enum Command {
     /// Show and use the kernel wall that confines Bash commands
     #[command(subcommand)]
     Sandbox(sandbox::SandboxCommand),
+    /// Run a mini tool's settings menu without the app
+    #[command(subcommand)]
+    Minitool(menu::MinitoolCommand),
     /// Set, list and delete the secrets of installed mini tools
     #[command(subcommand)]
     Secret(secret::SecretCommand),

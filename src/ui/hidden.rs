@@ -5,11 +5,11 @@ use std::io::{BufRead, Write};
 
 /// Echo off on standard input until dropped.
 #[cfg(unix)]
-struct NoEcho(libc::termios);
+pub struct NoEcho(libc::termios);
 
 #[cfg(unix)]
 impl NoEcho {
-    fn new() -> std::io::Result<NoEcho> {
+    pub fn new() -> std::io::Result<NoEcho> {
         // SAFETY: tcgetattr/tcsetattr only read and write the termios struct given.
         unsafe {
             let mut t: libc::termios = std::mem::zeroed();
@@ -48,4 +48,15 @@ pub fn read_hidden(prompt: &str) -> std::io::Result<String> {
     let mut line = String::new();
     std::io::stdin().lock().read_line(&mut line)?;
     Ok(line)
+}
+
+/// Where there is no termios, the terminal's echo stays as it is.
+#[cfg(not(unix))]
+pub struct NoEcho;
+
+#[cfg(not(unix))]
+impl NoEcho {
+    pub fn new() -> std::io::Result<NoEcho> {
+        Ok(NoEcho)
+    }
 }

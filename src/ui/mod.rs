@@ -41,7 +41,7 @@ use owo_colors::OwoColorize;
 use crate::env::Env;
 use crate::error::{CommandError, Result};
 
-pub use hidden::read_hidden;
+pub use hidden::{NoEcho, read_hidden};
 pub use table::{Table, TableArgs};
 
 /// Prints text above a line editor's prompt and draws the prompt again (rustyline's external

@@ -74,6 +74,8 @@ const discoveryProviders = new Set();
 let entry = null;
 let ctx = null;
 let activating = null;
+// What `ctx.settingsMenu.register` gave: `finch minitool menu` asks it (`settingsMenu`).
+let settingsMenu = null;
 
 function send(message) {
   channel.write(JSON.stringify(message) + "\n");
@@ -519,14 +521,17 @@ function makeUi(limits) {
     },
     showConfirmDialog: (options) => request(M.request.uiConfirm, { ...prompt(options), ...callExtra() }),
     showModalDialog(options) {
-      // close(action) settles the handle as if that action was chosen; a question already on
-      // the terminal stays there until answered, and its answer is then dropped.
+      // close(action) settles the handle as if that action was chosen, and tells the host
+      // (`ui.close`): `finch minitool menu` takes the dialog off the terminal; elsewhere a
+      // question already asked stays until answered, and its answer is then dropped.
       let closeWith;
       const closed = new Promise((resolve) => (closeWith = resolve));
-      const handle = Promise.race([request(M.request.uiModal, { ...prompt(options), ...callExtra() }), closed]);
+      const dialogId = `dialog_${nextId++}`;
+      const handle = Promise.race([request(M.request.uiModal, { ...prompt(options), dialogId, ...callExtra() }), closed]);
       return Object.assign(handle, {
         close(action) {
           closeWith({ action: action === undefined ? "dismissed" : String(action) });
+          notify(M.notify.uiClose, { dialogId });
           return Promise.resolve();
         },
       });
@@ -774,7 +779,12 @@ function makeCtx(p) {
       registerSettingsMenu: (containerId) => updatable("sessionContainers.registerSettingsMenu", containerId),
     },
     settingsMenu: {
-      register: () => updatable("settingsMenu.register", null),
+      register(provider) {
+        if (provider && typeof provider.getMenu === "function" && typeof provider.execute === "function") {
+          settingsMenu = provider;
+        }
+        return updatable("settingsMenu.register", null);
+      },
     },
     workspace: p.workspace ?? null,
   };
@@ -881,6 +891,22 @@ const handlers = {
       calls.delete(id);
       if (alone === call) alone = null;
       if (calls.size === 0) currentCall.disable();
+    }
+  },
+
+  // The menu's items, or one item run, as part of the host's menu run `toolCallId`: the
+  // dialogs it opens go to that run's person.
+  async [M.host.settingsMenu](p) {
+    if (!settingsMenu) throw new Error("it registers no settings menu (ctx.settingsMenu.register)");
+    const menuCtx = { cwd: ctx.workspace?.cwd ?? undefined, minitoolId: p.minitoolId, surface: "toolcase" };
+    const run = p.item == null ? () => settingsMenu.getMenu(menuCtx) : () => settingsMenu.execute(menuCtx, p.item);
+    const call = { toolCallId: p.toolCallId };
+    const before = alone;
+    alone = call;
+    try {
+      return (await currentCall.run(call, run)) ?? null;
+    } finally {
+      if (alone === call) alone = before;
     }
   },
 

@@ -617,13 +617,13 @@ struct Call<'a> {
 }
 
 /// Removes its call's route when dropped.
-struct RouteGuard<'a> {
+pub(super) struct RouteGuard<'a> {
     inner: &'a Inner,
     id: String,
 }
 
 impl CallRoute {
-    fn set(inner: &Inner, id: String, tx: Sender<MainMsg>) -> RouteGuard<'_> {
+    pub(super) fn set(inner: &Inner, id: String, tx: Sender<MainMsg>) -> RouteGuard<'_> {
         lock(&inner.calls).push(CallRoute { id: id.clone(), tx });
         RouteGuard { inner, id }
     }

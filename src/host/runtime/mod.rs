@@ -131,6 +131,7 @@ mod instance;
 mod lifecycle;
 mod localized;
 mod mcp_client;
+pub mod menu;
 mod process;
 mod protocol;
 mod rpc;
@@ -582,6 +583,8 @@ pub(crate) struct Inner {
     unsupported: Mutex<Vec<UnsupportedUse>>,
     /// The calls running now, by `toolCallId`: where each one's dialogs and progress go.
     calls: Mutex<Vec<CallRoute>>,
+    /// The modal dialogs their mini tools closed (`close(action)`), by `dialogId`.
+    closed_dialogs: Mutex<Vec<String>>,
     hook: RwLock<EventHook>,
     keyring: secrets::Keyring,
     spawner: Spawner,
@@ -693,6 +696,7 @@ impl MiniToolRuntime {
             calls_allowed_for_session: Mutex::new(Vec::new()),
             unsupported: Mutex::new(Vec::new()),
             calls: Mutex::new(Vec::new()),
+            closed_dialogs: Mutex::new(Vec::new()),
             hook: RwLock::new(opts.hook.unwrap_or_else(|| stderr_hook(false))),
             keyring: secrets::Keyring::new(
                 opts.settings.runtime.keyring,

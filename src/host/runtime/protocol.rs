@@ -60,6 +60,8 @@ methods! {
         /// A capability call of another mini tool, to the process providing it.
         CapabilityInvoke = "capability.invoke",
         Discover = "discover",
+        /// The settings menu's items (`item` null), or one item run (`finch minitool menu`).
+        SettingsMenu = "settingsMenu",
     }
 }
 
@@ -126,6 +128,8 @@ methods! {
         Progress = "progress",
         /// The mini tool's listeners got the durable session event `{sequence}`.
         SessionsAck = "sessions.ack",
+        /// A modal dialog's handle was closed by the mini tool (`{dialogId}`).
+        UiClose = "ui.close",
     }
 }
 
@@ -154,6 +158,9 @@ pub(crate) enum Note {
     Progress(Value),
     SessionsAck {
         sequence: u64,
+    },
+    UiClose {
+        dialog_id: String,
     },
 }
 
@@ -312,6 +319,9 @@ impl FromChild {
                 detail: text("detail"),
             },
             ChildNotification::Progress => Note::Progress(params),
+            ChildNotification::UiClose => Note::UiClose {
+                dialog_id: text("dialogId")?,
+            },
             ChildNotification::SessionsAck => Note::SessionsAck {
                 sequence: params.get("sequence").and_then(Value::as_u64)?,
             },

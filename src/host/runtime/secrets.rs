@@ -22,7 +22,7 @@
 //! cannot all be searched). It changes under a lock, atomically, unknown keys kept.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, mpsc};
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
@@ -82,10 +82,20 @@ impl Owner {
     }
 }
 
-/// The keyring of one runtime, opened on first use and shared by every mini tool.
+/// A store, opened, and its name; or why none opened.
+type Opened = Result<(Arc<CredentialStore>, &'static str), String>;
+
+/// Work for the keyring's thread.
+type Job = Box<dyn FnOnce(&Opened) + Send>;
+
+/// The keyring of one runtime, opened on first use and shared by every mini tool. Every
+/// operation runs on one thread of its own ("finch-keyring"): on Linux the kernel keyutils
+/// store reaches the user's persistent keyring through a session keyring that belongs to the
+/// thread that opened the store (credentials are per thread), so a key another thread wrote
+/// would land where no later finch finds it.
 pub struct Keyring {
     choice: KeyringChoice,
-    store: OnceLock<Result<(Arc<CredentialStore>, &'static str), String>>,
+    worker: OnceLock<Result<Mutex<mpsc::Sender<Job>>, String>>,
     /// `<runtime>/secrets`: the index of owners and key names.
     index: PathBuf,
     lock_timeout: Duration,
@@ -95,44 +105,88 @@ impl Keyring {
     pub fn new(choice: KeyringChoice, runtime: &Path, lock_timeout: Duration) -> Keyring {
         Keyring {
             choice,
-            store: OnceLock::new(),
+            worker: OnceLock::new(),
             index: runtime.join("secrets"),
             lock_timeout,
         }
     }
 
-    fn store(&self) -> Result<&(Arc<CredentialStore>, &'static str), String> {
-        self.store
-            .get_or_init(|| open(self.choice))
+    /// Runs `work` with the entry `key` of `owner` on the keyring's thread.
+    fn with_entry<R: Send + 'static>(
+        &self,
+        owner: &Owner,
+        key: &str,
+        work: impl FnOnce(Entry, &'static str) -> Result<R, String> + Send + 'static,
+    ) -> Result<R, String> {
+        let worker = self
+            .worker
+            .get_or_init(|| {
+                let choice = self.choice;
+                let (tx, rx) = mpsc::channel::<Job>();
+                std::thread::Builder::new()
+                    .name("finch-keyring".into())
+                    .spawn(move || {
+                        let opened = open(choice);
+                        for job in rx {
+                            job(&opened);
+                        }
+                    })
+                    .map(|_| Mutex::new(tx))
+                    .map_err(|e| format!("cannot start the keyring's thread: {e}"))
+            })
             .as_ref()
-            .map_err(|e| e.clone())
+            .map_err(Clone::clone)?;
+        let (service, key) = (owner.service(), key.to_string());
+        let (done, answer) = mpsc::sync_channel(1);
+        let job: Job = Box::new(move |opened| {
+            let result = opened
+                .as_ref()
+                .map_err(Clone::clone)
+                .and_then(|(store, name)| {
+                    let entry = Entry::new_in_store(store, &service, &key)
+                        .map_err(|e| format!("the {name} cannot hold the secret \"{key}\": {e}"))?;
+                    work(entry, name)
+                });
+            let _ = done.send(result);
+        });
+        let gone = || "the keyring's thread has stopped".to_string();
+        worker
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .send(job)
+            .map_err(|_| gone())?;
+        answer.recv().map_err(|_| gone())?
     }
 
     pub fn get(&self, owner: &Owner, key: &str) -> Result<Option<String>, String> {
-        let entry = self.entry(owner, key)?;
-        match entry.get_password() {
+        let k = key.to_string();
+        self.with_entry(owner, key, move |entry, name| match entry.get_password() {
             Ok(v) => Ok(Some(v)),
             Err(keyring_core::Error::NoEntry) => Ok(None),
-            Err(e) => Err(self.failure("read", key, &e)),
-        }
+            Err(e) => Err(failure(name, "read", &k, &e)),
+        })
     }
 
     pub fn set(&self, owner: &Owner, key: &str, value: &str) -> Result<(), String> {
-        let entry = self.entry(owner, key)?;
-        entry
-            .set_password(value)
-            .map_err(|e| self.failure("store", key, &e))?;
+        let (k, value) = (key.to_string(), value.to_string());
+        self.with_entry(owner, key, move |entry, name| {
+            entry
+                .set_password(&value)
+                .map_err(|e| failure(name, "store", &k, &e))
+        })?;
         self.note(owner, key, true)
     }
 
     /// Deletes a secret; whether there was one.
     pub fn delete(&self, owner: &Owner, key: &str) -> Result<bool, String> {
-        let entry = self.entry(owner, key)?;
-        let had = match entry.delete_credential() {
-            Ok(()) => true,
-            Err(keyring_core::Error::NoEntry) => false,
-            Err(e) => return Err(self.failure("delete", key, &e)),
-        };
+        let k = key.to_string();
+        let had = self.with_entry(owner, key, move |entry, name| {
+            match entry.delete_credential() {
+                Ok(()) => Ok(true),
+                Err(keyring_core::Error::NoEntry) => Ok(false),
+                Err(e) => Err(failure(name, "delete", &k, &e)),
+            }
+        })?;
         self.note(owner, key, false)?;
         Ok(had)
     }
@@ -205,17 +259,10 @@ impl Keyring {
         crate::store::write_atomic(&path, &bytes)
             .map_err(|e| format!("cannot write {}: {e}", path.display()))
     }
+}
 
-    fn entry(&self, owner: &Owner, key: &str) -> Result<Entry, String> {
-        let (store, name) = self.store()?;
-        Entry::new_in_store(store, &owner.service(), key)
-            .map_err(|e| format!("the {name} cannot hold the secret \"{key}\": {e}"))
-    }
-
-    fn failure(&self, action: &str, key: &str, e: &keyring_core::Error) -> String {
-        let name = self.store().map(|(_, n)| *n).unwrap_or("OS keyring");
-        format!("the {name} could not {action} the secret \"{key}\": {e}")
-    }
+fn failure(name: &str, action: &str, key: &str, e: &keyring_core::Error) -> String {
+    format!("the {name} could not {action} the secret \"{key}\": {e}")
 }
 
 /// Whether `key` is one of `patterns` (`permissions.secrets`: exact keys or `prefix.*`).
@@ -280,8 +327,6 @@ fn open(choice: KeyringChoice) -> Result<(Arc<CredentialStore>, &'static str), S
 
 /// The end of the message of a store this platform does not have.
 const NOT_HERE: &str = "is not available on this platform";
-
-type Opened = Result<(Arc<CredentialStore>, &'static str), String>;
 
 #[cfg(target_os = "macos")]
 fn keychain() -> Opened {

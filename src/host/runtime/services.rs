@@ -347,6 +347,13 @@ pub(crate) fn notification(inner: &Arc<Inner>, inst: &Arc<Instance>, conn: &Arc<
                 }
             }
         }
+        Note::UiClose { dialog_id } => {
+            let mut closed = lock(&inner.closed_dialogs);
+            closed.push(dialog_id);
+            // Only a menu run waits for these; keep the few latest.
+            let excess = closed.len().saturating_sub(64);
+            closed.drain(..excess);
+        }
         Note::SessionsAck { sequence } => super::sessions::acknowledge(inner, inst, sequence),
         Note::EventsListen { stream, on } => {
             if inst.is_current(conn) {
