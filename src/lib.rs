@@ -5,6 +5,7 @@ pub mod authoring;
 pub mod capture;
 pub mod cli;
 pub mod config;
+pub mod daemon;
 pub mod env;
 pub mod error;
 pub mod homes;
@@ -283,5 +284,6 @@ fn dispatch(ctx: &Context, command: Command) -> Result<()> {
         Command::Policy(c) => cli::policy::run(ctx, &c),
         Command::Sandbox(c) => cli::sandbox::run(ctx, &c),
         Command::Run(args) => cli::run::cmd_run(ctx, &args),
+        Command::Daemon(args) => cli::daemon::run(ctx, &args),
     }
 }

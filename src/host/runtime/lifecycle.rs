@@ -397,6 +397,7 @@ impl Inner {
                 let mut st = inst.state();
                 if matches!(&st.phase, Phase::Starting(c) if Arc::ptr_eq(c, conn)) {
                     st.phase = Phase::Active(conn.clone());
+                    st.active_at = Some(Instant::now());
                     Ok(st.tools.len())
                 } else {
                     Err("it stopped during activation".to_string())
