@@ -296,7 +296,7 @@ fn cmd_stop(ctx: &Context) -> Result<()> {
         return ctx.ui.json(&json!({"stopped": true, "pid": pid}));
     }
     ctx.ui
-        .done_line(format!("stopped the finch daemon (pid {pid})"))
+        .done_line(format!("✓ Stopped the finch daemon (pid {pid})"))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -406,16 +406,17 @@ fn cmd_install(ctx: &Context, args: &InstallArgs) -> Result<()> {
             .ui
             .json(&install_json(manager, &file, &text, written, &start, &undo));
     }
-    let mut lines = vec![if written {
+    ctx.ui.done_line(if written {
         format!(
-            "wrote {} ({} {})",
+            "✓ Wrote {} ({} {})",
             file.display(),
             manager.name(),
             what(manager)
         )
     } else {
-        format!("{} is already installed, unchanged", file.display())
-    }];
+        format!("✓ {} is already installed, unchanged", file.display())
+    })?;
+    let mut lines = Vec::new();
     if args.start {
         lines.push("started it:".into());
         lines.extend(start.iter().map(|c| format!("  {}", shell_line(c))));
