@@ -387,7 +387,7 @@ impl Inner {
     }
 
     fn finish_activation(
-        &self,
+        self: &Arc<Inner>,
         inst: &Arc<Instance>,
         conn: &Arc<Conn>,
         result: RpcResult,
@@ -398,7 +398,12 @@ impl Inner {
                 if matches!(&st.phase, Phase::Starting(c) if Arc::ptr_eq(c, conn)) {
                     st.phase = Phase::Active(conn.clone());
                     st.active_at = Some(Instant::now());
-                    Ok(st.tools.len())
+                    let tools = st.tools.len();
+                    drop(st);
+                    // Its session events (those another finch recorded, or left undelivered
+                    // when it was killed) now that its listeners are registered.
+                    super::sessions::pump(self, inst, conn);
+                    Ok(tools)
                 } else {
                     Err("it stopped during activation".to_string())
                 }

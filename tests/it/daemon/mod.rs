@@ -21,6 +21,9 @@ const BOT: &str = include_str!("../fixtures/minitools/ilink-bot.mjs");
 /// The agent: answers `echo: <prompt>`.
 const AGENT: &str =
     "[agent]\ncommand = [\"sh\", \"-c\", \"printf 'echo: %s' \\\"$0\\\"\", \"{prompt}\"]\n";
+/// The agent, answering only once the test writes `go` into the agent home (the session's
+/// directory), after it wrote `started`: a turn the test can catch in the middle.
+const GATED_AGENT: &str = "[agent]\ncommand = [\"sh\", \"-c\", \"touch started; while [ ! -e go ]; do sleep 0.05; done; printf 'echo: %s' \\\"$0\\\"\", \"{prompt}\"]\n";
 /// Quick restarts, so that a test does not wait for the default backoff.
 const FAST: &str = "[runtime]\nactivate_timeout = \"5s\"\nrestart_backoff = \"300ms\"\nrestart_backoff_max = \"2s\"\nshutdown_timeout = \"2s\"\n";
 const WAIT: Duration = Duration::from_secs(30);
@@ -260,6 +263,7 @@ fn a_chat_message_reaches_the_agent_and_its_reply_reaches_the_platform() {
     assert_eq!(s["pid"], daemon.pid(), "{s}");
     assert_eq!(s["schedule"], json!({"state": "running"}), "{s}");
 
+    assert!(fake.await_polls(1, WAIT), "the bot long-polls the platform");
     fake.push("wxid_ann", 1, "hello bot");
     let sent = fake.await_sent(1, WAIT);
     assert_eq!(sent.len(), 1, "stderr:\n{}", daemon.stderr());
@@ -298,19 +302,36 @@ fn a_chat_message_reaches_the_agent_and_its_reply_reaches_the_platform() {
     );
 }
 
-/// The bot's node is killed: the daemon starts it again after its backoff, counts the
-/// restart, says so in its log, and the bot keeps answering.
+/// Waits until the gated agent has started a turn.
+#[track_caller]
+fn await_agent(ctx: &TestContext, daemon: &Daemon) {
+    let started = ctx.agent.join("started");
+    let deadline = Instant::now() + WAIT;
+    while !started.exists() {
+        assert!(
+            Instant::now() < deadline,
+            "the agent never started; stderr:\n{}",
+            daemon.stderr()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The bot's node is killed in the middle of a turn: the daemon starts it again after its
+/// backoff and counts the restart, the turn's reply reaches the platform once, and the bot
+/// keeps answering; the daemon's log and the bot's log say what happened.
 #[test]
-fn a_killed_bot_node_is_restarted_and_keeps_answering() {
+fn a_bot_node_killed_mid_turn_restarts_and_its_reply_arrives_once() {
     let ctx = TestContext::new();
-    ctx.write_config(&format!("{AGENT}{FAST}"));
+    ctx.write_config(&format!("{GATED_AGENT}{FAST}"));
     let fake = FakeIlink::start();
     install_bot(&ctx, "ilink-bot", &fake.base);
     let daemon = Daemon::start(&ctx);
     let before = await_status(&ctx, &daemon, |_| true);
     let old_pid = minitool(&before, "ilink-bot")["pid"].as_u64().unwrap() as u32;
-    assert!(fake.await_polls(1, WAIT), "the bot polls");
 
+    fake.push("wxid_bob", 7, "are you there?");
+    await_agent(&ctx, &daemon);
     let mut tree = vec![old_pid];
     tree.extend(descendants(old_pid));
     let node = nodes(&tree);
@@ -325,11 +346,14 @@ fn a_killed_bot_node_is_restarted_and_keeps_answering() {
         bot["lastError"].is_null(),
         "running again, no error: {after}"
     );
+    std::fs::write(ctx.agent.join("go"), "").unwrap();
+    let first = fake.await_sent(1, WAIT);
+    assert_eq!(first.len(), 1, "stderr:\n{}", daemon.stderr());
 
-    fake.push("wxid_bob", 7, "still there?");
-    let sent = fake.await_sent(1, WAIT);
-    assert_eq!(sent.len(), 1, "stderr:\n{}", daemon.stderr());
-    assert_eq!(text_of(&sent[0]), "echo: still there?");
+    fake.push("wxid_bob", 8, "still there?");
+    let sent = fake.await_sent(2, WAIT);
+    let texts: Vec<&str> = sent.iter().map(text_of).collect();
+    assert_eq!(texts, ["echo: are you there?", "echo: still there?"]);
 
     let log = ctx.run(&["daemon", "logs"]);
     log.success();
@@ -347,7 +371,42 @@ fn a_killed_bot_node_is_restarted_and_keeps_answering() {
         .filter(|l| l.contains(": starting ilink-bot 1.0.0"))
         .count();
     assert_eq!(starts, 2, "{}", bot_log.stdout());
-    assert!(bot_log.stdout().contains("replied to wxid_bob (message 7)"));
+    assert!(bot_log.stdout().contains("replied to wxid_bob (turn "));
+}
+
+/// The daemon itself is killed (SIGKILL) in the middle of a turn, its bot's node with it; the
+/// agent's turn goes on, and the next daemon delivers its reply to the platform once — none
+/// lost, none twice — and the bot goes on answering.
+#[test]
+fn a_daemon_killed_mid_turn_loses_no_reply_and_duplicates_none() {
+    let ctx = TestContext::new();
+    ctx.write_config(&format!("{GATED_AGENT}{FAST}"));
+    let fake = FakeIlink::start();
+    install_bot(&ctx, "ilink-bot", &fake.base);
+    let mut first = Daemon::start(&ctx);
+    let s = await_status(&ctx, &first, |_| true);
+    let bot_pid = minitool(&s, "ilink-bot")["pid"].as_u64().unwrap() as u32;
+    fake.push("wxid_cat", 21, "remember me");
+    await_agent(&ctx, &first);
+    unsafe {
+        libc::kill(first.pid() as i32, libc::SIGKILL);
+    }
+    assert_eq!(first.wait(WAIT), None, "killed, no exit code");
+    assert!(ended(bot_pid, WAIT), "the bot's tree went with the daemon");
+    // The turn ends while no daemon runs.
+    std::fs::write(ctx.agent.join("go"), "").unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(fake.sent().is_empty(), "nobody could deliver it yet");
+
+    let second = Daemon::start(&ctx);
+    await_status(&ctx, &second, |_| true);
+    let replies = fake.await_sent(1, WAIT);
+    assert_eq!(replies.len(), 1, "stderr:\n{}", second.stderr());
+    fake.push("wxid_cat", 22, "and now?");
+    let sent = fake.await_sent(2, WAIT);
+    let texts: Vec<&str> = sent.iter().map(text_of).collect();
+    assert_eq!(texts, ["echo: remember me", "echo: and now?"]);
+    assert!(sent.iter().all(|m| m["msg"]["to_user_id"] == "wxid_cat"));
 }
 
 /// One daemon at a time: a second one exits 5 naming the first, and changes nothing; `stop`
