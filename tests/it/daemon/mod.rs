@@ -490,3 +490,42 @@ fn logs_without_a_log_exit_3_naming_the_file() {
     );
     ctx.run(&["daemon", "logs", "../etc"]).failure(2);
 }
+
+/// The daemon runs the scheduled tasks beside its mini tools: a task due in two seconds runs
+/// through `[agent] command` and is recorded, while the bot answers.
+#[test]
+fn the_daemon_fires_a_due_scheduled_task_beside_the_bots() {
+    let ctx = TestContext::new();
+    ctx.write_config(&format!("{AGENT}{FAST}"));
+    let fake = FakeIlink::start();
+    install_bot(&ctx, "ilink-bot", &fake.base);
+    let at = (chrono::Utc::now() + chrono::TimeDelta::seconds(2))
+        .to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    let created = ctx.run(&[
+        "--json", "schedule", "create", "--name", "Soon", "--prompt", "tidy up", "--once", &at,
+    ]);
+    created.success();
+    let id = created.json()["id"].as_str().unwrap().to_string();
+    let daemon = Daemon::start(&ctx);
+    await_status(&ctx, &daemon, |s| s["schedule"]["state"] == "running");
+    let deadline = Instant::now() + WAIT;
+    let run = loop {
+        let out = ctx.run(&["--json", "schedule", "history", &id]);
+        out.success();
+        if let Some(run) = out.json().as_array().and_then(|a| a.first().cloned()) {
+            break run;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the task never ran; stderr:\n{}",
+            daemon.stderr()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(run["status"], "succeeded", "{run}");
+    assert_eq!(run["trigger"], "schedule", "{run}");
+    assert_eq!(run["outputTail"], "echo: tidy up", "{run}");
+    fake.push("wxid_dan", 3, "hi");
+    let sent = fake.await_sent(1, WAIT);
+    assert_eq!(sent.iter().map(text_of).collect::<Vec<_>>(), ["echo: hi"]);
+}
