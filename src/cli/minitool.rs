@@ -379,6 +379,15 @@ pub fn cmd_remove(ctx: &Context, args: &RemoveArgs) -> Result<()> {
 pub fn cmd_enable(ctx: &Context, args: &IdArgs, enable: bool) -> Result<()> {
     let homes = ctx.homes()?;
     let changes = enabled::change(homes, &args.ids, enable, ctx.settings()?.lock_timeout)?;
+    if enable {
+        // Their tools into the catalog cache, for completion of their arguments.
+        let installed: Vec<String> = changes
+            .iter()
+            .filter(|c| c.installed)
+            .map(|c| c.id.clone())
+            .collect();
+        crate::host::assembly::remember_minitools(&ctx.host_env()?, &ctx.ui, &installed);
+    }
     if ctx.ui.json {
         let items: Vec<Value> = changes.iter().map(|c| c.to_json()).collect();
         return ctx.ui.json(&Value::Array(items));

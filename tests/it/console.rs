@@ -426,3 +426,24 @@ fn help_keeps_its_columns_and_mode_says_mode() {
         quit(pty);
     }
 }
+
+/// Issue 43, item 5: Tab completes a path in the value of a path parameter (`file_path=REA⇥`)
+/// and after `@` (`Read @sr⇥`), and `@path` gives that file to the tool's path parameter, as
+/// Claude Code's `@file` names one. Judged by what the calls read and what was recorded.
+#[test]
+fn tab_completes_paths_and_at_gives_a_file_to_the_path_parameter() {
+    let ctx = TestContext::new();
+    std::fs::write(ctx.work.join("README.md"), "read me first\n").unwrap();
+    std::fs::create_dir(ctx.work.join("src")).unwrap();
+    std::fs::write(ctx.work.join("src/notes.txt"), "notes inside\n").unwrap();
+    let mut pty = console(&ctx, &[]);
+    pty.send("Read file_path=REA\t\r");
+    pty.expect("read me first");
+    pty.expect(PROMPT);
+    pty.send("Read @sr\tno\t\r");
+    pty.expect("notes inside");
+    pty.expect(PROMPT);
+    quit(pty);
+    let read = |path: &str| serde_json::json!({"tool": "Read", "arguments": {"file_path": path}});
+    assert_eq!(calls(&ctx), [read("README.md"), read("src/notes.txt")]);
+}
