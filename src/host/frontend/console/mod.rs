@@ -330,10 +330,13 @@ fn call(
     let title = super::new_session_title(host, "finch run", tool, &args);
     let cancel = interrupts.start();
     let progress = super::progress::on_stderr(ui, tool);
+    // Keys typed meanwhile wait, unechoed, for the next prompt, which shows them.
+    let keys = (interrupts.installed && ui.stderr_tty).then(crate::ui::activity::QuietKeys::start);
     let spinner = (interrupts.installed && ui.stderr_tty && !ui.quiet)
         .then(|| crate::ui::activity::Spinner::start(tool));
     let record = host.call_with(tool, args, &cancel, &progress);
     drop(spinner);
+    drop(keys);
     super::title_session(host, title);
     interrupts.finished();
     tally.note(&record);
