@@ -396,6 +396,12 @@ fn a_mini_tools_arguments_complete_once_enable_or_a_call_started_it() {
     for shell in ["zsh", "fish", "bash"] {
         assert_eq!(ask(&ctx, shell, &line), ["name=", "loud="], "{shell}");
     }
+    for cols in [60u16, 100] {
+        insta::assert_snapshot!(
+            format!("bash_minitool_argument_names_{cols}"),
+            tab_tab(&ctx, cols, "finch tool call greeter_greet ")
+        );
+    }
     let mut pty = bash_in_a_terminal(&ctx, 60);
     pty.send("finch tool call greeter_greet n\t");
     pty.expect("greeter_greet name=");

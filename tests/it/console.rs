@@ -446,6 +446,29 @@ fn tab_completes_paths_and_at_gives_a_file_to_the_path_parameter() {
     quit(pty);
     let read = |path: &str| serde_json::json!({"tool": "Read", "arguments": {"file_path": path}});
     assert_eq!(calls(&ctx), [read("README.md"), read("src/notes.txt")]);
+
+    // Tab Tab lists the directory's entries under the line, at 60 and 100 columns.
+    std::fs::write(ctx.work.join("Cargo.toml"), "").unwrap();
+    for cols in [60u16, 100] {
+        let width = cols.to_string();
+        let mut pty = Pty::spawn_env(
+            &ctx,
+            &["run", "--mode", "acceptCalls"],
+            &[("COLUMNS", &width)],
+        );
+        pty.resize(cols, 24);
+        pty.expect(PROMPT);
+        pty.send("Read file_path=\t\t");
+        pty.expect("README.md");
+        pty.expect("Read file_path=");
+        let rows = crate::screen::rows(pty.seen(), cols, 24);
+        insta::assert_snapshot!(
+            format!("console_path_completion_{cols}"),
+            crate::screen::from(&rows, "finch> Read", usize::from(cols))
+        );
+        pty.send("\x15");
+        quit(pty);
+    }
 }
 
 /// `finch run` on a 60-column terminal that draws the spinner (a TERM) and echoes keys as a
