@@ -215,9 +215,16 @@ fn print_add(ctx: &Context, report: &AddReport, dev: bool) -> Result<()> {
                 ));
             } else {
                 lines.push("  Installed only. Open Finch → Toolcase → Mini Tools to review permissions and enable.".to_string());
+                // The official line (the app reads it on a pipe), then finch's next step
+                // for a person at a terminal.
+                if enabled.is_some() {
+                    lines.push(format!("  `finch enable {}` enables it from here.", i.id));
+                }
             }
         }
     }
+    // Wrapped at spaces on a terminal, each note's lines under its indentation.
+    let lines: Vec<String> = lines.iter().flat_map(|l| ctx.ui.prose(l)).collect();
     ctx.ui.done(lines)?;
     // After the lines the app reads, on stderr.
     for i in &report.installed {

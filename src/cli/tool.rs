@@ -562,11 +562,13 @@ fn cmd_info(ctx: &Context, args: &InfoArgs) -> Result<()> {
             p["reason"].as_str().unwrap_or("")
         ));
     }
+    // Wrapped at spaces to the terminal (never on a pipe), each fact's value under itself
+    // (`sandbox:  filesystem none, …` goes on under `filesystem`); the description as prose;
+    // the parameters as a table whose descriptions wrap the same way (`--json` keeps the
+    // schema).
+    let mut lines: Vec<String> = lines.iter().flat_map(|l| labelled(ctx, l)).collect();
     lines.push(String::new());
-    lines.extend(tool.def.description.lines().map(str::to_string));
-    // Wrapped at spaces to the terminal (never on a pipe); the parameters as a table whose
-    // descriptions wrap the same way (`--json` keeps the schema).
-    let mut lines: Vec<String> = lines.iter().flat_map(|l| ctx.ui.prose(l)).collect();
+    lines.extend(tool.def.description.lines().flat_map(|l| ctx.ui.prose(l)));
     let width = ctx.ui.stdout_tty.then(|| ctx.ui.width());
     let parameters = crate::ui::params::parameter_rows(&tool.def.input_schema, width);
     lines.push(String::new());
@@ -577,6 +579,22 @@ fn cmd_info(ctx: &Context, args: &InfoArgs) -> Result<()> {
         lines.extend(parameters);
     }
     ctx.ui.lines(lines)
+}
+
+/// A `label: value` line of `tool info`, wrapped with the value's lines under its first (the
+/// label and the spaces after it kept as written); any other line as prose.
+fn labelled(ctx: &Context, line: &str) -> Vec<String> {
+    let head = line.find(": ").map(|i| {
+        let after = line[i + 1..].len() - line[i + 1..].trim_start().len();
+        &line[..i + 1 + after]
+    });
+    match head {
+        Some(head) if head.len() <= 24 => {
+            let width = crate::ui::display_width(head);
+            ctx.ui.hanging(head, width, &line[head.len()..])
+        }
+        _ => ctx.ui.prose(line),
+    }
 }
 
 /// What the gateway does with a typical call of the tool in each mode, under the rules of the

@@ -416,7 +416,7 @@ fn new_writes_a_package_for_each_template() {
     run.success();
     assert_eq!(
         run.stderr(),
-        "Created @acme/mcp-demo (mcp template) in m: package.json, src/index.ts, src/finch.d.ts, finch.test.json, .gitignore, README.md\nNext:\n  cd m\n  finch test      # npm install (esbuild, the bundler), builds, runs finch.test.json\n"
+        "Created @acme/mcp-demo (mcp template) in m: package.json, src/index.ts, src/finch.d.ts, finch.test.json, .gitignore, README.md\nNext:\n  cd m\n  finch test      # installs esbuild, builds, runs the cases\n  finch dev       # a console that rebuilds on every change\n"
     );
     let pkg: Value =
         serde_json::from_str(&fs::read_to_string(ctx.work.join("m/package.json")).unwrap())
