@@ -14,6 +14,7 @@
 
 import { AsyncLocalStorage } from "node:async_hooks";
 import net from "node:net";
+import { dirname } from "node:path";
 import { pathToFileURL } from "node:url";
 import { format } from "node:util";
 
@@ -849,6 +850,12 @@ async function runDiscovery(provider, query, options) {
 
 const handlers = {
   async [M.host.activate](p) {
+    // Bundles made for the app read `__dirname`/`__filename` even as ES modules (the public
+    // finch-feishu-bot does, to find the files it ships beside its bundle); each mini tool has
+    // a process of its own, so they are globals naming its entry, unless something set them.
+    for (const [name, value] of [["__filename", p.entryPath], ["__dirname", dirname(p.entryPath)]]) {
+      if (!(name in globalThis)) Object.defineProperty(globalThis, name, { value, writable: true, configurable: true });
+    }
     entry = await import(pathToFileURL(p.entryPath).href);
     if (typeof entry.activate !== "function") {
       throw new Error(`${p.main} does not export a named activate function (write export function activate(ctx) { … })`);

@@ -102,6 +102,15 @@
 //! - `sessions.*` run turns through `[agent] command` (see `sessions`); without it they
 //!   reject, naming the setting. Sessions are kept under the runtime home and outlive the
 //!   process that made them.
+//! - `settingsMenu.register(provider)` is recorded as the app's menu finch does not show, and
+//!   its provider kept: `finch minitool menu` lists it and runs an item (`menu`), its dialogs
+//!   answered on the terminal or from `--set`; a modal's `close(action)` takes it off the
+//!   terminal (`ui.close`).
+//! - An ES module entry gets `__dirname` and `__filename` (its directory and file) as globals
+//!   of its process, as bundles made for the app expect (the public finch-feishu-bot reads
+//!   them); a value the process already has is kept.
+//! - `secrets.*` are bound to the package as loaded from where it runs (`secrets::Owner`): the
+//!   same id from a `--minitool` directory or another copy reads none of an installed one's.
 //! - `appearance` (newer than the published finch.d.ts): `get`, `setTheme`,
 //!   `setHomeBackground` read and write the `appearance` object of the app's settings file,
 //!   as `AppCall setAppearance` does. `spaces.list()` reads `<runtime>/spaces.json`.

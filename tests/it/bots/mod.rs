@@ -6,6 +6,7 @@
 //! killed mid-turn, the queue bound, environments without secrets.
 //! `menu`: `finch minitool menu` on a pseudo-terminal and with `--set` on a pipe.
 
+mod bundle;
 mod menu;
 mod secrets;
 mod sessions;
