@@ -185,9 +185,11 @@ impl Plan {
             .map(|r| (c"/proc".to_owned(), r))
             .into_iter()
             .collect();
-        let layer_rights = (AccessFs::from_all(FS_ABI)
-            & !(AccessFs::Execute | AccessFs::MakeChar | AccessFs::MakeBlock))
-            .bits();
+        // What a call may write through a layer it may run, as in the workspace: `npx -y <pkg>`
+        // unpacks the package into `~/.npm/_npx` and runs its bin from there. The layer is the
+        // call's own, so nothing it runs there was planted by another.
+        let layer_rights =
+            (AccessFs::from_all(FS_ABI) & !(AccessFs::MakeChar | AccessFs::MakeBlock)).bits();
         mounted_rules.extend(layers.into_iter().map(|l| (l, layer_rights)));
         let filter = filter(
             access.network,

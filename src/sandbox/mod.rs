@@ -289,7 +289,9 @@ pub struct Access {
     /// `None`: `HOME` of this process.
     pub home: Option<PathBuf>,
     /// Directories the tree writes through a private layer (an overlay in its TMPDIR): it
-    /// reads what is there and writes as it likes, and what it wrote ends with it. The caches
+    /// reads what is there, writes as it likes and runs what it wrote (workspace-write runs
+    /// what it may write: `npx` runs the package it unpacked into `~/.npm/_npx`), and what it
+    /// wrote ends with it. The caches
     /// of package managers for workspace-write (`HOME_CACHES`), so that an approved `npm
     /// install` works without letting it plant anything in a cache the person's next
     /// install would trust.

@@ -903,3 +903,26 @@ fn sandbox_run_refuses_writable_without_workspace_write() {
     assert_eq!(run.stdout(), "");
     assert!(!extra.join("ran").exists(), "nothing ran");
 }
+
+/// `npx -y <package>` in workspace-write (an approved Bash call, a mini tool with `shell: true`
+/// and the MCP servers it brings): npm unpacks the package into `~/.npm/_npx`, the cache's
+/// private layer, and runs its bin from there. What a call may write there it may run, as in
+/// the workspace, and what it wrote ends with the call.
+#[test]
+fn workspace_write_runs_what_it_unpacked_into_a_cache_layer_and_keeps_none_of_it() {
+    let s = Scene::new();
+    std::fs::create_dir_all(s.ctx.home.join(".npm")).unwrap();
+    let bin = "~/.npm/_npx/t/node_modules/.bin";
+    let out = s.sandboxed(
+        &["--profile", "workspace-write"],
+        &format!(
+            "mkdir -p {bin} && printf '#!/bin/sh\\necho ran from the cache\\n' > {bin}/tool \\
+             && chmod +x {bin}/tool && {bin}/tool"
+        ),
+    );
+    out.success().stdout_has("ran from the cache");
+    assert!(
+        !s.ctx.home.join(".npm/_npx").exists(),
+        "what the call unpacked outlived it"
+    );
+}
