@@ -755,7 +755,9 @@ fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
         },
         Failure::Refused => CommandError::needs_person(message).with_code("refused"),
         Failure::Blocked => blocked_error(&record),
-        Failure::InvalidArguments => CommandError::failed(message).with_code("invalid_arguments"),
+        Failure::InvalidArguments => CommandError::failed(message)
+            .with_code("invalid_arguments")
+            .with_hint(format!("`finch tool info {name}` lists its parameters")),
         Failure::NotActive => CommandError::failed(message).with_code("not_active"),
         Failure::ToolError => CommandError::failed(message).with_code("tool_error"),
         Failure::Cancelled => CommandError::failed(message).with_code("cancelled"),

@@ -151,7 +151,8 @@ fn invalid_arguments_read_as_the_persons_words() {
     out.failure(1);
     assert_eq!(
         out.stderr(),
-        "Error: Invalid arguments for `Read`:\n- /file_path: 3 is not of type \"string\"\n"
+        "Error: Invalid arguments for `Read`:\n- /file_path: 3 is not of type \"string\"\n\
+         hint: `finch tool info Read` lists its parameters\n"
     );
     let json = ctx.run(&["tool", "call", "Read", r#"{"file_path": 3}"#, "--json"]);
     json.failure(1);

@@ -588,6 +588,27 @@ mod typing {
             json!({"n": 123, "s": "abc"})
         );
     }
+
+    #[test]
+    fn an_at_word_is_a_file_for_the_path_parameter() {
+        // The required path parameter first: Read's `file_path`, not an optional `path`.
+        let schema = json!({
+            "properties": {"path": {"type": "string"}, "file_path": {"type": "string"},
+                           "limit": {"type": "integer"}},
+            "required": ["file_path"],
+        });
+        assert_eq!(
+            args(&["@README.md", "limit=2"], schema),
+            json!({"file_path": "README.md", "limit": 2})
+        );
+        let words = vec!["@README.md".to_string()];
+        let bash = json!({"properties": {"command": {"type": "string"}}});
+        let err = key_values("Bash", &words, Some(&bash)).unwrap_err();
+        assert_eq!(
+            err.message,
+            "`@README.md` names a file, and Bash takes no path; write key=value, or one JSON object"
+        );
+    }
 }
 
 fn set_mode(ui: &Ui, host: &mut Host, mode: Mode) {
