@@ -101,7 +101,7 @@ tree_kib() {
     local root=$1 total=0 pids=("$1") all p kib
     all=$(for s in /proc/[0-9]*/stat; do
         # pid and ppid: the fields around the command, which may hold spaces.
-        read -r line <"$s" 2>/dev/null || continue
+        { read -r line <"$s"; } 2>/dev/null || continue
         pid=${line%% *}; rest=${line##*) }; set -- $rest; echo "$pid $2"
     done)
     local i=0
