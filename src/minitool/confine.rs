@@ -606,13 +606,6 @@ pub fn access(declared: &Declared, at: &Whereabouts) -> Access {
         access
     };
     access.network = declared.network;
-    if declared.network {
-        // The unix family, as the table says: a mini tool's processes talk over a socket in
-        // their TMPDIR or storage (the public finch-pet's node serves its own MCP server so),
-        // as they do over TCP on the host's own ports. Every path: Landlock holds a connection
-        // to one only from ABI 9, and `network: true` already reaches every local port.
-        access.unix_sockets = vec![PathBuf::from("/")];
-    }
     let node = std::fs::canonicalize(at.node).unwrap_or_else(|_| at.node.to_path_buf());
     // node's installation: `<prefix>/bin/node` reads `<prefix>` (its `lib`, `include`, …).
     let prefix = node
