@@ -5,6 +5,7 @@ pub mod authoring;
 pub mod capture;
 pub mod cli;
 pub mod config;
+pub mod daemon;
 pub mod env;
 pub mod error;
 pub mod homes;
@@ -284,5 +285,6 @@ fn dispatch(ctx: &Context, command: Command) -> Result<()> {
         Command::Sandbox(c) => cli::sandbox::run(ctx, &c),
         Command::Secret(c) => cli::secret::run(ctx, &c),
         Command::Run(args) => cli::run::cmd_run(ctx, &args),
+        Command::Daemon(args) => cli::daemon::run(ctx, &args),
     }
 }

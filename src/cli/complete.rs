@@ -118,14 +118,21 @@ pub fn session_ids() -> Vec<CompletionCandidate> {
     candidates(sessions.into_iter().map(|s| (s.short_id, s.title)))
 }
 
-/// The tools a call could name: the built-ins, the suites and what the last `finch reload`
-/// cached.
-pub(crate) fn known_tools() -> crate::host::catalog::Catalog {
+/// The tools a call could name: the built-ins, the suites and what the catalog cache holds
+/// (`finch reload`, `tool call` and `enable` write it). The cached tools' input schemas are
+/// read only when `schemas` asks (argument completion): they are most of the file.
+pub(crate) fn known_tools(schemas: bool) -> crate::host::catalog::Catalog {
     use crate::host::Provider;
+    use crate::host::catalog::{read_cache, read_cache_listing};
     let mut defs = crate::host::builtins::Builtins.defs();
     defs.extend(crate::host::suites::Suites::default().defs());
+    let read = if schemas {
+        read_cache
+    } else {
+        read_cache_listing
+    };
     if let Some(homes) = homes()
-        && let Ok(cached) = crate::host::catalog::read_cache_listing(&homes.catalog_cache())
+        && let Ok(cached) = read(&homes.catalog_cache())
     {
         defs.extend(cached);
     }
@@ -134,7 +141,7 @@ pub(crate) fn known_tools() -> crate::host::catalog::Catalog {
 
 /// Tool names: the built-ins, the suites and what the last `finch reload` cached.
 pub fn tool_names() -> Vec<CompletionCandidate> {
-    let catalog = known_tools();
+    let catalog = known_tools(false);
     candidates(catalog.tools().iter().map(|t| {
         (
             t.name.clone(),
@@ -280,7 +287,7 @@ pub fn tool_arguments(current: &std::ffi::OsStr) -> Vec<CompletionCandidate> {
     let Some((tool, given)) = tool_being_called() else {
         return Vec::new();
     };
-    let catalog = known_tools();
+    let catalog = known_tools(true);
     let crate::host::catalog::Lookup::Found(i) = catalog.lookup(&tool) else {
         return Vec::new();
     };

@@ -180,15 +180,18 @@ pub fn environment(ctx: &Context) -> Result<()> {
             .map(|c| c.name.chars().count())
             .max()
             .unwrap_or(0);
+        let mut lines = Vec::new();
         for c in &checks {
             let mark = match c.status {
                 Status::Ok => ctx.ui.green("✓"),
                 Status::Warning => ctx.ui.yellow("⚠"),
                 Status::Error => ctx.ui.red("✖"),
             };
-            ctx.ui
-                .line(format!("{mark} {:<width$}  {}", c.name, c.detail))?;
+            // Wrapped at spaces on a terminal, each detail under its column.
+            let head = format!("{mark} {:<width$}  ", c.name);
+            lines.extend(ctx.ui.hanging(&head, width + 4, &c.detail));
         }
+        ctx.ui.lines(lines)?;
     }
     if failed > 0 {
         let err = CommandError::failed(format!("{failed} check(s) failed"));

@@ -331,6 +331,64 @@ pub const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "daemon",
+        &[
+            (
+                "finch daemon",
+                "keep the enabled mini tools and tasks running",
+            ),
+            (
+                "finch daemon status",
+                "each mini tool's state, pid and memory",
+            ),
+            ("finch daemon install", "run it as a user service"),
+        ],
+    ),
+    (
+        "daemon status",
+        &[
+            (
+                "finch daemon status",
+                "state, pid, restarts, memory, last error",
+            ),
+            (
+                "finch daemon status --json",
+                "the same as one JSON document",
+            ),
+        ],
+    ),
+    (
+        "daemon stop",
+        &[
+            ("finch daemon stop", "stop it and wait until it has ended"),
+            ("finch --json daemon stop", "say so as JSON"),
+        ],
+    ),
+    (
+        "daemon logs",
+        &[
+            ("finch daemon logs", "the daemon's own last lines"),
+            (
+                "finch daemon logs finch-wechat-bot -n 100",
+                "a mini tool's last 100 lines",
+            ),
+        ],
+    ),
+    (
+        "daemon install",
+        &[
+            (
+                "finch daemon install",
+                "write the systemd user unit (launchd agent on macOS)",
+            ),
+            ("finch daemon install --dry-run", "print it, write nothing"),
+            (
+                "finch daemon install --start",
+                "write it, then enable and start it",
+            ),
+        ],
+    ),
+    (
         "session",
         &[
             ("finch session list", "the latest sessions"),

@@ -215,9 +215,16 @@ fn print_add(ctx: &Context, report: &AddReport, dev: bool) -> Result<()> {
                 ));
             } else {
                 lines.push("  Installed only. Open Finch → Toolcase → Mini Tools to review permissions and enable.".to_string());
+                // The official line (the app reads it on a pipe), then finch's next step
+                // for a person at a terminal.
+                if enabled.is_some() {
+                    lines.push(format!("  `finch enable {}` enables it from here.", i.id));
+                }
             }
         }
     }
+    // Wrapped at spaces on a terminal, each note's lines under its indentation.
+    let lines: Vec<String> = lines.iter().flat_map(|l| ctx.ui.prose(l)).collect();
     ctx.ui.done(lines)?;
     // After the lines the app reads, on stderr.
     for i in &report.installed {
@@ -379,6 +386,15 @@ pub fn cmd_remove(ctx: &Context, args: &RemoveArgs) -> Result<()> {
 pub fn cmd_enable(ctx: &Context, args: &IdArgs, enable: bool) -> Result<()> {
     let homes = ctx.homes()?;
     let changes = enabled::change(homes, &args.ids, enable, ctx.settings()?.lock_timeout)?;
+    if enable {
+        // Their tools into the catalog cache, for completion of their arguments.
+        let installed: Vec<String> = changes
+            .iter()
+            .filter(|c| c.installed)
+            .map(|c| c.id.clone())
+            .collect();
+        crate::host::assembly::remember_minitools(&ctx.host_env()?, &ctx.ui, &installed);
+    }
     if ctx.ui.json {
         let items: Vec<Value> = changes.iter().map(|c| c.to_json()).collect();
         return ctx.ui.json(&Value::Array(items));

@@ -3,6 +3,7 @@
 //! holds only the tree and the global flags.
 
 pub mod complete;
+pub mod daemon;
 pub mod dev;
 pub mod doctor;
 pub mod examples;
@@ -173,6 +174,8 @@ pub enum Command {
     Secret(secret::SecretCommand),
     /// Run the tool host
     Run(run::RunArgs),
+    /// Keep the enabled mini tools and scheduled tasks running as a service
+    Daemon(daemon::DaemonArgs),
     /// Print shell completions
     Completions(generate::CompletionsArgs),
     /// Print or write the man pages

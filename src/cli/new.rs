@@ -96,8 +96,10 @@ pub fn cmd_new(ctx: &Context, args: &NewArgs) -> Result<()> {
     ));
     ctx.ui.status("Next:");
     ctx.ui.status(format!("  cd {shown}"));
-    ctx.ui.status(
-        "  finch test      # npm install (esbuild, the bundler), builds, runs finch.test.json",
-    );
+    // Each line fits 60 columns: a comment wrapped under a command reads as another one.
+    ctx.ui
+        .status("  finch test      # installs esbuild, builds, runs the cases");
+    ctx.ui
+        .status("  finch dev       # a console that rebuilds on every change");
     Ok(())
 }

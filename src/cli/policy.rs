@@ -373,7 +373,7 @@ fn check(ctx: &Context, args: &CheckArgs) -> Result<()> {
             parse_args(&args.tool, one)?
         }
         words => {
-            let catalog = crate::cli::complete::known_tools();
+            let catalog = crate::cli::complete::known_tools(true);
             let schema = match catalog.lookup(&args.tool) {
                 crate::host::catalog::Lookup::Found(i) => Some(&catalog.get(i).def.input_schema),
                 _ => None,

@@ -188,21 +188,25 @@ fn cmd_status(ctx: &Context) -> Result<()> {
             _ => "each mini tool confined to what its manifest declares".to_string(),
         },
     };
+    let mut lines = Vec::new();
     for (name, state, detail) in status_lines(support) {
         let mark = match state {
             LineState::Ok => ctx.ui.green("✓"),
             LineState::Warn => ctx.ui.yellow("⚠"),
         };
-        ctx.ui.line(format!("{mark} {name:<8} {detail}"))?;
+        lines.extend(ctx.ui.hanging(&format!("{mark} {name:<8} "), 11, &detail));
     }
     let mark = if minitools["status"] == "enforced" {
         ctx.ui.green("✓")
     } else {
         ctx.ui.yellow("⚠")
     };
-    ctx.ui
-        .line(format!("{mark} {:<8} {mini_line}", "minitool"))?;
-    Ok(())
+    // Wrapped at spaces on a terminal, each detail under its column.
+    lines.extend(
+        ctx.ui
+            .hanging(&format!("{mark} {:<8} ", "minitool"), 11, &mini_line),
+    );
+    ctx.ui.lines(lines)
 }
 
 /// `minitools` of `finch sandbox status --json`: `[sandbox] minitools`, whether the kernel

@@ -728,7 +728,7 @@ fn cmd_daemon(ctx: &Context) -> Result<()> {
     Ok(())
 }
 
-fn event_json(event: &DaemonEvent) -> Value {
+pub(crate) fn event_json(event: &DaemonEvent) -> Value {
     let time = timestamp(Utc::now());
     let record = |r: &RunRecord| serde_json::to_value(r).unwrap_or_default();
     let mut value = match event {
@@ -798,7 +798,7 @@ fn started_json(s: &RunStarted) -> Value {
            "sessionId": s.session_id, "directory": s.directory, "pid": s.pid})
 }
 
-fn event_text(event: &DaemonEvent, zone: Zone) -> String {
+pub(crate) fn event_text(event: &DaemonEvent, zone: Zone) -> String {
     match event {
         DaemonEvent::Ready {
             pid,
@@ -883,7 +883,7 @@ fn now(ctx: &Context) -> Result<DateTime<Utc>> {
     Ok(ctx.now()?.to_utc())
 }
 
-fn local_zone(ctx: &Context) -> Zone {
+pub(crate) fn local_zone(ctx: &Context) -> Zone {
     local_zone_in(&ctx.env)
 }
 

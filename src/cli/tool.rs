@@ -562,11 +562,13 @@ fn cmd_info(ctx: &Context, args: &InfoArgs) -> Result<()> {
             p["reason"].as_str().unwrap_or("")
         ));
     }
+    // Wrapped at spaces to the terminal (never on a pipe), each fact's value under itself
+    // (`sandbox:  filesystem none, …` goes on under `filesystem`); the description as prose;
+    // the parameters as a table whose descriptions wrap the same way (`--json` keeps the
+    // schema).
+    let mut lines: Vec<String> = lines.iter().flat_map(|l| labelled(ctx, l)).collect();
     lines.push(String::new());
-    lines.extend(tool.def.description.lines().map(str::to_string));
-    // Wrapped at spaces to the terminal (never on a pipe); the parameters as a table whose
-    // descriptions wrap the same way (`--json` keeps the schema).
-    let mut lines: Vec<String> = lines.iter().flat_map(|l| ctx.ui.prose(l)).collect();
+    lines.extend(tool.def.description.lines().flat_map(|l| ctx.ui.prose(l)));
     let width = ctx.ui.stdout_tty.then(|| ctx.ui.width());
     let parameters = crate::ui::params::parameter_rows(&tool.def.input_schema, width);
     lines.push(String::new());
@@ -577,6 +579,22 @@ fn cmd_info(ctx: &Context, args: &InfoArgs) -> Result<()> {
         lines.extend(parameters);
     }
     ctx.ui.lines(lines)
+}
+
+/// A `label: value` line of `tool info`, wrapped with the value's lines under its first (the
+/// label and the spaces after it kept as written); any other line as prose.
+fn labelled(ctx: &Context, line: &str) -> Vec<String> {
+    let head = line.find(": ").map(|i| {
+        let after = line[i + 1..].len() - line[i + 1..].trim_start().len();
+        &line[..i + 1 + after]
+    });
+    match head {
+        Some(head) if head.len() <= 24 => {
+            let width = crate::ui::display_width(head);
+            ctx.ui.hanging(head, width, &line[head.len()..])
+        }
+        _ => ctx.ui.prose(line),
+    }
 }
 
 /// What the gateway does with a typical call of the tool in each mode, under the rules of the
@@ -662,12 +680,24 @@ fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
         _ => args.name.clone(),
     };
     let progress = crate::host::frontend::progress::on_stderr(&ctx.ui, &name);
+    // A spinner on stderr while the call runs, on a terminal only (cards hide it: `activity`).
+    let spinner = (ctx.ui.stderr_tty && ctx.ui.stdin_tty && !ctx.ui.quiet && !ctx.ui.json)
+        .then(|| crate::ui::activity::Spinner::start(&name));
     let record = host.call_with(
         &name,
         call_args,
         &crate::host::cancel::Cancel::new(),
         &progress,
     );
+    drop(spinner);
+    // What started is remembered for completion (which starts nothing) and `tool info`.
+    let started: Vec<_> = host
+        .catalog()
+        .tools()
+        .iter()
+        .map(|t| t.def.clone())
+        .collect();
+    assembly::remember_tools(&ctx.host_env()?, &ctx.ui, &started);
     // A call of a tool that is not there, or refused before any person saw it (a rule, no
     // one to ask), leaves no session behind (clutter in `session list`). A card shown to a
     // person is kept, as is everything in a session named with --session.
@@ -740,42 +770,9 @@ fn cmd_call(ctx: &Context, args: &CallArgs) -> Result<()> {
     Err(err.json_reported())
 }
 
-/// A call the kernel wall refused, in the person's words: what it refused, and the flag that
-/// lets it through when one would (`Escalation::flag`). With nobody to answer the escalation's
-/// card (a script), that flag is how to allow it.
+/// A call the kernel wall refused, as the command's error: `blocked_words`.
 fn blocked_error(record: &crate::host::CallRecord) -> CommandError {
-    let message = match &record.blocked {
-        Some(blocked) => format!(
-            "finch's {} sandbox refused to {}",
-            blocked.profile.as_str(),
-            blocked.describe()
-        ),
-        None => "finch's sandbox refused the command".to_string(),
-    };
-    let hint = match &record.escalation {
-        Some(escalated) if escalated.by.shown_on_a_card() => format!(
-            "you were asked to let it {}, and it was not allowed",
-            escalated.escalation.words()
-        ),
-        Some(escalated) => {
-            let escalation = &escalated.escalation;
-            // Without the sandbox every Bash command takes a card: a call the fast lane ran
-            // needs `--approve` too.
-            let approve = if escalation.unsandboxes() && record.decided_by.ran_without_approval() {
-                format!(" --approve {}", record.tool)
-            } else {
-                String::new()
-            };
-            format!(
-                "to let it {}, run it again with `{}{approve}`",
-                escalation.words(),
-                escalation.flag()
-            )
-        }
-        None => {
-            "nothing finch allows would let it: keys and credentials are never readable".to_string()
-        }
-    };
+    let (message, hint) = crate::host::frontend::console::blocked_words(record);
     CommandError::needs_person(message)
         .with_code("blocked")
         .with_hint(hint)

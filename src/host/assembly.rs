@@ -650,6 +650,52 @@ pub fn refresh_stale_catalog(env: &HostEnv, cwd: &Path, ui: &Ui) -> Result<()> {
     survey(env, cwd, &quiet, None, None).map(|_| ())
 }
 
+/// Writes into the catalog cache the mini tool and MCP tools among `started` — what a run
+/// started (`catalog::update_cache`) — so that completion of their names and arguments, which
+/// starts nothing, knows them without a `finch reload`. A cache that cannot be written is said
+/// with `--verbose` only: the run did what it was asked.
+pub fn remember_tools(env: &HostEnv, ui: &Ui, started: &[ToolDef]) {
+    let cache = env.homes.catalog_cache();
+    let mut builtins = Builtins.defs();
+    builtins.extend(Suites::default().defs());
+    let stamp = env
+        .now_utc()
+        .to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+    if let Err(e) = catalog::update_cache(&cache, &builtins, started, &stamp) {
+        ui.detail(format!(
+            "could not update the tool catalog {}: {e}",
+            cache.display()
+        ));
+    }
+}
+
+/// After `finch enable`: starts the enabled mini tools `ids` once, with nobody to agree to an
+/// unconfined start and nothing said, to write their tools into the catalog cache
+/// (`remember_tools`) — their schemas exist only once they are active. One that does not start
+/// is the next run's to report.
+pub fn remember_minitools(env: &HostEnv, ui: &Ui, ids: &[String]) {
+    if ids.is_empty() {
+        return;
+    }
+    let options = StartOptions {
+        only: Some(ids),
+        background: None,
+        homes: &env.homes,
+        settings: &env.settings,
+        env: &env.env,
+        dirs: &[],
+        session: None,
+        hook: Some(std::sync::Arc::new(|_: &runtime::RuntimeEvent| {})),
+        consent: None,
+    };
+    let Ok((runtime, _)) = MiniToolRuntime::start(options) else {
+        return;
+    };
+    let defs = runtime.defs();
+    runtime.shutdown();
+    remember_tools(env, ui, &defs);
+}
+
 /// What `finch reload` learns by starting every enabled mini tool and every MCP server once.
 pub struct Survey {
     pub report: StartReport,

@@ -389,6 +389,45 @@ pub fn write_cache(path: &Path, defs: &[ToolDef], generated_at: &str) -> std::io
     Ok(())
 }
 
+/// Brings the cache at `path` up to date with `started`, the mini tool and MCP tools of the
+/// providers a run started (`finch tool call`, `finch enable`): each of their sources
+/// (`minitool:<id>`, `mcp:<server>`) replaces that source's cached tools, the other sources'
+/// are kept — so completion, which never starts anything, knows a mini tool's arguments once
+/// any run started it. `builtins` are the built-ins and suites, for the search index. Leaves
+/// `catalog.state` alone: a cache `reload` did not build from everything stays stale for the
+/// listings. A cache no run can read is rewritten. Nothing is written when nothing changed.
+/// Not under a lock: it is a cache, and an update lost to a concurrent one costs only what the
+/// next run writes again.
+pub fn update_cache(
+    path: &Path,
+    builtins: &[ToolDef],
+    started: &[ToolDef],
+    generated_at: &str,
+) -> std::io::Result<()> {
+    let started: Vec<&ToolDef> = started
+        .iter()
+        .filter(|d| matches!(d.layer, Layer::MiniTool | Layer::Mcp))
+        .collect();
+    if started.is_empty() {
+        return Ok(());
+    }
+    let cached = read_cache(path).unwrap_or_default();
+    let sources: std::collections::HashSet<&str> =
+        started.iter().map(|d| d.source.as_str()).collect();
+    let mut tools: Vec<ToolDef> = cached
+        .iter()
+        .filter(|d| !sources.contains(d.source.as_str()))
+        .cloned()
+        .collect();
+    tools.extend(started.into_iter().cloned());
+    if path.exists() && cached == tools {
+        return Ok(());
+    }
+    let mut every = builtins.to_vec();
+    every.extend(tools);
+    write_cache(path, &every, generated_at)
+}
+
 /// `<runtime>/cache/catalog.state`: the fingerprint (`sources_fingerprint`) of what the catalog
 /// cache was built from, written with it. A cache whose fingerprint no longer matches is stale.
 pub fn state_path(homes: &crate::homes::Homes) -> std::path::PathBuf {

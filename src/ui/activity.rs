@@ -45,6 +45,51 @@ impl Spinner {
     }
 }
 
+/// Keys typed on the terminal while a console call runs, neither echoed nor lost until
+/// dropped: the line editor reads them at the next prompt and draws them there. Echoed, they
+/// (and Ctrl-C's `^C`) landed on the spinner's line, which fills the width: the terminal
+/// wrapped, and clearing the spinner cleared only the row below it, leaving the spinner's line
+/// on the screen. Only the console takes this: it handles SIGINT itself and puts the mode
+/// back; a process that SIGINT ends (`finch tool call`) would leave the shell without echo.
+/// A card during the call still drops what was typed before it (`card::term::RawMode`).
+pub struct QuietKeys {
+    #[cfg(unix)]
+    saved: Option<libc::termios>,
+}
+
+impl QuietKeys {
+    /// Turns echo off on stderr's terminal (nothing where it is none).
+    pub fn start() -> QuietKeys {
+        #[cfg(unix)]
+        {
+            // SAFETY: tcgetattr fills a plain struct we own; tcsetattr reads one.
+            let mut mode: libc::termios = unsafe { std::mem::zeroed() };
+            if unsafe { libc::tcgetattr(libc::STDERR_FILENO, &mut mode) } != 0 {
+                return QuietKeys { saved: None };
+            }
+            let mut quiet = mode;
+            quiet.c_lflag &= !(libc::ECHO | libc::ECHOCTL);
+            let set = unsafe { libc::tcsetattr(libc::STDERR_FILENO, libc::TCSANOW, &quiet) };
+            QuietKeys {
+                saved: (set == 0).then_some(mode),
+            }
+        }
+        #[cfg(not(unix))]
+        QuietKeys {}
+    }
+}
+
+impl Drop for QuietKeys {
+    fn drop(&mut self) {
+        #[cfg(unix)]
+        if let Some(mode) = &self.saved {
+            // SAFETY: tcsetattr reads a struct we own. A terminal that refuses its mode back
+            // leaves nothing more to do.
+            unsafe { libc::tcsetattr(libc::STDERR_FILENO, libc::TCSANOW, mode) };
+        }
+    }
+}
+
 /// `7s`, `1m 05s`.
 fn seconds(d: Duration) -> String {
     let s = d.as_secs();

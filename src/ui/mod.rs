@@ -250,6 +250,16 @@ impl Ui {
         }
     }
 
+    /// A labelled line for stdout (`✓ Landlock ABI 6, enforced`): `text` after `head`, which is
+    /// `head_width` columns wide (its paint not counted), wrapped at spaces on a terminal with
+    /// the lines after the first under the text, as `warning:` lines are.
+    pub fn hanging(&self, head: &str, head_width: usize, text: &str) -> Vec<String> {
+        if !self.stdout_tty {
+            return vec![format!("{head}{text}")];
+        }
+        hang(head, head_width, text, self.width)
+    }
+
     /// `prose` for stderr (the console's banner, errors): wrapped where stderr is a terminal.
     pub fn prose_err(&self, text: &str) -> Vec<String> {
         if self.stderr_tty {
@@ -457,6 +467,21 @@ pub fn display_width(text: &str) -> usize {
     unicode_width::UnicodeWidthStr::width(text)
 }
 
+/// `text` after `head` (`head_width` columns) wrapped to `width` at spaces, the lines after the
+/// first indented under the text.
+pub fn hang(head: &str, head_width: usize, text: &str, width: usize) -> Vec<String> {
+    let pad = " ".repeat(head_width);
+    wrap(text, width.saturating_sub(head_width))
+        .into_iter()
+        .enumerate()
+        .map(|(i, line)| match i {
+            0 => format!("{head}{line}"),
+            _ if line.is_empty() => line,
+            _ => format!("{pad}{line}"),
+        })
+        .collect()
+}
+
 /// `text` wrapped to lines of at most `width` columns, broken at spaces only: a word wider
 /// than the line (a path, a URL, an id) stays whole on a line of its own, so it can still be
 /// copied. Each line's leading indentation is kept on the lines it wraps into; line breaks
@@ -505,6 +530,18 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
 #[cfg(test)]
 mod wrap_tests {
     use super::*;
+
+    #[test]
+    fn hangs_the_lines_after_the_first_under_the_text() {
+        assert_eq!(
+            hang("✓ trees    ", 11, "each tree in a namespace of its own", 30),
+            [
+                "✓ trees    each tree in a",
+                "           namespace of its",
+                "           own"
+            ]
+        );
+    }
 
     #[test]
     fn wraps_at_spaces_by_display_width() {

@@ -416,7 +416,7 @@ fn new_writes_a_package_for_each_template() {
     run.success();
     assert_eq!(
         run.stderr(),
-        "Created @acme/mcp-demo (mcp template) in m: package.json, src/index.ts, src/finch.d.ts, finch.test.json, .gitignore, README.md\nNext:\n  cd m\n  finch test      # npm install (esbuild, the bundler), builds, runs finch.test.json\n"
+        "Created @acme/mcp-demo (mcp template) in m: package.json, src/index.ts, src/finch.d.ts, finch.test.json, .gitignore, README.md\nNext:\n  cd m\n  finch test      # installs esbuild, builds, runs the cases\n  finch dev       # a console that rebuilds on every change\n"
     );
     let pkg: Value =
         serde_json::from_str(&fs::read_to_string(ctx.work.join("m/package.json")).unwrap())
@@ -947,20 +947,6 @@ fn dev_names_the_typescript_line_of_an_activation_error() {
     assert_eq!(code, 0, "{tail}");
 }
 
-/// `rows` of the screen from the first that starts with `from` on, each with its right edge
-/// marked (`|`), so that a snapshot shows where the terminal's width ends.
-fn screen_from(rows: &[String], from: &str, cols: usize) -> String {
-    let start = rows
-        .iter()
-        .position(|r| r.starts_with(from))
-        .unwrap_or_else(|| panic!("no row starts with {from:?}:\n{}", rows.join("\n")));
-    rows[start..]
-        .iter()
-        .map(|r| format!("{r:cols$}|"))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 /// The author's loop on a terminal: what a reload draws (the prompt again, with what was
 /// typed), editors' scratch files and finch's own temp files not taken for changes, the
 /// "replaced for this run" warning said once, and the exit hint naming `finch dev`.
@@ -995,7 +981,7 @@ fn dev_redraws_the_prompt_after_a_reload_and_says_each_thing_once() {
         let rows = crate::screen::rows(pty.seen(), cols, 40);
         insta::assert_snapshot!(
             format!("dev_reload_{cols}"),
-            screen_from(&rows, "changed:", usize::from(cols))
+            crate::screen::from(&rows, "changed:", usize::from(cols))
         );
         pty.send("eet name=Ada\r");
         pty.expect("Hi, Ada!");

@@ -364,3 +364,65 @@ fn task_names_are_offered_beside_their_ids() {
         assert_eq!(offered, [task.as_str(), "Digest"], "{shell}");
     }
 }
+
+/// A mini tool whose one tool, `greeter_greet`, takes `name` (required) and `loud`.
+fn greeter(ctx: &TestContext) {
+    let src = ctx.work.join("greeter-src");
+    crate::common::fixtures::MiniTool::new("greeter", "1.0.0")
+        .entry_source(
+            "export async function activate(ctx) {\n  ctx.tools.register({ name: \"greet\", \
+             description: \"Greets\", inputSchema: { type: \"object\", properties: { name: \
+             { type: \"string\", description: \"Who to greet\" }, loud: { type: \"boolean\" } }, \
+             required: [\"name\"] }, execute: async (i) => `Hello, ${i.name}!` });\n}\n",
+        )
+        .write_to(&src);
+    ctx.run(&["add", src.to_str().unwrap()]).success();
+}
+
+/// Issue 43, item 4: a mini tool's argument names complete though no `finch reload` ever wrote
+/// the catalog cache: `enable` and `tool call` write the tools they start into it, and
+/// completion, which never starts anything, reads it. Through bash's real script, Tab.
+#[test]
+fn a_mini_tools_arguments_complete_once_enable_or_a_call_started_it() {
+    let ctx = TestContext::new();
+    greeter(&ctx);
+    let cache = ctx.runtime.join("cache").join("catalog.json");
+    let line = ["finch", "tool", "call", "greeter_greet", ""];
+    // Installed, never started: nothing knows its schema.
+    let flags_only = |offered: Vec<String>| offered.iter().all(|o| o.starts_with('-'));
+    assert!(flags_only(ask(&ctx, "bash", &line)));
+    ctx.run(&["enable", "greeter"]).success();
+    assert!(cache.is_file(), "enable wrote no catalog cache");
+    for shell in ["zsh", "fish", "bash"] {
+        assert_eq!(ask(&ctx, shell, &line), ["name=", "loud="], "{shell}");
+    }
+    for cols in [60u16, 100] {
+        insta::assert_snapshot!(
+            format!("bash_minitool_argument_names_{cols}"),
+            tab_tab(&ctx, cols, "finch tool call greeter_greet ")
+        );
+    }
+    let mut pty = bash_in_a_terminal(&ctx, 60);
+    pty.send("finch tool call greeter_greet n\t");
+    pty.expect("greeter_greet name=");
+    pty.send("Ada l\t");
+    pty.expect("loud=");
+    pty.send("t\t");
+    pty.expect("true ");
+    pty.send("\x15exit\r");
+
+    // Without the cache, a call writes it.
+    std::fs::remove_file(&cache).unwrap();
+    assert!(flags_only(ask(&ctx, "bash", &line)));
+    ctx.run(&[
+        "tool",
+        "call",
+        "greeter_greet",
+        "name=Ada",
+        "--approve",
+        "greeter_greet",
+    ])
+    .success()
+    .stdout_has("Hello, Ada!");
+    assert_eq!(ask(&ctx, "bash", &line), ["name=", "loud="]);
+}

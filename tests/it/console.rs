@@ -426,3 +426,160 @@ fn help_keeps_its_columns_and_mode_says_mode() {
         quit(pty);
     }
 }
+
+/// Issue 43, item 5: Tab completes a path in the value of a path parameter (`file_path=REA⇥`)
+/// and after `@` (`Read @sr⇥`), and `@path` gives that file to the tool's path parameter, as
+/// Claude Code's `@file` names one. Judged by what the calls read and what was recorded.
+#[test]
+fn tab_completes_paths_and_at_gives_a_file_to_the_path_parameter() {
+    let ctx = TestContext::new();
+    std::fs::write(ctx.work.join("README.md"), "read me first\n").unwrap();
+    std::fs::create_dir(ctx.work.join("src")).unwrap();
+    std::fs::write(ctx.work.join("src/notes.txt"), "notes inside\n").unwrap();
+    let mut pty = console(&ctx, &[]);
+    pty.send("Read file_path=REA\t\r");
+    pty.expect("read me first");
+    pty.expect(PROMPT);
+    pty.send("Read @sr\tno\t\r");
+    pty.expect("notes inside");
+    pty.expect(PROMPT);
+    quit(pty);
+    let read = |path: &str| serde_json::json!({"tool": "Read", "arguments": {"file_path": path}});
+    assert_eq!(calls(&ctx), [read("README.md"), read("src/notes.txt")]);
+
+    // Tab Tab lists the directory's entries under the line, at 60 and 100 columns.
+    std::fs::write(ctx.work.join("Cargo.toml"), "").unwrap();
+    for cols in [60u16, 100] {
+        let width = cols.to_string();
+        let mut pty = Pty::spawn_env(
+            &ctx,
+            &["run", "--mode", "acceptCalls"],
+            &[("COLUMNS", &width)],
+        );
+        pty.resize(cols, 24);
+        pty.expect(PROMPT);
+        pty.send("Read file_path=\t\t");
+        pty.expect("README.md");
+        pty.expect("Read file_path=");
+        let rows = crate::screen::rows(pty.seen(), cols, 24);
+        insta::assert_snapshot!(
+            format!("console_path_completion_{cols}"),
+            crate::screen::from(&rows, "finch> Read", usize::from(cols))
+        );
+        pty.send("\x15");
+        quit(pty);
+    }
+}
+
+/// `finch run` on a 60-column terminal that draws the spinner (a TERM) and echoes keys as a
+/// person's does (the pseudo-terminal starts without echo), at the prompt.
+fn console_60(ctx: &TestContext) -> Pty {
+    let finch = env!("CARGO_BIN_EXE_finch");
+    let args = [
+        "-c",
+        "stty echo echoctl; exec \"$0\" \"$@\"",
+        finch,
+        "run",
+        "--mode",
+        "acceptCalls",
+        "--approve",
+        "Bash",
+    ];
+    let args: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
+    let mut pty = Pty::spawn_program(
+        ctx,
+        "sh".as_ref(),
+        &args,
+        &[("TERM", "xterm"), ("COLUMNS", "60")],
+    );
+    pty.resize(60, 24);
+    pty.expect(PROMPT);
+    pty
+}
+
+/// The screen of a 60×24 terminal after what `pty` showed.
+fn screen_60(pty: &Pty) -> String {
+    crate::screen::rows(pty.seen(), 60, 24).join("\n")
+}
+
+/// Issue 43, item 8: a cancelled call's spinner is gone from the screen (before: Ctrl-C's
+/// echoed `^C` wrapped the spinner's full-width line, and clearing it cleared the row below).
+#[test]
+fn a_cancelled_calls_spinner_leaves_the_screen() {
+    let ctx = TestContext::new();
+    let mut pty = console_60(&ctx);
+    pty.send("Bash command=\"sleep 30\"\r");
+    pty.expect("Ctrl-C to cancel");
+    std::thread::sleep(Duration::from_millis(300));
+    pty.send("\x03");
+    pty.expect("✗ Bash — cancelled,");
+    pty.expect(PROMPT);
+    let screen = screen_60(&pty);
+    assert!(!screen.contains("Ctrl-C to cancel"), "{screen}");
+    assert!(!screen.contains("^C"), "{screen}");
+    quit(pty);
+}
+
+/// Issue 43, item 8: keys typed while a call runs are kept for the next prompt, which shows
+/// them (not echoed over the spinner), and Enter runs them.
+#[test]
+fn keys_typed_while_a_call_runs_wait_for_the_next_prompt() {
+    let ctx = TestContext::new();
+    std::fs::write(ctx.work.join("notes.txt"), "typed ahead\n").unwrap();
+    let mut pty = console_60(&ctx);
+    pty.send("Bash command=\"sleep 2\"\r");
+    pty.expect("Ctrl-C to cancel");
+    pty.send("Read file_path=notes.txt");
+    pty.expect("✓ Bash");
+    pty.expect("Read file_path=notes.txt");
+    let screen = screen_60(&pty);
+    assert!(!screen.contains("Ctrl-C to cancel"), "{screen}");
+    assert!(
+        screen
+            .lines()
+            .last()
+            .unwrap_or("")
+            .starts_with("finch> Read file_path=notes.txt"),
+        "{screen}"
+    );
+    pty.send("\r");
+    pty.expect("typed ahead");
+    pty.expect(PROMPT);
+    quit(pty);
+}
+
+/// Issue 43, item 8: `finch tool call` shows the spinner on a terminal while the call runs,
+/// gone when it ends; never on a pipe.
+#[test]
+fn tool_call_shows_a_spinner_on_a_terminal_only() {
+    let ctx = TestContext::new();
+    let mut pty = Pty::spawn_env(
+        &ctx,
+        &[
+            "tool",
+            "call",
+            "Bash",
+            "command=sleep 1",
+            "--approve",
+            "Bash",
+        ],
+        &[("TERM", "xterm"), ("COLUMNS", "60")],
+    );
+    pty.resize(60, 24);
+    pty.expect("Bash 0s · Ctrl-C to cancel");
+    let head = pty.seen().to_string();
+    let (code, tail) = pty.finish();
+    assert_eq!(code, 0, "{tail}");
+    let screen = crate::screen::rows(&format!("{head}{tail}"), 60, 24).join("\n");
+    assert!(!screen.contains("Ctrl-C to cancel"), "{screen}");
+    let piped = ctx.run(&[
+        "tool",
+        "call",
+        "Bash",
+        "command=sleep 0.3",
+        "--approve",
+        "Bash",
+    ]);
+    piped.success();
+    assert!(!piped.stderr().contains("Ctrl-C"), "{piped}");
+}

@@ -15,6 +15,7 @@ mod cli;
 mod completions;
 mod confine;
 mod console;
+mod daemon;
 mod docs_commands;
 mod doctor;
 mod doors;

@@ -1738,4 +1738,29 @@ fn a_minitool_card_shows_what_its_manifest_lets_it_do() {
     pty.send("\x1b");
     let (code, tail) = pty.finish();
     assert_ne!(code, 0, "{tail}");
+
+    // The whole card, at 60 and 100 columns.
+    for cols in [60u16, 100] {
+        let width = cols.to_string();
+        let mut pty = Pty::spawn_env(
+            &ctx,
+            &["tool", "call", "ctx-demo_ask", "{}", "--json"],
+            &[("COLUMNS", &width)],
+        );
+        pty.resize(cols, 40);
+        pty.expect(CARD_SHOWN);
+        let rows = crate::screen::rows(pty.seen(), cols, 40);
+        let first = rows
+            .iter()
+            .find(|r| !r.trim().is_empty())
+            .cloned()
+            .unwrap_or_default();
+        insta::assert_snapshot!(
+            format!("minitool_card_{cols}"),
+            crate::screen::from(&rows, &first, usize::from(cols))
+        );
+        pty.send("\x1b");
+        let (code, tail) = pty.finish();
+        assert_ne!(code, 0, "{tail}");
+    }
 }

@@ -13,3 +13,18 @@ pub(crate) fn rows(output: &str, cols: u16, rows: u16) -> Vec<String> {
     }
     shown
 }
+
+/// `rows` from the first that starts with `from` on, each padded to `cols` and ended with `|`
+/// (so a snapshot shows where the terminal's edge is): a whole screen below what varies per
+/// machine (a banner's temp paths).
+pub(crate) fn from(rows: &[String], from: &str, cols: usize) -> String {
+    let start = rows
+        .iter()
+        .position(|r| r.starts_with(from))
+        .unwrap_or_else(|| panic!("no row starts with {from:?}:\n{}", rows.join("\n")));
+    rows[start..]
+        .iter()
+        .map(|r| format!("{r:cols$}|"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}

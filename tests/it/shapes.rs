@@ -632,7 +632,7 @@ fn tool_call_text_of_refusals_and_walls() {
     exit 4
     --- stdout
     --- stderr
-    Error: Permission denied: `Bash` needs a person's approval (not read-only: `touch` is not a known read-only program; no allow rule names Bash), and this run has nobody to ask. Rerun with --approve Bash to allow it, or use a tool that does not need approval.
+    Error: Not run: `Bash` needs a person's approval (not read-only: `touch` is not a known read-only program; no allow rule names Bash), and there is no terminal to ask on. Run it on a terminal to be asked, or allow it without asking: `--approve Bash` answers its cards with allow, or an allow rule for it in .finch/permissions.json (`finch policy trust` makes a project's rules count).
     ");
     insta::assert_snapshot!(text(json!({"command": "cat $HOME/private/plan.txt"}), &["--mode", "acceptCalls"]), @r#"
     exit 4
@@ -640,7 +640,6 @@ fn tool_call_text_of_refusals_and_walls() {
     stderr:
     cat: [BASE]/home/private/plan.txt: Permission denied
     exit code: 1
-    finch's read-only sandbox refused to read [BASE]/home/private/plan.txt. Nobody could be asked whether it may run again able to read [BASE]/home/private. Do not retry the same call: tell the user it needs to read [BASE]/home/private; they can allow that by running finch with --allow-read [BASE]/home/private.
     --- stderr
     Error: finch's read-only sandbox refused to read [BASE]/home/private/plan.txt
     hint: to let it read [BASE]/home/private, run it again with `--allow-read [BASE]/home/private`

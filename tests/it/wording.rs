@@ -236,3 +236,66 @@ fn a_denied_card_in_the_console_reads_as_the_persons_words() {
     let call = &ctx.tool_calls(transcript)[0];
     assert_eq!(call["decidedBy"], "card:deny", "{call}");
 }
+
+/// Issue 43, item 6: `sandbox status` wraps each detail at spaces under its column (before:
+/// whole lines the terminal cut mid-word at 60 columns). Judged on the screen a terminal of
+/// that width shows: the same words as on a pipe, none cut in two, each row within the width.
+#[test]
+fn sandbox_status_wraps_at_spaces_under_its_column() {
+    let ctx = TestContext::new();
+    let piped = ctx.run(&["sandbox", "status"]);
+    piped.success();
+    let words = |text: &str| -> Vec<String> { text.split_whitespace().map(String::from).collect() };
+    for cols in [60u16, 100] {
+        let width = cols.to_string();
+        let pty =
+            crate::cards::Pty::spawn_env(&ctx, &["sandbox", "status"], &[("COLUMNS", &width)]);
+        let (code, shown) = pty.finish();
+        assert_eq!(code, 0, "{shown}");
+        let rows = crate::screen::rows(&shown, cols, 60);
+        let screen = rows.join("\n");
+        assert_eq!(words(&screen), words(&piped.stdout()), "{cols}:\n{screen}");
+        for row in &rows {
+            let continued = row.starts_with(&" ".repeat(11));
+            let headed = row.starts_with('✓') || row.starts_with('⚠');
+            assert!(continued || headed, "{cols}: {row:?}\n{screen}");
+        }
+    }
+}
+
+/// The newcomer re-review of issue 43: `add` on a terminal says the next step, `finch enable
+/// <id>`, after the official line, and wraps at spaces (before: the terminal cut the official
+/// line mid-word at 60 columns); on a pipe the official lines alone, whole, as the app reads.
+#[test]
+fn add_on_a_terminal_names_the_next_step_and_wraps_at_spaces() {
+    let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let official =
+        "Installed only. Open Finch → Toolcase → Mini Tools to review permissions and enable.";
+    let ctx = TestContext::new();
+    let src = ctx.work.join("weather-src");
+    crate::common::fixtures::MiniTool::new("weather", "1.0.0").write_to(&src);
+    let mut pty =
+        crate::cards::Pty::spawn_env(&ctx, &["add", src.to_str().unwrap()], &[("COLUMNS", "60")]);
+    pty.resize(60, 24);
+    let (code, shown) = pty.finish();
+    assert_eq!(code, 0, "{shown}");
+    let screen = words(&crate::screen::rows(&shown, 60, 24).join("\n"));
+    assert!(screen.contains(official), "{screen}");
+    assert!(
+        screen.contains(&format!(
+            "{official} `finch enable weather` enables it from here."
+        )),
+        "{screen}"
+    );
+
+    let ctx = TestContext::new();
+    let src = ctx.work.join("weather-src");
+    crate::common::fixtures::MiniTool::new("weather", "1.0.0").write_to(&src);
+    let piped = ctx.run(&["add", src.to_str().unwrap()]);
+    piped.success();
+    assert!(
+        piped.stdout().contains(&format!("  {official}\n")),
+        "{piped}"
+    );
+    assert!(!piped.stdout().contains("finch enable"), "{piped}");
+}

@@ -13,7 +13,7 @@ use std::time::Instant;
 use super::Host;
 use super::confine::{Escalation, WallPlan};
 use super::denial::Blocked;
-use super::record::{CallRecord, DecidedBy, Escalated, Failure};
+use super::record::{CallRecord, DecidedBy, Escalated, Failure, ModelNote};
 use super::refusal::{Stands, wall_note};
 use super::running::{Again, Begun, Job, Ran, Running};
 use crate::host::cancel;
@@ -150,6 +150,7 @@ impl Host {
             .push(Content::Text(wall_note(blocked, why)));
         record.failure = Some(Failure::Blocked);
         record.escalation = escalated;
+        let record = record.noted(ModelNote::WallStands);
         Begun::Done(self.settle(record, &ran.args, ran.started))
     }
 }

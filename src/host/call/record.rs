@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::confine::Escalation;
 use super::denial::Blocked;
 use super::refusal::Refusal;
-use crate::host::output::ToolOutput;
+use crate::host::output::{Content, ToolOutput};
 use crate::host::policy;
 use crate::host::prompt::CardAnswer;
 use crate::sandbox::Confine;
@@ -190,6 +190,18 @@ pub struct CallRecord {
     /// The mini tool that made the call through `mcp.client.callTool` (`MadeCall`); `None`
     /// for the calls of the session's own agent.
     pub made_by: Option<String>,
+    /// The host's note to the model at the end of `output` (`refusal::wall_note`: why the
+    /// wall's refusal stands, not to retry): `output` keeps it for the model, the transcript and
+    /// MCP; a person's view of the output leaves it out (`person_content`) and says the
+    /// refusal in the person's words instead.
+    pub model_note: Option<ModelNote>,
+}
+
+/// A note the host appended to a call's output for the model, which a person does not read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ModelNote {
+    /// Why the kernel wall's refusal stands (`refusal::wall_note`), the output's last block.
+    WallStands,
 }
 
 /// A call a provider made on its own for a mini tool — an MCP tool call through
@@ -241,6 +253,7 @@ impl CallRecord {
             escalation: None,
             refusal: None,
             made_by: None,
+            model_note: None,
         }
     }
 
@@ -254,6 +267,22 @@ impl CallRecord {
     /// its output is what a person reads too).
     pub fn person_text(&self) -> Option<String> {
         self.refusal.as_ref().map(Refusal::for_person)
+    }
+
+    /// This record, its output ending with the host's `note` to the model.
+    pub fn noted(mut self, note: ModelNote) -> CallRecord {
+        self.model_note = Some(note);
+        self
+    }
+
+    /// The output's blocks a person reads: all of them but the host's note to the model
+    /// (`model_note`).
+    pub fn person_content(&self) -> &[Content] {
+        let content = &self.output.content;
+        match self.model_note {
+            Some(ModelNote::WallStands) if !content.is_empty() => &content[..content.len() - 1],
+            _ => content,
+        }
     }
 
     /// This record, of a call mini tool `minitool` made (`made_by`).

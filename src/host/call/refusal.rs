@@ -96,7 +96,11 @@ impl Refusal {
             Refusal::NotStarted(_) => {
                 "Not run: its mini tool was not started; the warning above says why.".to_string()
             }
-            Refusal::Card { tool, answer, .. } => match answer {
+            Refusal::Card {
+                tool,
+                reason,
+                answer,
+            } => match answer {
                 CardAnswer::DenyWithReason(why) => {
                     format!("Not run: you denied `{tool}` and said: {why}")
                 }
@@ -106,6 +110,14 @@ impl Refusal {
                 CardAnswer::Deny | CardAnswer::Withdrawn => {
                     format!("Not run: you denied `{tool}`.")
                 }
+                // What the person can do, not what the model should (another tool).
+                CardAnswer::Unavailable => format!(
+                    "Not run: `{tool}` needs a person's approval ({reason}), and there is no \
+                     terminal to ask on. Run it on a terminal to be asked, or allow it without \
+                     asking: `--approve {tool}` answers its cards with allow, or an allow rule \
+                     for it in .finch/permissions.json (`finch policy trust` makes a project's \
+                     rules count)."
+                ),
                 _ => self.text(),
             },
             _ => self.text(),

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::denial::Blocked;
 use super::plan::CallPlan;
-use super::record::{CallRecord, DecidedBy, Escalated, Failure};
+use super::record::{CallRecord, DecidedBy, Escalated, Failure, ModelNote};
 use super::refusal::{Stands, wall_note};
 use crate::host::cancel;
 use crate::host::output::{Content, ToolOutput};
@@ -183,6 +183,7 @@ impl Ran {
                     let note = wall_note(blocked, Stands::StillRefused { granted });
                     record.output.content.push(Content::Text(note));
                     record.failure = Some(Failure::Blocked);
+                    record.model_note = Some(ModelNote::WallStands);
                 }
                 _ => record.blocked = Some(again.blocked.clone()),
             }

@@ -72,6 +72,9 @@ pub(super) struct InstanceState {
     pub(super) listens: Vec<String>,
     /// Consecutive failures (the backoff's exponent).
     pub(super) failures: u32,
+    /// When its current process finished activating (`supervise` forgets the failures of one
+    /// that has run long enough).
+    pub(super) active_at: Option<Instant>,
 }
 
 pub(super) enum Phase {
@@ -371,6 +374,7 @@ pub(super) fn build(
             discovery: 0,
             listens: Vec::new(),
             failures: 0,
+            active_at: None,
         }),
         starting: Mutex::new(()),
         told: Mutex::new(None),

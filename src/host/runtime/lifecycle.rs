@@ -397,6 +397,7 @@ impl Inner {
                 let mut st = inst.state();
                 if matches!(&st.phase, Phase::Starting(c) if Arc::ptr_eq(c, conn)) {
                     st.phase = Phase::Active(conn.clone());
+                    st.active_at = Some(Instant::now());
                     let tools = st.tools.len();
                     drop(st);
                     // Its session events (those another finch recorded, or left undelivered

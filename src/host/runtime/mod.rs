@@ -138,6 +138,7 @@ pub mod secrets;
 mod services;
 mod sessions;
 mod storage;
+mod supervise;
 mod ui;
 
 use std::path::PathBuf;
@@ -157,6 +158,7 @@ use call::CallRoute;
 use confine::ConfineEnv;
 use instance::{Instance, Phase};
 use process::Spawner;
+pub use supervise::{MiniToolState, MiniToolStatus, Revived};
 
 /// The capability the host itself provides: runtime MCP server registrations (SPEC §9.2).
 pub const MCP_CLIENT_CAPABILITY: &str = "mcp.client";

@@ -1,7 +1,9 @@
-//! What the console's line editor knows of finch: completion of `/commands`, tool names and a
-//! tool's argument names, and when an entry is not finished yet (an open JSON object goes on
-//! on the next line). Pure functions of the line, tested beside the code; the editor itself is
-//! `rustyline`.
+//! What the console's line editor knows of finch: completion of `/commands`, tool names, a
+//! tool's argument names, paths in the value of a path parameter (`file_path=REA⇥`) and after
+//! `@` (`@REA⇥`: a file for the tool's path parameter, `console::key_values`), and when an
+//! entry is not finished yet (an open JSON object goes on on the next line). Functions of the
+//! line (and, for paths, of the directory listed), tested beside the code; the editor itself
+//! is `rustyline`.
 
 use rustyline::completion::{Completer, Pair};
 use rustyline::highlight::Highlighter;
@@ -25,17 +27,83 @@ pub const COMMANDS: &[(&str, &str)] = &[
 
 const MODES: &[&str] = &["ask", "acceptCalls"];
 
-/// A tool the console can complete: its name and the names of its arguments.
+/// A tool the console can complete: its name, the names of its arguments, and those of them
+/// that take a path (`is_path_param`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ToolNames {
     pub name: String,
     pub args: Vec<String>,
+    pub paths: Vec<String>,
 }
 
-/// The editor's helper; the console refreshes `tools` before each line.
+/// The editor's helper; the console refreshes `tools` before each line. Paths complete
+/// relative to `cwd`, the session's directory.
 #[derive(Default)]
 pub struct ConsoleHelper {
     pub tools: Vec<ToolNames>,
+    pub cwd: std::path::PathBuf,
+}
+
+/// Whether a parameter takes a path, by its name: `path`, `file_path`, `notebook_path`,
+/// `filePath` — the built-ins' names and the usual ones of mini tool and MCP tools.
+pub fn is_path_param(name: &str) -> bool {
+    name == "path" || name.ends_with("_path") || name.ends_with("Path")
+}
+
+/// At most this many paths are offered (a directory of thousands lists nothing useful).
+const MAX_PATHS: usize = 200;
+
+/// The entries of the directory `typed` names, that start as its last part does, as `typed`
+/// would become: `src/ma` → `src/main.rs `, `sr` → `src/`. A directory ends with `/` (so
+/// Tab goes on into it), a lone file with a space. Hidden entries only when the part begins
+/// with `.`; the exact case first, any case when that finds nothing (`rea` → `README.md`).
+/// Relative to `cwd`; `~/` is the home directory.
+pub fn paths(cwd: &std::path::Path, typed: &str) -> Vec<String> {
+    let (dir, part) = match typed.rfind('/') {
+        Some(i) => (&typed[..=i], &typed[i + 1..]),
+        None => ("", typed),
+    };
+    let listed = if let Some(rest) = dir.strip_prefix("~/") {
+        match std::env::var_os("HOME") {
+            Some(home) => std::path::Path::new(&home).join(rest),
+            None => return Vec::new(),
+        }
+    } else {
+        cwd.join(dir)
+    };
+    let Ok(entries) = std::fs::read_dir(&listed) else {
+        return Vec::new();
+    };
+    let mut names: Vec<(String, bool)> = entries
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            let is_dir = std::fs::metadata(e.path()).is_ok_and(|m| m.is_dir());
+            Some((name, is_dir))
+        })
+        .filter(|(name, _)| part.starts_with('.') || !name.starts_with('.'))
+        .collect();
+    names.sort();
+    let exact: Vec<&(String, bool)> = names.iter().filter(|(n, _)| n.starts_with(part)).collect();
+    let found = if exact.is_empty() {
+        let lower = part.to_lowercase();
+        names
+            .iter()
+            .filter(|(n, _)| n.to_lowercase().starts_with(&lower))
+            .collect()
+    } else {
+        exact
+    };
+    let lone = found.len() == 1;
+    found
+        .into_iter()
+        .take(MAX_PATHS)
+        .map(|(name, is_dir)| match (is_dir, lone) {
+            (true, _) => format!("{dir}{name}/"),
+            (false, true) => format!("{dir}{name} "),
+            (false, false) => format!("{dir}{name}"),
+        })
+        .collect()
 }
 
 impl ConsoleHelper {
@@ -80,6 +148,16 @@ impl ConsoleHelper {
             return (start, Vec::new());
         };
         let rest = &head[space..];
+        // `@REA`: a file, for the tool's path parameter.
+        if let Some(typed) = word.strip_prefix('@')
+            && !tool.paths.is_empty()
+        {
+            let found = paths(&self.cwd, typed)
+                .into_iter()
+                .map(|p| format!("@{p}"))
+                .collect();
+            return (start, found);
+        }
         let json = rest.trim_start().starts_with('{');
         let unused = tool
             .args
@@ -93,8 +171,13 @@ impl ConsoleHelper {
                 .filter(|a| a.starts_with(partial))
                 .map(|a| format!("\"{a}\": "))
                 .collect()
-        } else if word.contains('=') {
-            Vec::new()
+        } else if let Some((key, typed)) = word.split_once('=') {
+            // `file_path=REA`: the value of a path parameter is a path.
+            if !tool.paths.iter().any(|p| p == key) {
+                return (start, Vec::new());
+            }
+            let start = start + key.len() + 1;
+            return (start, paths(&self.cwd, typed));
         } else {
             unused
                 .filter(|a| a.starts_with(word))
@@ -185,21 +268,81 @@ mod tests {
                 ToolNames {
                     name: "Read".into(),
                     args: vec!["file_path".into(), "offset".into(), "limit".into()],
+                    paths: vec!["file_path".into()],
                 },
                 ToolNames {
                     name: "ReadMcpResource".into(),
                     args: vec![],
+                    paths: vec![],
                 },
                 ToolNames {
                     name: "Bash".into(),
                     args: vec!["command".into()],
+                    paths: vec![],
                 },
             ],
+            cwd: std::path::PathBuf::from("/nonexistent-finch-test-dir"),
         }
     }
 
     fn complete(line: &str) -> (usize, Vec<String>) {
         helper().candidates(line, line.len())
+    }
+
+    /// A directory holding `README.md`, `Cargo.toml`, `.env` and `src/main.rs`.
+    fn tree() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("README.md"), "").unwrap();
+        std::fs::write(dir.path().join("Cargo.toml"), "").unwrap();
+        std::fs::write(dir.path().join(".env"), "").unwrap();
+        std::fs::create_dir(dir.path().join("src")).unwrap();
+        std::fs::write(dir.path().join("src/main.rs"), "").unwrap();
+        dir
+    }
+
+    #[test]
+    fn a_path_parameters_value_and_an_at_word_complete_to_paths() {
+        let dir = tree();
+        let mut helper = helper();
+        helper.cwd = dir.path().to_path_buf();
+        let complete = |line: &str| helper.candidates(line, line.len());
+        assert_eq!(
+            complete("Read file_path=REA"),
+            (15, vec!["README.md ".into()])
+        );
+        assert_eq!(
+            complete("Read file_path=rea"),
+            (15, vec!["README.md ".into()])
+        );
+        assert_eq!(complete("Read file_path=s"), (15, vec!["src/".into()]));
+        assert_eq!(
+            complete("Read file_path=src/m"),
+            (15, vec!["src/main.rs ".into()])
+        );
+        assert_eq!(
+            complete("Read file_path="),
+            (
+                15,
+                vec!["Cargo.toml".into(), "README.md".into(), "src/".into()]
+            )
+        );
+        assert_eq!(complete("Read file_path=.e"), (15, vec![".env ".into()]));
+        // Not a path parameter: nothing.
+        assert_eq!(complete("Read offset=R").1, Vec::<String>::new());
+        assert_eq!(complete("Read @RE"), (5, vec!["@README.md ".into()]));
+        assert_eq!(complete("Read @src/"), (5, vec!["@src/main.rs ".into()]));
+        // A tool without a path parameter takes no `@file`.
+        assert_eq!(complete("Bash @RE").1, Vec::<String>::new());
+    }
+
+    #[test]
+    fn path_parameters_are_known_by_name() {
+        for yes in ["path", "file_path", "notebook_path", "filePath"] {
+            assert!(is_path_param(yes), "{yes}");
+        }
+        for no in ["command", "pattern", "paths_count", "url"] {
+            assert!(!is_path_param(no), "{no}");
+        }
     }
 
     #[test]

@@ -6,8 +6,9 @@
 //!
 //! On a terminal the line editor is `rustyline` on `/dev/tty` (emacs keys; history in
 //! `<runtime home>/console_history`, shared by every console and appended under the file's
-//! lock after each line; Tab completes `/commands`, tool names and a tool's argument names;
-//! an open JSON object goes on on the next line, after a `  ...> ` prompt). Ctrl-C while a call
+//! lock after each line; Tab completes `/commands`, tool names, a tool's argument names and
+//! paths (a path parameter's value, and after `@`: `Read @README.md` is `Read
+//! file_path=README.md`, `key_values`); an open JSON object goes on on the next line, after a `  ...> ` prompt). Ctrl-C while a call
 //! runs cancels the call and keeps the session (`interrupt`); at the prompt it clears a line
 //! that has text, and on an empty prompt it warns once, a second one in a row ending the
 //! session, as Ctrl-D on an empty line and `/quit` do (typing in between starts over). While a
@@ -205,6 +206,7 @@ fn interactive(
         host.refresh();
         if let Some(helper) = editor.helper_mut() {
             helper.tools = tool_names(host);
+            helper.cwd = host.session().cwd.clone();
         }
         let prompt = if pending.is_empty() {
             PROMPT
@@ -267,15 +269,22 @@ fn interactive(
 fn tool_names(host: &Host) -> Vec<ToolNames> {
     host.active_tools()
         .into_iter()
-        .map(|tool| ToolNames {
-            name: tool.name.clone(),
-            args: tool
+        .map(|tool| {
+            let args: Vec<String> = tool
                 .def
                 .input_schema
                 .get("properties")
                 .and_then(Value::as_object)
                 .map(|props| props.keys().cloned().collect())
-                .unwrap_or_default(),
+                .unwrap_or_default();
+            ToolNames {
+                name: tool.name.clone(),
+                paths: path_params(Some(&tool.def.input_schema))
+                    .into_iter()
+                    .map(str::to_string)
+                    .collect(),
+                args,
+            }
         })
         .collect()
 }
@@ -321,10 +330,13 @@ fn call(
     let title = super::new_session_title(host, "finch run", tool, &args);
     let cancel = interrupts.start();
     let progress = super::progress::on_stderr(ui, tool);
+    // Keys typed meanwhile wait, unechoed, for the next prompt, which shows them.
+    let keys = (interrupts.installed && ui.stderr_tty).then(crate::ui::activity::QuietKeys::start);
     let spinner = (interrupts.installed && ui.stderr_tty && !ui.quiet)
         .then(|| crate::ui::activity::Spinner::start(tool));
     let record = host.call_with(tool, args, &cancel, &progress);
     drop(spinner);
+    drop(keys);
     super::title_session(host, title);
     interrupts.finished();
     tally.note(&record);
@@ -432,6 +444,20 @@ pub fn parse_call_args(tool: &str, rest: &str, schema: Option<&Value>) -> Result
 pub fn key_values(tool: &str, words: &[String], schema: Option<&Value>) -> Result<Value> {
     let mut map = Map::new();
     for word in words {
+        // `@README.md`: that file, for the tool's path parameter (Claude Code's `@file`, here a
+        // path given to the tool, not a file's text pasted).
+        if let Some(file) = word.strip_prefix('@') {
+            let key = match path_params(schema).as_slice() {
+                [key, ..] => key.to_string(),
+                [] => {
+                    return Err(CommandError::usage(format!(
+                        "`{word}` names a file, and {tool} takes no path; write key=value, or one JSON object"
+                    )));
+                }
+            };
+            map.insert(key, Value::String(file.to_string()));
+            continue;
+        }
         let Some((key, value)) = word.split_once('=') else {
             return Err(CommandError::usage(match example_key(schema) {
                 Some(key) => format!(
@@ -449,6 +475,30 @@ pub fn key_values(tool: &str, words: &[String], schema: Option<&Value>) -> Resul
         map.insert(key.to_string(), typed_value(value, declared));
     }
     Ok(Value::Object(map))
+}
+
+/// The parameters of a tool's input `schema` that take a path (`editor::is_path_param`), the
+/// required ones first: the first is the one `@file` fills.
+fn path_params(schema: Option<&Value>) -> Vec<&str> {
+    let required: Vec<&str> = schema
+        .and_then(|s| s.get("required"))
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let mut found: Vec<&str> = schema
+        .and_then(|s| s.get("properties"))
+        .and_then(Value::as_object)
+        .map(|p| {
+            p.iter()
+                .filter(|(k, v)| {
+                    editor::is_path_param(k) && v.get("type").is_none_or(|t| t == "string")
+                })
+                .map(|(k, _)| k.as_str())
+                .collect()
+        })
+        .unwrap_or_default();
+    found.sort_by_key(|k| !required.contains(k));
+    found
 }
 
 /// A parameter of the tool to show in the key=value hint: its first required one, else its
@@ -579,8 +629,9 @@ fn print_help(ui: &Ui) -> Result<()> {
     }
     lines.push(String::new());
     lines.push(
-        "Tab completes tools, commands and argument names; Up and Down walk the history; \
-         Ctrl-C stops a running call."
+        "Tab completes tools, commands, argument names and paths (file_path=REA⇥); `@path` \
+         gives a file to the tool's path parameter (Read @README.md); Up and Down walk the \
+         history; Ctrl-C stops a running call."
             .to_string(),
     );
     ui.lines(lines.iter().flat_map(|l| crate::ui::wrap(l, ui.width())))
@@ -644,7 +695,52 @@ pub fn print_record(ui: &Ui, record: &CallRecord) -> Result<()> {
         return ui.json_line(&record.to_json());
     }
     print_verdict(ui, record);
-    print_content(ui, record)
+    print_content(ui, record)?;
+    // The wall's refusal in the person's words, where the model read its note (`ModelNote`).
+    if record.model_note.is_some() {
+        let (message, hint) = blocked_words(record);
+        ui.status(format!("{message}; {hint}"));
+    }
+    Ok(())
+}
+
+/// A call the kernel wall refused, in the person's words: what it refused, and what would let
+/// it through — the flag that allows it when one would (`Escalation::flag`; with nobody to
+/// answer the escalation's card, a script, that flag is how), or that the person was asked.
+pub fn blocked_words(record: &CallRecord) -> (String, String) {
+    let message = match &record.blocked {
+        Some(blocked) => format!(
+            "finch's {} sandbox refused to {}",
+            blocked.profile.as_str(),
+            blocked.describe()
+        ),
+        None => "finch's sandbox refused the command".to_string(),
+    };
+    let hint = match &record.escalation {
+        Some(escalated) if escalated.by.shown_on_a_card() => format!(
+            "you were asked to let it {}, and it was not allowed",
+            escalated.escalation.words()
+        ),
+        Some(escalated) => {
+            let escalation = &escalated.escalation;
+            // Without the sandbox every Bash command takes a card: a call the fast lane ran
+            // needs `--approve` too.
+            let approve = if escalation.unsandboxes() && record.decided_by.ran_without_approval() {
+                format!(" --approve {}", record.tool)
+            } else {
+                String::new()
+            };
+            format!(
+                "to let it {}, run it again with `{}{approve}`",
+                escalation.words(),
+                escalation.flag()
+            )
+        }
+        None => {
+            "nothing finch allows would let it: keys and credentials are never readable".to_string()
+        }
+    };
+    (message, hint)
 }
 
 /// The decision line of a call, on stderr, in words (the transcript and `--json` keep the
@@ -698,7 +794,9 @@ pub fn print_content(ui: &Ui, record: &CallRecord) -> Result<()> {
             ui.line(text)
         };
     }
-    for block in &record.output.content {
+    // The host's note to the model (why the wall's refusal stands) is left out: the person
+    // reads `blocked_words`.
+    for block in record.person_content() {
         match block {
             Content::Text(text) if ui.stdout_tty => {
                 ui.lines(crate::ui::wrap(text.trim_end(), ui.width()))?
