@@ -15,7 +15,7 @@
 //! | `filesystem: "read"` (`"readonly"`) | also read the workspace (the session's working directory) and the trusted directories |
 //! | `filesystem: "readwrite"` (`"write"`) | also write them; the protected paths inside stay read-only |
 //! | `network: false` (or absent) | no socket of any family (the RPC channel is already open), no TCP |
-//! | `network: true` | TCP connect and bind, sockets of the unix, inet, inet6 and netlink families (DNS and TLS read `/etc`) |
+//! | `network: true` | TCP connect and bind, sockets of the inet, inet6 and netlink families (DNS and TLS read `/etc`); no Unix socket (`socketpair` only): Landlock holds a pathname socket only from ABI 9, so opening the family would open every socket on the host (`/var/run/docker.sock`) |
 //! | `shell: false` (or absent) | execute nothing but node; what it can write (storage, TMPDIR, a writable workspace) is mounted `noexec`, so no library written there loads (`process.dlopen`), and no file can be made in memory (`memfd_create` fails), so none can be run from there either |
 //! | `shell: true` | execute programs under the rules of the Bash workspace-write profile: the system's directories, `PATH`, the toolchains under `$HOME`, `[sandbox] read`, and what it keeps in its `storagePath` (a writable workspace too: what it may write it may run, as the Bash tool may); its TMPDIR stays write-only. The workspace is written as an approved Bash call writes it, protected paths read-only, whatever `filesystem` says: a person who enabled a mini tool that runs shell commands expects `git` to work on their repository, and a Landlock domain is inherited by every child, so node gets it too (`Declared::workspace`); `filesystem` still governs everything else |
 //!
@@ -606,13 +606,6 @@ pub fn access(declared: &Declared, at: &Whereabouts) -> Access {
         access
     };
     access.network = declared.network;
-    if declared.network {
-        // The unix family, as the table says: a mini tool's processes talk over a socket in
-        // their TMPDIR or storage (the public finch-pet's node serves its own MCP server so),
-        // as they do over TCP on the host's own ports. Every path: Landlock holds a connection
-        // to one only from ABI 9, and `network: true` already reaches every local port.
-        access.unix_sockets = vec![PathBuf::from("/")];
-    }
     let node = std::fs::canonicalize(at.node).unwrap_or_else(|_| at.node.to_path_buf());
     // node's installation: `<prefix>/bin/node` reads `<prefix>` (its `lib`, `include`, …).
     let prefix = node

@@ -29,7 +29,6 @@ const ATTEMPTS: &[(&str, &str)] = &[
     ("writeWorkspace", "filesystem: \"none\""),
     ("tcp", "network: false"),
     ("dns", "network: false"),
-    ("unix", "network: false"),
     ("sh", "shell: false"),
     ("dlopen", "shell: false"),
     ("runStored", "shell: false"),
@@ -309,8 +308,7 @@ fn a_mini_tool_that_declares_nothing_can_do_nothing_through_serve_mcp() {
 #[test]
 fn each_declared_permission_allows_exactly_that_one_thing() {
     let cases: &[(Value, &[&str])] = &[
-        // The unix family too (finch-pet's node serves its MCP server over a socket).
-        (json!({"network": true}), &["tcp", "dns", "unix"]),
+        (json!({"network": true}), &["tcp", "dns"]),
         // shell works in the workspace as approved Bash does (issue 39).
         (
             json!({"shell": true}),
