@@ -119,8 +119,9 @@ pub fn session_ids() -> Vec<CompletionCandidate> {
 }
 
 /// The tools a call could name: the built-ins, the suites and what the catalog cache holds
-/// (`finch reload`, `tool call` and `enable` write it). The cached tools' input schemas are
-/// read only when `schemas` asks (argument completion): they are most of the file.
+/// (`finch reload` and `tool call` write it; `enable` runs no package code). The cached tools'
+/// input schemas are read only when `schemas` asks (argument completion): they are most of the
+/// file.
 pub(crate) fn known_tools(schemas: bool) -> crate::host::catalog::Catalog {
     use crate::host::Provider;
     use crate::host::catalog::{read_cache, read_cache_listing};

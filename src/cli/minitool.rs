@@ -386,15 +386,9 @@ pub fn cmd_remove(ctx: &Context, args: &RemoveArgs) -> Result<()> {
 pub fn cmd_enable(ctx: &Context, args: &IdArgs, enable: bool) -> Result<()> {
     let homes = ctx.homes()?;
     let changes = enabled::change(homes, &args.ids, enable, ctx.settings()?.lock_timeout)?;
-    if enable {
-        // Their tools into the catalog cache, for completion of their arguments.
-        let installed: Vec<String> = changes
-            .iter()
-            .filter(|c| c.installed)
-            .map(|c| c.id.clone())
-            .collect();
-        crate::host::assembly::remember_minitools(&ctx.host_env()?, &ctx.ui, &installed);
-    }
+    // No package code runs here (the official CLI's enable only writes state, and the app's
+    // dispatcher shells out to it): completion learns a mini tool's arguments from the catalog
+    // cache that `reload` and `tool call` write when they start it.
     if ctx.ui.json {
         let items: Vec<Value> = changes.iter().map(|c| c.to_json()).collect();
         return ctx.ui.json(&Value::Array(items));

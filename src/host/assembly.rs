@@ -669,33 +669,6 @@ pub fn remember_tools(env: &HostEnv, ui: &Ui, started: &[ToolDef]) {
     }
 }
 
-/// After `finch enable`: starts the enabled mini tools `ids` once, with nobody to agree to an
-/// unconfined start and nothing said, to write their tools into the catalog cache
-/// (`remember_tools`) — their schemas exist only once they are active. One that does not start
-/// is the next run's to report.
-pub fn remember_minitools(env: &HostEnv, ui: &Ui, ids: &[String]) {
-    if ids.is_empty() {
-        return;
-    }
-    let options = StartOptions {
-        only: Some(ids),
-        background: None,
-        homes: &env.homes,
-        settings: &env.settings,
-        env: &env.env,
-        dirs: &[],
-        session: None,
-        hook: Some(std::sync::Arc::new(|_: &runtime::RuntimeEvent| {})),
-        consent: None,
-    };
-    let Ok((runtime, _)) = MiniToolRuntime::start(options) else {
-        return;
-    };
-    let defs = runtime.defs();
-    runtime.shutdown();
-    remember_tools(env, ui, &defs);
-}
-
 /// What `finch reload` learns by starting every enabled mini tool and every MCP server once.
 pub struct Survey {
     pub report: StartReport,

@@ -383,7 +383,7 @@ fn greeter(ctx: &TestContext) {
 /// the catalog cache: `enable` and `tool call` write the tools they start into it, and
 /// completion, which never starts anything, reads it. Through bash's real script, Tab.
 #[test]
-fn a_mini_tools_arguments_complete_once_enable_or_a_call_started_it() {
+fn a_mini_tools_arguments_complete_once_reload_or_a_call_started_it() {
     let ctx = TestContext::new();
     greeter(&ctx);
     let cache = ctx.runtime.join("cache").join("catalog.json");
@@ -391,8 +391,11 @@ fn a_mini_tools_arguments_complete_once_enable_or_a_call_started_it() {
     // Installed, never started: nothing knows its schema.
     let flags_only = |offered: Vec<String>| offered.iter().all(|o| o.starts_with('-'));
     assert!(flags_only(ask(&ctx, "bash", &line)));
+    // Enabling runs no package code, so it learns nothing; a reload starts it.
     ctx.run(&["enable", "greeter"]).success();
-    assert!(cache.is_file(), "enable wrote no catalog cache");
+    assert!(flags_only(ask(&ctx, "bash", &line)));
+    ctx.run(&["reload"]).success();
+    assert!(cache.is_file(), "reload wrote no catalog cache");
     for shell in ["zsh", "fish", "bash"] {
         assert_eq!(ask(&ctx, shell, &line), ["name=", "loud="], "{shell}");
     }

@@ -436,7 +436,9 @@ fn re_adding_an_enabled_mini_tool_says_so_on_a_terminal() {
         .stdout_has("  Installed only. Open Finch → Toolcase → Mini Tools to review permissions and enable.");
     let mut pty = crate::cards::Pty::spawn(&ctx, &["add", dir.to_str().unwrap()]);
     pty.expect("Added \"");
-    let shown = pty.expect("`finch disable again` turns it off.");
+    // Wrapped at spaces to the terminal's width.
+    let shown = pty.expect("turns it off.");
+    assert!(shown.contains("disable again` turns it off."), "{shown}");
     assert!(shown.contains("Already enabled"), "{shown}");
     assert!(!shown.contains("Installed only"), "{shown}");
     let (code, tail) = pty.finish();
