@@ -83,6 +83,7 @@
 pub mod env;
 #[cfg(unix)]
 pub mod guard;
+pub mod hosts;
 #[cfg(target_os = "linux")]
 mod linux;
 #[cfg(target_os = "linux")]
