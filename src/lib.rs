@@ -282,6 +282,7 @@ fn dispatch(ctx: &Context, command: Command) -> Result<()> {
         Command::Tool(c) => cli::tool::run(ctx, &c),
         Command::Policy(c) => cli::policy::run(ctx, &c),
         Command::Sandbox(c) => cli::sandbox::run(ctx, &c),
+        Command::Secret(c) => cli::secret::run(ctx, &c),
         Command::Run(args) => cli::run::cmd_run(ctx, &args),
     }
 }

@@ -425,6 +425,49 @@ pub const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "secret",
+        &[
+            (
+                "finch secret set wecom-bot wecom.secret",
+                "type a secret's value (not echoed)",
+            ),
+            (
+                "finch secret list wecom-bot",
+                "the keys set, never the values",
+            ),
+        ],
+    ),
+    (
+        "secret set",
+        &[
+            (
+                "finch secret set wecom-bot wecom.secret",
+                "type the value on the terminal, not echoed",
+            ),
+            (
+                "pass show wecom | finch secret set wecom-bot wecom.secret",
+                "from another program, through a pipe",
+            ),
+        ],
+    ),
+    (
+        "secret list",
+        &[
+            ("finch secret list wecom-bot", "the keys set for it"),
+            ("finch secret ls wecom-bot --json", "for scripts"),
+        ],
+    ),
+    (
+        "secret delete",
+        &[
+            (
+                "finch secret delete wecom-bot wecom.secret",
+                "remove it from the keyring",
+            ),
+            ("finch secret rm wecom-bot wecom.botId", "the same, shorter"),
+        ],
+    ),
+    (
         "skill",
         &[
             ("finch skill list", "every skill the agent can use"),

@@ -17,6 +17,7 @@ pub mod reload;
 pub mod run;
 pub mod sandbox;
 pub mod schedule;
+pub mod secret;
 pub mod session;
 pub mod skill;
 pub mod space;
@@ -167,6 +168,9 @@ pub enum Command {
     /// Show and use the kernel wall that confines Bash commands
     #[command(subcommand)]
     Sandbox(sandbox::SandboxCommand),
+    /// Set, list and delete the secrets of installed mini tools
+    #[command(subcommand)]
+    Secret(secret::SecretCommand),
     /// Run the tool host
     Run(run::RunArgs),
     /// Print shell completions

@@ -35,6 +35,10 @@ pub struct Placeholders {
     pub session: String,
     pub effort: Option<String>,
     pub mode: String,
+    /// `{title}`: the title of a mini tool's agent session (schedules have none).
+    pub title: Option<String>,
+    /// `{system}`: the agent profile prompt of a mini tool's session container.
+    pub system: Option<String>,
 }
 
 /// Builds the agent's argument vector from the configured template.
@@ -47,6 +51,8 @@ pub fn substitute(template: &[String], values: &Placeholders) -> Vec<String> {
             "{session}" => Some(values.session.clone()),
             "{effort}" => values.effort.clone(),
             "{mode}" => Some(values.mode.clone()),
+            "{title}" => values.title.clone(),
+            "{system}" => values.system.clone(),
             _ => return None,
         })
     };
@@ -307,6 +313,8 @@ impl Runner {
                 session: session.clone(),
                 effort: task.reasoning_effort.clone(),
                 mode: task.permission_mode.as_str().to_string(),
+                title: None,
+                system: None,
             },
         );
         // pi gets a session finch made, in finch's sessions directory (`pi.rs`).
@@ -622,6 +630,8 @@ mod tests {
             session: "s-1".into(),
             effort: None,
             mode: "acceptCalls".into(),
+            title: None,
+            system: None,
         };
         let cases: &[(&[&str], &[&str])] = &[
             (

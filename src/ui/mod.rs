@@ -7,6 +7,7 @@ pub mod activity;
 pub mod card;
 pub mod diff;
 pub mod fields;
+mod hidden;
 pub mod jq;
 pub mod params;
 mod table;
@@ -40,6 +41,7 @@ use owo_colors::OwoColorize;
 use crate::env::Env;
 use crate::error::{CommandError, Result};
 
+pub use hidden::read_hidden;
 pub use table::{Table, TableArgs};
 
 /// Prints text above a line editor's prompt and draws the prompt again (rustyline's external

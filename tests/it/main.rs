@@ -6,6 +6,7 @@ mod add;
 mod agents;
 mod archives;
 mod authoring;
+mod bots;
 mod builtins_files;
 mod builtins_other;
 mod builtins_pdf;

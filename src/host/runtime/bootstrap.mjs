@@ -535,15 +535,21 @@ function emitter(name, stream) {
     if (Array.isArray(disposables)) disposables.push(d);
     return d;
   };
+  // The promises the listeners returned, each settled (a failure logged), for whoever waits
+  // until they are done (a durable session event is acknowledged then).
   const fire = (value) => {
+    const running = [];
     for (const { listener, thisArgs } of [...listeners]) {
       try {
         const r = listener.call(thisArgs, value);
-        if (r && typeof r.then === "function") r.then(undefined, (err) => logLine("error", `${name} listener failed: ${err && err.stack ? err.stack : err}`));
+        if (r && typeof r.then === "function") {
+          running.push(r.then(undefined, (err) => logLine("error", `${name} listener failed: ${err && err.stack ? err.stack : err}`)));
+        }
       } catch (err) {
         logLine("error", `${name} listener failed: ${err && err.stack ? err.stack : err}`);
       }
     }
+    return running;
   };
   return { on, fire };
 }
@@ -1012,8 +1018,13 @@ const handlers = {
     notificationEvents.fire(Object.freeze({ ...p }));
   },
 
+  // A durable event (it has a sequence) is acknowledged once its listeners are done, so the
+  // host removes it from the outbox; `assistant.delta` is live only.
   [M.push.sessionEvent](p) {
-    sessionEvents.fire(Object.freeze({ ...p }));
+    const running = sessionEvents.fire(Object.freeze({ ...p }));
+    if (typeof p.sequence === "number") {
+      Promise.all(running).then(() => notify(M.notify.sessionsAck, { sessionId: p.sessionId, sequence: p.sequence }));
+    }
   },
 
   [M.push.cancel](p) {

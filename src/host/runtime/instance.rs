@@ -32,6 +32,8 @@ pub(crate) struct Instance {
     pub storage: Storage,
     /// `permissions.secrets` patterns.
     pub secrets: Vec<String>,
+    /// Whose secrets it reads: this package as loaded from here (`secrets::Owner`).
+    pub owner: super::secrets::Owner,
     pub provides: Vec<String>,
     pub requires: Vec<String>,
     pub settings: Map<String, Value>,
@@ -362,6 +364,7 @@ pub(super) fn build(
             lock_timeout: settings.lock_timeout,
         },
         secrets: strings(permissions.and_then(|p| p.get("secrets"))),
+        owner: super::secrets::Owner::new(&id, origin.as_str(), &m.dir, m.package_name.as_deref()),
         provides: capabilities("provides"),
         requires: capabilities("requires"),
         settings: setting_values(m, records.get(&id)),

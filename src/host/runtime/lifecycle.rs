@@ -387,7 +387,7 @@ impl Inner {
     }
 
     fn finish_activation(
-        &self,
+        self: &Arc<Inner>,
         inst: &Arc<Instance>,
         conn: &Arc<Conn>,
         result: RpcResult,
@@ -397,7 +397,12 @@ impl Inner {
                 let mut st = inst.state();
                 if matches!(&st.phase, Phase::Starting(c) if Arc::ptr_eq(c, conn)) {
                     st.phase = Phase::Active(conn.clone());
-                    Ok(st.tools.len())
+                    let tools = st.tools.len();
+                    drop(st);
+                    // Its session events (those another finch recorded, or left undelivered
+                    // when it was killed) now that its listeners are registered.
+                    super::sessions::pump(self, inst, conn);
+                    Ok(tools)
                 } else {
                     Err("it stopped during activation".to_string())
                 }

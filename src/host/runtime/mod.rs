@@ -694,7 +694,11 @@ impl MiniToolRuntime {
             unsupported: Mutex::new(Vec::new()),
             calls: Mutex::new(Vec::new()),
             hook: RwLock::new(opts.hook.unwrap_or_else(|| stderr_hook(false))),
-            keyring: secrets::Keyring::new(opts.settings.runtime.keyring),
+            keyring: secrets::Keyring::new(
+                opts.settings.runtime.keyring,
+                &opts.homes.runtime,
+                opts.settings.lock_timeout,
+            ),
             spawner: Spawner::new(),
             tools_version: AtomicU64::new(0),
             activating: AtomicBool::new(false),

@@ -124,6 +124,8 @@ methods! {
         UiNotify = "ui.notify",
         UiUnsupported = "ui.unsupported",
         Progress = "progress",
+        /// The mini tool's listeners got the durable session event `{sequence}`.
+        SessionsAck = "sessions.ack",
     }
 }
 
@@ -150,6 +152,9 @@ pub(crate) enum Note {
     },
     /// `exec.progress.report(update)`; kept whole, since `ProgressState` reads several numbers.
     Progress(Value),
+    SessionsAck {
+        sequence: u64,
+    },
 }
 
 /// `ctx.ui.showToast`/`notify`/`showMessage`.
@@ -307,6 +312,9 @@ impl FromChild {
                 detail: text("detail"),
             },
             ChildNotification::Progress => Note::Progress(params),
+            ChildNotification::SessionsAck => Note::SessionsAck {
+                sequence: params.get("sequence").and_then(Value::as_u64)?,
+            },
         };
         Some(FromChild::Notification(note))
     }

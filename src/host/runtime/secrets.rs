@@ -7,25 +7,97 @@
 //! or `prefix.*`). There is no plaintext fallback, ever: when no store opens, every call fails
 //! with an error that says which stores were tried and why, and how to get one.
 //!
-//! Entries are stored under the service `finch:<mini-tool-id>` with the key as the user name.
+//! Secrets are bound to the installed package, not to its id (issue 44): any package can
+//! claim an id (a `--minitool` load, a copy installed elsewhere), and none of them may read what
+//! a person gave the installed one. An entry is stored under the service
+//! `finch:<mini-tool-id>@<owner>` with the key as the user name, where `<owner>` is the first 16
+//! hex digits of a SHA-256 over where the package runs from (`Owner`): its origin (`personal`,
+//! `global`, or `dir` for a `--minitool` load), the path finch loads it from, that path's
+//! realpath, and its `package.json#name` (else its finch id). An update in place keeps all
+//! four, so the secrets stay; the same id loaded from anywhere else (even the source directory
+//! a `-d` link points at, under `--minitool`) is another owner and reads nothing.
+//!
+//! Beside the keyring, `<runtime>/secrets/<id>.json` records each owner (those four facts) and
+//! the names of its keys — never a value — so `finch secret list` can name them (keyrings
+//! cannot all be searched). It changes under a lock, atomically, unknown keys kept.
 
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use serde_json::{Map, Value, json};
+use sha2::{Digest, Sha256};
 
 use keyring_core::{CredentialStore, Entry};
 
 use crate::config::KeyringChoice;
 
+/// The package a secret belongs to: one mini tool id as loaded from one place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Owner {
+    pub id: String,
+    /// 16 hex digits: the binding (see the module's comment).
+    pub digest: String,
+    /// What the digest is made of, as `<runtime>/secrets/<id>.json` records it.
+    pub record: Value,
+}
+
+impl Owner {
+    /// The owner of mini tool `id` loaded from `dir` (`origin`: `personal`, `global`, `dir`),
+    /// whose `package.json#name` is `package` (else its id).
+    pub fn new(id: &str, origin: &str, dir: &Path, package: Option<&str>) -> Owner {
+        let real = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+        let package = package.unwrap_or(id);
+        let mut hash = Sha256::new();
+        for part in [
+            origin.as_bytes(),
+            dir.as_os_str().as_encoded_bytes(),
+            real.as_os_str().as_encoded_bytes(),
+            package.as_bytes(),
+        ] {
+            hash.update((part.len() as u64).to_le_bytes());
+            hash.update(part);
+        }
+        let digest: String = hash
+            .finalize()
+            .iter()
+            .take(8)
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        Owner {
+            id: id.to_string(),
+            digest,
+            record: json!({
+                "origin": origin,
+                "path": dir,
+                "realpath": real,
+                "package": package,
+            }),
+        }
+    }
+
+    /// The keyring service of this owner's secrets.
+    pub fn service(&self) -> String {
+        format!("finch:{}@{}", self.id, self.digest)
+    }
+}
+
 /// The keyring of one runtime, opened on first use and shared by every mini tool.
-pub(crate) struct Keyring {
+pub struct Keyring {
     choice: KeyringChoice,
     store: OnceLock<Result<(Arc<CredentialStore>, &'static str), String>>,
+    /// `<runtime>/secrets`: the index of owners and key names.
+    index: PathBuf,
+    lock_timeout: Duration,
 }
 
 impl Keyring {
-    pub fn new(choice: KeyringChoice) -> Keyring {
+    pub fn new(choice: KeyringChoice, runtime: &Path, lock_timeout: Duration) -> Keyring {
         Keyring {
             choice,
             store: OnceLock::new(),
+            index: runtime.join("secrets"),
+            lock_timeout,
         }
     }
 
@@ -36,8 +108,8 @@ impl Keyring {
             .map_err(|e| e.clone())
     }
 
-    pub fn get(&self, id: &str, key: &str) -> Result<Option<String>, String> {
-        let entry = self.entry(id, key)?;
+    pub fn get(&self, owner: &Owner, key: &str) -> Result<Option<String>, String> {
+        let entry = self.entry(owner, key)?;
         match entry.get_password() {
             Ok(v) => Ok(Some(v)),
             Err(keyring_core::Error::NoEntry) => Ok(None),
@@ -45,26 +117,98 @@ impl Keyring {
         }
     }
 
-    pub fn set(&self, id: &str, key: &str, value: &str) -> Result<(), String> {
-        let entry = self.entry(id, key)?;
+    pub fn set(&self, owner: &Owner, key: &str, value: &str) -> Result<(), String> {
+        let entry = self.entry(owner, key)?;
         entry
             .set_password(value)
-            .map_err(|e| self.failure("store", key, &e))
+            .map_err(|e| self.failure("store", key, &e))?;
+        self.note(owner, key, true)
     }
 
     /// Deletes a secret; whether there was one.
-    pub fn delete(&self, id: &str, key: &str) -> Result<bool, String> {
-        let entry = self.entry(id, key)?;
-        match entry.delete_credential() {
-            Ok(()) => Ok(true),
-            Err(keyring_core::Error::NoEntry) => Ok(false),
-            Err(e) => Err(self.failure("delete", key, &e)),
-        }
+    pub fn delete(&self, owner: &Owner, key: &str) -> Result<bool, String> {
+        let entry = self.entry(owner, key)?;
+        let had = match entry.delete_credential() {
+            Ok(()) => true,
+            Err(keyring_core::Error::NoEntry) => false,
+            Err(e) => return Err(self.failure("delete", key, &e)),
+        };
+        self.note(owner, key, false)?;
+        Ok(had)
     }
 
-    fn entry(&self, id: &str, key: &str) -> Result<Entry, String> {
+    /// The names of the keys `owner` has set, as the index records them (sorted).
+    pub fn keys(&self, owner: &Owner) -> Result<Vec<String>, String> {
+        let doc = crate::store::read_json_object(&self.index_file(&owner.id))
+            .map_err(|e| e.to_string())?
+            .unwrap_or_default();
+        Ok(doc
+            .get("owners")
+            .and_then(|o| o.get(&owner.digest))
+            .and_then(|o| o.get("keys"))
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect())
+    }
+
+    fn index_file(&self, id: &str) -> PathBuf {
+        self.index.join(format!("{id}.json"))
+    }
+
+    /// Records in the index that `owner` has (`present`) or no longer has the key `key`.
+    fn note(&self, owner: &Owner, key: &str, present: bool) -> Result<(), String> {
+        let _lock =
+            crate::store::DirLock::acquire(&self.index, "the secrets index", self.lock_timeout)
+                .map_err(|e| e.to_string())?;
+        let path = self.index_file(&owner.id);
+        let mut doc = crate::store::read_json_object(&path)
+            .map_err(|e| e.to_string())?
+            .unwrap_or_default();
+        let owners = doc
+            .entry("owners")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if !owners.is_object() {
+            *owners = Value::Object(Map::new());
+        }
+        let Some(owners) = owners.as_object_mut() else {
+            return Ok(());
+        };
+        let mut entry = owners
+            .remove(&owner.digest)
+            .and_then(|v| v.as_object().cloned())
+            .unwrap_or_default();
+        if let Some(facts) = owner.record.as_object() {
+            for (k, v) in facts {
+                entry.insert(k.clone(), v.clone());
+            }
+        }
+        let mut keys: Vec<String> = entry
+            .get("keys")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .filter(|k| *k != key)
+            .map(str::to_string)
+            .collect();
+        if present {
+            keys.push(key.to_string());
+        }
+        keys.sort();
+        entry.insert("keys".into(), json!(keys));
+        owners.insert(owner.digest.clone(), Value::Object(entry));
+        let bytes = serde_json::to_vec_pretty(&Value::Object(doc))
+            .map_err(|e| format!("cannot encode the secrets index: {e}"))?;
+        crate::store::write_atomic(&path, &bytes)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+
+    fn entry(&self, owner: &Owner, key: &str) -> Result<Entry, String> {
         let (store, name) = self.store()?;
-        Entry::new_in_store(store, &service(id), key)
+        Entry::new_in_store(store, &owner.service(), key)
             .map_err(|e| format!("the {name} cannot hold the secret \"{key}\": {e}"))
     }
 
@@ -74,13 +218,8 @@ impl Keyring {
     }
 }
 
-/// The keyring service name of a mini tool's secrets.
-pub(crate) fn service(id: &str) -> String {
-    format!("finch:{id}")
-}
-
 /// Whether `key` is one of `patterns` (`permissions.secrets`: exact keys or `prefix.*`).
-pub(crate) fn allowed(patterns: &[String], key: &str) -> bool {
+pub fn allowed(patterns: &[String], key: &str) -> bool {
     patterns.iter().any(|p| match p.strip_suffix(".*") {
         Some(prefix) if !prefix.is_empty() && !prefix.contains('*') => key
             .strip_prefix(prefix)
@@ -235,6 +374,28 @@ mod tests {
         }
         assert!(!allowed(&["*".to_string()], "anything"));
         assert!(!allowed(&[], "api.key"));
+    }
+
+    #[test]
+    fn an_owner_is_where_the_package_runs_from_not_its_id() {
+        let a = tempfile::tempdir().unwrap();
+        let b = tempfile::tempdir().unwrap();
+        let installed = Owner::new("bot", "personal", a.path(), Some("bot"));
+        assert_eq!(
+            installed,
+            Owner::new("bot", "personal", a.path(), Some("bot"))
+        );
+        for other in [
+            Owner::new("bot", "dir", a.path(), Some("bot")),
+            Owner::new("bot", "global", a.path(), Some("bot")),
+            Owner::new("bot", "personal", b.path(), Some("bot")),
+            Owner::new("bot", "personal", a.path(), Some("evil-bot")),
+        ] {
+            assert_ne!(installed.digest, other.digest, "{other:?}");
+            assert_ne!(installed.service(), other.service());
+        }
+        assert_eq!(installed.digest.len(), 16);
+        assert!(installed.service().starts_with("finch:bot@"));
     }
 
     #[test]

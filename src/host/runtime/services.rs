@@ -347,6 +347,7 @@ pub(crate) fn notification(inner: &Arc<Inner>, inst: &Arc<Instance>, conn: &Arc<
                 }
             }
         }
+        Note::SessionsAck { sequence } => super::sessions::acknowledge(inner, inst, sequence),
         Note::EventsListen { stream, on } => {
             if inst.is_current(conn) {
                 inst.listen(&stream, on);
@@ -559,12 +560,14 @@ fn secret(inner: &Inner, inst: &Instance, method: ChildRequest, params: &Value) 
     }
     let keyring = &inner.keyring;
     let result = match method {
-        ChildRequest::SecretsGet => keyring.get(&inst.id, key).map(|v| json!({"value": v})),
+        ChildRequest::SecretsGet => keyring.get(&inst.owner, key).map(|v| json!({"value": v})),
         ChildRequest::SecretsSet => {
             let value = str_param(params, "value")?;
-            keyring.set(&inst.id, key, value).map(|()| Value::Null)
+            keyring.set(&inst.owner, key, value).map(|()| Value::Null)
         }
-        _ => keyring.delete(&inst.id, key).map(|d| json!({"deleted": d})),
+        _ => keyring
+            .delete(&inst.owner, key)
+            .map(|d| json!({"deleted": d})),
     };
     result.map_err(RpcError::refused)
 }

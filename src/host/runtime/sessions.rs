@@ -13,9 +13,31 @@
 //! the session next records its result (`settle`). Sessions belong to the mini tool that
 //! created them; turns of one session run one after another (the d.ts's FIFO queue).
 //!
-//! Limits (the d.ts documents them, without numbers): at most `MAX_OUTSTANDING` unfinished
-//! turns a session (another `send` is refused), the last `EVENTS_KEPT` events a session; a
-//! turn that runs past `TURN_TIMEOUT` is stopped and recorded `timeout` by the next reader.
+//! Limits (the d.ts documents them, without numbers): one turn of a session runs at a time (the
+//! d.ts's strict FIFO queue) and at most `MAX_OUTSTANDING` (16) are unfinished — running or
+//! queued — per session, `MAX_OUTSTANDING_MINITOOL` (64) across a mini tool's sessions; a
+//! `send` past either gets the d.ts's `rejected` receipt (`code: "queue_full"`, its `scope`,
+//! `limit` and `retryAfterMs`). A session keeps its last `EVENTS_KEPT` events; a turn that runs
+//! past `TURN_TIMEOUT` is stopped and recorded `timeout` by the next reader.
+//!
+//! What the agent is told, as the app tells it (issue 44): the session's id as
+//! `FINCH_SESSION_ID` (and `{session}`), its title as `FINCH_SESSION_TITLE` (and `{title}`),
+//! and the agent profile prompt of its container (`contributes.sessionContainers[].agentProfile`
+//! → `contributes.agentProfiles[].prompt`) as `FINCH_SYSTEM_PROMPT` and `{system}` — where the
+//! command has no `{system}`, the profile leads the prompt, so it reaches any agent.
+//!
+//! Events reach the mini tool (`sessions.onDidReceiveEvent`) as the d.ts declares them: while
+//! the finch that sent a turn runs, `assistant.delta` carries each piece of the agent's output
+//! as it is written (live only, never stored, as the d.ts says); a finished turn records
+//! `assistant.message` (its whole output, when there is any) and `turn.completed`, or
+//! `turn.failed`. Those durable events go to an outbox in `sessions.json` and are delivered
+//! exactly once: a finch that runs the mini tool claims each undelivered one (its own pid and
+//! its node's), pushes it, and removes it when the bootstrap acknowledges it (`sessions.ack`,
+//! sent once the listeners ran and their promises settled). A claim whose finch or node is gone
+//! — killed mid-turn — is taken over by the next finch that runs the mini tool, which also
+//! records the turns that ended meanwhile (`settle`): so a reply is neither lost nor sent twice
+//! when the host dies. (Only a death in the instant between the listeners running and the
+//! acknowledgement being written can repeat an event; each carries its `sequence` for that.)
 //!
 //! No side doors (issue 39): a turn starts the person's own agent, so only a mini tool that
 //! declares `permissions.sessions` (or was granted it: `finch sandbox grant <id> sessions`) may
@@ -59,8 +81,18 @@ use crate::store::DirLock;
 const TURN_TIMEOUT: Duration = crate::schedule::runner::DEFAULT_TIMEOUT;
 /// How much of an agent's output a turn keeps.
 const OUTPUT_MAX: usize = 256 * 1024;
-/// Unfinished turns a session may have.
+/// Unfinished turns (running or queued) a session may have.
 const MAX_OUTSTANDING: usize = 16;
+/// Unfinished turns a mini tool may have across its sessions.
+const MAX_OUTSTANDING_MINITOOL: usize = 64;
+/// What a `queue_full` receipt asks the mini tool to wait before it tries again.
+const RETRY_AFTER_MS: u64 = 1000;
+/// Undelivered events kept per mini tool (the oldest go first).
+const OUTBOX_MAX: usize = 1000;
+/// How often a running mini tool's outbox is looked at for what another finch recorded.
+const PUMP: Duration = Duration::from_secs(1);
+/// How often the finch that started a turn reads the agent's new output.
+const TAIL: Duration = Duration::from_millis(100);
 /// Events a session keeps (the oldest go first).
 const EVENTS_KEPT: usize = 500;
 /// How often a wait looks at the state again.
@@ -78,8 +110,33 @@ struct Stored {
     sequence: u64,
     #[serde(default)]
     turn_seq: u64,
+    /// Durable events not yet acknowledged by the mini tool.
+    #[serde(default)]
+    outbox: Vec<Outgoing>,
     #[serde(flatten)]
     other: Map<String, Value>,
+}
+
+/// One event of the outbox.
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Outgoing {
+    event: Value,
+    /// Who pushed it last, when someone did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    claim: Option<Claim>,
+    #[serde(flatten)]
+    other: Map<String, Value>,
+}
+
+/// The finch (`host`) and the node process of the mini tool (`node`) an event was pushed to.
+#[derive(Clone, Copy, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Claim {
+    host: u32,
+    node: u32,
+    /// Milliseconds since the epoch.
+    at: u64,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -94,6 +151,11 @@ struct StoredSession {
     keys: BTreeMap<String, String>,
     #[serde(default)]
     events: Vec<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    title: Option<String>,
+    /// The agent profile prompt of its container.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    profile: Option<String>,
     #[serde(flatten)]
     other: Map<String, Value>,
 }
@@ -151,12 +213,16 @@ fn with_state<R>(
     let mut stored: Stored = crate::store::read_json_as(&path)
         .map_err(|e| RpcError::refused(e.to_string()))?
         .unwrap_or_default();
+    let before = std::fs::read(&path).ok();
     settle(&dir, &mut stored);
     let out = change(&dir, &mut stored)?;
     let bytes = serde_json::to_vec_pretty(&stored)
         .map_err(|e| RpcError::refused(format!("cannot encode the sessions: {e}")))?;
-    crate::store::write_atomic(&path, &bytes)
-        .map_err(|e| RpcError::refused(format!("cannot write {}: {e}", path.display())))?;
+    // Looking is frequent (the outbox pump); only a change is written.
+    if before.as_deref() != Some(bytes.as_slice()) {
+        crate::store::write_atomic(&path, &bytes)
+            .map_err(|e| RpcError::refused(format!("cannot write {}: {e}", path.display())))?;
+    }
     Ok(out)
 }
 
@@ -188,8 +254,19 @@ fn settle(dir: &Path, stored: &mut Stored) {
                 output.truncate(OUTPUT_MAX);
                 if code.trim() == "0" {
                     let text = String::from_utf8_lossy(&output).trim_end().to_string();
+                    let mut ids = Vec::new();
+                    if !text.is_empty() {
+                        let message = message_id(&tid);
+                        record(
+                            stored,
+                            &tid,
+                            json!({"type": "assistant.message", "sessionId": sid, "turnId": tid,
+                                   "messageId": message, "text": text, "createdAt": now_iso()}),
+                        );
+                        ids.push(message);
+                    }
                     json!({"type": "turn.completed", "sessionId": sid, "turnId": tid,
-                           "outputText": text, "messageIds": [], "createdAt": now_iso()})
+                           "outputText": text, "messageIds": ids, "createdAt": now_iso()})
                 } else {
                     let code = if code.trim() == "127" {
                         "agent_not_started"
@@ -213,7 +290,13 @@ fn settle(dir: &Path, stored: &mut Stored) {
     }
 }
 
-/// Numbers an event, keeps it in its session, and marks its turn done.
+/// The id of a turn's one assistant message.
+fn message_id(turn: &str) -> String {
+    format!("msg_{turn}")
+}
+
+/// Numbers a durable event, keeps it in its session and in the outbox, and marks its turn
+/// done when it is the turn's end (`turn.completed`, `turn.failed`).
 fn record(stored: &mut Stored, turn: &str, mut event: Value) -> Value {
     stored.sequence += 1;
     event["sequence"] = json!(stored.sequence);
@@ -224,10 +307,90 @@ fn record(stored: &mut Stored, turn: &str, mut event: Value) -> Value {
         s.events.drain(..excess);
         s.descriptor["updatedAt"] = json!(now_iso());
     }
-    if let Some(t) = stored.turns.get_mut(turn) {
+    let ends = event["type"]
+        .as_str()
+        .is_some_and(|t| t == "turn.completed" || t == "turn.failed");
+    if ends && let Some(t) = stored.turns.get_mut(turn) {
         t.result = Some(event.clone());
     }
+    stored.outbox.push(Outgoing {
+        event: event.clone(),
+        claim: None,
+        other: Map::new(),
+    });
+    let excess = stored.outbox.len().saturating_sub(OUTBOX_MAX);
+    stored.outbox.drain(..excess);
     event
+}
+
+/// Whether process `pid` exists.
+fn alive(pid: u32) -> bool {
+    // SAFETY: kill with signal 0 only checks that the process exists.
+    let rc = unsafe { libc::kill(pid as libc::pid_t, 0) };
+    rc == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+}
+
+/// Pushes to the mini tool's process `conn` every durable event of its outbox nobody else
+/// holds: unclaimed, or claimed by a finch or a node that is gone (or by an earlier node of
+/// this finch). Each stays in the outbox, claimed, until the bootstrap acknowledges it
+/// (`acknowledge`).
+pub(crate) fn deliver(inner: &Inner, inst: &Instance, conn: &Conn) {
+    if !conn.is_alive() || !dir_of(inner, &inst.id).join("sessions.json").exists() {
+        return;
+    }
+    let me = Claim {
+        host: std::process::id(),
+        node: conn.pid,
+        at: epoch_ms(),
+    };
+    let due = with_state(inner, &inst.id, |_, st| {
+        let mut due = Vec::new();
+        for o in st.outbox.iter_mut() {
+            let held = o.claim.is_some_and(|c| {
+                let mine = c.host == me.host;
+                (mine && c.node == me.node) || (!mine && alive(c.host) && alive(c.node))
+            });
+            if !held {
+                o.claim = Some(me);
+                due.push(o.event.clone());
+            }
+        }
+        Ok(due)
+    });
+    for event in due.unwrap_or_default() {
+        conn.notify(HostPush::SessionEvent, event);
+    }
+}
+
+/// The bootstrap has given the event numbered `sequence` to the mini tool's listeners.
+pub(crate) fn acknowledge(inner: &Inner, inst: &Instance, sequence: u64) {
+    let _ = with_state(inner, &inst.id, |_, st| {
+        st.outbox
+            .retain(|o| o.event["sequence"].as_u64() != Some(sequence));
+        Ok(())
+    });
+}
+
+/// While the process `conn` of `inst` runs: delivers what its outbox holds now, then looks
+/// again every `PUMP` (turns another finch started end meanwhile; a finch killed before
+/// delivering leaves its claims behind).
+pub(crate) fn pump(inner: &Arc<Inner>, inst: &Arc<Instance>, conn: &Arc<Conn>) {
+    if !inst.sessions && !dir_of(inner, &inst.id).exists() {
+        return;
+    }
+    let (inner, inst, conn) = (inner.clone(), inst.clone(), conn.clone());
+    let _ = spawn("finch-session-outbox", move || {
+        loop {
+            if !conn.is_alive()
+                || !inst.is_current(&conn)
+                || inner.shut.load(std::sync::atomic::Ordering::SeqCst)
+            {
+                return;
+            }
+            deliver(&inner, &inst, &conn);
+            std::thread::sleep(PUMP);
+        }
+    });
 }
 
 fn owned<'a>(stored: &'a mut Stored, sid: &str) -> Option<&'a mut StoredSession> {
@@ -335,10 +498,11 @@ pub(crate) fn request(
                 (Err(e), _) | (_, Err(e)) => return Some(Err(e)),
             };
             let timeout = timeout_of(params);
-            let (inner, to) = (inner.clone(), conn.clone());
-            let minitool = inst.id.clone();
+            let (inner, to, inst) = (inner.clone(), conn.clone(), inst.clone());
             let started = spawn("finch-session-wait", move || {
-                let result = wait_for_turn(&inner, &minitool, &sid, &turn, timeout);
+                let result = wait_for_turn(&inner, &inst.id, &sid, &turn, timeout);
+                // The turn's events reach the listeners before its wait resolves.
+                deliver(&inner, &inst, &to);
                 to.reply(id, result);
             });
             return started.err().map(Err);
@@ -426,9 +590,10 @@ fn create(
         .as_ref()
         .map_or(Mode::Ask, |session| session.mode);
     let mode = session_mode(text("permissionMode").as_deref(), host)?;
+    let profile = container.as_deref().and_then(|c| agent_profile(inst, c));
     let id = crate::ids::new_session_id();
     let now = now_iso();
-    let descriptor = json!({
+    let mut descriptor = json!({
         "sessionId": id,
         "owner": {"type": "minitool", "minitoolId": inst.id},
         "placement": placement,
@@ -437,6 +602,9 @@ fn create(
         "createdAt": now,
         "updatedAt": now,
     });
+    if let Some((profile_id, _)) = &profile {
+        descriptor["profileId"] = json!(profile_id);
+    }
     let session = StoredSession {
         id: id.clone(),
         descriptor: descriptor.clone(),
@@ -444,6 +612,8 @@ fn create(
         mode: mode.as_str().to_string(),
         keys: BTreeMap::new(),
         events: Vec::new(),
+        title: text("title").filter(|t| !t.trim().is_empty()),
+        profile: profile.map(|(_, prompt)| prompt),
         other: Map::new(),
     };
     with_state(inner, &inst.id, |_, st| {
@@ -454,6 +624,26 @@ fn create(
         send(inner, inst, conn, command, &id, message)?;
     }
     Ok(descriptor)
+}
+
+/// The agent profile of container `container` of `inst`: its id and prompt
+/// (`contributes.sessionContainers[].agentProfile` → `contributes.agentProfiles[].prompt`).
+fn agent_profile(inst: &Instance, container: &str) -> Option<(String, String)> {
+    let find = |point: &str, id: &str| {
+        inst.contributes
+            .get(point)?
+            .as_array()?
+            .iter()
+            .find(|c| c.get("id").and_then(Value::as_str) == Some(id))
+            .cloned()
+    };
+    let profile_id = find("sessionContainers", container)?
+        .get("agentProfile")?
+        .as_str()?
+        .to_string();
+    let prompt =
+        crate::minitool::manifest::localized(find("agentProfiles", &profile_id)?.get("prompt")?)?;
+    Some((profile_id, prompt))
 }
 
 fn send(
@@ -484,6 +674,7 @@ fn send(
             .filter(|(_, t)| t.session == session_id && t.result.is_none())
             .map(|(id, _)| id.clone())
             .collect();
+        let all_pending = st.turns.values().filter(|t| t.result.is_none()).count();
         let Some(session) = owned(st, session_id) else {
             return Err(RpcError::refused(format!(
                 "sessions.send: this mini tool has no session {session_id}"
@@ -497,11 +688,28 @@ fn send(
                 None,
             ));
         }
-        if pending.len() >= MAX_OUTSTANDING {
-            return Err(RpcError::refused(format!(
-                "sessions.send: session {session_id} already has {MAX_OUTSTANDING} turns waiting or running; wait for one (waitForTurn) first"
-            )));
+        let full = if pending.len() >= MAX_OUTSTANDING {
+            Some(("session", pending.len(), MAX_OUTSTANDING))
+        } else if all_pending >= MAX_OUTSTANDING_MINITOOL {
+            Some(("minitool", all_pending, MAX_OUTSTANDING_MINITOOL))
+        } else {
+            None
+        };
+        if let Some((scope, count, limit)) = full {
+            return Ok((
+                json!({"sessionId": session_id, "state": "rejected", "queued": false,
+                       "code": "queue_full", "scope": scope, "pendingCount": count,
+                       "limit": limit, "retryAfterMs": RETRY_AFTER_MS}),
+                None,
+            ));
         }
+        // The profile reaches an agent whose command has no `{system}` as the prompt's lead.
+        let prompt = match &session.profile {
+            Some(profile) if !command.iter().any(|a| a == "{system}") => {
+                format!("{profile}\n\n{prompt}")
+            }
+            _ => prompt,
+        };
         let values = Placeholders {
             prompt,
             model: None,
@@ -509,6 +717,8 @@ fn send(
             session: session_id.to_string(),
             effort: None,
             mode: session.mode.clone(),
+            title: session.title.clone(),
+            system: session.profile.clone(),
         };
         let cwd = session.cwd.clone();
         st.turn_seq += 1;
@@ -522,6 +732,9 @@ fn send(
             id: &turn_id,
             previous,
             mode: &values.mode,
+            session: session_id,
+            title: values.title.as_deref(),
+            system: values.system.as_deref(),
         };
         let runner = run_detached(inner, &substitute(command, &values), &turn);
         let (pid, child, error) = match runner {
@@ -553,25 +766,63 @@ fn send(
             json!({"sessionId": session_id, "turnId": turn_id, "clientMessageId": key,
                    "state": "accepted", "queued": queued > 0, "pendingCount": queued + 1,
                    "queuePosition": queued}),
-            child.map(|c| (c, turn_id)),
+            child.map(|c| (c, turn_id, dir.to_path_buf())),
         ))
     })?;
     let (answer, running) = sent;
-    if let Some((runner, turn)) = running {
-        // While this process lives: reap the runner, and tell the mini tool when the turn
-        // ended. The turn itself does not depend on this thread.
-        let (inner, to, minitool) = (inner.clone(), conn.clone(), inst.id.clone());
+    if let Some((runner, turn, dir)) = running {
+        // While this process lives: the agent's output as it comes (`assistant.delta`), then
+        // the turn's events once it ended. The turn itself does not depend on this thread.
+        let (inner, to, inst) = (inner.clone(), conn.clone(), inst.clone());
+        let session = session_id.to_string();
         let _ = spawn("finch-session-turn", move || {
-            (runner.wait)();
-            let event = with_state(&inner, &minitool, |_, st| {
-                Ok(st.turns.get(&turn).and_then(|t| t.result.clone()))
-            });
-            if let Ok(Some(event)) = event {
-                to.notify(HostPush::SessionEvent, event);
-            }
+            watch(&to, runner, &dir, &session, &turn);
+            deliver(&inner, &inst, &to);
         });
     }
     Ok(answer)
+}
+
+/// Reaps a turn's runner; meanwhile sends each new piece of its output to the mini tool as an
+/// `assistant.delta` (whole UTF-8 characters only).
+fn watch(conn: &Conn, mut runner: Runner, dir: &Path, session: &str, turn: &str) {
+    use std::io::{Read, Seek, SeekFrom};
+    let out = turn_file(dir, turn, "out");
+    let mut offset = 0u64;
+    let mut pending: Vec<u8> = Vec::new();
+    let message = message_id(turn);
+    loop {
+        let ended = !matches!(runner.child.try_wait(), Ok(None));
+        if let Ok(mut file) = std::fs::File::open(&out)
+            && file.seek(SeekFrom::Start(offset)).is_ok()
+        {
+            let mut fresh = Vec::new();
+            let room = (OUTPUT_MAX as u64).saturating_sub(offset);
+            if let Ok(n) = file.take(room).read_to_end(&mut fresh) {
+                offset += n as u64;
+                pending.extend_from_slice(&fresh);
+            }
+        }
+        let whole = match std::str::from_utf8(&pending) {
+            Ok(_) => pending.len(),
+            Err(_) if ended => pending.len(),
+            // Bytes that are no UTF-8 at all go out (lossily) with what precedes them.
+            Err(e) => e.valid_up_to() + e.error_len().unwrap_or(0),
+        };
+        if whole > 0 && conn.is_alive() {
+            let text = String::from_utf8_lossy(&pending[..whole]).into_owned();
+            conn.notify(
+                HostPush::SessionEvent,
+                json!({"type": "assistant.delta", "sessionId": session, "turnId": turn,
+                       "messageId": message, "delta": text, "createdAt": now_iso()}),
+            );
+        }
+        pending.drain(..whole);
+        if ended {
+            return;
+        }
+        std::thread::sleep(TAIL);
+    }
 }
 
 /// One turn to run.
@@ -585,14 +836,19 @@ struct Turn<'a> {
     previous: Option<PathBuf>,
     /// The clamped mode, also given as `FINCH_PERMISSION_MODE`.
     mode: &'a str,
+    /// `FINCH_SESSION_ID`.
+    session: &'a str,
+    /// `FINCH_SESSION_TITLE`.
+    title: Option<&'a str>,
+    /// `FINCH_SYSTEM_PROMPT`: the container's agent profile prompt.
+    system: Option<&'a str>,
 }
 
 /// A turn's runner, started.
 struct Runner {
     /// Its process group.
     pid: u32,
-    /// Waits for it to end.
-    wait: Box<dyn FnOnce() + Send>,
+    child: std::process::Child,
 }
 
 /// Starts a turn's runner, detached: a process group of its own, not killed when this finch
@@ -651,6 +907,7 @@ echo $? >"$st.tmp" && mv "$st.tmp" "$st""#;
             &ce.extra_env,
         ))
         .env("FINCH_PERMISSION_MODE", turn.mode)
+        .env("FINCH_SESSION_ID", turn.session)
         .current_dir(turn.cwd)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -660,12 +917,16 @@ echo $? >"$st.tmp" && mv "$st.tmp" "$st""#;
         use std::os::unix::process::CommandExt;
         command.process_group(0);
     }
-    let mut child = command.spawn()?;
+    if let Some(title) = turn.title {
+        command.env("FINCH_SESSION_TITLE", title);
+    }
+    if let Some(system) = turn.system {
+        command.env("FINCH_SYSTEM_PROMPT", system);
+    }
+    let child = command.spawn()?;
     Ok(Runner {
         pid: child.id(),
-        wait: Box::new(move || {
-            let _ = child.wait();
-        }),
+        child,
     })
 }
 
