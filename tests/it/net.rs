@@ -362,3 +362,86 @@ fn grants_of_hosts_are_checked_shown_and_taken_back() {
         .success()
         .stdout_has("net has no grants");
 }
+
+#[test]
+fn through_run_jsonl_a_listed_host_answers_and_an_unlisted_one_is_refused_with_the_grant() {
+    let s = Scene::new();
+    let listed = format!("127.0.0.1:{}", s.a.port);
+    let dir = s.minitool("net", json!({"network": true, "networkHosts": [listed]}));
+    let dir = dir.display().to_string();
+    let requests = [
+        json!({"id": "a", "tool": "net_reach", "arguments": {"how": "fetch", "url": s.url_a("127.0.0.1")}}),
+        json!({"id": "b", "tool": "net_reach", "arguments": {"how": "http", "url": s.url_b()}}),
+        json!({"id": "raw", "tool": "net_reach", "arguments": {"how": "net", "port": s.b.port}}),
+    ];
+    let (lines, run) = s.ctx.jsonl(
+        &[
+            "--mode",
+            "acceptCalls",
+            "--minitool",
+            &dir,
+            "--approve",
+            "net_reach",
+        ],
+        &requests,
+    );
+    let answer = |id: &str| {
+        lines
+            .iter()
+            .find(|l| l["id"] == id && l.get("progress").is_none())
+            .cloned()
+            .unwrap_or_else(|| panic!("no answer to {id}: {lines:?}\n{run}"))
+    };
+    assert!(text_of(&answer("a")).contains("A!"), "{}", answer("a"));
+    let b = answer("b");
+    assert_eq!(b["isError"], true, "{b}");
+    assert!(
+        text_of(&b).contains(&format!(
+            "finch sandbox grant net host=127.0.0.1:{}",
+            s.b.port
+        )),
+        "{b}"
+    );
+    assert_eq!(answer("raw")["isError"], true);
+    assert_eq!(s.a.connections(), 1);
+    assert_eq!(s.b.connections(), 0, "B was reached");
+}
+
+#[test]
+fn through_serve_mcp_a_listed_host_answers_and_an_unlisted_one_is_refused() {
+    let s = Scene::new();
+    let listed = format!("127.0.0.1:{}", s.a.port);
+    let dir = s.minitool("net", json!({"network": true, "networkHosts": [listed]}));
+    let dir = dir.display().to_string();
+    let steps = vec![
+        crate::serve_mcp::call("ToolSearch", json!({"query": "reaches a URL"})),
+        crate::serve_mcp::call(
+            "net_reach",
+            json!({"how": "http", "url": s.url_a("127.0.0.1")}),
+        ),
+        crate::serve_mcp::call("net_reach", json!({"how": "fetch", "url": s.url_b()})),
+        crate::serve_mcp::call("net_reach", json!({"how": "net", "port": s.b.port})),
+    ];
+    let report = crate::serve_mcp::serve(
+        &s.ctx,
+        json!({"elicitation": null, "steps": steps}),
+        &[
+            "--mode",
+            "acceptCalls",
+            "--minitool",
+            &dir,
+            "--approve",
+            "net_reach",
+        ],
+    );
+    assert!(report.text(1).contains("A!"), "{}", report.text(1));
+    assert_eq!(report.result(2)["isError"], true);
+    assert!(
+        report.text(2).contains("permissions.networkHosts"),
+        "{}",
+        report.text(2)
+    );
+    assert_eq!(report.result(3)["isError"], true);
+    assert_eq!(s.a.connections(), 1);
+    assert_eq!(s.b.connections(), 0, "B was reached");
+}
