@@ -50,6 +50,10 @@
 //!                                          # names) | inherit | minimal
 //! unix_sockets = ["/run/postgresql/.s.PGSQL.5432"] # Unix sockets approved Bash may use
 //! read = ["/srv/data"]                     # more directories confined commands may read
+//! hosts = ["github.com", "*.npmjs.org:443"] # approved Bash reaches only these, through finch's
+//!                                          # proxy (unset: `network` decides)
+//! [sandbox.minitool_hosts]                 # narrow a mini tool to hosts (its networkHosts'
+//! finch-wechat = ["api.example.com:443"]   # place); `[sandbox.hosts]` as a table says the same
 //! minitools = "manifest"                   # manifest | off: confine each mini tool's node to
 //!                                          # what its manifest declares (minitool::confine)
 //! ```
@@ -86,6 +90,17 @@ pub struct SandboxConfig {
     unix_sockets: Vec<PathBuf>,
     read: Vec<PathBuf>,
     minitools: Option<String>,
+    hosts: Option<HostsConfig>,
+    minitool_hosts: std::collections::BTreeMap<String, Vec<String>>,
+}
+
+/// `[sandbox] hosts`: a list (approved Bash), or a table of lists by mini tool id (TOML cannot
+/// hold one key as both; `[sandbox.minitool_hosts]` is the table's other name).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+enum HostsConfig {
+    Bash(Vec<String>),
+    MiniTools(std::collections::BTreeMap<String, Vec<String>>),
 }
 
 /// Whether Bash calls lean on the kernel wall (`[sandbox] bash`).
@@ -116,6 +131,12 @@ pub struct SandboxSettings {
     /// Whether each mini tool's `node` is confined to what its manifest declares
     /// (`[sandbox] minitools`, `minitool::confine`).
     pub minitools: MiniToolWall,
+    /// `[sandbox] hosts`: approved Bash reaches only these hosts, through finch's proxy
+    /// (`None`: `network` decides).
+    pub hosts: Option<Vec<crate::sandbox::hosts::HostPattern>>,
+    /// `[sandbox.minitool_hosts]` (or `[sandbox.hosts]` as a table): a person's host list for
+    /// a mini tool, in place of its manifest's `networkHosts`.
+    pub minitool_hosts: std::collections::BTreeMap<String, Vec<crate::sandbox::hosts::HostPattern>>,
 }
 
 /// `[sandbox] minitools`: `manifest` (default) confines each mini tool to its declarations,
@@ -137,6 +158,8 @@ impl Default for SandboxSettings {
             unix_sockets: Vec::new(),
             read: Vec::new(),
             minitools: MiniToolWall::Manifest,
+            hosts: None,
+            minitool_hosts: Default::default(),
         }
     }
 }
@@ -190,7 +213,28 @@ impl SandboxConfig {
                 )));
             }
         }
+        let patterns = |key: &str, list: &[String]| {
+            list.iter()
+                .map(|text| crate::sandbox::hosts::HostPattern::parse(text))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| invalid(format!("sandbox.{key}: {e}")))
+        };
+        let mut hosts = None;
+        let mut minitool_hosts = std::collections::BTreeMap::new();
+        let tables = match &self.hosts {
+            Some(HostsConfig::Bash(list)) => {
+                hosts = Some(patterns("hosts", list)?);
+                None
+            }
+            Some(HostsConfig::MiniTools(table)) => Some(table),
+            None => None,
+        };
+        for (id, list) in tables.into_iter().flatten().chain(&self.minitool_hosts) {
+            minitool_hosts.insert(id.clone(), patterns(&format!("hosts.{id}"), list)?);
+        }
         Ok(SandboxSettings {
+            hosts,
+            minitool_hosts,
             bash,
             approved,
             network: self.network.unwrap_or(true),

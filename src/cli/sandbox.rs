@@ -41,6 +41,18 @@ pub enum SandboxCommand {
     Grant(GrantArgs),
     /// Take back what `finch sandbox grant` gave a mini tool
     Revoke(GrantArgs),
+    /// Show the network audit log: each connection attempt through finch's proxy
+    Log(LogArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct LogArgs {
+    /// Only the attempts of this mini tool (or `bash`, `run`)
+    #[arg(long, value_name = "ID")]
+    pub id: Option<String>,
+    /// Only attempts since a time (RFC 3339) or for a while back (`30m`, `2h`, `1d`)
+    #[arg(long, value_name = "WHEN")]
+    pub since: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -48,8 +60,9 @@ pub struct GrantArgs {
     /// The mini tool's id
     #[arg(add = clap_complete::engine::ArgValueCandidates::new(crate::cli::complete::installed_ids))]
     pub id: String,
-    /// network, shell, filesystem=read, filesystem=readwrite, or unconfined (run it without the
-    /// kernel wall where this kernel cannot confine it)
+    /// network, shell, filesystem=read, filesystem=readwrite, host=PATTERN (a host its network
+    /// may reach through finch's proxy), or unconfined (run it without the kernel wall where
+    /// this kernel cannot confine it)
     #[arg(required = true, value_name = "RIGHT")]
     pub rights: Vec<String>,
 }
@@ -74,6 +87,10 @@ pub struct RunArgs {
     /// Another directory the command may write (repeatable; needs --profile workspace-write)
     #[arg(long, value_name = "DIR")]
     pub writable: Vec<PathBuf>,
+    /// A host the command may reach, through finch's proxy only (repeatable: `name`, `*.suffix`,
+    /// an address, each with an optional `:port`); its network is a namespace of its own
+    #[arg(long = "host", value_name = "PATTERN", conflicts_with = "network")]
+    pub hosts: Vec<String>,
     /// A Unix socket the command may connect to (repeatable; none by default)
     #[arg(long = "unix-socket", value_name = "PATH")]
     pub unix_sockets: Vec<PathBuf>,
@@ -100,6 +117,7 @@ pub fn run(ctx: &Context, cmd: &SandboxCommand) -> Result<()> {
         SandboxCommand::Run(args) => cmd_run(ctx, args),
         SandboxCommand::Grant(args) => cmd_grant(ctx, args, true),
         SandboxCommand::Revoke(args) => cmd_grant(ctx, args, false),
+        SandboxCommand::Log(args) => cmd_log(ctx, args),
     }
 }
 
@@ -142,6 +160,9 @@ fn cmd_grant(ctx: &Context, args: &GrantArgs, on: bool) -> Result<()> {
         .flatten()
         .map(|(k, v)| match v {
             serde_json::Value::String(s) => format!("{k}={s}"),
+            serde_json::Value::Array(list) => {
+                format!("{k}={}", crate::minitool::confine::host_list(list))
+            }
             _ => k.clone(),
         })
         .collect();
@@ -156,12 +177,63 @@ fn cmd_grant(ctx: &Context, args: &GrantArgs, on: bool) -> Result<()> {
     })
 }
 
+fn cmd_log(ctx: &Context, args: &LogArgs) -> Result<()> {
+    use crate::sandbox::netlog;
+    let since = args
+        .since
+        .as_deref()
+        .map(|text| parse_since(text, chrono::Utc::now()))
+        .transpose()
+        .map_err(CommandError::usage)?;
+    let homes = ctx.homes()?;
+    let entries = netlog::read(&homes.runtime, args.id.as_deref(), since);
+    if ctx.ui.json {
+        return ctx
+            .ui
+            .json(&serde_json::to_value(&entries).unwrap_or_default());
+    }
+    for entry in &entries {
+        ctx.ui.line(netlog::describe(entry))?;
+    }
+    Ok(())
+}
+
+/// `--since`: an RFC 3339 time, or a while back from `now` (`30s`, `30m`, `2h`, `1d`).
+fn parse_since(
+    text: &str,
+    now: chrono::DateTime<chrono::Utc>,
+) -> std::result::Result<chrono::DateTime<chrono::Utc>, String> {
+    if let Ok(t) = chrono::DateTime::parse_from_rfc3339(text) {
+        return Ok(t.with_timezone(&chrono::Utc));
+    }
+    let bad =
+        || format!("--since {text:?}: use an RFC 3339 time or a while back such as 30m, 2h, 1d");
+    let (digits, unit) = text.split_at(text.find(|c: char| !c.is_ascii_digit()).ok_or_else(bad)?);
+    let n: i64 = digits.parse().map_err(|_| bad())?;
+    let seconds = match unit {
+        "s" => 1,
+        "m" => 60,
+        "h" => 3600,
+        "d" => 86400,
+        _ => return Err(bad()),
+    };
+    n.checked_mul(seconds)
+        .and_then(chrono::Duration::try_seconds)
+        .and_then(|d| now.checked_sub_signed(d))
+        .ok_or_else(bad)
+}
+
 fn cmd_status(ctx: &Context) -> Result<()> {
     let support = Support::get();
     let minitools = minitools_status(ctx)?;
     if ctx.ui.json {
         let mut v = support.to_json();
         v["minitools"] = minitools;
+        v["hosts"] = if hosts_enforced(support) {
+            "enforced".into()
+        } else {
+            format!("partial: {}", crate::sandbox::NO_NETWORK_NAMESPACES).into()
+        };
         return ctx.ui.json(&v);
     }
     let agreed: Vec<&str> = minitools["unconfined"]
@@ -275,12 +347,31 @@ pub fn status_lines(support: &Support) -> Vec<(String, LineState, String)> {
         ok(states.iter().all(ProfileState::is_enforced)),
         detail,
     ));
+    let hosts =
+        support.profile(Profile::WorkspaceWrite).is_enforced() && support.network_namespace();
+    lines.push((
+        "hosts".to_string(),
+        ok(hosts),
+        if hosts {
+            "enforced: a tree with a host list gets a network namespace of its own whose only way out is finch's proxy".to_string()
+        } else {
+            format!(
+                "partial: {}; a mini tool or command with a host list gets no network",
+                crate::sandbox::NO_NETWORK_NAMESPACES
+            )
+        },
+    ));
     lines.push((
         "sockets".to_string(),
         LineState::Ok,
         "pathname Unix sockets refused unless [sandbox] unix_sockets names one (Landlock cannot tell them apart before ABI 9, so naming one opens them all)".to_string(),
     ));
     lines
+}
+
+/// Whether a host list is held here: the wall, and a network namespace per tree.
+fn hosts_enforced(support: &Support) -> bool {
+    support.profile(Profile::WorkspaceWrite).is_enforced() && support.network_namespace()
 }
 
 /// What each confined process tree gets here: its namespaces, its `/proc`, its process limit.
@@ -363,8 +454,15 @@ fn cmd_run(ctx: &Context, args: &RunArgs) -> Result<()> {
         network: args.network,
         unix_sockets: Vec::new(),
     };
+    let hosts = args
+        .hosts
+        .iter()
+        .map(|h| crate::sandbox::hosts::HostPattern::parse(h))
+        .collect::<std::result::Result<Vec<_>, _>>()
+        .map_err(|e| CommandError::usage(format!("--host {e}")))?;
     let mut access = Access::for_profile(profile, &places);
     access.network = args.network;
+    access.proxied = !hosts.is_empty();
     access.unix_sockets = args
         .unix_sockets
         .iter()
@@ -384,19 +482,46 @@ fn cmd_run(ctx: &Context, args: &RunArgs) -> Result<()> {
             .env_clear()
             .envs(crate::sandbox::env::minimal(ctx.env.iter(), &extra));
     }
+    if !hosts.is_empty() {
+        use crate::sandbox::proxy::{Policy, Principal};
+        let mut policy = Policy::new(Principal::Run, Box::new(move || hosts.clone()));
+        policy.audit = ctx
+            .homes()
+            .ok()
+            .map(|h| crate::sandbox::netlog::AuditLog::new(&h.runtime));
+        confinement.set_proxy(std::sync::Arc::new(policy));
+    }
     confinement.apply(&mut command);
     if ctx.ui.verbose {
         crate::eline!(
             "finch: running `{}` in the {profile} sandbox (network {}), TMPDIR {}",
             args.command.join(" "),
-            if args.network { "on" } else { "off" },
+            if args.network {
+                "on"
+            } else if !args.hosts.is_empty() {
+                "through finch's proxy"
+            } else {
+                "off"
+            },
             confinement.tmpdir().display()
         );
     }
-    let status = command.status().map_err(|e| {
+    let cannot_run = |e: std::io::Error| {
         CommandError::failed(format!("cannot run `{program}` in the sandbox: {e}"))
             .with_hint("is it installed, and inside a directory the profile may read and execute?")
-    })?;
+    };
+    let mut child = command.spawn().map_err(cannot_run)?;
+    drop(command);
+    {
+        if let Err(e) = confinement.serve_proxy() {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(CommandError::failed(format!(
+                "cannot serve finch's proxy to `{program}`: {e}"
+            )));
+        }
+    }
+    let status = child.wait().map_err(cannot_run)?;
     drop(confinement);
     if ctx.ui.json {
         ctx.ui.json(&json!({

@@ -16,6 +16,7 @@
 //! | `filesystem: "readwrite"` (`"write"`) | also write them; the protected paths inside stay read-only |
 //! | `network: false` (or absent) | no socket of any family (the RPC channel is already open), no TCP |
 //! | `network: true` | TCP connect and bind, sockets of the inet, inet6 and netlink families (DNS and TLS read `/etc`); no Unix socket (`socketpair` only): Landlock holds a pathname socket only from ABI 9, so opening the family would open every socket on the host (`/var/run/docker.sock`) |
+//! | `network: true` and `networkHosts` (or `[sandbox.minitool_hosts] <id>`, or granted `host=`) | only those hosts: a network namespace of its own whose only way out is finch's proxy (`sandbox::proxy`, `Reach`); where that namespace cannot be had, no network |
 //! | `shell: false` (or absent) | execute nothing but node; what it can write (storage, TMPDIR, a writable workspace) is mounted `noexec`, so no library written there loads (`process.dlopen`), and no file can be made in memory (`memfd_create` fails), so none can be run from there either |
 //! | `shell: true` | execute programs under the rules of the Bash workspace-write profile: the system's directories, `PATH`, the toolchains under `$HOME`, `[sandbox] read`, and what it keeps in its `storagePath` (a writable workspace too: what it may write it may run, as the Bash tool may); its TMPDIR stays write-only. The workspace is written as an approved Bash call writes it, protected paths read-only, whatever `filesystem` says: a person who enabled a mini tool that runs shell commands expects `git` to work on their repository, and a Landlock domain is inherited by every child, so node gets it too (`Declared::workspace`); `filesystem` still governs everything else |
 //!
@@ -59,6 +60,7 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 
 use crate::homes::Homes;
+use crate::sandbox::hosts::HostPattern;
 use crate::sandbox::{self, Access, Places, Profile, Support};
 use crate::store::{DirLock, LockError};
 
@@ -155,6 +157,8 @@ pub struct Grant {
     pub sessions: bool,
     /// The person agreed that it runs unconfined where the kernel cannot confine it.
     pub unconfined: bool,
+    /// Hosts its network may reach beyond its host list (`host=PATTERN`, issue 42).
+    pub hosts: Vec<String>,
 }
 
 impl Grant {
@@ -168,7 +172,22 @@ impl Grant {
             shell: value.get("shell").and_then(Value::as_bool) == Some(true),
             sessions: value.get("sessions").and_then(Value::as_bool) == Some(true),
             unconfined: value.get("unconfined").and_then(Value::as_bool) == Some(true),
+            hosts: value
+                .get("hosts")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|h| h.as_str().map(str::to_string))
+                .collect(),
         }
+    }
+
+    /// The granted hosts that parse (an entry edited by hand into junk is skipped).
+    pub fn host_patterns(&self) -> Vec<HostPattern> {
+        self.hosts
+            .iter()
+            .filter_map(|h| HostPattern::parse(h).ok())
+            .collect()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -191,12 +210,15 @@ impl Grant {
                 out.insert(key.into(), true.into());
             }
         }
+        if !self.hosts.is_empty() {
+            out.insert("hosts".into(), self.hosts.clone().into());
+        }
         Value::Object(out)
     }
 }
 
 /// One right `finch sandbox grant` and `revoke` name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Right {
     Network,
     Shell,
@@ -204,6 +226,8 @@ pub enum Right {
     Sessions,
     Filesystem(Filesystem),
     Unconfined,
+    /// A host its network may reach (`host=PATTERN`).
+    Host(HostPattern),
 }
 
 impl Right {
@@ -215,13 +239,16 @@ impl Right {
             "sessions" => Ok(Right::Sessions),
             "unconfined" => Ok(Right::Unconfined),
             "filesystem" => Ok(Right::Filesystem(Filesystem::None)),
+            _ if text.starts_with("host=") => HostPattern::parse(&text["host=".len()..])
+                .map(Right::Host)
+                .map_err(|e| format!("host=: {e}")),
             _ => match text.strip_prefix("filesystem=") {
                 Some(level) => match Filesystem::parse(level) {
                     Some(fs) => Ok(Right::Filesystem(fs)),
                     None => Err(format!("{text:?}: filesystem= takes read or readwrite")),
                 },
                 None => Err(format!(
-                    "{text:?} is not a right: use network, shell, sessions, filesystem=read, filesystem=readwrite or unconfined"
+                    "{text:?} is not a right: use network, shell, sessions, filesystem=read, filesystem=readwrite, host=PATTERN or unconfined"
                 )),
             },
         }
@@ -281,7 +308,33 @@ pub fn set_grant(
     let Some(entry) = entry.as_object_mut() else {
         return Err(file_error(format!("\"minitools\".{id:?} is not an object")));
     };
+    if let Right::Host(pattern) = &right {
+        let text = pattern.to_string();
+        let hosts = entry
+            .entry("hosts")
+            .or_insert_with(|| Value::Array(Vec::new()));
+        if !hosts.is_array() {
+            *hosts = Value::Array(Vec::new());
+        }
+        if let Some(list) = hosts.as_array_mut() {
+            list.retain(|h| h.as_str() != Some(text.as_str()));
+            if on {
+                list.push(Value::from(text));
+            }
+            if list.is_empty() {
+                entry.remove("hosts");
+            }
+        }
+        let grant = Grant::from_json(&Value::Object(entry.clone()));
+        if entry.is_empty() {
+            minitools.remove(id);
+        }
+        crate::store::write_json(&path, &Value::Object(doc))
+            .map_err(|e| file_error(e.to_string()))?;
+        return Ok(grant);
+    }
     let (key, value) = match right {
+        Right::Host(_) => return Ok(Grant::from_json(&Value::Object(entry.clone()))),
         Right::Network => ("network", Value::Bool(true)),
         Right::Shell => ("shell", Value::Bool(true)),
         Right::Sessions => ("sessions", Value::Bool(true)),
@@ -299,6 +352,134 @@ pub fn set_grant(
     }
     crate::store::write_json(&path, &Value::Object(doc)).map_err(|e| file_error(e.to_string()))?;
     Ok(grant)
+}
+
+/// How a mini tool's network is held (issue 42).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reach {
+    /// No network (`network: false`, no granted host).
+    None,
+    /// Every host: `network: true` (declared or granted) and no host list.
+    Open,
+    /// Only these hosts, through finch's proxy, in a network namespace of its own.
+    Hosts(Vec<HostPattern>),
+    /// A host list this kernel cannot hold (no network namespaces): no network at all.
+    Unenforceable(Vec<HostPattern>),
+}
+
+impl Reach {
+    /// What a mini tool declaring `permissions`, with `grant`, may reach: its host list is a
+    /// person's `[sandbox.minitool_hosts] <id>` where set, else the manifest's
+    /// `permissions.networkHosts`; either narrows `network: true` and never widens `false`.
+    /// Granted hosts (`host=`) join the list, or make one for a mini tool without network.
+    pub fn of(
+        settings: &crate::config::Settings,
+        id: &str,
+        permissions: Option<&Map<String, Value>>,
+        grant: &Grant,
+    ) -> Reach {
+        let network = Declared::from_permissions(permissions).with(grant).network;
+        let listed = listed_hosts(settings, id, permissions);
+        let granted = grant.host_patterns();
+        let list = match (network, listed) {
+            (true, None) => return Reach::Open,
+            (true, Some(mut list)) => {
+                list.extend(granted);
+                list
+            }
+            (false, _) if granted.is_empty() => return Reach::None,
+            (false, _) => granted,
+        };
+        if Support::get().network_namespace() {
+            Reach::Hosts(list)
+        } else {
+            Reach::Unenforceable(list)
+        }
+    }
+
+    /// The network the kernel gives it: `Declared::network` as `access` reads it.
+    pub fn network(&self) -> bool {
+        matches!(self, Reach::Open | Reach::Hosts(_))
+    }
+
+    /// The host list, when there is one.
+    pub fn hosts(&self) -> Option<&[HostPattern]> {
+        match self {
+            Reach::Hosts(l) | Reach::Unenforceable(l) => Some(l),
+            _ => None,
+        }
+    }
+
+    /// Lays this on `access` (built for `network`): a host list runs in a network namespace
+    /// of its own, through finch's proxy.
+    pub fn apply(&self, access: &mut Access) {
+        match self {
+            Reach::Hosts(_) => {
+                access.network = false;
+                access.proxied = true;
+            }
+            Reach::Unenforceable(_) | Reach::None => access.network = false,
+            Reach::Open => {}
+        }
+    }
+
+    /// `tool info`'s `hosts` and `hostsStatus`.
+    pub fn add_json(&self, out: &mut Value) {
+        if let Some(list) = self.hosts() {
+            out["hosts"] = list
+                .iter()
+                .map(|h| h.to_string())
+                .collect::<Vec<_>>()
+                .into();
+            out["hostsStatus"] = match self {
+                Reach::Hosts(_) => "enforced".into(),
+                _ => format!("partial: {}", sandbox::NO_NETWORK_NAMESPACES).into(),
+            };
+            out["network"] = self.network().into();
+        }
+    }
+}
+
+/// A mini tool's own host list: a person's `[sandbox.minitool_hosts] <id>` where set, else
+/// its manifest's `permissions.networkHosts` (entries that do not parse are left out: the
+/// list only narrows). `None`: no list.
+pub fn listed_hosts(
+    settings: &crate::config::Settings,
+    id: &str,
+    permissions: Option<&Map<String, Value>>,
+) -> Option<Vec<HostPattern>> {
+    settings
+        .sandbox
+        .minitool_hosts
+        .get(id)
+        .cloned()
+        .or_else(|| {
+            permissions
+                .and_then(|p| p.get("networkHosts"))
+                .and_then(Value::as_array)
+                .map(|list| {
+                    list.iter()
+                        .filter_map(Value::as_str)
+                        .filter_map(|h| HostPattern::parse(h).ok())
+                        .collect()
+                })
+        })
+}
+
+/// The proxy's policy for mini tool `id` whose list (without grants) is `base`: the grants
+/// are read again for each connection, so `finch sandbox grant`/`revoke` hold for the next.
+pub fn proxy_policy(homes: &Homes, id: &str, base: Vec<HostPattern>) -> sandbox::proxy::Policy {
+    let (grants_homes, grants_id) = (homes.clone(), id.to_string());
+    let mut policy = sandbox::proxy::Policy::new(
+        sandbox::proxy::Principal::MiniTool(id.to_string()),
+        Box::new(move || {
+            let mut list = base.clone();
+            list.extend(grant_for(&grants_homes, &grants_id).host_patterns());
+            list
+        }),
+    );
+    policy.audit = Some(sandbox::netlog::AuditLog::new(&homes.runtime));
+    policy
 }
 
 /// How one mini tool starts.
@@ -439,6 +620,7 @@ pub fn of_installed(homes: &Homes, settings: &crate::config::Settings, id: &str)
     let grant = grant_for(homes, id);
     let declared = Declared::from_permissions(permissions).with(&grant);
     let mut out = Mode::of(homes, settings, id, permissions).to_json(declared);
+    Reach::of(settings, id, permissions, &grant).add_json(&mut out);
     out["grants"] = grant.to_json();
     // The servers it contributes run confined as it does (`ServerConfinement`).
     let servers: Vec<Value> = manifest
@@ -466,6 +648,14 @@ pub fn of_installed(homes: &Homes, settings: &crate::config::Settings, id: &str)
     Some(out)
 }
 
+/// A JSON list of hosts as a person reads it: `a.example, *.b.example:443`.
+pub fn host_list(list: &[Value]) -> String {
+    list.iter()
+        .filter_map(Value::as_str)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 /// One line for a person: `filesystem none, network false, shell false (enforced)`.
 pub fn describe(sandbox: &Value) -> String {
     let field = |k: &str| {
@@ -487,10 +677,25 @@ pub fn describe(sandbox: &Value) -> String {
             .iter()
             .map(|(k, v)| match v {
                 Value::String(s) => format!("{k}={s}"),
+                Value::Array(list) => format!("{k}={}", host_list(list)),
                 _ => k.clone(),
             })
             .collect();
         line.push_str(&format!("; granted by a person: {}", names.join(", ")));
+    }
+    if let Some(hosts) = sandbox.get("hosts").and_then(Value::as_array) {
+        let names: Vec<&str> = hosts.iter().filter_map(Value::as_str).collect();
+        match sandbox.get("hostsStatus").and_then(Value::as_str) {
+            Some("enforced") => line.push_str(&format!(
+                "; reaches only {} through finch's proxy",
+                names.join(", ")
+            )),
+            other => line.push_str(&format!(
+                "; no network: its host list ({}) cannot be held here ({})",
+                names.join(", "),
+                other.unwrap_or_default()
+            )),
+        }
     }
     if let Some(why) = sandbox.get("why").and_then(Value::as_str) {
         line.push_str(&format!("; {why}"));
@@ -528,10 +733,12 @@ pub fn kernel_gap(declared: &Declared) -> Option<String> {
     None
 }
 
-/// What a confined mini tool's process is started with: its rights and its environment.
+/// What a confined mini tool's process is started with: its rights and its environment, and
+/// with a host list the policy of the proxy it reaches the network through.
 pub struct Spawn {
     pub access: Access,
     pub env: Vec<(String, OsString)>,
+    pub proxy: Option<std::sync::Arc<sandbox::proxy::Policy>>,
 }
 
 /// Where one mini tool's process lives.

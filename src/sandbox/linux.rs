@@ -47,6 +47,9 @@ pub(super) struct Plan {
     last_cap: libc::c_ulong,
     /// The lowest descriptor closed at `exec`: 3, or 4 when descriptor 3 is passed on.
     close_from: libc::c_uint,
+    /// With a network namespace of its own (`Access::proxied`): the child's end of the
+    /// socket pair the tree's proxy listener is handed to the caller through (`-1`: none).
+    handoff: libc::c_int,
 }
 
 /// The seccomp program and the `sock_fprog` that points at it, ready for the raw call.
@@ -116,6 +119,8 @@ pub(super) enum Step {
     Orphaned = 7,
     /// The spawner's own steps (`spawn`): standard streams, working directory, group, exec.
     Start = 8,
+    /// The network namespace's loopback and the proxy's listener in it.
+    Network = 9,
 }
 
 impl Step {
@@ -128,6 +133,7 @@ impl Step {
             5 => Step::Landlock,
             6 => Step::Seccomp,
             7 => Step::Orphaned,
+            9 => Step::Network,
             _ => Step::Start,
         }
     }
@@ -142,6 +148,7 @@ impl Step {
             Step::Seccomp => "seccomp filter",
             Step::Orphaned => "the caller ended",
             Step::Start => "start",
+            Step::Network => "private network namespace",
         }
     }
 }
@@ -168,6 +175,7 @@ impl Plan {
         access: &Access,
         fresh: Option<&Path>,
         namespaces: super::Namespaces,
+        handoff: Option<libc::c_int>,
     ) -> Result<Plan, SandboxError> {
         let hidden = super::secrets::hidden(access);
         // A file bound in place of a secret is read through the bind, whose root is that
@@ -191,14 +199,19 @@ impl Plan {
         let layer_rights =
             (AccessFs::from_all(FS_ABI) & !(AccessFs::MakeChar | AccessFs::MakeBlock)).bits();
         mounted_rules.extend(layers.into_iter().map(|l| (l, layer_rights)));
+        // A tree with a network namespace of its own opens sockets freely: the namespace
+        // has nothing but its loopback, and the proxy's listener on it.
         let filter = filter(
-            access.network,
+            access.network || access.proxied,
             access.noexec,
             !access.unix_sockets.is_empty(),
         )?;
         let mut flags = libc::CLONE_NEWNS | libc::CLONE_NEWPID;
         if namespaces.user {
             flags |= libc::CLONE_NEWUSER;
+        }
+        if handoff.is_some() {
+            flags |= libc::CLONE_NEWNET;
         }
         // SAFETY: getuid and getgid cannot fail.
         let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
@@ -215,6 +228,7 @@ impl Plan {
             },
             last_cap: last_capability(),
             close_from: if access.keep_fd3 { 4 } else { 3 },
+            handoff: handoff.unwrap_or(-1),
         })
     }
 
@@ -260,6 +274,12 @@ impl Plan {
                         errno: errno(),
                     });
                 }
+            }
+            if self.handoff >= 0 {
+                open_network(self.handoff).map_err(|errno| Refused {
+                    step: Step::Network,
+                    errno,
+                })?;
             }
             mount_all(&tree.mounts).map_err(|errno| Refused {
                 step: Step::Mounts,
@@ -398,6 +418,148 @@ impl Plan {
             reaper.become_reaper(super::reaper::Mode::Init, program, -1)
         }
     }
+}
+
+/// In a tree's new network namespace: its loopback up, a TCP listener on
+/// `127.0.0.1:PROXY_PORT` (`proxy.rs`), and that listener handed to the caller over
+/// `handoff` (`SCM_RIGHTS`), which serves the proxy on it from outside. The tree keeps no copy
+/// of it (closed here, and close-on-exec meanwhile). System calls on the stack only.
+unsafe fn open_network(handoff: libc::c_int) -> Result<(), i32> {
+    // SAFETY: plain system calls on stack data and descriptors this process owns.
+    unsafe {
+        let s = libc::socket(libc::AF_INET, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0);
+        if s < 0 {
+            return Err(errno());
+        }
+        let mut req: libc::ifreq = std::mem::zeroed();
+        req.ifr_name[0] = b'l' as libc::c_char;
+        req.ifr_name[1] = b'o' as libc::c_char;
+        let up = libc::ioctl(s, libc::SIOCGIFFLAGS as _, &mut req) == 0 && {
+            req.ifr_ifru.ifru_flags |= libc::IFF_UP as libc::c_short;
+            libc::ioctl(s, libc::SIOCSIFFLAGS as _, &req) == 0
+        };
+        let error = errno();
+        libc::close(s);
+        if !up {
+            return Err(error);
+        }
+        let listener = libc::socket(libc::AF_INET, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0);
+        if listener < 0 {
+            return Err(errno());
+        }
+        let mut addr: libc::sockaddr_in = std::mem::zeroed();
+        addr.sin_family = libc::AF_INET as libc::sa_family_t;
+        addr.sin_port = super::proxy::PROXY_PORT.to_be();
+        addr.sin_addr.s_addr = u32::from(std::net::Ipv4Addr::LOCALHOST).to_be();
+        let listening = libc::bind(
+            listener,
+            (&addr as *const libc::sockaddr_in).cast(),
+            std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t,
+        ) == 0
+            && libc::listen(listener, 128) == 0;
+        if !listening {
+            let error = errno();
+            libc::close(listener);
+            return Err(error);
+        }
+        let mut byte = 0u8;
+        let mut iov = libc::iovec {
+            iov_base: (&mut byte as *mut u8).cast(),
+            iov_len: 1,
+        };
+        let mut control = [0u64; 4];
+        let mut msg: libc::msghdr = std::mem::zeroed();
+        msg.msg_iov = &mut iov;
+        msg.msg_iovlen = 1;
+        msg.msg_control = control.as_mut_ptr().cast();
+        msg.msg_controllen = libc::CMSG_SPACE(std::mem::size_of::<libc::c_int>() as u32) as _;
+        let cmsg = libc::CMSG_FIRSTHDR(&msg);
+        (*cmsg).cmsg_level = libc::SOL_SOCKET;
+        (*cmsg).cmsg_type = libc::SCM_RIGHTS;
+        (*cmsg).cmsg_len = libc::CMSG_LEN(std::mem::size_of::<libc::c_int>() as u32) as _;
+        std::ptr::write_unaligned(libc::CMSG_DATA(cmsg).cast::<libc::c_int>(), listener);
+        let sent = libc::sendmsg(handoff, &msg, libc::MSG_NOSIGNAL) == 1;
+        let error = errno();
+        libc::close(listener);
+        if sent { Ok(()) } else { Err(error) }
+    }
+}
+
+/// The listener a tree's first process handed over `host` (`open_network`), waiting at most
+/// `timeout`; `None` when the tree ended (or failed) without handing one.
+pub(super) fn receive_listener(
+    host: &OwnedFd,
+    timeout: std::time::Duration,
+) -> io::Result<Option<OwnedFd>> {
+    use std::os::fd::FromRawFd;
+    let mut poll = libc::pollfd {
+        fd: host.as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    let millis = libc::c_int::try_from(timeout.as_millis()).unwrap_or(libc::c_int::MAX);
+    // SAFETY: polling one descriptor this process owns, then receiving into stack buffers.
+    unsafe {
+        loop {
+            let ready = libc::poll(&mut poll, 1, millis);
+            if ready > 0 {
+                break;
+            }
+            if ready == 0 {
+                return Err(io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    "the sandboxed tree did not open its network",
+                ));
+            }
+            if errno() != libc::EINTR {
+                return Err(io::Error::last_os_error());
+            }
+        }
+        let mut byte = 0u8;
+        let mut iov = libc::iovec {
+            iov_base: (&mut byte as *mut u8).cast(),
+            iov_len: 1,
+        };
+        let mut control = [0u64; 4];
+        let mut msg: libc::msghdr = std::mem::zeroed();
+        msg.msg_iov = &mut iov;
+        msg.msg_iovlen = 1;
+        msg.msg_control = control.as_mut_ptr().cast();
+        msg.msg_controllen = std::mem::size_of_val(&control) as _;
+        let got = libc::recvmsg(host.as_raw_fd(), &mut msg, libc::MSG_CMSG_CLOEXEC);
+        if got < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let cmsg = libc::CMSG_FIRSTHDR(&msg);
+        if got == 0 || cmsg.is_null() {
+            return Ok(None);
+        }
+        if (*cmsg).cmsg_level != libc::SOL_SOCKET || (*cmsg).cmsg_type != libc::SCM_RIGHTS {
+            return Ok(None);
+        }
+        let fd = std::ptr::read_unaligned(libc::CMSG_DATA(cmsg).cast::<libc::c_int>());
+        Ok((fd >= 0).then(|| OwnedFd::from_raw_fd(fd)))
+    }
+}
+
+/// A close-on-exec socket pair for a listener's handoff: (the caller's end, the tree's end).
+pub(super) fn handoff_pair() -> io::Result<(OwnedFd, OwnedFd)> {
+    use std::os::fd::FromRawFd;
+    let mut fds = [0; 2];
+    // SAFETY: `fds` has room for the two descriptors socketpair writes.
+    if unsafe {
+        libc::socketpair(
+            libc::AF_UNIX,
+            libc::SOCK_SEQPACKET | libc::SOCK_CLOEXEC,
+            0,
+            fds.as_mut_ptr(),
+        )
+    } != 0
+    {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: socketpair returned two new descriptors this process owns.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
 }
 
 /// `clone` as `fork` does (no new stack), into the namespaces of `flags`: the child's 0 or
@@ -720,7 +882,7 @@ fn ruleset(access: &Access, fresh: Option<&Path>, read_too: &[PathBuf]) -> Resul
             .set_compatibility(CompatLevel::HardRequirement)
             .handle_access(all)?
             .scope(Scope::AbstractUnixSocket | Scope::Signal)?;
-        if !access.network {
+        if !access.network && !access.proxied {
             base = base.handle_access(AccessNet::BindTcp | AccessNet::ConnectTcp)?;
         }
         base.create()
@@ -1037,14 +1199,14 @@ pub(super) fn kernel_at_least(major: u32, minor: u32) -> bool {
 /// Whether a child gets the tree's namespaces here: tried once with `true`, in a user
 /// namespace (`user`) or, as root, without one. The child of the probe's fork clones into
 /// the namespaces as `Plan::apply` does and mounts its `/proc`.
-pub(super) fn namespaces_work(user: bool) -> bool {
+pub(super) fn namespaces_work(user: bool, extra: libc::c_int) -> bool {
     let Some(program) = ["/bin/true", "/usr/bin/true"]
         .into_iter()
         .find(|p| Path::new(p).exists())
     else {
         return false;
     };
-    let mut flags = libc::CLONE_NEWNS | libc::CLONE_NEWPID;
+    let mut flags = libc::CLONE_NEWNS | libc::CLONE_NEWPID | extra;
     if user {
         flags |= libc::CLONE_NEWUSER;
     }

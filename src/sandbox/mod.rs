@@ -83,8 +83,11 @@
 pub mod env;
 #[cfg(unix)]
 pub mod guard;
+pub mod hosts;
 #[cfg(target_os = "linux")]
 mod linux;
+pub mod netlog;
+pub mod proxy;
 #[cfg(target_os = "linux")]
 pub mod reaper;
 #[cfg(target_os = "linux")]
@@ -296,6 +299,10 @@ pub struct Access {
     /// install` works without letting it plant anything in a cache the person's next
     /// install would trust.
     pub layered: Vec<PathBuf>,
+    /// The tree's network is a namespace of its own with nothing but its loopback, and its
+    /// only way out is finch's proxy (`proxy.rs`), which holds it to a host list: sockets of
+    /// the network families open as with `network`, and reach `127.0.0.1:PROXY_PORT`.
+    pub proxied: bool,
 }
 
 /// The package managers' and build tools' caches under the home that workspace-write may
@@ -421,6 +428,15 @@ pub struct Confinement {
     reuse: tmp::Reuse,
     #[cfg(target_os = "linux")]
     plan: Option<linux::Plan>,
+    /// `Access::proxied`: the socket pair the tree hands its proxy listener over (the
+    /// caller's end, the tree's end), until `serve_proxy` takes it.
+    #[cfg(target_os = "linux")]
+    handoff: std::sync::Mutex<Option<(std::os::fd::OwnedFd, std::os::fd::OwnedFd)>>,
+    /// What the proxy holds the tree to (`set_proxy`).
+    policy: Option<std::sync::Arc<proxy::Policy>>,
+    /// The proxy serving the tree, for as long as this lives.
+    proxy: std::sync::Mutex<Option<proxy::Serving>>,
+    proxied: bool,
 }
 
 impl Drop for Confinement {
@@ -456,12 +472,32 @@ impl Confinement {
             let namespaces = Support::get()
                 .namespaces()
                 .ok_or_else(|| SandboxError::Unavailable(NO_NAMESPACES.to_string()))?;
-            let plan = linux::Plan::new(&access, Some(&tmp_path), namespaces)?;
+            let handoff = if access.proxied {
+                if !Support::get().network_namespace() {
+                    return Err(SandboxError::Unavailable(NO_NETWORK_NAMESPACES.to_string()));
+                }
+                Some(linux::handoff_pair().map_err(|e| SandboxError::Setup(e.to_string()))?)
+            } else {
+                None
+            };
+            let plan = linux::Plan::new(
+                &access,
+                Some(&tmp_path),
+                namespaces,
+                handoff.as_ref().map(|(_, tree)| {
+                    use std::os::fd::AsRawFd;
+                    tree.as_raw_fd()
+                }),
+            )?;
             Ok(Confinement {
                 tmp: Some(tmp),
                 tmp_path,
                 reuse,
                 plan: Some(plan),
+                handoff: std::sync::Mutex::new(handoff),
+                policy: None,
+                proxy: std::sync::Mutex::new(None),
+                proxied: access.proxied,
             })
         }
         #[cfg(not(target_os = "linux"))]
@@ -491,17 +527,25 @@ impl Confinement {
         let mut env: Vec<_> = spawn
             .env
             .iter()
-            .filter(|(k, _)| k != "TMPDIR")
+            .filter(|(k, _)| {
+                k != "TMPDIR" && !(self.proxied && k.to_str().is_some_and(proxy::is_proxy_var))
+            })
             .cloned()
             .collect();
         env.push(("TMPDIR".into(), self.tmp_path.clone().into()));
-        spawn::spawn(
+        if self.proxied {
+            env.extend(proxy::env().map(|(k, v)| (k.into(), v.into())));
+        }
+        let child = spawn::spawn(
             plan,
             &Spawn {
                 env: &env,
                 ..*spawn
             },
-        )
+        )?;
+        // The tree has handed its listener over before its program's `exec`.
+        self.serve_proxy()?;
+        Ok(child)
     }
 
     /// Lays the confinement on `cmd`: `TMPDIR` and the steps that run in the child before
@@ -510,6 +554,12 @@ impl Confinement {
     /// Set `cmd`'s working directory before; call once, as the last `pre_exec` hook.
     pub fn apply(&mut self, cmd: &mut Command) {
         cmd.env("TMPDIR", &self.tmp_path);
+        if self.proxied {
+            for name in proxy::PROXY_VARS {
+                cmd.env_remove(name);
+            }
+            cmd.envs(proxy::env());
+        }
         #[cfg(target_os = "linux")]
         if let Some(plan) = self.plan.take() {
             let cwd = cmd
@@ -522,6 +572,49 @@ impl Confinement {
         }
     }
 }
+
+impl Confinement {
+    /// With `Access::proxied`: what finch's proxy holds the tree to. Set it before the tree
+    /// starts.
+    pub fn set_proxy(&mut self, policy: std::sync::Arc<proxy::Policy>) {
+        self.policy = Some(policy);
+    }
+
+    /// With `Access::proxied`, once the tree has started (`spawn` does it itself; after
+    /// `apply`, call it once the `Command` has spawned): takes the listener the tree opened in
+    /// its network namespace and serves finch's proxy on it, under the policy of `set_proxy`,
+    /// for as long as this confinement lives. Nothing to do without `proxied`, or once served.
+    pub fn serve_proxy(&self) -> std::io::Result<()> {
+        #[cfg(target_os = "linux")]
+        {
+            let handoff = self
+                .handoff
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .take();
+            let Some((host, tree)) = handoff else {
+                return Ok(());
+            };
+            // The tree holds its own copies until it has handed the listener over.
+            drop(tree);
+            let policy = self
+                .policy
+                .clone()
+                .ok_or_else(|| std::io::Error::other("a proxied tree without a host policy"))?;
+            let listener = linux::receive_listener(&host, std::time::Duration::from_secs(10))?
+                .ok_or_else(|| {
+                    std::io::Error::other("the sandboxed tree ended before it opened its network")
+                })?;
+            *self.proxy.lock().unwrap_or_else(|e| e.into_inner()) =
+                Some(proxy::serve(listener, policy)?);
+        }
+        Ok(())
+    }
+}
+
+/// Why a host list cannot be held here: `sandbox status` says it, and a tree that has one
+/// gets no network at all instead.
+pub const NO_NETWORK_NAMESPACES: &str = "host lists need network namespaces";
 
 /// What a kernel refusal looks like in a program's error output: the words `strerror` gives
 /// `EACCES` and `EPERM` (and `EROFS` for a read-only bind). A hint, not a proof: a command that

@@ -134,9 +134,9 @@ impl Support {
                 let root = unsafe { libc::geteuid() } == 0;
                 // Root needs no user namespace for the others, and a tree without one starts
                 // faster (measured: about 0.1 ms a call); everyone else needs one.
-                let user = if root && namespaces_work(false) {
+                let user = if root && namespaces_work(false, 0) {
                     false
-                } else if namespaces_work(true) {
+                } else if namespaces_work(true, 0) {
                     true
                 } else {
                     return None;
@@ -149,6 +149,23 @@ impl Support {
             #[cfg(not(target_os = "linux"))]
             {
                 None
+            }
+        })
+    }
+
+    /// Whether a tree can get a network namespace of its own, which a host list needs (its
+    /// only way out is finch's proxy, `proxy.rs`): tried once, the first time something asks.
+    pub fn network_namespace(&self) -> bool {
+        static WORKS: OnceLock<bool> = OnceLock::new();
+        *WORKS.get_or_init(|| {
+            #[cfg(target_os = "linux")]
+            {
+                self.namespaces()
+                    .is_some_and(|ns| super::linux::namespaces_work(ns.user, libc::CLONE_NEWNET))
+            }
+            #[cfg(not(target_os = "linux"))]
+            {
+                false
             }
         })
     }

@@ -492,6 +492,7 @@ fn the_environment_check_lists_every_check() {
     ✓ seccomp       yes
     ✓ trees         each confined tree in a PID and mount namespace of its own, with its own /proc; at most 1024 processes
     ✓ sandbox       read-only enforced; workspace-write enforced
+    ✓ hosts         enforced: a tree with a host list gets a network namespace of its own whose only way out is finch's proxy
     ✓ sockets       pathname Unix sockets refused unless [sandbox] unix_sockets names one (Landlock cannot tell them apart before ABI 9, so naming one opens them all)
     "#);
 
@@ -519,6 +520,7 @@ fn the_environment_check_lists_every_check() {
             ("seccomp", "ok"),
             ("trees", "ok"),
             ("sandbox", "ok"),
+            ("hosts", "ok"),
             ("sockets", "ok"),
         ],
         "{out}"

@@ -32,6 +32,7 @@ mod lists;
 mod mcp_bridge;
 mod mcp_client;
 mod memory;
+mod net;
 mod node_suite;
 mod npm_dist;
 mod open_diff;

@@ -113,6 +113,7 @@ fn the_kernel_here_enforces_both_profiles() {
         status["minitools"],
         json!({"setting": "manifest", "status": "enforced", "unconfined": []})
     );
+    assert_eq!(status["hosts"], "enforced", "{status}");
     let text = ctx.run(&["sandbox", "status"]);
     text.success();
     assert_eq!(
@@ -121,6 +122,7 @@ fn the_kernel_here_enforces_both_profiles() {
          ✓ seccomp  yes\n\
          ✓ trees    each confined tree in a PID and mount namespace of its own, with its own /proc; at most 1024 processes\n\
          ✓ sandbox  read-only enforced; workspace-write enforced\n\
+         ✓ hosts    enforced: a tree with a host list gets a network namespace of its own whose only way out is finch's proxy\n\
          ✓ sockets  pathname Unix sockets refused unless [sandbox] unix_sockets names one (Landlock cannot tell them apart before ABI 9, so naming one opens them all)\n\
          ✓ minitool each mini tool confined to what its manifest declares\n"
             .replace("ABI 7", &format!("ABI {}", status["landlock"]["abi"])),

@@ -190,6 +190,21 @@ pub fn call(args: &Value, cx: &Cx) -> ToolOutput {
         Err(message) => ToolOutput::error(message),
     };
     report_protected(&mut output, &restored);
+    if let Some(policy) = walled.as_ref().and_then(|w| w.proxy.as_ref()) {
+        let refusals = policy
+            .refusals
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        if let (false, Some(Content::Text(text))) =
+            (refusals.is_empty(), output.content.first_mut())
+        {
+            for line in refusals {
+                text.push('\n');
+                text.push_str(&line);
+            }
+        }
+    }
     output
 }
 
@@ -201,6 +216,9 @@ struct Walled {
     reach: Reach,
     /// What watches the protected paths of a call that may write the workspace.
     watch: Option<Watch>,
+    /// With `[sandbox] hosts`: what finch's proxy held the call to (its refusals are added
+    /// to the output, for the model to read).
+    proxy: Option<std::sync::Arc<crate::sandbox::proxy::Policy>>,
 }
 
 /// The kernel confinement of this call as its plan says (profile, and the directories and
@@ -249,14 +267,35 @@ fn confinement(cx: &Cx) -> Result<Option<Walled>, crate::sandbox::SandboxError> 
     let mut access = Access::for_profile(profile, &places);
     // The network granted to a read-only call (`--allow-network`, an escalation).
     access.network = wall.network();
+    // `[sandbox] hosts` narrows an approved call's network to a list, held by finch's proxy
+    // in a network namespace of the call's own (issue 42); where that cannot be held, the call
+    // gets no network. A person's `--allow-network` for one call opens it.
+    let hosts = match (&cx.env.settings.sandbox.hosts, wall.confine) {
+        (Some(hosts), Confine::WorkspaceWrite { network: true, .. }) if !wall.network => {
+            access.network = false;
+            access.proxied = crate::sandbox::Support::get().network_namespace();
+            access.proxied.then(|| hosts.clone())
+        }
+        _ => None,
+    };
     let reach_access = access.clone();
-    let confinement = Confinement::prepare(access)?;
+    let mut confinement = Confinement::prepare(access)?;
+    let proxy = hosts.map(|hosts| {
+        use crate::sandbox::proxy::{Policy, Principal};
+        let mut policy = Policy::new(Principal::Bash, Box::new(move || hosts.clone()));
+        policy.audit = Some(crate::sandbox::netlog::AuditLog::new(&cx.env.homes.runtime));
+        std::sync::Arc::new(policy)
+    });
+    if let Some(policy) = &proxy {
+        confinement.set_proxy(policy.clone());
+    }
     let reach = Reach::of(&reach_access, Some(confinement.tmpdir()));
     Ok(Some(Walled {
         confinement,
         profile,
         reach,
         watch,
+        proxy,
     }))
 }
 

@@ -418,6 +418,16 @@ async fn connect_stdio(
             source,
             tail: log.tail(),
         })?;
+    // A server held to a host list reaches out through finch's proxy (issue 42).
+    if let Some(confinement) = &confinement {
+        confinement
+            .serve_proxy()
+            .map_err(|source| ConnectError::Spawn {
+                program: program.display().to_string(),
+                source,
+                tail: log.tail(),
+            })?;
+    }
     let pgid = child.id().and_then(|p| i32::try_from(p).ok());
     pgid_out.store(pgid.unwrap_or(0), Ordering::SeqCst);
     let (closed_tx, closed) = oneshot::channel();

@@ -46,9 +46,29 @@ pub(super) fn minitool_server(
     }
     let storage = cx.homes.extension_data(&held.minitool);
     let at = whereabouts(held, &declared, program, &storage, cx);
-    let access = confine::server_access(&declared, &at, program);
+    let mut access = confine::server_access(&declared, &at, program);
+    // The mini tool's host list holds its servers too (issue 42): the same proxy policy, in a
+    // network namespace of the server's own.
+    let mut proxy = None;
+    if declared.network {
+        let manifest = crate::minitool::manifest::load(&held.package)
+            .ok()
+            .flatten();
+        let permissions = manifest.as_ref().and_then(|m| m.permissions());
+        let grant = confine::grant_for(&cx.homes, &held.minitool);
+        let reach = confine::Reach::of(&cx.settings, &held.minitool, permissions, &grant);
+        reach.apply(&mut access);
+        if matches!(reach, confine::Reach::Hosts(_)) {
+            let listed = confine::listed_hosts(&cx.settings, &held.minitool, permissions)
+                .unwrap_or_default();
+            proxy = Some(confine::proxy_policy(&cx.homes, &held.minitool, listed));
+        }
+    }
     let mut confinement = crate::sandbox::Confinement::prepare(access)
         .map_err(|e| ConnectError::Config(e.to_string()))?;
+    if let Some(policy) = proxy {
+        confinement.set_proxy(std::sync::Arc::new(policy));
+    }
     cmd.env_clear().envs(env.iter().map(|(k, v)| (k, v)));
     confinement.apply(cmd.as_std_mut());
     Ok(Some(confinement))

@@ -22,6 +22,124 @@ import { format } from "node:util";
 // Not imported: the same object, and importing node:process costs ~2 ms of CPU per start.
 const process = globalThis.process;
 
+// A mini tool with a host list (issue 42) runs in a network namespace whose only way out is
+// finch's proxy; the host says where it listens (FINCH_PROXY). node 20 ignores the proxy
+// variables, so http's and https's global agents tunnel through it (CONNECT), and fetch is
+// served by them. What the proxy refuses fails with its words (the declaration and the grant
+// command). A program that goes around (a raw net.connect) reaches nothing: there is no route.
+if (process.env.FINCH_PROXY) await routeThroughProxy(process.env.FINCH_PROXY);
+
+async function routeThroughProxy(proxy) {
+  const [http, https, tls, { Readable }] = (await Promise.all([
+    import("node:http"), import("node:https"), import("node:tls"), import("node:stream"),
+  ])).map((m) => m.default);
+  const at = new URL(proxy);
+  const authority = (host, port) => `${net.isIPv6(host) ? `[${host}]` : host}:${port}`;
+  // A socket to host:port through the proxy, or the proxy's refusal as an error.
+  function tunnel(host, port, done) {
+    const sock = net.connect({ host: at.hostname, port: Number(at.port) });
+    let buf = Buffer.alloc(0);
+    let settled = false;
+    const settle = (err, s) => { if (!settled) { settled = true; done(err, s); } };
+    const fail = (err) => { sock.destroy(); settle(err); };
+    sock.once("error", fail);
+    sock.once("connect", () => {
+      const a = authority(host, port);
+      sock.write(`CONNECT ${a} HTTP/1.1\r\nHost: ${a}\r\n\r\n`);
+    });
+    const onData = (chunk) => {
+      buf = Buffer.concat([buf, chunk]);
+      const end = buf.indexOf("\r\n\r\n");
+      if (end < 0) {
+        if (buf.length > 65536) fail(new Error("finch's proxy sent too long an answer"));
+        return;
+      }
+      const head = buf.subarray(0, end).toString("latin1");
+      const status = Number(head.split(" ")[1]);
+      if (status === 200) {
+        sock.removeListener("data", onData);
+        sock.removeListener("error", fail);
+        // Paused until the request has taken the socket (its listeners come a tick later):
+        // what the other end sends first is kept, not dropped.
+        sock.pause();
+        const rest = buf.subarray(end + 4);
+        if (rest.length) sock.unshift(rest);
+        settle(null, sock);
+        setImmediate(() => sock.resume());
+        return;
+      }
+      const length = Number(/content-length:\s*(\d+)/i.exec(head)?.[1] ?? 0);
+      const body = buf.subarray(end + 4);
+      if (body.length < length) return;
+      const err = new Error(body.subarray(0, length).toString("utf8").trim() || `finch's proxy answered ${status}`);
+      err.code = "EFINCHPROXY";
+      fail(err);
+    };
+    sock.on("data", onData);
+    sock.once("end", () => fail(new Error("finch's proxy closed the connection")));
+  }
+  class ProxyAgent extends http.Agent {
+    createConnection(options, done) {
+      tunnel(options.host || "localhost", options.port || 80, done);
+    }
+  }
+  class ProxyTlsAgent extends https.Agent {
+    createConnection(options, done) {
+      const host = options.host || "localhost";
+      tunnel(host, options.port || 443, (err, sock) => {
+        if (err) return done(err);
+        const servername = options.servername || (net.isIP(host) ? undefined : host);
+        done(null, tls.connect({ ...options, socket: sock, servername }));
+      });
+    }
+  }
+  http.globalAgent = new ProxyAgent();
+  https.globalAgent = new ProxyTlsAgent();
+  const agents = { "http:": [http, http.globalAgent], "https:": [https, https.globalAgent] };
+  const nativeFetch = globalThis.fetch;
+  globalThis.fetch = async function fetch(input, init) {
+    let req = new Request(input, init);
+    if (!agents[new URL(req.url).protocol]) return nativeFetch(input, init);
+    let body = req.body ? Buffer.from(await req.arrayBuffer()) : undefined;
+    for (let hop = 0; ; hop++) {
+      const url = new URL(req.url);
+      const [mod, agent] = agents[url.protocol] ?? [];
+      if (!mod) throw new TypeError(`fetch failed: ${url.protocol} is not http or https`);
+      const headers = {};
+      req.headers.forEach((v, k) => { headers[k] = v; });
+      if (body) headers["content-length"] = String(body.length);
+      const res = await new Promise((resolve, reject) => {
+        const r = mod.request(url, { method: req.method, headers, agent, signal: req.signal }, resolve);
+        r.on("error", (e) => reject(new TypeError(`fetch failed: ${e.message}`, { cause: e })));
+        r.end(body);
+      });
+      const location = res.headers.location;
+      if ([301, 302, 303, 307, 308].includes(res.statusCode) && location && req.redirect !== "manual") {
+        res.resume();
+        if (req.redirect === "error") throw new TypeError("fetch failed: redirect");
+        if (hop >= 20) throw new TypeError("fetch failed: too many redirects");
+        const next = new URL(location, url).href;
+        const get = res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && req.method === "POST");
+        if (get) body = undefined;
+        req = new Request(next, { method: get ? "GET" : req.method, headers: req.headers, signal: req.signal, redirect: req.redirect });
+        continue;
+      }
+      const out = new Headers();
+      for (const [k, v] of Object.entries(res.headers)) {
+        for (const one of Array.isArray(v) ? v : [v]) if (one != null) out.append(k, one);
+      }
+      const empty = req.method === "HEAD" || [101, 204, 205, 304].includes(res.statusCode);
+      if (empty) res.resume();
+      const response = new Response(empty ? null : Readable.toWeb(res), {
+        status: res.statusCode, statusText: res.statusMessage, headers: out,
+      });
+      Object.defineProperty(response, "url", { value: req.url });
+      Object.defineProperty(response, "redirected", { value: hop > 0 });
+      return response;
+    }
+  };
+}
+
 // The method names, from the host: {host, push, request, notify}, each key → wire name. A key
 // the host did not give is a mistake in this file, and throws at once rather than sending
 // `undefined` as a method.

@@ -70,15 +70,25 @@ impl Inner {
             extra_read: ce.extra_read.clone(),
             extra_ca: var("NODE_EXTRA_CA_CERTS").map(PathBuf::from),
         };
+        let declared = &confine::Declared {
+            network: inst.reach.network(),
+            ..*declared
+        };
         let env = confine::environment(
             declared,
             ce.vars.iter().map(|(k, v)| (k.as_str(), v)),
             &ce.extra_env,
         );
-        confine::Spawn {
-            access: confine::access(declared, &at),
-            env,
-        }
+        let mut access = confine::access(declared, &at);
+        inst.reach.apply(&mut access);
+        let proxy = matches!(inst.reach, confine::Reach::Hosts(_)).then(|| {
+            Arc::new(confine::proxy_policy(
+                &self.homes,
+                &inst.id,
+                inst.listed_hosts.clone(),
+            ))
+        });
+        confine::Spawn { access, env, proxy }
     }
 }
 

@@ -45,6 +45,10 @@ pub(crate) struct Instance {
     /// (`minitool::confine`).
     pub declared: crate::minitool::confine::Declared,
     pub sandbox: crate::minitool::confine::Mode,
+    /// How its network is held (issue 42): every host, none, or a host list.
+    pub reach: crate::minitool::confine::Reach,
+    /// Its own host list without grants (the proxy adds the grants of the moment).
+    pub listed_hosts: Vec<crate::sandbox::hosts::HostPattern>,
     /// It may start agent sessions (`ctx.sessions`): `permissions.sessions`, or a person's
     /// `finch sandbox grant <id> sessions`.
     pub sessions: bool,
@@ -337,6 +341,14 @@ pub(super) fn build(
     Instance {
         declared: crate::minitool::confine::Declared::from_permissions(permissions).with(&grant),
         sandbox: crate::minitool::confine::Mode::of(homes, settings, &id, permissions),
+        reach: crate::minitool::confine::Reach::of(settings, &id, permissions, &grant),
+        listed_hosts: crate::minitool::confine::listed_hosts(settings, &id, permissions)
+            .filter(|_| {
+                crate::minitool::confine::Declared::from_permissions(permissions)
+                    .with(&grant)
+                    .network
+            })
+            .unwrap_or_default(),
         sessions: grant.sessions
             || permissions
                 .and_then(|p| p.get("sessions"))

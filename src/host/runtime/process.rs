@@ -160,21 +160,39 @@ fn spawn(spec: SpawnSpec) -> std::io::Result<Spawned> {
             Ok(())
         });
     }
+    let mut proxy = false;
     let confinement = match spec.confine {
         Some(confine) => {
-            let crate::minitool::confine::Spawn { mut access, env } = *confine;
+            let crate::minitool::confine::Spawn {
+                mut access,
+                env,
+                proxy: policy,
+            } = *confine;
             access.keep_fd3 = true; // the RPC channel
             let mut confinement =
                 crate::sandbox::Confinement::prepare(access).map_err(std::io::Error::other)?;
             cmd.env_clear().envs(env);
+            if let Some(policy) = policy {
+                confinement.set_proxy(policy);
+                proxy = true;
+            }
             confinement.apply(&mut cmd);
             Some(confinement)
         }
         None => None,
     };
     let child = cmd.spawn();
+    drop(cmd);
     drop(channel);
-    Ok((child?, confinement))
+    let mut child = child?;
+    if let (true, Some(confinement)) = (proxy, confinement.as_ref())
+        && let Err(e) = confinement.serve_proxy()
+    {
+        let _ = child.kill();
+        let _ = child.wait();
+        return Err(e);
+    }
+    Ok((child, confinement))
 }
 
 #[cfg(not(unix))]
