@@ -725,6 +725,19 @@ pub const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "sandbox log",
+        &[
+            (
+                "finch sandbox log --id wechat-bot --since 2h",
+                "where one mini tool tried to connect lately, and the verdicts",
+            ),
+            (
+                "finch sandbox log --json",
+                "every attempt as JSON lines for scripts",
+            ),
+        ],
+    ),
+    (
         "sandbox grant",
         &[
             (

@@ -596,6 +596,9 @@ pub(crate) struct Inner {
     calls: Mutex<Vec<CallRoute>>,
     /// The modal dialogs their mini tools closed (`close(action)`), by `dialogId`.
     closed_dialogs: Mutex<Vec<String>>,
+    /// The turns whose agent output this process is tailing (`sessions::watch`): their
+    /// durable events wait until the last `assistant.delta` went out.
+    watching: Mutex<Vec<String>>,
     hook: RwLock<EventHook>,
     keyring: secrets::Keyring,
     spawner: Spawner,
@@ -708,6 +711,7 @@ impl MiniToolRuntime {
             unsupported: Mutex::new(Vec::new()),
             calls: Mutex::new(Vec::new()),
             closed_dialogs: Mutex::new(Vec::new()),
+            watching: Mutex::new(Vec::new()),
             hook: RwLock::new(opts.hook.unwrap_or_else(|| stderr_hook(false))),
             keyring: secrets::Keyring::new(
                 opts.settings.runtime.keyring,

@@ -93,6 +93,8 @@ const OUTBOX_MAX: usize = 1000;
 const PUMP: Duration = Duration::from_secs(1);
 /// How often the finch that started a turn reads the agent's new output.
 const TAIL: Duration = Duration::from_millis(100);
+/// How long a turn's wait waits for its watcher's last `assistant.delta` once it ended.
+const WATCH_END: Duration = Duration::from_secs(5);
 /// Events a session keeps (the oldest go first).
 const EVENTS_KEPT: usize = 500;
 /// How often a wait looks at the state again.
@@ -343,9 +345,17 @@ pub(crate) fn deliver(inner: &Inner, inst: &Instance, conn: &Conn) {
         node: conn.pid,
         at: epoch_ms(),
     };
+    let watched = lock(&inner.watching).clone();
     let due = with_state(inner, &inst.id, |_, st| {
         let mut due = Vec::new();
         for o in st.outbox.iter_mut() {
+            // A turn still being tailed: its last deltas go first (`watch`).
+            if o.event["turnId"]
+                .as_str()
+                .is_some_and(|t| watched.iter().any(|w| w == t))
+            {
+                continue;
+            }
             let held = o.claim.is_some_and(|c| {
                 let mine = c.host == me.host;
                 (mine && c.node == me.node) || (!mine && alive(c.host) && alive(c.node))
@@ -501,7 +511,12 @@ pub(crate) fn request(
             let (inner, to, inst) = (inner.clone(), conn.clone(), inst.clone());
             let started = spawn("finch-session-wait", move || {
                 let result = wait_for_turn(&inner, &inst.id, &sid, &turn, timeout);
-                // The turn's events reach the listeners before its wait resolves.
+                // The turn's events reach the listeners before its wait resolves, after the
+                // agent's last output (its watcher delivers them as it ends).
+                let until = Instant::now() + WATCH_END;
+                while lock(&inner.watching).contains(&turn) && Instant::now() < until {
+                    std::thread::sleep(TAIL);
+                }
                 deliver(&inner, &inst, &to);
                 to.reply(id, result);
             });
@@ -775,10 +790,16 @@ fn send(
         // the turn's events once it ended. The turn itself does not depend on this thread.
         let (inner, to, inst) = (inner.clone(), conn.clone(), inst.clone());
         let session = session_id.to_string();
-        let _ = spawn("finch-session-turn", move || {
+        lock(&inner.watching).push(turn.clone());
+        let (watcher, tailed) = (inner.clone(), turn.clone());
+        let started = spawn("finch-session-turn", move || {
             watch(&to, runner, &dir, &session, &turn);
+            lock(&inner.watching).retain(|w| *w != turn);
             deliver(&inner, &inst, &to);
         });
+        if started.is_err() {
+            lock(&watcher.watching).retain(|w| *w != tailed);
+        }
     }
     Ok(answer)
 }
